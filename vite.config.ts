@@ -1,0 +1,38 @@
+import { defineConfig } from 'vitest/config';
+
+// One config for the browser build (dist/embed) and the test projects.
+// Node code (calculators, protocol, server) and browser-ish code (loader, widget) run in separate
+// vitest projects; e2e specs drive Debian's Chromium through playwright-core against built assets.
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        test: {
+          name: 'node',
+          environment: 'node',
+          include: ['calculators/**/*.test.ts', 'protocol/**/*.test.ts', 'server/**/*.test.ts', 'bench/**/*.test.ts'],
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+          pool: 'forks',
+        },
+      },
+      {
+        test: {
+          name: 'browser',
+          environment: 'happy-dom',
+          include: ['loader/**/*.test.ts', 'widget/**/*.test.{ts,tsx}'],
+        },
+      },
+      {
+        test: {
+          name: 'e2e',
+          environment: 'node',
+          include: ['e2e/**/*.spec.ts'],
+          testTimeout: 60_000,
+          hookTimeout: 90_000,
+          fileParallelism: false,
+        },
+      },
+    ],
+  },
+});
