@@ -1,0 +1,113 @@
+import { OpenAPIHono } from '@hono/zod-openapi';
+import { bodyLimit } from 'hono/body-limit';
+import { requestId } from 'hono/request-id';
+import { secureHeaders } from 'hono/secure-headers';
+import { getPath } from 'hono/utils/url';
+import type { Logger } from 'pino';
+import type { Clock } from './clock.ts';
+import type { Config } from './env.ts';
+import { AppError } from './errors.ts';
+import type { AppEnv } from './http/app-env.ts';
+import { clientIp } from './http/client-ip.ts';
+import { corsPolicy } from './http/cors-policy.ts';
+import { errorResponse, handleError } from './http/error-handler.ts';
+import { requireJsonBody } from './http/json-body.ts';
+import { allowedMethods } from './http/method-not-allowed.ts';
+import { type CredentialKeyResolver, rateLimit } from './http/rate-limit.ts';
+import type { RateLimiter } from './http/rate-limiter.ts';
+import { requestLog } from './http/request-log.ts';
+import { createDocsRoutes } from './routes/docs.ts';
+import { createHealthRoutes } from './routes/health.ts';
+
+export interface AppDeps {
+  config: Config;
+  clock: Clock;
+  logger: Logger;
+  rateLimiter: RateLimiter;
+  /** Database liveness for /readyz. */
+  ping(): Promise<void>;
+  isShuttingDown?: () => boolean;
+  /** Verified credential → rate-limit key; provided by the auth layer. */
+  credentialKey?: CredentialKeyResolver;
+  /** Feature routers mounted under /v1 (each an OpenAPIHono so it appears in the OpenAPI document). */
+  v1Routes?: OpenAPIHono<AppEnv>[];
+  /** Routers mounted at the root (e.g. /.well-known/jwks.json, built-in billing page). */
+  rootRoutes?: OpenAPIHono<AppEnv>[];
+}
+
+/** Unversioned `/api/...` and `/mcp` paths are aliases of `/v1/...`: one route table serves both. */
+export function canonicalPath(request: Request): string {
+  const path = getPath(request);
+  if (path.startsWith('/api/') || path === '/mcp') return `/v1${path}`;
+  return path;
+}
+
+const FORM_PATHS = new Set(['/v1/api/licenses/revoke']);
+
+export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
+  const { config } = deps;
+  const app = new OpenAPIHono<AppEnv>({ getPath: canonicalPath });
+
+  app.use(requestId({ limitLength: 128 }));
+  app.use(requestLog(deps.logger));
+  app.use(
+    secureHeaders({
+      contentSecurityPolicy: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] },
+      crossOriginResourcePolicy: 'cross-origin',
+      strictTransportSecurity: 'max-age=31536000; includeSubDomains',
+      // Pages with needs of their own (docs, billing, widget) set their CSP; keep it.
+      overwrite: false,
+    }),
+  );
+  app.use(
+    rateLimit({
+      limiter: deps.rateLimiter,
+      ipOf: (c) => clientIp(c, config.TRUST_PROXY),
+      credentialKey: deps.credentialKey,
+      now: () => deps.clock.now().getTime(),
+    }),
+  );
+  app.use('/v1/*', corsPolicy(config.publicEmbedUrl, config.corsOrigins));
+  app.use(
+    '/v1/*',
+    bodyLimit({
+      maxSize: config.BODY_LIMIT_BYTES,
+      onError: () => {
+        throw new AppError(
+          'PAYLOAD_TOO_LARGE',
+          `The request body is larger than ${config.BODY_LIMIT_BYTES} bytes.`,
+        );
+      },
+    }),
+  );
+  app.use('/v1/*', requireJsonBody(FORM_PATHS));
+
+  app.route(
+    '/',
+    createHealthRoutes({ ping: deps.ping, isShuttingDown: deps.isShuttingDown ?? (() => false) }),
+  );
+  app.route('/', createDocsRoutes());
+  for (const router of deps.rootRoutes ?? []) app.route('/', router);
+  for (const router of deps.v1Routes ?? []) app.route('/v1', router);
+
+  app.doc31('/v1/openapi.json', {
+    openapi: '3.1.0',
+    info: {
+      title: 'svc API',
+      version: '1.0.0',
+      description: 'Licensing, embed sessions, calculations, leads, PDF reports and billing for svc widgets.',
+    },
+    servers: [{ url: config.publicApiUrl }],
+  });
+
+  app.notFound((c) => {
+    const methods = allowedMethods(app.routes, c.req.path);
+    if (methods.length > 0) {
+      c.header('Allow', methods.join(', '));
+      return errorResponse(c, new AppError('METHOD_NOT_ALLOWED', `${c.req.method} is not allowed here.`));
+    }
+    return errorResponse(c, new AppError('NOT_FOUND', `No route for ${c.req.method} ${c.req.path}.`));
+  });
+  app.onError(handleError);
+  return app;
+}

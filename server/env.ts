@@ -1,0 +1,89 @@
+import { z } from 'zod';
+
+/**
+ * The one place configuration is read. Every variable is validated here; a bad value stops
+ * start-up with one readable line naming the variable (see `ConfigError`).
+ */
+const port = (fallback: number) => z.coerce.number().int().min(0).max(65535).default(fallback);
+const flag = (fallback: boolean) =>
+  z
+    .enum(['1', '0', 'true', 'false', 'yes', 'no', 'on', 'off', ''])
+    .default(fallback ? 'true' : 'false')
+    .transform((v) => ['1', 'true', 'yes', 'on'].includes(v));
+const optionalText = z
+  .string()
+  .optional()
+  .transform((v) => (v === undefined || v.trim() === '' ? undefined : v.trim()));
+const optionalUrl = (protocols: string[]) =>
+  optionalText.refine(
+    (v) => v === undefined || (URL.canParse(v) && protocols.includes(new URL(v).protocol)),
+    `must be a URL starting with ${protocols.join(' or ')}//`,
+  );
+
+const EnvSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  HOST: z.string().min(1).default('127.0.0.1'),
+  API_PORT: port(8787),
+  EMBED_PORT: port(8788),
+  EXAMPLES_PORT: port(8789),
+  DATA_DIR: z.string().min(1).default('./data'),
+  DATABASE_URL: optionalUrl(['postgres:', 'postgresql:']),
+  REDIS_URL: optionalUrl(['redis:', 'rediss:']),
+  PUBLIC_API_URL: optionalUrl(['http:', 'https:']),
+  PUBLIC_EMBED_URL: optionalUrl(['http:', 'https:']),
+  PUBLIC_EXAMPLES_URL: optionalUrl(['http:', 'https:']),
+  CORS_ORIGINS: optionalText,
+  TRUST_PROXY: flag(false),
+  RATE_LIMIT_SCALE: z.coerce.number().positive().max(1000).default(1),
+  BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).max(10_485_760).default(65_536),
+  STRIPE_SECRET_KEY: optionalText,
+  STRIPE_API_BASE: optionalUrl(['http:', 'https:']),
+  SECRET_KEY: optionalText.refine((v) => v === undefined || v.length >= 32, 'must be at least 32 characters'),
+  ADMIN_TOKEN: optionalText.refine(
+    (v) => v === undefined || v.length >= 32,
+    'must be at least 32 characters',
+  ),
+  SEED_DEMO: flag(true),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).max(120_000).default(10_000),
+});
+
+export type Env = z.output<typeof EnvSchema>;
+
+export interface Config extends Env {
+  publicApiUrl: string;
+  publicEmbedUrl: string;
+  publicExamplesUrl: string;
+  corsOrigins: string[];
+}
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+/** Reads and validates configuration; throws `ConfigError` naming the first bad variable. */
+export function loadConfig(source: Record<string, string | undefined> = process.env): Config {
+  const parsed = EnvSchema.safeParse(source);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    const name = String(issue.path[0] ?? 'environment');
+    const value = source[name];
+    const shown =
+      value === undefined || /SECRET|TOKEN|KEY|DATABASE_URL|REDIS_URL/.test(name) ? '' : ` (got "${value}")`;
+    throw new ConfigError(`Invalid configuration: ${name} ${issue.message}${shown}`);
+  }
+  const env = parsed.data;
+  const hostForUrl = env.HOST === '0.0.0.0' || env.HOST === '::' ? '127.0.0.1' : env.HOST;
+  return {
+    ...env,
+    publicApiUrl: trimSlash(env.PUBLIC_API_URL ?? `http://${hostForUrl}:${env.API_PORT}`),
+    publicEmbedUrl: trimSlash(env.PUBLIC_EMBED_URL ?? `http://${hostForUrl}:${env.EMBED_PORT}`),
+    publicExamplesUrl: trimSlash(env.PUBLIC_EXAMPLES_URL ?? `http://localhost:${env.EXAMPLES_PORT}`),
+    corsOrigins: (env.CORS_ORIGINS ?? '')
+      .split(',')
+      .map((o) => trimSlash(o.trim()))
+      .filter(Boolean),
+  };
+}
+
+const trimSlash = (url: string) => url.replace(/\/+$/, '');

@@ -1,0 +1,15 @@
+import type { Logger } from 'pino';
+import type { RateDecision } from './rate-limiter.ts';
+
+/** Per-request variables shared by the middleware chain and handlers. */
+export interface AppVariables {
+  requestId: string;
+  logger: Logger;
+  rateDecision?: RateDecision;
+  /** Set by the auth layer once a credential has been verified, so it is verified only once. */
+  credential?: unknown;
+}
+
+export interface AppEnv {
+  Variables: AppVariables;
+}

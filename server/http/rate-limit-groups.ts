@@ -1,0 +1,28 @@
+/**
+ * The rate-limit groups of DESIGN.md §5 and how a request maps to one.
+ * Limits are per minute and multiplied by RATE_LIMIT_SCALE.
+ */
+export const RATE_LIMIT_GROUPS = {
+  activation: { limit: 10, windowSeconds: 60 },
+  calculations: { limit: 60, windowSeconds: 60 },
+  pdf: { limit: 20, windowSeconds: 60 },
+  default: { limit: 120, windowSeconds: 60 },
+} as const;
+
+export type RateLimitGroup = keyof typeof RATE_LIMIT_GROUPS;
+
+const GROUP_BY_ROUTE: Record<string, RateLimitGroup> = {
+  'POST /v1/api/licenses/activate': 'activation',
+  'POST /v1/api/licenses/exchange': 'activation',
+  'POST /v1/api/calc/estimate': 'calculations',
+  'POST /v1/api/pdf/generate': 'pdf',
+};
+
+/** `path` is the canonical (/v1) path; aliases are rewritten before this runs. */
+export function rateLimitGroupOf(method: string, path: string): RateLimitGroup {
+  return GROUP_BY_ROUTE[`${method.toUpperCase()} ${path.replace(/\/+$/, '')}`] ?? 'default';
+}
+
+export function scaledLimit(group: RateLimitGroup, scale: number): number {
+  return Math.max(1, Math.round(RATE_LIMIT_GROUPS[group].limit * scale));
+}

@@ -1,0 +1,25 @@
+import { Hono } from 'hono';
+import { AppError } from '../errors.ts';
+import type { AppEnv } from '../http/app-env.ts';
+
+export interface HealthDeps {
+  ping(): Promise<void>;
+  isShuttingDown(): boolean;
+}
+
+/** `/healthz`: the process answers. `/readyz`: it should get traffic (database up, not draining). */
+export function createHealthRoutes(deps: HealthDeps): Hono<AppEnv> {
+  const health = new Hono<AppEnv>();
+  health.get('/healthz', (c) => c.json({ status: 'ok' }));
+  health.get('/readyz', async (c) => {
+    c.header('Cache-Control', 'no-store');
+    if (deps.isShuttingDown()) throw new AppError('SERVICE_UNAVAILABLE', 'The server is shutting down.');
+    try {
+      await deps.ping();
+    } catch (cause) {
+      throw new AppError('SERVICE_UNAVAILABLE', 'The database is unreachable.', { cause });
+    }
+    return c.json({ status: 'ready' });
+  });
+  return health;
+}
