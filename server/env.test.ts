@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from './env.ts';
+
+describe('loadConfig', () => {
+  it('runs on the embedded defaults with no configuration', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({
+      API_PORT: 8787,
+      EMBED_PORT: 8788,
+      EXAMPLES_PORT: 8789,
+      DATA_DIR: './data',
+    });
+    expect(config.DATABASE_URL).toBeUndefined();
+    expect(config.publicApiUrl).toBe('http://127.0.0.1:8787');
+    expect(config.publicEmbedUrl).toBe('http://127.0.0.1:8788');
+    expect(config.publicExamplesUrl).toBe('http://localhost:8789');
+    expect(config.RATE_LIMIT_SCALE).toBe(1);
+    expect(config.TRUST_PROXY).toBe(false);
+  });
+
+  it.each([
+    ['API_PORT', 'eighty'],
+    ['API_PORT', '70000'],
+    ['DATABASE_URL', 'mysql://x'],
+    ['REDIS_URL', 'http://127.0.0.1:6379'],
+    ['RATE_LIMIT_SCALE', '-1'],
+    ['TRUST_PROXY', 'maybe'],
+    ['PUBLIC_API_URL', 'not a url'],
+    ['SECRET_KEY', 'short'],
+    ['LOG_LEVEL', 'loud'],
+  ])('refuses %s=%s with a message naming the variable', (name, value) => {
+    expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
+    expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(`^Invalid configuration: ${name} `));
+  });
+
+  it('never echoes a secret value', () => {
+    expect(() => loadConfig({ SECRET_KEY: 'hunter2' })).toThrow(/^(?!.*hunter2)/);
+  });
+
+  it('reads lists and flags', () => {
+    const config = loadConfig({
+      CORS_ORIGINS: 'https://a.example/, https://b.example',
+      TRUST_PROXY: '1',
+      HOST: '0.0.0.0',
+    });
+    expect(config.corsOrigins).toEqual(['https://a.example', 'https://b.example']);
+    expect(config.TRUST_PROXY).toBe(true);
+    expect(config.publicApiUrl).toBe('http://127.0.0.1:8787');
+  });
+});
