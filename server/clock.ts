@@ -9,7 +9,9 @@ export interface Clock {
 export const systemClock: Clock = { now: () => new Date() };
 
 /** A clock for tests: starts at `start` and moves only when told. */
-export function createFixedClock(start: Date | string): Clock & { set(at: Date | string): void; advance(ms: number): void } {
+export function createFixedClock(
+  start: Date | string,
+): Clock & { set(at: Date | string): void; advance(ms: number): void } {
   let current = new Date(start);
   return {
     now: () => new Date(current),
