@@ -1,0 +1,119 @@
+import { base64url, exportJWK, generateKeyPair, SignJWT } from 'jose';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { createFixedClock } from '../clock.ts';
+import { createTokenService, type KeyRing } from './tokens.ts';
+
+const ISSUER = 'http://127.0.0.1:8787';
+const clock = createFixedClock('2026-03-01T12:00:00Z');
+let ring: KeyRing;
+let publicJwk: Record<string, unknown>;
+let otherPrivate: CryptoKey;
+
+beforeAll(async () => {
+  const pair = await generateKeyPair('EdDSA', { crv: 'Ed25519', extractable: true });
+  otherPrivate = (await generateKeyPair('EdDSA', { crv: 'Ed25519' })).privateKey;
+  publicJwk = { ...(await exportJWK(pair.publicKey)), kid: 'k1', alg: 'EdDSA', use: 'sig' };
+  ring = {
+    signingKey: async () => ({ kid: 'k1', privateKey: pair.privateKey }),
+    verificationKey: async (kid) => (kid === 'k1' ? pair.publicKey : undefined),
+    jwks: async () => ({ keys: [publicJwk] }),
+  };
+});
+
+const service = () => createTokenService({ issuer: ISSUER, keys: ring, clock });
+const in15min = () => new Date(clock.now().getTime() + 15 * 60_000);
+
+async function expectRejected(token: string, kind: 'access' | 'embed' = 'access') {
+  const error = await service()
+    .verify(kind, token)
+    .then(
+      () => null,
+      (e: unknown) => e,
+    );
+  expect(error).toMatchObject({ code: 'UNAUTHORIZED', status: 401 });
+  expect((error as { headers: Record<string, string> }).headers['WWW-Authenticate']).toBe(
+    'Bearer error="invalid_token"',
+  );
+}
+
+describe('token service', () => {
+  it('issues a token that verifies, with every registered claim', async () => {
+    const { token } = await service().issue('access', {
+      subject: 'lic_1',
+      claims: { scope: 'site' },
+      expiresAt: in15min(),
+    });
+    const payload = await service().verify('access', token);
+    expect(payload).toMatchObject({ sub: 'lic_1', iss: ISSUER, aud: 'svc-api', scope: 'site' });
+    expect(payload.jti).toBeTruthy();
+    expect(payload.nbf).toBe(payload.iat);
+  });
+
+  it('re-creates the identical token from the same id and time', async () => {
+    const options = { subject: 's', claims: {}, expiresAt: in15min(), jti: 'fixed', issuedAt: clock.now() };
+    const a = await service().issue('access', options);
+    const b = await service().issue('access', options);
+    expect(a.token).toBe(b.token);
+  });
+
+  it('refuses a token of another kind', async () => {
+    const { token } = await service().issue('embed', { subject: 's', claims: {}, expiresAt: in15min() });
+    await expectRejected(token, 'access');
+    const access = await service().issue('access', { subject: 's', claims: {}, expiresAt: in15min() });
+    await expectRejected(access.token, 'embed');
+  });
+
+  it('refuses expired and not-yet-valid tokens', async () => {
+    const { token } = await service().issue('access', { subject: 's', claims: {}, expiresAt: in15min() });
+    clock.advance(16 * 60_000);
+    await expectRejected(token);
+    clock.advance(-16 * 60_000);
+    const future = await service().issue('access', {
+      subject: 's',
+      claims: {},
+      issuedAt: new Date(clock.now().getTime() + 60_000),
+      expiresAt: new Date(clock.now().getTime() + 120_000),
+    });
+    await expectRejected(future.token);
+  });
+
+  it('refuses alg none, HS256 keyed with the public key, unknown kid, wrong issuer and tampering', async () => {
+    const now = Math.floor(clock.now().getTime() / 1000);
+    const claims = { sub: 's', iss: ISSUER, aud: 'svc-api', jti: 'j', iat: now, nbf: now, exp: now + 600 };
+    const encode = (value: object) => base64url.encode(JSON.stringify(value));
+    await expectRejected(`${encode({ alg: 'none', typ: 'at+jwt', kid: 'k1' })}.${encode(claims)}.`);
+
+    const hmacKey = new TextEncoder().encode(JSON.stringify(publicJwk));
+    const hs = await new SignJWT(claims)
+      .setProtectedHeader({ alg: 'HS256', typ: 'at+jwt', kid: 'k1' })
+      .sign(hmacKey);
+    await expectRejected(hs);
+
+    const unknownKid = await new SignJWT(claims)
+      .setProtectedHeader({ alg: 'EdDSA', typ: 'at+jwt', kid: 'k9' })
+      .sign(otherPrivate);
+    await expectRejected(unknownKid);
+    const wrongKey = await new SignJWT(claims)
+      .setProtectedHeader({ alg: 'EdDSA', typ: 'at+jwt', kid: 'k1' })
+      .sign(otherPrivate);
+    await expectRejected(wrongKey);
+
+    const wrongIssuer = await service().issue('access', { subject: 's', claims: {}, expiresAt: in15min() });
+    await expect(
+      createTokenService({ issuer: 'https://evil.example', keys: ring, clock }).verify(
+        'access',
+        wrongIssuer.token,
+      ),
+    ).rejects.toMatchObject({ code: 'UNAUTHORIZED' });
+
+    const { token } = await service().issue('access', {
+      subject: 'lic_1',
+      claims: { scope: 'site' },
+      expiresAt: in15min(),
+    });
+    const [header, , signature] = token.split('.');
+    await expectRejected(`${header}.${encode({ ...claims, scope: 'site admin' })}.${signature}`);
+    await expectRejected('not-a-jwt');
+    await expectRejected('');
+  });
+});

@@ -1,0 +1,98 @@
+import { errors, type JWK, type JWTPayload, jwtVerify, SignJWT } from 'jose';
+import type { Clock } from '../clock.ts';
+import { AppError } from '../errors.ts';
+
+/**
+ * JWTs: EdDSA (Ed25519) only. Each kind has its own `typ` and `aud`, so a token of one kind is
+ * refused on every endpoint but its own.
+ */
+export const TOKEN_KINDS = {
+  access: { typ: 'at+jwt', aud: 'svc-api' },
+  embed: { typ: 'embed+jwt', aud: 'svc-embed' },
+  billing: { typ: 'billing+jwt', aud: 'svc-billing' },
+} as const;
+
+export type TokenKind = keyof typeof TOKEN_KINDS;
+
+export interface SigningKey {
+  kid: string;
+  privateKey: CryptoKey;
+}
+
+/** Where keys come from: the database-backed ring in production, an in-memory one in tests. */
+export interface KeyRing {
+  signingKey(): Promise<SigningKey>;
+  verificationKey(kid: string): Promise<CryptoKey | undefined>;
+  jwks(): Promise<{ keys: JWK[] }>;
+}
+
+export interface IssueOptions {
+  subject: string;
+  claims: Record<string, unknown>;
+  expiresAt: Date;
+  /** Fixed id and issue time re-create an identical token (Ed25519 signatures are deterministic). */
+  jti?: string;
+  issuedAt?: Date;
+}
+
+export interface IssuedToken {
+  token: string;
+  jti: string;
+  expiresAt: Date;
+}
+
+export interface TokenService {
+  issue(kind: TokenKind, options: IssueOptions): Promise<IssuedToken>;
+  verify(kind: TokenKind, token: string): Promise<JWTPayload & Record<string, unknown>>;
+}
+
+export const invalidToken = (message = 'The access token is invalid or expired.') =>
+  new AppError('UNAUTHORIZED', message, { headers: { 'WWW-Authenticate': 'Bearer error="invalid_token"' } });
+
+export function createTokenService(deps: { issuer: string; keys: KeyRing; clock: Clock }): TokenService {
+  return {
+    async issue(kind, options) {
+      const { kid, privateKey } = await deps.keys.signingKey();
+      const issuedAt = options.issuedAt ?? deps.clock.now();
+      const jti = options.jti ?? crypto.randomUUID();
+      const token = await new SignJWT(options.claims)
+        .setProtectedHeader({ alg: 'EdDSA', typ: TOKEN_KINDS[kind].typ, kid })
+        .setIssuer(deps.issuer)
+        .setAudience(TOKEN_KINDS[kind].aud)
+        .setSubject(options.subject)
+        .setJti(jti)
+        .setIssuedAt(issuedAt)
+        .setNotBefore(issuedAt)
+        .setExpirationTime(options.expiresAt)
+        .sign(privateKey);
+      return { token, jti, expiresAt: new Date(Math.floor(options.expiresAt.getTime() / 1000) * 1000) };
+    },
+
+    async verify(kind, token) {
+      try {
+        const { payload } = await jwtVerify(
+          token,
+          async (header) => {
+            const key = header.kid ? await deps.keys.verificationKey(header.kid) : undefined;
+            if (!key) throw invalidToken();
+            return key;
+          },
+          {
+            algorithms: ['EdDSA'],
+            typ: TOKEN_KINDS[kind].typ,
+            issuer: deps.issuer,
+            audience: TOKEN_KINDS[kind].aud,
+            requiredClaims: ['sub', 'jti', 'exp', 'nbf', 'iat'],
+            currentDate: deps.clock.now(),
+            clockTolerance: 5,
+          },
+        );
+        return payload as JWTPayload & Record<string, unknown>;
+      } catch (error) {
+        if (error instanceof AppError) throw error;
+        if (error instanceof errors.JOSEError || error instanceof TypeError) throw invalidToken();
+        throw error;
+      }
+    },
+  };
+}
