@@ -90,6 +90,12 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   for (const router of deps.rootRoutes ?? []) app.route('/', router);
   for (const router of deps.v1Routes ?? []) app.route('/v1', router);
 
+  app.openAPIRegistry.registerComponent('securitySchemes', 'bearerAuth', {
+    type: 'http',
+    scheme: 'bearer',
+    description:
+      'An access token (`at+jwt`), an embed token (`embed+jwt`) or a personal API key (`svc_pat_…`), as each endpoint says.',
+  });
   app.doc31('/v1/openapi.json', {
     openapi: '3.1.0',
     info: {

@@ -38,8 +38,10 @@ const sha256 = (text: string) => createHash('sha256').update(text).digest();
 // License key: SVC-XXXXX-XXXXX-XXXXX-XXXXX-XXXXX-CCCCC — 125 random bits and a 25-bit check group.
 const LICENSE_KEY = /^SVC(?:-[0-9A-HJKMNP-TV-Z]{5}){6}$/;
 
-export function generateLicenseKey(): string {
-  const body = toCrockford(randomBytes(16), 25);
+type RandomSource = (size: number) => Uint8Array;
+
+export function generateLicenseKey(random: RandomSource = randomBytes): string {
+  const body = toCrockford(random(16), 25);
   return formatLicenseKey(body + toCrockford(sha256(body), 5));
 }
 
@@ -65,8 +67,8 @@ export function normalizeLicenseKey(input: string): string | null {
 // Personal API key: svc_pat_ + 32 random bytes in base62 + a 6-character checksum.
 const API_KEY = /^svc_pat_([0-9A-Za-z]{43})([0-9A-Za-z]{6})$/;
 
-export function generateApiKey(): string {
-  const body = toBase62(randomBytes(32));
+export function generateApiKey(random: RandomSource = randomBytes): string {
+  const body = toBase62(random(32));
   return `svc_pat_${body}${apiKeyChecksum(body)}`;
 }
 

@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import type { Principal } from '../domain/principal.ts';
 import type { RateDecision } from './rate-limiter.ts';
 
 /** Per-request variables shared by the middleware chain and handlers. */
@@ -8,6 +9,8 @@ export interface AppVariables {
   rateDecision?: RateDecision;
   /** Set by the auth layer once a credential has been verified, so it is verified only once. */
   credential?: unknown;
+  /** The verified caller of a route guarded by `requireCredential`. */
+  principal?: Principal;
 }
 
 export interface AppEnv {

@@ -1,0 +1,54 @@
+import { ConfigError, loadConfig } from '../env.ts';
+import { connectAdmin } from './admin-transport.ts';
+import { parseCli, toRequest, USAGE, UsageError } from './commands.ts';
+
+/** `npm run svc -- <command>`: exits 0 on success, 1 with one clear line on any error, 2 on bad usage. */
+async function main(argv: string[]): Promise<number> {
+  let parsed: ReturnType<typeof parseCli>;
+  let req: ReturnType<typeof toRequest>;
+  try {
+    parsed = parseCli(argv);
+    if (parsed.help || parsed.positionals.length === 0) {
+      console.log(USAGE);
+      return parsed.help ? 0 : 2;
+    }
+    req = toRequest(parsed.positionals, parsed.values);
+  } catch (error) {
+    console.error(`svc: ${error instanceof Error ? error.message : String(error)}\n\n${USAGE}`);
+    return 2;
+  }
+  const admin = await connectAdmin(loadConfig());
+  try {
+    const { status, body } = await admin.call(req.method, req.path, req.body);
+    if (status >= 400) {
+      const error = body.error as {
+        code: string;
+        message: string;
+        details?: { path: string; message: string }[];
+      };
+      const detail = error.details?.map((d) => `${d.path}: ${d.message}`).join('; ');
+      console.error(
+        parsed.json
+          ? JSON.stringify(body)
+          : `svc: ${error.message}${detail ? ` (${detail})` : ''} [${error.code}]`,
+      );
+      return 1;
+    }
+    console.log(parsed.json ? JSON.stringify(body, null, 2) : req.render(body));
+    return 0;
+  } finally {
+    await admin.close();
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    const message =
+      error instanceof ConfigError || error instanceof UsageError || error instanceof Error
+        ? error.message
+        : String(error);
+    console.error(`svc: ${message}`);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,81 @@
+import { and, count, eq, isNull } from 'drizzle-orm';
+import type { Db } from './database.ts';
+import { newId } from './ids.ts';
+import { activations, licenses } from './schema.ts';
+
+export type ActivationRow = typeof activations.$inferSelect;
+
+/** Locks the license row for the rest of the transaction, so seat counting cannot race. */
+export async function lockLicense(db: Db, licenseId: string): Promise<void> {
+  await db.select({ id: licenses.id }).from(licenses).where(eq(licenses.id, licenseId)).for('update');
+}
+
+export async function findLiveActivation(
+  db: Db,
+  licenseId: string,
+  domain: string,
+): Promise<ActivationRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(activations)
+    .where(
+      and(
+        eq(activations.licenseId, licenseId),
+        eq(activations.domain, domain),
+        isNull(activations.releasedAt),
+      ),
+    );
+  return row;
+}
+
+export async function findActivation(db: Db, id: string): Promise<ActivationRow | undefined> {
+  const [row] = await db.select().from(activations).where(eq(activations.id, id));
+  return row;
+}
+
+export async function countLiveProdActivations(db: Db, licenseId: string): Promise<number> {
+  const [row] = await db
+    .select({ n: count() })
+    .from(activations)
+    .where(
+      and(eq(activations.licenseId, licenseId), eq(activations.env, 'prod'), isNull(activations.releasedAt)),
+    );
+  return Number(row?.n ?? 0);
+}
+
+export async function insertActivation(
+  db: Db,
+  values: { licenseId: string; domain: string; env: 'prod' | 'dev'; at: Date },
+): Promise<ActivationRow> {
+  const [row] = await db
+    .insert(activations)
+    .values({
+      id: newId('act'),
+      licenseId: values.licenseId,
+      domain: values.domain,
+      env: values.env,
+      firstSeenAt: values.at,
+      lastSeenAt: values.at,
+    })
+    .returning();
+  return row!;
+}
+
+export async function touchActivation(db: Db, id: string, at: Date): Promise<void> {
+  await db.update(activations).set({ lastSeenAt: at }).where(eq(activations.id, id));
+}
+
+export async function releaseActivation(db: Db, id: string, at: Date): Promise<void> {
+  await db
+    .update(activations)
+    .set({ releasedAt: at })
+    .where(and(eq(activations.id, id), isNull(activations.releasedAt)));
+}
+
+export async function listActivationsByLicense(db: Db, licenseId: string): Promise<ActivationRow[]> {
+  return db
+    .select()
+    .from(activations)
+    .where(eq(activations.licenseId, licenseId))
+    .orderBy(activations.firstSeenAt);
+}

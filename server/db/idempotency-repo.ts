@@ -1,0 +1,36 @@
+import { and, eq } from 'drizzle-orm';
+import type { Db } from './database.ts';
+import { idempotencyKeys } from './schema.ts';
+
+export type IdempotencyRow = typeof idempotencyKeys.$inferSelect;
+
+export async function findIdempotencyKey(
+  db: Db,
+  accountId: string,
+  key: string,
+): Promise<IdempotencyRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(idempotencyKeys)
+    .where(and(eq(idempotencyKeys.accountId, accountId), eq(idempotencyKeys.key, key)));
+  return row;
+}
+
+export async function deleteIdempotencyKey(db: Db, accountId: string, key: string): Promise<void> {
+  await db
+    .delete(idempotencyKeys)
+    .where(and(eq(idempotencyKeys.accountId, accountId), eq(idempotencyKeys.key, key)));
+}
+
+/** Returns false when another request stored the same key first (the primary key decides). */
+export async function insertIdempotencyKey(
+  db: Db,
+  values: typeof idempotencyKeys.$inferInsert,
+): Promise<boolean> {
+  const rows = await db
+    .insert(idempotencyKeys)
+    .values(values)
+    .onConflictDoNothing()
+    .returning({ key: idempotencyKeys.key });
+  return rows.length === 1;
+}

@@ -1,0 +1,95 @@
+import { decodeProtectedHeader } from 'jose';
+import { findActivation } from '../db/activations-repo.ts';
+import { findApiKeyByHmac, touchApiKey } from '../db/api-keys-repo.ts';
+import { isFamilyRevoked } from '../db/refresh-tokens-repo.ts';
+import { AppError } from '../errors.ts';
+import { hmacSecret, isWellFormedApiKey } from './credential-formats.ts';
+import { findUsableLicenseById } from './license-lookup.ts';
+import type { CredentialKind, Principal } from './principal.ts';
+import type { LicensingDeps } from './token-set.ts';
+import { invalidToken, TOKEN_KINDS } from './tokens.ts';
+
+/**
+ * Verifies a bearer credential and returns its principal. A token's `typ` picks the kind it is
+ * verified as, with that kind's pinned expectations; a kind the endpoint does not accept is
+ * refused like any invalid token. Revocation (license, activation, token family, API key) is read
+ * on every call, so it takes effect on the next request.
+ */
+export async function authenticate(
+  deps: LicensingDeps,
+  bearer: string,
+  accept: readonly CredentialKind[],
+): Promise<Principal> {
+  if (bearer.startsWith('svc_pat_')) {
+    if (!accept.includes('apikey')) throw invalidToken('This endpoint does not accept API keys.');
+    return authenticateApiKey(deps, bearer);
+  }
+  const kind = tokenKindOf(bearer);
+  if (!kind || !accept.includes(kind)) throw invalidToken();
+  return kind === 'access' ? authenticateAccess(deps, bearer) : authenticateEmbed(deps, bearer);
+}
+
+function tokenKindOf(token: string): 'access' | 'embed' | undefined {
+  try {
+    const { typ } = decodeProtectedHeader(token);
+    if (typ === TOKEN_KINDS.access.typ) return 'access';
+    if (typ === TOKEN_KINDS.embed.typ) return 'embed';
+  } catch {
+    // not a JWT
+  }
+  return undefined;
+}
+
+async function authenticateAccess(deps: LicensingDeps, token: string): Promise<Principal> {
+  const claims = await deps.tokens.verify('access', token);
+  const [found, activation, familyRevoked] = await Promise.all([
+    findUsableLicenseById(deps, String(claims.sub)),
+    findActivation(deps.db, String(claims.act)),
+    isFamilyRevoked(deps.db, String(claims.fam)),
+  ]);
+  if (!found || !activation || activation.releasedAt || familyRevoked)
+    throw invalidToken('The access token was revoked.');
+  return {
+    kind: 'access',
+    accountId: found.license.accountId,
+    licenseId: found.license.id,
+    activationId: activation.id,
+    familyId: String(claims.fam),
+    domain: String(claims.dom),
+    admin: String(claims.scope).split(' ').includes('admin'),
+    jti: String(claims.jti),
+  };
+}
+
+async function authenticateEmbed(deps: LicensingDeps, token: string): Promise<Principal> {
+  const claims = await deps.tokens.verify('embed', token);
+  const found = await findUsableLicenseById(deps, String(claims.sub));
+  if (!found) throw invalidToken('The embed token was revoked.');
+  return {
+    kind: 'embed',
+    accountId: found.license.accountId,
+    licenseId: found.license.id,
+    domain: String(claims.dom),
+    origin: String(claims.org),
+    jti: String(claims.jti),
+  };
+}
+
+async function authenticateApiKey(deps: LicensingDeps, key: string): Promise<Principal> {
+  const now = deps.clock.now();
+  const row = isWellFormedApiKey(key)
+    ? await findApiKeyByHmac(deps.db, hmacSecret(deps.pepper, key))
+    : undefined;
+  if (!row || row.revokedAt || (row.expiresAt && row.expiresAt.getTime() <= now.getTime())) {
+    throw invalidToken('The API key is not valid.');
+  }
+  // One write a minute at most: "last used" is for people, not an audit trail.
+  if (!row.lastUsedAt || now.getTime() - row.lastUsedAt.getTime() > 60_000)
+    await touchApiKey(deps.db, row.id, now);
+  return { kind: 'apikey', accountId: row.accountId, apiKeyId: row.id, admin: true };
+}
+
+export const forbidden = (message = 'This credential may not do that.') =>
+  new AppError('FORBIDDEN', message, {
+    headers: { 'WWW-Authenticate': 'Bearer error="insufficient_scope"' },
+  });

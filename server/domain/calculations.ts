@@ -1,0 +1,79 @@
+import { getCalculator, runCalculator } from '../../calculators/index.ts';
+import { newId } from '../db/ids.ts';
+import { insertResult, type ResultRow } from '../db/results-repo.ts';
+import { AppError } from '../errors.ts';
+import type { Principal } from './principal.ts';
+import type { LicensingDeps } from './token-set.ts';
+
+export interface EstimateInput {
+  calculator: string;
+  state?: string;
+  inputs: Record<string, unknown>;
+}
+
+export interface ResultView {
+  resultId: string;
+  calculator: string;
+  state: string | null;
+  inputs: Record<string, unknown>;
+  outputs: Record<string, unknown>;
+  lineItems: unknown[];
+  notes: string[];
+  ruleSet: unknown;
+  disclaimer: string;
+  createdAt: string;
+}
+
+export function toResultView(row: ResultRow): ResultView {
+  const meta = row.ruleSet as { ruleSet: unknown; notes?: string[]; disclaimer?: string };
+  return {
+    resultId: row.id,
+    calculator: row.calculator,
+    state: row.state,
+    inputs: row.inputs as Record<string, unknown>,
+    outputs: row.outputs as Record<string, unknown>,
+    lineItems: row.lineItems as unknown[],
+    notes: meta.notes ?? [],
+    ruleSet: meta.ruleSet,
+    disclaimer: meta.disclaimer ?? getCalculator(row.calculator)?.disclaimer ?? '',
+    createdAt: row.createdAt.toISOString(),
+  };
+}
+
+/**
+ * `POST /calc/estimate`: validates with the calculator's own schema, computes on the server (the
+ * authoritative figure, whatever the widget showed), and stores the result for the caller's
+ * account. The request's top-level `state` wins over `inputs.state`.
+ */
+export async function estimate(
+  deps: LicensingDeps,
+  principal: Extract<Principal, { kind: 'embed' | 'access' }>,
+  input: EstimateInput,
+): Promise<ResultView> {
+  const raw = input.state !== undefined ? { ...input.inputs, state: input.state } : input.inputs;
+  const outcome = runCalculator(input.calculator, raw, { now: deps.clock.now() });
+  if (!outcome.ok) {
+    throw new AppError('INVALID_REQUEST', 'The calculator inputs are not valid.', {
+      details: outcome.issues.map((issue) => ({
+        path: issue.path === 'calculator' ? 'calculator' : `inputs.${issue.path}`,
+        message: issue.message,
+      })),
+    });
+  }
+  const { result } = outcome;
+  const state = typeof outcome.inputs.state === 'string' ? outcome.inputs.state : null;
+  const row = await insertResult(deps.db, {
+    id: newId('res'),
+    accountId: principal.accountId,
+    licenseId: principal.licenseId,
+    calculator: input.calculator,
+    state,
+    inputs: outcome.inputs,
+    outputs: result.outputs,
+    lineItems: result.lineItems,
+    ruleSet: { ruleSet: result.ruleSet, notes: result.notes, disclaimer: result.disclaimer },
+    originDomain: principal.domain,
+    createdAt: deps.clock.now(),
+  });
+  return toResultView(row);
+}

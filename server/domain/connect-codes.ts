@@ -1,0 +1,98 @@
+import { createHash } from 'node:crypto';
+import {
+  claimAuthCode,
+  findAuthCodeByHmac,
+  insertAuthCode,
+  setAuthCodeFamily,
+} from '../db/auth-codes-repo.ts';
+import { newId } from '../db/ids.ts';
+import { revokeFamily } from '../db/refresh-tokens-repo.ts';
+import { AppError } from '../errors.ts';
+import { generateOpaqueToken, hmacSecret, safeEqual } from './credential-formats.ts';
+import { findUsableLicenseById, invalidLicense } from './license-lookup.ts';
+import { activateSite, assertDomainAllowed, requireSiteDomain } from './site-activation.ts';
+import type { LicensingDeps, TokenSet } from './token-set.ts';
+
+export const CONNECT_CODE_TTL_MS = 60_000;
+const PKCE_VERIFIER = /^[A-Za-z0-9\-._~]{43,128}$/;
+const PKCE_CHALLENGE = /^[A-Za-z0-9_-]{43}$/;
+
+const invalidGrant = (message: string) => new AppError('INVALID_GRANT', message);
+
+export function pkceChallenge(verifier: string): string {
+  return createHash('sha256').update(verifier).digest('base64url');
+}
+
+/**
+ * Mints a connect code for the portal's Connect flow (a firm admin consented). The code lives 60 s,
+ * is single use, and is bound to the redirect URI, the PKCE S256 challenge and the site domain.
+ */
+export async function createConnectCode(
+  deps: LicensingDeps,
+  input: {
+    licenseId: string;
+    redirectUri: string;
+    codeChallenge: string;
+    siteDomain: string;
+    clientId?: string;
+  },
+): Promise<{ code: string; expiresAt: Date }> {
+  if (!PKCE_CHALLENGE.test(input.codeChallenge)) {
+    throw new AppError('INVALID_REQUEST', 'codeChallenge must be a base64url SHA-256 (S256) challenge.');
+  }
+  if (!URL.canParse(input.redirectUri))
+    throw new AppError('INVALID_REQUEST', 'redirectUri must be an absolute URL.');
+  const found = await findUsableLicenseById(deps, input.licenseId);
+  if (!found) throw invalidLicense();
+  const domain = requireSiteDomain(input.siteDomain);
+  assertDomainAllowed(found.license, domain);
+  const code = generateOpaqueToken('svc_ac_');
+  const now = deps.clock.now();
+  const expiresAt = new Date(now.getTime() + CONNECT_CODE_TTL_MS);
+  await insertAuthCode(deps.db, {
+    id: newId('code'),
+    codeHmac: hmacSecret(deps.pepper, code),
+    licenseId: found.license.id,
+    clientId: input.clientId ?? null,
+    redirectUri: input.redirectUri,
+    codeChallenge: input.codeChallenge,
+    codeChallengeMethod: 'S256',
+    domain,
+    scope: 'site admin',
+    expiresAt,
+    createdAt: now,
+  });
+  return { code, expiresAt };
+}
+
+/**
+ * `POST /licenses/exchange`. The code is claimed atomically before anything else; a second
+ * redemption is refused and revokes the tokens the first one produced (RFC 6749 §4.1.2). The PKCE
+ * verifier is required (RFC 9700): without it a stolen code would be enough.
+ */
+export async function exchangeConnectCode(
+  deps: LicensingDeps,
+  input: { code: string; siteDomain: string; codeVerifier: string; redirectUri: string },
+): Promise<TokenSet> {
+  const codeHmac = hmacSecret(deps.pepper, input.code);
+  const now = deps.clock.now();
+  const claimed = await claimAuthCode(deps.db, codeHmac, now);
+  if (!claimed) {
+    const used = await findAuthCodeByHmac(deps.db, codeHmac);
+    if (used?.familyId) await revokeFamily(deps.db, used.familyId, now);
+    throw invalidGrant('The code is not valid or was already used.');
+  }
+  if (claimed.expiresAt.getTime() <= now.getTime()) throw invalidGrant('The code has expired.');
+  if (claimed.redirectUri !== input.redirectUri) throw invalidGrant('redirectUri does not match the code.');
+  if (requireSiteDomain(input.siteDomain) !== claimed.domain)
+    throw invalidGrant('siteDomain does not match the code.');
+  const verifierOk =
+    PKCE_VERIFIER.test(input.codeVerifier) &&
+    safeEqual(pkceChallenge(input.codeVerifier), claimed.codeChallenge);
+  if (!verifierOk) throw invalidGrant('codeVerifier does not match the code challenge.');
+  const found = await findUsableLicenseById(deps, claimed.licenseId);
+  if (!found) throw invalidLicense();
+  const { tokenSet, familyId } = await activateSite(deps, found.license, claimed.domain, 'site admin');
+  await setAuthCodeFamily(deps.db, claimed.id, familyId);
+  return tokenSet;
+}

@@ -1,0 +1,243 @@
+import { createHash } from 'node:crypto';
+import type { Db } from '../db/database.ts';
+import { deleteIdempotencyKey, findIdempotencyKey, insertIdempotencyKey } from '../db/idempotency-repo.ts';
+import { newId } from '../db/ids.ts';
+import {
+  findLead,
+  insertLead,
+  type LeadRow,
+  type LeadStatus,
+  listLeads,
+  updateLeadStatus,
+} from '../db/leads-repo.ts';
+import { findResult } from '../db/results-repo.ts';
+import { AppError } from '../errors.ts';
+import type { Principal } from './principal.ts';
+import type { LicensingDeps } from './token-set.ts';
+
+/** Idempotency keys are kept this long (Stripe keeps them 24 hours). */
+export const IDEMPOTENCY_TTL_MS = 24 * 3_600_000;
+
+export interface LeadInput {
+  resultId?: string;
+  calculator: string;
+  name: string;
+  email: string;
+  phone?: string;
+  state: string;
+  consent: true;
+  consentText: string;
+  /** Honeypot: invisible to people, filled in by bots. */
+  website?: string;
+}
+
+export interface StoredResponse {
+  status: number;
+  body: Record<string, unknown>;
+  replayed: boolean;
+}
+
+const requestHash = (input: LeadInput) =>
+  createHash('sha256')
+    .update(
+      JSON.stringify(
+        Object.keys(input)
+          .sort()
+          .map((k) => [k, input[k as keyof LeadInput]]),
+      ),
+    )
+    .digest('hex');
+
+class KeyTaken extends Error {}
+
+/**
+ * `POST /leads`. The lead and its idempotency record are written in one transaction, and the
+ * answer goes out only after it commits. A retry with the same key gets the first answer again;
+ * the same key with another body is refused; a race on one key stores one lead.
+ */
+export async function submitLead(
+  deps: LicensingDeps,
+  principal: Extract<Principal, { kind: 'embed' }>,
+  key: string,
+  input: LeadInput,
+): Promise<StoredResponse> {
+  if (input.website) {
+    // A bot: answer as if stored, store nothing.
+    return {
+      status: 201,
+      body: { leadId: newId('lead'), status: 'new', createdAt: deps.clock.now().toISOString() },
+      replayed: false,
+    };
+  }
+  const hash = requestHash(input);
+  try {
+    return await deps.db.transaction(async (txRaw) => {
+      const tx = txRaw as unknown as Db;
+      const stored = await replay(deps, tx, principal.accountId, key, hash);
+      if (stored) return stored;
+      if (input.resultId && !(await findResult(tx, principal.accountId, input.resultId))) {
+        throw new AppError('INVALID_REQUEST', 'resultId does not name a result of this firm.', {
+          details: [{ path: 'resultId', message: 'Unknown result' }],
+        });
+      }
+      const lead = await insertLead(tx, leadValues(deps, principal, key, input));
+      const body = { leadId: lead.id, status: lead.status, createdAt: lead.createdAt.toISOString() };
+      const now = deps.clock.now();
+      const inserted = await insertIdempotencyKey(tx, {
+        accountId: principal.accountId,
+        key,
+        requestHash: hash,
+        responseStatus: 201,
+        responseBody: body,
+        createdAt: now,
+        expiresAt: new Date(now.getTime() + IDEMPOTENCY_TTL_MS),
+      });
+      if (!inserted) throw new KeyTaken();
+      return { status: 201, body, replayed: false };
+    });
+  } catch (error) {
+    if (!(error instanceof KeyTaken)) throw error;
+    // A concurrent request with the same key committed first; our lead was rolled back.
+    const stored = await replay(deps, deps.db, principal.accountId, key, hash);
+    if (!stored) throw error;
+    return stored;
+  }
+}
+
+async function replay(
+  deps: LicensingDeps,
+  db: Db,
+  accountId: string,
+  key: string,
+  hash: string,
+): Promise<StoredResponse | undefined> {
+  const row = await findIdempotencyKey(db, accountId, key);
+  if (!row) return undefined;
+  if (row.expiresAt.getTime() <= deps.clock.now().getTime()) {
+    await deleteIdempotencyKey(db, accountId, key);
+    return undefined;
+  }
+  if (row.requestHash !== hash) {
+    throw new AppError(
+      'IDEMPOTENCY_CONFLICT',
+      'This Idempotency-Key was used with a different request body.',
+    );
+  }
+  return { status: row.responseStatus, body: row.responseBody as Record<string, unknown>, replayed: true };
+}
+
+function leadValues(
+  deps: LicensingDeps,
+  principal: Extract<Principal, { kind: 'embed' }>,
+  key: string,
+  input: LeadInput,
+) {
+  const now = deps.clock.now();
+  return {
+    id: newId('lead'),
+    accountId: principal.accountId,
+    licenseId: principal.licenseId,
+    calculator: input.calculator,
+    resultId: input.resultId ?? null,
+    name: input.name,
+    email: input.email,
+    phone: input.phone ?? null,
+    state: input.state,
+    status: 'new' as const,
+    consentText: input.consentText,
+    consentedAt: now,
+    idempotencyKey: key,
+    createdAt: now,
+    updatedAt: now,
+  };
+}
+
+export interface LeadView {
+  leadId: string;
+  calculator: string;
+  resultId: string | null;
+  name: string;
+  email: string;
+  phone: string | null;
+  state: string | null;
+  status: LeadStatus;
+  consentText: string;
+  consentedAt: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export function toLeadView(row: LeadRow): LeadView {
+  return {
+    leadId: row.id,
+    calculator: row.calculator,
+    resultId: row.resultId,
+    name: row.name,
+    email: row.email,
+    phone: row.phone,
+    state: row.state,
+    status: row.status as LeadStatus,
+    consentText: row.consentText,
+    consentedAt: row.consentedAt.toISOString(),
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+  };
+}
+
+const TRANSITIONS: Record<LeadStatus, LeadStatus[]> = {
+  new: ['contacted', 'converted'],
+  contacted: ['converted'],
+  converted: [],
+};
+
+/** new → contacted → converted, and new → converted; anything else is INVALID_TRANSITION. */
+export async function changeLeadStatus(
+  deps: LicensingDeps,
+  accountId: string,
+  leadId: string,
+  to: LeadStatus,
+): Promise<LeadView> {
+  const lead = await findLead(deps.db, accountId, leadId);
+  if (!lead) throw new AppError('NOT_FOUND', 'No such lead.');
+  const from = lead.status as LeadStatus;
+  if (!TRANSITIONS[from].includes(to)) {
+    throw new AppError('INVALID_TRANSITION', `A lead cannot go from ${from} to ${to}.`);
+  }
+  const updated = await updateLeadStatus(deps.db, accountId, leadId, from, to, deps.clock.now());
+  if (!updated) throw new AppError('INVALID_TRANSITION', 'The lead changed meanwhile; read it again.');
+  return toLeadView(updated);
+}
+
+/** A page of leads, newest first; `cursor` is the opaque `nextCursor` of the previous page. */
+export async function pageOfLeads(
+  deps: LicensingDeps,
+  accountId: string,
+  opts: { limit: number; status?: LeadStatus; cursor?: string },
+): Promise<{ data: LeadView[]; nextCursor: string | null }> {
+  const before = opts.cursor ? decodeCursor(opts.cursor) : undefined;
+  const rows = await listLeads(deps.db, accountId, {
+    limit: opts.limit + 1,
+    ...(opts.status ? { status: opts.status } : {}),
+    ...(before ? { before } : {}),
+  });
+  const page = rows.slice(0, opts.limit);
+  const last = page.at(-1);
+  return {
+    data: page.map(toLeadView),
+    nextCursor:
+      rows.length > opts.limit && last
+        ? Buffer.from(`${last.createdAt.toISOString()}|${last.id}`).toString('base64url')
+        : null,
+  };
+}
+
+function decodeCursor(cursor: string): { createdAt: Date; id: string } {
+  const [at, id] = Buffer.from(cursor, 'base64url').toString().split('|');
+  const createdAt = new Date(at ?? '');
+  if (!id || Number.isNaN(createdAt.getTime())) {
+    throw new AppError('INVALID_REQUEST', 'cursor is not valid.', {
+      details: [{ path: 'cursor', message: 'Use nextCursor as given' }],
+    });
+  }
+  return { createdAt, id };
+}

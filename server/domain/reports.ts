@@ -1,0 +1,89 @@
+import { getCalculator } from '../../calculators/index.ts';
+import { findAccountById } from '../db/accounts-repo.ts';
+import { findResult, type ResultRow } from '../db/results-repo.ts';
+import { AppError } from '../errors.ts';
+import { formatUsd, type ReportInput, renderReport } from '../pdf/render-report.ts';
+import { toResultView } from './calculations.ts';
+import { isAdmin, type Principal } from './principal.ts';
+import type { LicensingDeps } from './token-set.ts';
+
+/**
+ * Who may have a result's PDF: the site that computed it (same license and domain, whichever
+ * of its embed sessions or site tokens asks), or an admin credential of the same firm. Anyone
+ * else gets NOT_FOUND, which reveals nothing about other firms' result ids.
+ */
+function mayRead(principal: Principal, row: ResultRow): boolean {
+  if (isAdmin(principal)) return true;
+  if (principal.kind === 'apikey') return false;
+  return principal.licenseId === row.licenseId && principal.domain === row.originDomain;
+}
+
+const MONEY_OUTPUTS = new Set([
+  'federalTax',
+  'stateTax',
+  'totalTax',
+  'inheritanceTax',
+  'attorneyFee',
+  'executorFee',
+  'totalFees',
+  'commission',
+  'rmd',
+]);
+
+function formatValue(value: unknown): string {
+  if (typeof value === 'number')
+    return Number.isInteger(value) && Math.abs(value) < 10_000
+      ? String(value)
+      : value.toLocaleString('en-US');
+  if (typeof value === 'boolean') return value ? 'yes' : 'no';
+  return String(value ?? '—');
+}
+
+export async function resultReport(
+  deps: LicensingDeps,
+  principal: Principal,
+  resultId: string,
+): Promise<Buffer> {
+  const row = await findResult(deps.db, principal.accountId, resultId);
+  if (!row || !mayRead(principal, row)) throw new AppError('NOT_FOUND', 'No such result.');
+  const account = await findAccountById(deps.db, row.accountId);
+  const calculator = getCalculator(row.calculator);
+  const view = toResultView(row);
+  const labels = { ...(calculator?.inputLabels ?? {}) };
+  const outLabels = { ...(calculator?.outputLabels ?? {}) };
+  const outputs = Object.entries(view.outputs);
+  const ruleSet = view.ruleSet as { id: string; taxYear: number; effectiveDate: string };
+  const input: ReportInput = {
+    firmName: account?.name ?? 'svc',
+    calculatorName: calculator?.name ?? row.calculator,
+    calculatorSlug: row.calculator,
+    inputs: Object.entries(view.inputs).map(([k, v]) => ({
+      label: labels[k] ?? k,
+      value:
+        typeof v === 'number' && /value|gift|exclusion|balance|bequest/i.test(k)
+          ? formatUsd(v)
+          : formatValue(v),
+    })),
+    lineItems: view.lineItems as ReportInput['lineItems'],
+    totals: outputs
+      .filter(([k, v]) => MONEY_OUTPUTS.has(k) && typeof v === 'number')
+      .map(([k, v]) => ({ label: outLabels[k] ?? k, amount: v as number })),
+    extraOutputs: outputs
+      .filter(
+        ([k, v]) =>
+          !MONEY_OUTPUTS.has(k) &&
+          k !== 'estateValue' &&
+          (typeof v !== 'number' || k === 'effectiveRate' || k === 'factor'),
+      )
+      .map(([k, v]) => ({
+        label: outLabels[k] ?? k,
+        value: k === 'effectiveRate' && typeof v === 'number' ? `${(v * 100).toFixed(2)} %` : formatValue(v),
+      })),
+    notes: view.notes,
+    ruleSet,
+    disclaimer: view.disclaimer,
+    resultId: row.id,
+    generatedAt: deps.clock.now(),
+  };
+  return renderReport(input);
+}

@@ -1,0 +1,55 @@
+import type { Context, MiddlewareHandler } from 'hono';
+import { authenticate } from '../domain/authenticate.ts';
+import { type CredentialKind, type Principal, rateKeyOf } from '../domain/principal.ts';
+import type { LicensingDeps } from '../domain/token-set.ts';
+import { invalidToken } from '../domain/tokens.ts';
+import type { AppEnv } from './app-env.ts';
+
+const ALL_KINDS: readonly CredentialKind[] = ['access', 'embed', 'apikey'];
+
+export function bearerOf(c: Context): string | undefined {
+  const header = c.req.header('authorization');
+  const match = header ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
+  return match?.[1];
+}
+
+/**
+ * Verifies the bearer credential once per request and remembers the result, so the rate limiter
+ * (which runs first) and the route share one verification.
+ */
+async function principalOf(deps: LicensingDeps, c: Context<AppEnv>): Promise<Principal | Error> {
+  const cached = c.get('credential') as Principal | Error | undefined;
+  if (cached) return cached;
+  const bearer = bearerOf(c);
+  const result = bearer
+    ? await authenticate(deps, bearer, ALL_KINDS).catch((error: unknown) =>
+        error instanceof Error ? error : new Error(String(error)),
+      )
+    : invalidToken('A bearer credential is required.');
+  c.set('credential', result);
+  return result;
+}
+
+/** Rate-limit key of a request's verified credential; undefined falls back to the client IP. */
+export function credentialRateKey(deps: LicensingDeps) {
+  return async (c: Context<AppEnv>): Promise<string | undefined> => {
+    if (!bearerOf(c)) return undefined;
+    const principal = await principalOf(deps, c);
+    return principal instanceof Error ? undefined : rateKeyOf(principal);
+  };
+}
+
+/** Requires a credential of one of `accept` kinds; the principal is then `c.get('principal')`. */
+export function requireCredential(
+  deps: LicensingDeps,
+  accept: readonly CredentialKind[],
+): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    const principal = await principalOf(deps, c);
+    if (principal instanceof Error) throw principal;
+    if (!accept.includes(principal.kind))
+      throw invalidToken('This endpoint does not accept this kind of credential.');
+    c.set('principal', principal);
+    await next();
+  };
+}

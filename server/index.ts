@@ -1,0 +1,211 @@
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import { serve } from '@hono/node-server';
+import { Redis } from 'ioredis';
+import { loadAdminToken, serverInfoFile } from './admin-token.ts';
+import { systemClock } from './clock.ts';
+import { acquireDataDirLock } from './db/data-dir-lock.ts';
+import { createDatabase } from './db/database.ts';
+import { migrate } from './db/migrate.ts';
+import { seedDemo } from './domain/demo-seed.ts';
+import { createEmbedApp } from './embed-host.ts';
+import { type Config, ConfigError, loadConfig } from './env.ts';
+import { createExamplesApp } from './examples-host.ts';
+import { createLogger } from './logger.ts';
+import { repoRoot } from './repo-root.ts';
+import { createAdminRoutes } from './routes/admin.ts';
+import { loadSecretKey } from './secrets/secret-key.ts';
+import { createApiApp, createServices } from './services.ts';
+
+type NodeServer = ReturnType<typeof serve>;
+
+export interface RunningServers {
+  apiUrl: string;
+  embedUrl: string;
+  examplesUrl: string;
+  demo: { licenseKey: string; apiKey: string };
+  adminToken: string;
+  close(): Promise<void>;
+}
+
+function listen(
+  app: { fetch: (req: Request) => Response | Promise<Response> },
+  host: string,
+  port: number,
+): Promise<NodeServer> {
+  return new Promise((resolve, reject) => {
+    const server = serve({ fetch: app.fetch, hostname: host, port }, () => resolve(server));
+    server.once('error', reject);
+  });
+}
+
+const urlOf = (server: NodeServer, host: string) => {
+  const { port } = server.address() as AddressInfo;
+  return `http://${host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host}:${port}`;
+};
+
+/**
+ * Starts the three listeners of DESIGN.md §2 on one database. Ports may be 0 (tests); public URLs
+ * then follow the ports actually bound unless PUBLIC_*_URL say otherwise.
+ */
+export async function startServers(
+  config: Config,
+  env: Record<string, string | undefined> = process.env,
+): Promise<RunningServers> {
+  const logger = createLogger(config.LOG_LEVEL);
+  mkdirSync(config.DATA_DIR, { recursive: true });
+  const lock = config.DATABASE_URL ? undefined : acquireDataDirLock(config.DATA_DIR);
+  const database = await createDatabase(
+    config.DATABASE_URL ? { databaseUrl: config.DATABASE_URL } : { dataDir: `${config.DATA_DIR}/pglite` },
+  );
+  try {
+    await migrate(database);
+    const secretKey = loadSecretKey({ secretKey: config.SECRET_KEY, dataDir: config.DATA_DIR });
+    const adminToken = loadAdminToken(config.DATA_DIR, config.ADMIN_TOKEN);
+    const redis = config.REDIS_URL
+      ? new Redis(config.REDIS_URL, { maxRetriesPerRequest: 1, enableOfflineQueue: false })
+      : undefined;
+    redis?.on('error', (err) =>
+      logger.warn({ err: err.message }, 'redis unavailable; rate limits fall back to this instance'),
+    );
+
+    // Bind first so port-0 listeners know their URLs before the apps are built with them.
+    let shuttingDown = false;
+    let apiFetch: (req: Request) => Response | Promise<Response> = () => new Response(null, { status: 503 });
+    let embedFetch = apiFetch;
+    let examplesFetch = apiFetch;
+    const api = await listen({ fetch: (r) => apiFetch(r) }, config.HOST, config.API_PORT);
+    const embed = await listen({ fetch: (r) => embedFetch(r) }, config.HOST, config.EMBED_PORT);
+    const examples = await listen({ fetch: (r) => examplesFetch(r) }, config.HOST, config.EXAMPLES_PORT);
+    const bound = loadConfig({
+      ...env,
+      PUBLIC_API_URL: config.PUBLIC_API_URL ?? urlOf(api, config.HOST),
+      PUBLIC_EMBED_URL: config.PUBLIC_EMBED_URL ?? urlOf(embed, config.HOST),
+      PUBLIC_EXAMPLES_URL: config.PUBLIC_EXAMPLES_URL ?? urlOf(examples, 'localhost'),
+    });
+    const effective: Config = {
+      ...config,
+      publicApiUrl: bound.publicApiUrl,
+      publicEmbedUrl: bound.publicEmbedUrl,
+      publicExamplesUrl: bound.publicExamplesUrl,
+    };
+
+    const services = await createServices({
+      config: effective,
+      database,
+      clock: systemClock,
+      logger,
+      secretKey,
+    });
+    const demo = await seedDemo(services.licensing, secretKey);
+    const apiApp = createApiApp(services, {
+      ...(redis ? { redis } : {}),
+      isShuttingDown: () => shuttingDown,
+    });
+    apiApp.route('/', createAdminRoutes(services, adminToken));
+    apiFetch = apiApp.fetch;
+    embedFetch = createEmbedApp({
+      distDir: `${repoRoot()}/dist/embed`,
+      apiUrl: effective.publicApiUrl,
+    }).fetch;
+    examplesFetch = createExamplesApp({
+      apiUrl: effective.publicApiUrl,
+      embedUrl: effective.publicEmbedUrl,
+      demoLicenseKey: demo.licenseKey,
+    }).fetch;
+    writeFileSync(
+      serverInfoFile(config.DATA_DIR),
+      JSON.stringify({ apiUrl: effective.publicApiUrl, pid: process.pid }),
+    );
+
+    const close = async () => {
+      shuttingDown = true;
+      const servers = [api, embed, examples];
+      const timer = setTimeout(() => {
+        for (const s of servers)
+          (s as unknown as { closeAllConnections?: () => void }).closeAllConnections?.();
+      }, config.SHUTDOWN_TIMEOUT_MS);
+      timer.unref();
+      await Promise.all(
+        servers.map(
+          (s) =>
+            new Promise<void>((resolve) => {
+              s.close(() => resolve());
+              (s as unknown as { closeIdleConnections?: () => void }).closeIdleConnections?.();
+            }),
+        ),
+      );
+      clearTimeout(timer);
+      redis?.disconnect();
+      await database.close();
+      rmSync(serverInfoFile(config.DATA_DIR), { force: true });
+      lock?.release();
+    };
+    return {
+      apiUrl: effective.publicApiUrl,
+      embedUrl: effective.publicEmbedUrl,
+      examplesUrl: effective.publicExamplesUrl,
+      demo,
+      adminToken,
+      close,
+    };
+  } catch (error) {
+    await database.close().catch(() => {});
+    lock?.release();
+    throw error;
+  }
+}
+
+async function main(): Promise<void> {
+  let config: Config;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(error.message);
+      process.exit(1);
+    }
+    throw error;
+  }
+  const running = await startServers(config);
+  console.log(
+    [
+      '',
+      'svc is running',
+      `  API        ${running.apiUrl}/v1   (docs: ${running.apiUrl}/docs)`,
+      `  Embed host ${running.embedUrl}/loader.js`,
+      `  Examples   ${running.examplesUrl}/`,
+      '',
+      'Demo credentials',
+      `  License key ${running.demo.licenseKey}   (allowed on localhost)`,
+      `  API key     ${running.demo.apiKey}`,
+      '',
+    ].join('\n'),
+  );
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    console.log(`${signal} received: draining`);
+    running.close().then(
+      () => {
+        console.log('shutdown complete');
+        process.exit(0);
+      },
+      (error: unknown) => {
+        console.error('shutdown failed', error);
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGTERM', () => stop('SIGTERM'));
+  process.on('SIGINT', () => stop('SIGINT'));
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  main().catch((error: unknown) => {
+    console.error(`svc failed to start: ${error instanceof Error ? error.message : String(error)}`);
+    process.exit(1);
+  });
+}

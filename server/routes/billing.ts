@@ -1,0 +1,60 @@
+import { createRoute, z } from '@hono/zod-openapi';
+import { renderBillingPage } from '../billing/billing-page.ts';
+import { type BillingDeps, createBillingPortalUrl } from '../billing/billing-portal.ts';
+import { forbidden } from '../domain/authenticate.ts';
+import { isAdmin } from '../domain/principal.ts';
+import type { LicensingDeps } from '../domain/token-set.ts';
+import { requireCredential } from '../http/auth.ts';
+import { createRouter } from '../http/openapi-router.ts';
+import { bearerSecurity, errorResponses, jsonBody, jsonResponse } from './schemas.ts';
+
+const portal = createRoute({
+  method: 'post',
+  path: '/api/billing/customer-portal',
+  tags: ['Billing'],
+  summary: 'A billing-portal URL for the firm (admin credential)',
+  security: bearerSecurity,
+  request: jsonBody(
+    z.object({
+      returnUrl: z
+        .url({ protocol: /^https?$/ })
+        .max(2000)
+        .optional(),
+    }),
+  ),
+  responses: {
+    200: jsonResponse(
+      'Where to send the firm admin',
+      z.object({ url: z.string(), expiresAt: z.string().optional() }),
+    ),
+    ...errorResponses(400, 401, 403),
+  },
+});
+
+export function createBillingRoutes(deps: LicensingDeps, billing: BillingDeps) {
+  const router = createRouter();
+  router.use(portal.path, requireCredential(deps, ['access', 'apikey']));
+  router.openapi(portal, async (c) => {
+    const principal = c.get('principal')!;
+    if (!isAdmin(principal)) throw forbidden('Billing needs an admin credential (Connect token or API key).');
+    c.header('Cache-Control', 'no-store');
+    return c.json(await createBillingPortalUrl(billing, principal, c.req.valid('json').returnUrl), 200);
+  });
+  return router;
+}
+
+/** The built-in billing page, outside /v1 (a page for people, reached through a signed link). */
+export function createBillingPageRoutes(billing: BillingDeps) {
+  const router = createRouter();
+  router.get('/billing/portal', async (c) => {
+    const html = await renderBillingPage(billing, c.req.query('token') ?? '');
+    c.header('Cache-Control', 'no-store');
+    c.header('Referrer-Policy', 'no-referrer');
+    c.header(
+      'Content-Security-Policy',
+      "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'",
+    );
+    return c.html(html);
+  });
+  return router;
+}

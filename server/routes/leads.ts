@@ -1,0 +1,146 @@
+import { createRoute, z } from '@hono/zod-openapi';
+import { forbidden } from '../domain/authenticate.ts';
+import { changeLeadStatus, pageOfLeads, submitLead } from '../domain/leads.ts';
+import { isAdmin } from '../domain/principal.ts';
+import type { LicensingDeps } from '../domain/token-set.ts';
+import { requireCredential } from '../http/auth.ts';
+import { createRouter } from '../http/openapi-router.ts';
+import { bearerSecurity, errorResponses, Iso, jsonBody, jsonResponse } from './schemas.ts';
+
+const tags = ['Leads'];
+const Status = z.enum(['new', 'contacted', 'converted']);
+
+const LeadSchema = z
+  .object({
+    leadId: z.string(),
+    calculator: z.string(),
+    resultId: z.string().nullable(),
+    name: z.string(),
+    email: z.string(),
+    phone: z.string().nullable(),
+    state: z.string().nullable(),
+    status: Status,
+    consentText: z.string(),
+    consentedAt: Iso,
+    createdAt: Iso,
+    updatedAt: Iso,
+  })
+  .openapi('Lead');
+
+const create = createRoute({
+  method: 'post',
+  path: '/api/leads',
+  tags,
+  summary: 'Submit a lead from the widget (embed token; Idempotency-Key required)',
+  security: bearerSecurity,
+  request: {
+    headers: z.object({
+      'idempotency-key': z
+        .string()
+        .min(8)
+        .max(255)
+        .openapi({ description: 'Unique per lead submission; retries reuse it' }),
+    }),
+    ...jsonBody(
+      z.object({
+        resultId: z.string().max(64).optional(),
+        calculator: z.string().min(1).max(64),
+        name: z.string().trim().min(1).max(200),
+        email: z.email().max(254),
+        phone: z
+          .string()
+          .trim()
+          .regex(/^[+0-9 ().-]{7,25}$/, 'Expected a phone number')
+          .optional(),
+        state: z.string().regex(/^[A-Z]{2}$/, 'Expected a two-letter state code'),
+        consent: z.literal(true, { error: 'The visitor must consent to be contacted' }),
+        consentText: z.string().trim().min(1).max(2000),
+        website: z.string().max(500).optional().openapi({ description: 'Honeypot: leave empty' }),
+      }),
+    ),
+  },
+  responses: {
+    201: jsonResponse(
+      'Stored (or replayed for the same key)',
+      z.object({ leadId: z.string(), status: Status, createdAt: Iso }),
+    ),
+    ...errorResponses(400, 401, 409),
+  },
+});
+
+const list = createRoute({
+  method: 'get',
+  path: '/api/leads',
+  tags,
+  summary: 'The firm’s leads, newest first (admin credential)',
+  security: bearerSecurity,
+  request: {
+    query: z.object({
+      limit: z.coerce.number().int().min(1).max(200).default(50),
+      status: Status.optional(),
+      cursor: z.string().max(200).optional(),
+    }),
+  },
+  responses: {
+    200: jsonResponse(
+      'A page of leads',
+      z.object({ data: z.array(LeadSchema), nextCursor: z.string().nullable() }),
+    ),
+    ...errorResponses(400, 401, 403),
+  },
+});
+
+const patch = createRoute({
+  method: 'patch',
+  path: '/api/leads/{id}',
+  tags,
+  summary: 'Move a lead along new → contacted → converted (admin credential)',
+  security: bearerSecurity,
+  request: { params: z.object({ id: z.string().min(1).max(64) }), ...jsonBody(z.object({ status: Status })) },
+  responses: { 200: jsonResponse('The lead', LeadSchema), ...errorResponses(400, 401, 403, 404, 409) },
+});
+
+export function createLeadRoutes(deps: LicensingDeps) {
+  const router = createRouter();
+  router.on(['POST'], create.path, requireCredential(deps, ['embed']));
+  router.openapi(create, async (c) => {
+    const principal = c.get('principal');
+    if (principal?.kind !== 'embed') throw new Error('unreachable');
+    const key = c.req.valid('header')['idempotency-key'];
+    const stored = await submitLead(deps, principal, key, c.req.valid('json'));
+    if (stored.replayed) c.header('Idempotent-Replayed', 'true');
+    return c.json(stored.body as never, 201);
+  });
+  const admin = requireCredential(deps, ['access', 'apikey']);
+  router.on(['GET'], list.path, admin);
+  router.on(['PATCH'], '/api/leads/:id', admin);
+  router.openapi(list, async (c) => {
+    const principal = c.get('principal')!;
+    if (!isAdmin(principal))
+      throw forbidden('Reading leads needs an admin credential (Connect token or API key).');
+    const { limit, status, cursor } = c.req.valid('query');
+    return c.json(
+      (await pageOfLeads(deps, principal.accountId, {
+        limit,
+        ...(status ? { status } : {}),
+        ...(cursor ? { cursor } : {}),
+      })) as never,
+      200,
+    );
+  });
+  router.openapi(patch, async (c) => {
+    const principal = c.get('principal')!;
+    if (!isAdmin(principal))
+      throw forbidden('Updating leads needs an admin credential (Connect token or API key).');
+    return c.json(
+      (await changeLeadStatus(
+        deps,
+        principal.accountId,
+        c.req.valid('param').id,
+        c.req.valid('json').status,
+      )) as never,
+      200,
+    );
+  });
+  return router;
+}

@@ -1,0 +1,134 @@
+import { createRoute, z } from '@hono/zod-openapi';
+import { exchangeConnectCode } from '../domain/connect-codes.ts';
+import { activateLicense } from '../domain/license-activation.ts';
+import { licenseStatusOf } from '../domain/license-info.ts';
+import { refreshTokenSet } from '../domain/refresh-rotation.ts';
+import { revokeSiteToken } from '../domain/token-revocation.ts';
+import type { LicensingDeps } from '../domain/token-set.ts';
+import { requireCredential } from '../http/auth.ts';
+import { createRouter } from '../http/openapi-router.ts';
+import { bearerSecurity, errorResponses, Iso, jsonBody, jsonResponse } from './schemas.ts';
+
+const tags = ['Licensing'];
+const SiteDomain = z.string().min(1).max(253).openapi({ example: 'smithlaw.com' });
+
+const TokenSetSchema = z
+  .object({
+    accessJwt: z.string(),
+    refreshToken: z.string().openapi({ example: 'svc_rt_…' }),
+    expiresAt: Iso,
+    tokenType: z.literal('Bearer'),
+    expiresIn: z.number().int().openapi({ example: 900 }),
+    scope: z.enum(['site', 'site admin']),
+  })
+  .openapi('TokenSet');
+
+const StatusSchema = z
+  .object({
+    status: z.enum(['trial', 'active', 'grace', 'expired', 'revoked']),
+    plan: z.string(),
+    seats: z.number().int(),
+    seatsUsed: z.number().int(),
+    allowedDomains: z.array(z.string()),
+    expiresAt: Iso.nullable(),
+    trialEndsAt: Iso.optional(),
+    graceEndsAt: Iso.optional(),
+  })
+  .openapi('LicenseStatus');
+
+const activate = createRoute({
+  method: 'post',
+  path: '/api/licenses/activate',
+  tags,
+  summary: 'Activate a license key for a site domain',
+  request: jsonBody(
+    z.object({
+      licenseKey: z.string().min(1).max(200).openapi({ example: 'SVC-…' }),
+      siteDomain: SiteDomain,
+    }),
+  ),
+  responses: {
+    200: jsonResponse('A site-scope token set', TokenSetSchema),
+    ...errorResponses(400, 401, 403, 409),
+  },
+});
+
+const exchange = createRoute({
+  method: 'post',
+  path: '/api/licenses/exchange',
+  tags,
+  summary: 'Exchange a Connect code (PKCE S256) for an admin-scope token set',
+  request: jsonBody(
+    z.object({
+      code: z.string().min(1).max(200),
+      siteDomain: SiteDomain,
+      codeVerifier: z.string().min(43).max(128),
+      redirectUri: z.string().min(1).max(2000),
+    }),
+  ),
+  responses: {
+    200: jsonResponse('An admin-scope token set', TokenSetSchema),
+    ...errorResponses(400, 401, 403, 409),
+  },
+});
+
+const refresh = createRoute({
+  method: 'post',
+  path: '/api/licenses/refresh',
+  tags,
+  summary: 'Rotate a refresh token',
+  request: jsonBody(z.object({ refreshToken: z.string().min(1).max(200), siteDomain: SiteDomain })),
+  responses: { 200: jsonResponse('A new token set', TokenSetSchema), ...errorResponses(400, 401) },
+});
+
+const revoke = createRoute({
+  method: 'post',
+  path: '/api/licenses/revoke',
+  tags,
+  summary: 'Revoke a refresh or access token and free its seat (RFC 7009)',
+  request: {
+    body: {
+      required: true,
+      content: {
+        'application/json': {
+          schema: z.object({ token: z.string().min(1).max(4000), token_type_hint: z.string().optional() }),
+        },
+        'application/x-www-form-urlencoded': {
+          schema: z.object({ token: z.string().min(1).max(4000), token_type_hint: z.string().optional() }),
+        },
+      },
+    },
+  },
+  responses: {
+    200: jsonResponse('Always, known token or not', z.object({ revoked: z.literal(true) })),
+    ...errorResponses(400),
+  },
+});
+
+const status = createRoute({
+  method: 'get',
+  path: '/api/licenses/status',
+  tags,
+  summary: "The license's status, computed now",
+  security: bearerSecurity,
+  responses: { 200: jsonResponse('License status', StatusSchema), ...errorResponses(401) },
+});
+
+export function createLicenseRoutes(deps: LicensingDeps) {
+  const router = createRouter();
+  router.openapi(activate, async (c) => c.json(await activateLicense(deps, c.req.valid('json')), 200));
+  router.openapi(exchange, async (c) => c.json(await exchangeConnectCode(deps, c.req.valid('json')), 200));
+  router.openapi(refresh, async (c) => c.json(await refreshTokenSet(deps, c.req.valid('json')), 200));
+  router.openapi(revoke, async (c) => {
+    const body = c.req.header('content-type')?.includes('json') ? c.req.valid('json') : c.req.valid('form');
+    await revokeSiteToken(deps, body.token);
+    return c.json({ revoked: true as const }, 200);
+  });
+  router.use(status.path, requireCredential(deps, ['access']));
+  router.openapi(status, async (c) => {
+    const principal = c.get('principal');
+    if (principal?.kind !== 'access') throw new Error('unreachable: guarded by requireCredential');
+    return c.json(await licenseStatusOf(deps, principal), 200);
+  });
+  return router;
+}

@@ -1,0 +1,45 @@
+import { z } from '@hono/zod-openapi';
+
+/** Shared OpenAPI pieces: the one error shape and the standard error responses. */
+export const ErrorSchema = z
+  .object({
+    error: z.object({
+      code: z.string().openapi({ example: 'INVALID_REQUEST' }),
+      message: z.string(),
+      status: z.number().int(),
+      details: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
+    }),
+  })
+  .openapi('Error');
+
+const errorResponse = (description: string) => ({
+  description,
+  content: { 'application/json': { schema: ErrorSchema } },
+});
+
+export const errorResponses = (...statuses: (400 | 401 | 403 | 404 | 409 | 413 | 415 | 429)[]) => {
+  const descriptions: Record<number, string> = {
+    400: 'Invalid request (`INVALID_REQUEST`, `INVALID_GRANT`)',
+    401: 'Missing or invalid credential (`UNAUTHORIZED`, `INVALID_LICENSE`)',
+    403: 'Not allowed (`FORBIDDEN`, `DOMAIN_NOT_ALLOWED`)',
+    404: 'Not found',
+    409: 'Conflict',
+    413: 'Body too large',
+    415: 'Body is not JSON',
+    429: 'Rate limited (`Retry-After`)',
+  };
+  return Object.fromEntries([...statuses, 429].map((s) => [s, errorResponse(descriptions[s]!)]));
+};
+
+export const jsonBody = <T extends z.ZodType>(schema: T) => ({
+  body: { required: true, content: { 'application/json': { schema } } },
+});
+
+export const jsonResponse = <T extends z.ZodType>(description: string, schema: T) => ({
+  description,
+  content: { 'application/json': { schema } },
+});
+
+export const bearerSecurity = [{ bearerAuth: [] }];
+
+export const Iso = z.string().openapi({ format: 'date-time', example: '2026-03-01T12:15:00.000Z' });

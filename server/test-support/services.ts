@@ -1,0 +1,62 @@
+import { randomBytes } from 'node:crypto';
+import { createFixedClock } from '../clock.ts';
+import type { Database } from '../db/database.ts';
+import { createAccount, createApiKey, createLicense, type NewLicenseInput } from '../domain/license-admin.ts';
+import { loadConfig } from '../env.ts';
+import { silentLogger } from '../logger.ts';
+import { createApiApp, createServices, type Services } from '../services.ts';
+import { createTestDatabase } from './db.ts';
+
+export const TEST_NOW = '2026-03-01T12:00:00Z';
+
+/**
+ * A whole API over a test database, with a frozen clock. One per test file (PGlite start-up is
+ * the expensive part); tests keep apart by creating their own account and license.
+ */
+export async function createTestContext(env: Record<string, string> = {}, database?: Database) {
+  const db = database ?? (await createTestDatabase());
+  const clock = createFixedClock(TEST_NOW);
+  // Limits scaled up so functional tests never meet them; rate limiting has its own tests.
+  const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', RATE_LIMIT_SCALE: '100', ...env });
+  const services = await createServices({
+    config,
+    database: db,
+    clock,
+    logger: silentLogger(),
+    secretKey: randomBytes(32),
+  });
+  const app = createApiApp(services);
+  const json = (path: string, body: unknown, headers: Record<string, string> = {}) =>
+    app.request(path, {
+      method: 'POST',
+      body: JSON.stringify(body),
+      headers: { 'content-type': 'application/json', ...headers },
+    });
+  const get = (path: string, bearer?: string) =>
+    app.request(path, bearer ? { headers: { authorization: `Bearer ${bearer}` } } : {});
+  return { app, services, clock, database: db, json, get, seed: seeder(services), close: () => db.close() };
+}
+
+export type TestContext = Awaited<ReturnType<typeof createTestContext>>;
+
+function seeder(services: Services) {
+  const deps = services.licensing;
+  return {
+    async firm(license: Partial<Omit<NewLicenseInput, 'accountId'>> = {}) {
+      const account = await createAccount(deps, {
+        name: 'Smith & Søn Estate Law',
+        email: 'admin@smithlaw.example',
+      });
+      const created = await createLicense(deps, {
+        accountId: account.id,
+        plan: 'pro',
+        seats: 2,
+        domains: ['smithlaw.com', '*.smithlaw.com'],
+        paidThrough: new Date('2026-12-31T00:00:00Z'),
+        ...license,
+      });
+      return { account, license: created.license, licenseKey: created.licenseKey };
+    },
+    apiKey: (accountId: string) => createApiKey(deps, { accountId, name: 'test key' }),
+  };
+}
