@@ -1,0 +1,64 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { loadConfig } from './env.ts';
+import { startServers } from './index.ts';
+
+const env = (dataDir: string) => ({
+  NODE_ENV: 'test',
+  LOG_LEVEL: 'silent',
+  DATA_DIR: dataDir,
+  API_PORT: '0',
+  EMBED_PORT: '0',
+  EXAMPLES_PORT: '0',
+});
+
+describe('startServers', () => {
+  it('serves the three listeners, refuses a second process on the same data dir, and drains on close', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'svc-start-'));
+    const vars = env(dataDir);
+    const running = await startServers(loadConfig(vars), vars);
+    try {
+      expect(running.demo.licenseKey).toMatch(/^SVC-/);
+      const notFound = await fetch(`${running.apiUrl}/nowhere`);
+      expect(notFound.status).toBe(404);
+      expect((await notFound.json()).error.code).toBe('NOT_FOUND');
+      expect(notFound.headers.get('x-ratelimit-limit')).toBe('120');
+      expect((await fetch(`${running.apiUrl}/readyz`)).status).toBe(200);
+      await expect(startServers(loadConfig(vars), vars)).rejects.toThrow(/in use/);
+    } finally {
+      await running.close();
+    }
+    await expect(fetch(`${running.apiUrl}/healthz`)).rejects.toThrow();
+    // The demo credentials are the same on the next start, and the lock was released.
+    const again = await startServers(loadConfig(vars), vars);
+    expect(again.demo.licenseKey).toBe(running.demo.licenseKey);
+    await again.close();
+  });
+});
+
+describe('the server process', () => {
+  it('finishes in-flight work and exits 0 on SIGTERM', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'svc-sigterm-'));
+    const child = spawn(process.execPath, ['--import', 'tsx', 'server/index.ts'], {
+      env: { ...process.env, ...env(dataDir), LOG_LEVEL: 'silent', DATABASE_URL: '', REDIS_URL: '' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stdout.on('data', (chunk) => {
+      output += chunk;
+    });
+    child.stderr.on('data', (chunk) => {
+      output += chunk;
+    });
+    await expect.poll(() => output, { timeout: 30_000, interval: 100 }).toContain('Demo credentials');
+    const apiUrl = /API\s+(http:\/\/\S+)\/v1/.exec(output)![1]!;
+    expect((await fetch(`${apiUrl}/readyz`)).status).toBe(200);
+    const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+    child.kill('SIGTERM');
+    expect(await exited).toBe(0);
+    expect(output).toContain('shutdown complete');
+  }, 60_000);
+});
