@@ -1,0 +1,213 @@
+import { sql } from 'drizzle-orm';
+import { index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+
+/**
+ * The tables of DESIGN.md §3. The SQL of record is server/db/migrations/*.sql; this file mirrors
+ * it for typed queries. Every time is set by the application's clock, never by SQL `now()`.
+ */
+const at = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
+
+export const accounts = pgTable('accounts', {
+  id: text('id').primaryKey(),
+  name: text('name').notNull(),
+  email: text('email'),
+  stripeCustomerId: text('stripe_customer_id'),
+  createdAt: at('created_at').notNull(),
+});
+
+export const licenses = pgTable(
+  'licenses',
+  {
+    id: text('id').primaryKey(),
+    accountId: text('account_id')
+      .notNull()
+      .references(() => accounts.id),
+    keyHmac: text('key_hmac').notNull(),
+    keyLast4: text('key_last4').notNull(),
+    plan: text('plan').notNull(),
+    seats: integer('seats').notNull(),
+    allowedDomains: jsonb('allowed_domains').$type<string[]>().notNull(),
+    trialEndsAt: at('trial_ends_at'),
+    paidThrough: at('paid_through'),
+    revokedAt: at('revoked_at'),
+    createdAt: at('created_at').notNull(),
+    updatedAt: at('updated_at').notNull(),
+  },
+  (t) => [uniqueIndex('licenses_key_hmac_key').on(t.keyHmac), index('licenses_account_idx').on(t.accountId)],
+);
+
+export const activations = pgTable(
+  'activations',
+  {
+    id: text('id').primaryKey(),
+    licenseId: text('license_id')
+      .notNull()
+      .references(() => licenses.id),
+    domain: text('domain').notNull(),
+    env: text('env').$type<'prod' | 'dev'>().notNull(),
+    firstSeenAt: at('first_seen_at').notNull(),
+    lastSeenAt: at('last_seen_at').notNull(),
+    releasedAt: at('released_at'),
+  },
+  (t) => [uniqueIndex('activations_live_key').on(t.licenseId, t.domain).where(sql`released_at is null`)],
+);
+
+export const refreshTokens = pgTable(
+  'refresh_tokens',
+  {
+    id: text('id').primaryKey(),
+    familyId: text('family_id').notNull(),
+    activationId: text('activation_id')
+      .notNull()
+      .references(() => activations.id),
+    licenseId: text('license_id')
+      .notNull()
+      .references(() => licenses.id),
+    domain: text('domain').notNull(),
+    scope: text('scope').notNull(),
+    tokenHmac: text('token_hmac').notNull(),
+    parentId: text('parent_id'),
+    replacedById: text('replaced_by_id'),
+    usedAt: at('used_at'),
+    revokedAt: at('revoked_at'),
+    expiresAt: at('expires_at').notNull(),
+    createdAt: at('created_at').notNull(),
+  },
+  (t) => [
+    uniqueIndex('refresh_tokens_hmac_key').on(t.tokenHmac),
+    index('refresh_tokens_family_idx').on(t.familyId),
+    index('refresh_tokens_activation_idx').on(t.activationId),
+  ],
+);
+
+export const authCodes = pgTable(
+  'auth_codes',
+  {
+    id: text('id').primaryKey(),
+    codeHmac: text('code_hmac').notNull(),
+    licenseId: text('license_id')
+      .notNull()
+      .references(() => licenses.id),
+    clientId: text('client_id'),
+    redirectUri: text('redirect_uri').notNull(),
+    codeChallenge: text('code_challenge').notNull(),
+    codeChallengeMethod: text('code_challenge_method').notNull(),
+    domain: text('domain').notNull(),
+    scope: text('scope').notNull(),
+    familyId: text('family_id'),
+    expiresAt: at('expires_at').notNull(),
+    usedAt: at('used_at'),
+    createdAt: at('created_at').notNull(),
+  },
+  (t) => [uniqueIndex('auth_codes_hmac_key').on(t.codeHmac)],
+);
+
+export const apiKeys = pgTable(
+  'api_keys',
+  {
+    id: text('id').primaryKey(),
+    accountId: text('account_id')
+      .notNull()
+      .references(() => accounts.id),
+    name: text('name').notNull(),
+    keyHmac: text('key_hmac').notNull(),
+    keyLast4: text('key_last4').notNull(),
+    scopes: text('scopes').notNull(),
+    createdAt: at('created_at').notNull(),
+    lastUsedAt: at('last_used_at'),
+    revokedAt: at('revoked_at'),
+    expiresAt: at('expires_at'),
+  },
+  (t) => [uniqueIndex('api_keys_hmac_key').on(t.keyHmac), index('api_keys_account_idx').on(t.accountId)],
+);
+
+export const signingKeys = pgTable('signing_keys', {
+  kid: text('kid').primaryKey(),
+  alg: text('alg').notNull(),
+  publicJwk: jsonb('public_jwk').$type<Record<string, unknown>>().notNull(),
+  privateKeyEnc: text('private_key_enc').notNull(),
+  status: text('status').$type<'next' | 'active' | 'retired'>().notNull(),
+  createdAt: at('created_at').notNull(),
+  activatedAt: at('activated_at'),
+  retireAfter: at('retire_after'),
+});
+
+export const secrets = pgTable('secrets', {
+  name: text('name').primaryKey(),
+  valueEnc: text('value_enc').notNull(),
+  createdAt: at('created_at').notNull(),
+});
+
+export const calculationResults = pgTable(
+  'calculation_results',
+  {
+    id: text('id').primaryKey(),
+    accountId: text('account_id')
+      .notNull()
+      .references(() => accounts.id),
+    licenseId: text('license_id'),
+    calculator: text('calculator').notNull(),
+    state: text('state'),
+    inputs: jsonb('inputs').$type<Record<string, unknown>>().notNull(),
+    outputs: jsonb('outputs').$type<Record<string, unknown>>().notNull(),
+    lineItems: jsonb('line_items').$type<unknown[]>().notNull(),
+    notes: jsonb('notes').$type<string[]>().notNull(),
+    ruleSet: jsonb('rule_set').$type<Record<string, unknown>>().notNull(),
+    disclaimer: text('disclaimer').notNull(),
+    originDomain: text('origin_domain'),
+    createdAt: at('created_at').notNull(),
+  },
+  (t) => [index('calculation_results_account_idx').on(t.accountId, t.createdAt)],
+);
+
+export const leads = pgTable(
+  'leads',
+  {
+    id: text('id').primaryKey(),
+    accountId: text('account_id')
+      .notNull()
+      .references(() => accounts.id),
+    licenseId: text('license_id'),
+    calculator: text('calculator').notNull(),
+    resultId: text('result_id'),
+    name: text('name').notNull(),
+    email: text('email').notNull(),
+    phone: text('phone'),
+    state: text('state'),
+    status: text('status').$type<'new' | 'contacted' | 'converted'>().notNull(),
+    consentText: text('consent_text').notNull(),
+    consentedAt: at('consented_at').notNull(),
+    idempotencyKey: text('idempotency_key'),
+    createdAt: at('created_at').notNull(),
+    updatedAt: at('updated_at').notNull(),
+  },
+  (t) => [index('leads_account_idx').on(t.accountId, t.createdAt)],
+);
+
+export const idempotencyKeys = pgTable(
+  'idempotency_keys',
+  {
+    accountId: text('account_id').notNull(),
+    key: text('key').notNull(),
+    requestHash: text('request_hash').notNull(),
+    responseStatus: integer('response_status').notNull(),
+    responseBody: jsonb('response_body').$type<Record<string, unknown>>().notNull(),
+    createdAt: at('created_at').notNull(),
+    expiresAt: at('expires_at').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.accountId, t.key] })],
+);
+
+export const auditEvents = pgTable(
+  'audit_events',
+  {
+    id: text('id').primaryKey(),
+    accountId: text('account_id'),
+    actor: text('actor').notNull(),
+    action: text('action').notNull(),
+    subject: text('subject'),
+    data: jsonb('data').$type<Record<string, unknown>>().notNull(),
+    createdAt: at('created_at').notNull(),
+  },
+  (t) => [index('audit_events_account_idx').on(t.accountId, t.createdAt)],
+);
