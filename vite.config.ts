@@ -10,10 +10,16 @@ export default defineConfig({
         test: {
           name: 'node',
           environment: 'node',
-          include: ['calculators/**/*.test.ts', 'protocol/**/*.test.ts', 'server/**/*.test.ts', 'bench/**/*.test.ts'],
+          include: [
+            'calculators/**/*.test.ts',
+            'protocol/**/*.test.ts',
+            'server/**/*.test.ts',
+            'bench/**/*.test.ts',
+          ],
           testTimeout: 30_000,
           hookTimeout: 60_000,
           pool: 'forks',
+          globalSetup: ['server/test-support/global-setup.ts'],
         },
       },
       {

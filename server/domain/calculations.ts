@@ -1,4 +1,4 @@
-import { getCalculator, runCalculator } from '../../calculators/index.ts';
+import { runCalculator } from '../../calculators/index.ts';
 import { newId } from '../db/ids.ts';
 import { insertResult, type ResultRow } from '../db/results-repo.ts';
 import { AppError } from '../errors.ts';
@@ -25,7 +25,6 @@ export interface ResultView {
 }
 
 export function toResultView(row: ResultRow): ResultView {
-  const meta = row.ruleSet as { ruleSet: unknown; notes?: string[]; disclaimer?: string };
   return {
     resultId: row.id,
     calculator: row.calculator,
@@ -33,9 +32,9 @@ export function toResultView(row: ResultRow): ResultView {
     inputs: row.inputs as Record<string, unknown>,
     outputs: row.outputs as Record<string, unknown>,
     lineItems: row.lineItems as unknown[],
-    notes: meta.notes ?? [],
-    ruleSet: meta.ruleSet,
-    disclaimer: meta.disclaimer ?? getCalculator(row.calculator)?.disclaimer ?? '',
+    notes: row.notes,
+    ruleSet: row.ruleSet,
+    disclaimer: row.disclaimer,
     createdAt: row.createdAt.toISOString(),
   };
 }
@@ -71,7 +70,9 @@ export async function estimate(
     inputs: outcome.inputs,
     outputs: result.outputs,
     lineItems: result.lineItems,
-    ruleSet: { ruleSet: result.ruleSet, notes: result.notes, disclaimer: result.disclaimer },
+    notes: result.notes,
+    ruleSet: { ...result.ruleSet },
+    disclaimer: result.disclaimer,
     originDomain: principal.domain,
     createdAt: deps.clock.now(),
   });

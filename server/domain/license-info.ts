@@ -1,12 +1,12 @@
 import { countLiveProdActivations } from '../db/activations-repo.ts';
 import { findLicenseById } from '../db/licenses-repo.ts';
-import { licenseState } from './license-status.ts';
+import { type LicenseStatus, licenseState } from './license-status.ts';
 import type { Principal } from './principal.ts';
 import type { LicensingDeps } from './token-set.ts';
 import { invalidToken } from './tokens.ts';
 
 export interface LicenseStatusView {
-  status: string;
+  status: LicenseStatus;
   plan: string;
   seats: number;
   seatsUsed: number;

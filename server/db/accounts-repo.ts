@@ -1,0 +1,24 @@
+import { count, eq } from 'drizzle-orm';
+import type { Db } from './database.ts';
+import { accounts } from './schema.ts';
+
+export type AccountRow = typeof accounts.$inferSelect;
+
+export async function insertAccount(db: Db, values: typeof accounts.$inferInsert): Promise<AccountRow> {
+  const [row] = await db.insert(accounts).values(values).returning();
+  return row!;
+}
+
+export async function findAccountById(db: Db, id: string): Promise<AccountRow | undefined> {
+  const [row] = await db.select().from(accounts).where(eq(accounts.id, id));
+  return row;
+}
+
+export async function setStripeCustomerId(db: Db, id: string, customerId: string): Promise<void> {
+  await db.update(accounts).set({ stripeCustomerId: customerId }).where(eq(accounts.id, id));
+}
+
+export async function countAccounts(db: Db): Promise<number> {
+  const [row] = await db.select({ n: count() }).from(accounts);
+  return Number(row?.n ?? 0);
+}

@@ -1,0 +1,102 @@
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createPostgresTestDatabase, createTestDatabase } from '../test-support/db.ts';
+import { findAccountById, insertAccount } from './accounts-repo.ts';
+import { createDatabase, type Database } from './database.ts';
+import { newId } from './ids.ts';
+import { migrate, migrationFiles, splitStatements } from './migrate.ts';
+
+async function tables(database: Database): Promise<string[]> {
+  const result = (await database.db.execute(
+    sql`select tablename from pg_tables where schemaname = current_schema() order by tablename`,
+  )) as unknown as { rows: { tablename: string }[] };
+  return result.rows.map((r) => r.tablename);
+}
+
+const EXPECTED = [
+  'accounts',
+  'activations',
+  'api_keys',
+  'audit_events',
+  'auth_codes',
+  'calculation_results',
+  'idempotency_keys',
+  'leads',
+  'licenses',
+  'refresh_tokens',
+  'schema_migrations',
+  'secrets',
+  'signing_keys',
+];
+
+describe('migrations on PGlite', () => {
+  let database: Database;
+  beforeAll(async () => {
+    database = await createDatabase({ dataDir: 'memory://' });
+  });
+  afterAll(() => database.close());
+
+  it('apply every file once and create the tables of DESIGN.md §3', async () => {
+    expect(await migrate(database)).toEqual(migrationFiles().map((f) => f.name));
+    expect(await migrate(database)).toEqual([]);
+    expect(await tables(database)).toEqual(EXPECTED);
+  });
+
+  it('split statements on line-ending semicolons, dropping comments', () => {
+    expect(splitStatements('-- note\nCREATE TABLE a (x int);\n\nCREATE INDEX i ON a (x);\n')).toEqual([
+      'CREATE TABLE a (x int)',
+      'CREATE INDEX i ON a (x)',
+    ]);
+  });
+});
+
+describe('test template', () => {
+  it('loads a migrated database', async () => {
+    const database = await createTestDatabase();
+    const account = await insertAccount(database.db, {
+      id: newId('acct'),
+      name: 'Zoë',
+      createdAt: new Date(),
+    });
+    expect(await findAccountById(database.db, account.id)).toMatchObject({ name: 'Zoë' });
+    await database.close();
+  });
+});
+
+describe.runIf(process.env.DATABASE_URL)('migrations on PostgreSQL (PostgreSQL)', () => {
+  it('apply once even when several instances start together, in a database of their own', async () => {
+    const { database, url, drop } = await createPostgresTestDatabase(process.env.DATABASE_URL!);
+    try {
+      expect(await tables(database)).toEqual(EXPECTED);
+      const others = await Promise.all([1, 2, 3].map(() => createDatabase({ databaseUrl: url })));
+      const applied = await Promise.all(others.map((o) => migrate(o)));
+      expect(applied.flat()).toEqual([]);
+      const account = await insertAccount(others[0]!.db, {
+        id: newId('acct'),
+        name: 'Søn',
+        createdAt: new Date(),
+      });
+      expect(await findAccountById(others[1]!.db, account.id)).toMatchObject({ name: 'Søn' });
+      await Promise.all(others.map((o) => o.close()));
+    } finally {
+      await drop();
+    }
+  });
+
+  it('race fresh migrations safely', async () => {
+    const { url, drop, database } = await createPostgresTestDatabase(process.env.DATABASE_URL!);
+    try {
+      await database.db.execute(
+        sql.raw(
+          'drop table schema_migrations, audit_events, idempotency_keys, leads, calculation_results, secrets, signing_keys, api_keys, auth_codes, refresh_tokens, activations, licenses, accounts',
+        ),
+      );
+      const instances = await Promise.all([1, 2, 3].map(() => createDatabase({ databaseUrl: url })));
+      const applied = await Promise.all(instances.map((o) => migrate(o)));
+      expect(applied.flat().sort()).toEqual(migrationFiles().map((f) => f.name));
+      await Promise.all(instances.map((o) => o.close()));
+    } finally {
+      await drop();
+    }
+  });
+});

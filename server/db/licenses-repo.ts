@@ -1,0 +1,31 @@
+import { and, eq, isNull } from 'drizzle-orm';
+import type { Db } from './database.ts';
+import { licenses } from './schema.ts';
+
+export type LicenseRow = typeof licenses.$inferSelect;
+
+export async function insertLicense(db: Db, values: typeof licenses.$inferInsert): Promise<LicenseRow> {
+  const [row] = await db.insert(licenses).values(values).returning();
+  return row!;
+}
+
+export async function findLicenseByKeyHmac(db: Db, keyHmac: string): Promise<LicenseRow | undefined> {
+  const [row] = await db.select().from(licenses).where(eq(licenses.keyHmac, keyHmac));
+  return row;
+}
+
+export async function findLicenseById(db: Db, id: string): Promise<LicenseRow | undefined> {
+  const [row] = await db.select().from(licenses).where(eq(licenses.id, id));
+  return row;
+}
+
+export async function listLicensesByAccount(db: Db, accountId: string): Promise<LicenseRow[]> {
+  return db.select().from(licenses).where(eq(licenses.accountId, accountId)).orderBy(licenses.createdAt);
+}
+
+export async function revokeLicense(db: Db, id: string, at: Date): Promise<void> {
+  await db
+    .update(licenses)
+    .set({ revokedAt: at, updatedAt: at })
+    .where(and(eq(licenses.id, id), isNull(licenses.revokedAt)));
+}
