@@ -1,0 +1,48 @@
+import type { z } from 'zod';
+
+/** One row of a result's breakdown; `amount` in dollars. */
+export interface LineItem {
+  label: string;
+  amount: number;
+  kind?: 'income' | 'deduction' | 'tax' | 'credit' | 'fee' | 'subtotal' | 'total' | 'info';
+}
+
+export interface RuleSet {
+  id: string;
+  taxYear: number;
+  /** ISO date the rules took effect. */
+  effectiveDate: string;
+  sources: string[];
+}
+
+export interface CalculationResult {
+  outputs: Record<string, number | string | boolean>;
+  lineItems: LineItem[];
+  notes: string[];
+  ruleSet: RuleSet;
+  disclaimer: string;
+}
+
+export interface FieldIssue {
+  path: string;
+  message: string;
+}
+
+export interface CalculatorInfo {
+  slug: string;
+  name: string;
+  description: string;
+  disclaimer: string;
+  ruleSet: RuleSet;
+  inputSchema: z.ZodType;
+  inputLabels: Record<string, string>;
+  outputLabels: Record<string, string>;
+}
+
+export interface CalculatorDefinition<I> extends CalculatorInfo {
+  inputSchema: z.ZodType<I>;
+  compute(input: I, context: { now: Date }): CalculationResult;
+}
+
+export const DISCLAIMER =
+  'This is an estimate for information only, not legal or tax advice. Actual liability depends on facts and law not captured here; consult a qualified attorney or tax professional.';
