@@ -63,13 +63,10 @@ const schema = z
   .object({
     state: usState('State'),
     bequest: money('Amount inherited'),
-    heirClass: z
-      .string()
-      .min(1)
-      .meta({
-        label: 'Heir class',
-        description: 'PA spouse|lineal|sibling|other; NJ A|C|D; NE close|remote|other; MD exempt|other',
-      }),
+    heirClass: z.string().min(1).meta({
+      label: 'Heir class',
+      description: 'PA spouse|lineal|sibling|other; NJ A|C|D; NE close|remote|other; MD exempt|other',
+    }),
   })
   .superRefine((input, ctx) => {
     if (input.state === 'KY') {

@@ -24,19 +24,20 @@ async function fakeStripe() {
       auth: req.headers.authorization,
     });
     res.setHeader('content-type', 'application/json');
-    if (req.url === '/v1/customers')
-      return res.end(JSON.stringify({ id: 'cus_test123', object: 'customer' }));
-    if (req.url === '/v1/billing_portal/sessions') {
-      return res.end(
+    if (req.url === '/v1/customers') {
+      res.end(JSON.stringify({ id: 'cus_test123', object: 'customer' }));
+    } else if (req.url === '/v1/billing_portal/sessions') {
+      res.end(
         JSON.stringify({
           id: 'bps_1',
           object: 'billing_portal.session',
           url: 'https://billing.stripe.test/session/bps_1',
         }),
       );
+    } else {
+      res.statusCode = 404;
+      res.end(JSON.stringify({ error: { type: 'invalid_request_error', message: 'unknown path' } }));
     }
-    res.statusCode = 404;
-    res.end(JSON.stringify({ error: { type: 'invalid_request_error', message: 'unknown path' } }));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
