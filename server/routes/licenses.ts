@@ -81,24 +81,19 @@ const refresh = createRoute({
   responses: { 200: jsonResponse('A new token set', TokenSetSchema), ...errorResponses(400, 401) },
 });
 
+const RevokeBody = z.object({
+  token: z.string().min(1).max(4000),
+  token_type_hint: z.string().max(40).optional(),
+});
+
 const revoke = createRoute({
   method: 'post',
   path: '/api/licenses/revoke',
   tags,
   summary: 'Revoke a refresh or access token and free its seat (RFC 7009)',
-  request: {
-    body: {
-      required: true,
-      content: {
-        'application/json': {
-          schema: z.object({ token: z.string().min(1).max(4000), token_type_hint: z.string().optional() }),
-        },
-        'application/x-www-form-urlencoded': {
-          schema: z.object({ token: z.string().min(1).max(4000), token_type_hint: z.string().optional() }),
-        },
-      },
-    },
-  },
+  description:
+    'Also accepts `application/x-www-form-urlencoded` with the same fields, as RFC 7009 clients send.',
+  request: jsonBody(RevokeBody),
   responses: {
     200: jsonResponse('Always, known token or not', z.object({ revoked: z.literal(true) })),
     ...errorResponses(400),
@@ -119,9 +114,16 @@ export function createLicenseRoutes(deps: LicensingDeps) {
   router.openapi(activate, async (c) => c.json(await activateLicense(deps, c.req.valid('json')), 200));
   router.openapi(exchange, async (c) => c.json(await exchangeConnectCode(deps, c.req.valid('json')), 200));
   router.openapi(refresh, async (c) => c.json(await refreshTokenSet(deps, c.req.valid('json')), 200));
+  // RFC 7009 clients post a form; answered here, JSON goes on to the documented route.
+  router.post(revoke.path, async (c, next) => {
+    if (!c.req.header('content-type')?.startsWith('application/x-www-form-urlencoded')) return next();
+    const parsed = RevokeBody.safeParse(Object.fromEntries(new URLSearchParams(await c.req.text())));
+    if (!parsed.success) throw parsed.error;
+    await revokeSiteToken(deps, parsed.data.token);
+    return c.json({ revoked: true as const }, 200);
+  });
   router.openapi(revoke, async (c) => {
-    const body = c.req.header('content-type')?.includes('json') ? c.req.valid('json') : c.req.valid('form');
-    await revokeSiteToken(deps, body.token);
+    await revokeSiteToken(deps, c.req.valid('json').token);
     return c.json({ revoked: true as const }, 200);
   });
   router.use(status.path, requireCredential(deps, ['access']));
