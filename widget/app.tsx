@@ -1,4 +1,5 @@
 import { useModel } from '@preact/signals';
+import type { JSX } from 'preact';
 import { useMemo, useState } from 'preact/hooks';
 import { getCalculator } from '../calculators/index.ts';
 import type { Bridge } from './bridge.ts';
@@ -28,7 +29,7 @@ function FieldInput({
 }) {
   const id = `f-${field.name}`;
   const describedBy = error ? `${id}-error` : undefined;
-  let control;
+  let control: JSX.Element;
   if (field.kind === 'select') {
     control = (
       <select
