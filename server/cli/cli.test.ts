@@ -1,0 +1,110 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import { loadConfig } from '../env.ts';
+import { startServers } from '../index.ts';
+
+const run = promisify(execFile);
+
+async function svc(dataDir: string, ...args: string[]) {
+  try {
+    const { stdout, stderr } = await run(
+      process.execPath,
+      ['--import', 'tsx', 'server/cli/main.ts', ...args],
+      {
+        env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '', LOG_LEVEL: 'silent' },
+      },
+    );
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const e = error as { code: number; stdout: string; stderr: string };
+    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
+  }
+}
+
+describe('admin CLI', () => {
+  it('works on the embedded database with no server, and through the admin API while one runs', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'svc-cli-'));
+    const account = await svc(dataDir, 'account', 'create', '--name', 'Smith & Søn', '--json');
+    expect(account.code).toBe(0);
+    const accountId = JSON.parse(account.stdout).account.id as string;
+
+    const license = await svc(
+      dataDir,
+      'license',
+      'create',
+      '--account',
+      accountId,
+      '--plan',
+      'pro',
+      '--seats',
+      '2',
+      '--domains',
+      'smithlaw.com,*.smithlaw.com',
+      '--trial-days',
+      '14',
+    );
+    expect(license.code).toBe(0);
+    expect(license.stdout).toMatch(/key\s+SVC-[0-9A-Z-]+/);
+    expect(license.stdout).toMatch(/status\s+trial/);
+    expect(license.stdout).toContain('not shown again');
+    const licenseId = /license\s+(lic_\w+)/.exec(license.stdout)![1]!;
+
+    const bad = await svc(
+      dataDir,
+      'license',
+      'create',
+      '--account',
+      accountId,
+      '--plan',
+      'pro',
+      '--seats',
+      '1',
+      '--domains',
+      '*.co.uk',
+      '--trial-days',
+      '3',
+    );
+    expect(bad.code).toBe(1);
+    expect(bad.stderr.trim().split('\n')).toHaveLength(1);
+    expect(bad.stderr).toMatch(/public suffix/);
+    expect((await svc(dataDir, 'license', 'frobnicate')).code).toBe(2);
+
+    // With a server running, PGlite belongs to it: the CLI must go through the admin API.
+    const vars = {
+      NODE_ENV: 'test',
+      LOG_LEVEL: 'silent',
+      DATA_DIR: dataDir,
+      API_PORT: '0',
+      EMBED_PORT: '0',
+      EXAMPLES_PORT: '0',
+    };
+    const server = await startServers(loadConfig(vars), vars);
+    try {
+      const key = await svc(
+        dataDir,
+        'apikey',
+        'create',
+        '--account',
+        accountId,
+        '--name',
+        'Zapier',
+        '--json',
+      );
+      expect(key.code).toBe(0);
+      const created = JSON.parse(key.stdout);
+      expect(created.apiKey).toMatch(/^svc_pat_/);
+      const list = await svc(dataDir, 'apikey', 'list', '--account', accountId);
+      expect(list.stdout).toContain(created.id);
+      expect(list.stdout).not.toContain(created.apiKey);
+      expect((await svc(dataDir, 'license', 'revoke', licenseId)).stdout).toMatch(/status\s+revoked/);
+      const shown = await svc(dataDir, 'license', 'show', licenseId, '--json');
+      expect(JSON.parse(shown.stdout).license.status).toBe('revoked');
+    } finally {
+      await server.close();
+    }
+  }, 120_000);
+});
