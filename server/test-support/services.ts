@@ -4,6 +4,7 @@ import type { Database } from '../db/database.ts';
 import { createAccount, createApiKey, createLicense, type NewLicenseInput } from '../domain/license-admin.ts';
 import { loadConfig } from '../env.ts';
 import { silentLogger } from '../logger.ts';
+import { loadSecretKey } from '../secrets/secret-key.ts';
 import { createApiApp, createServices, type Services } from '../services.ts';
 import { createTestDatabase } from './db.ts';
 
@@ -23,7 +24,7 @@ export async function createTestContext(env: Record<string, string> = {}, databa
     database: db,
     clock,
     logger: silentLogger(),
-    secretKey: randomBytes(32),
+    secretKey: config.SECRET_KEY ? loadSecretKey({ secretKey: config.SECRET_KEY, dataDir: '.' }) : randomBytes(32),
   });
   const app = createApiApp(services);
   const json = (path: string, body: unknown, headers: Record<string, string> = {}) =>
