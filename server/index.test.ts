@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
+import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -36,6 +37,38 @@ describe('startServers', () => {
     const again = await startServers(loadConfig(vars), vars);
     expect(again.demo.licenseKey).toBe(running.demo.licenseKey);
     await again.close();
+  });
+});
+
+describe('graceful shutdown', () => {
+  it('finishes a request that is in flight when close() starts', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'svc-drain-'));
+    const vars = env(dataDir);
+    const running = await startServers(loadConfig(vars), vars);
+    const url = new URL(`${running.apiUrl}/v1/api/licenses/activate`);
+    const req = request(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'transfer-encoding': 'chunked' },
+    });
+    const response = new Promise<{ status: number; body: string }>((resolve, reject) => {
+      req.on('response', (res) => {
+        let body = '';
+        res.on('data', (chunk) => {
+          body += chunk;
+        });
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+      });
+      req.on('error', reject);
+    });
+    req.write('{"licenseKey":"SVC-nope",');
+    await new Promise((resolve) => req.once('socket', resolve));
+    await expect.poll(() => req.socket?.readyState).toBe('open');
+    const closing = running.close();
+    req.end('"siteDomain":"smithlaw.com"}');
+    const { status, body } = await response;
+    expect(status).toBe(401);
+    expect(JSON.parse(body).error.code).toBe('INVALID_LICENSE');
+    await closing;
   });
 });
 

@@ -17,7 +17,9 @@ describe('data directory lock', () => {
 
   it('takes over a lock left by a process that is gone', () => {
     const dir = mkdtempSync(join(tmpdir(), 'svc-lock-'));
-    const gone = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' });
+    const gone = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], {
+      encoding: 'utf8',
+    });
     writeFileSync(join(dir, 'svc.lock'), gone.stdout);
     const lock = acquireDataDirLock(dir);
     lock.release();

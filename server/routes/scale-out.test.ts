@@ -28,20 +28,36 @@ describe.runIf(process.env.DATABASE_URL)('two instances sharing PostgreSQL (Post
 
   it('share signing keys and the pepper: a token from one verifies on the other', async () => {
     const firm = await a.seed.firm();
-    const set = await (await a.json('/v1/api/licenses/activate', { licenseKey: firm.licenseKey, siteDomain: 'smithlaw.com' })).json();
+    const set = await (
+      await a.json('/v1/api/licenses/activate', { licenseKey: firm.licenseKey, siteDomain: 'smithlaw.com' })
+    ).json();
     expect((await b.get('/v1/api/licenses/status', set.accessJwt)).status).toBe(200);
-    expect(await (await a.get('/.well-known/jwks.json')).json()).toEqual(await (await b.get('/.well-known/jwks.json')).json());
+    expect(await (await a.get('/.well-known/jwks.json')).json()).toEqual(
+      await (await b.get('/.well-known/jwks.json')).json(),
+    );
   });
 
   it('rotate a refresh token once when both instances get it at the same moment', async () => {
     const firm = await a.seed.firm();
-    const set = await (await a.json('/v1/api/licenses/activate', { licenseKey: firm.licenseKey, siteDomain: 'smithlaw.com' })).json();
+    const set = await (
+      await a.json('/v1/api/licenses/activate', { licenseKey: firm.licenseKey, siteDomain: 'smithlaw.com' })
+    ).json();
     const body = { refreshToken: set.refreshToken, siteDomain: 'smithlaw.com' };
-    const [x, y] = await Promise.all([a.json('/v1/api/licenses/refresh', body), b.json('/v1/api/licenses/refresh', body)]);
+    const [x, y] = await Promise.all([
+      a.json('/v1/api/licenses/refresh', body),
+      b.json('/v1/api/licenses/refresh', body),
+    ]);
     expect([x.status, y.status]).toEqual([200, 200]);
     const [one, two] = [await x.json(), await y.json()];
     expect(one.refreshToken).toBe(two.refreshToken);
-    expect((await b.json('/v1/api/licenses/refresh', { refreshToken: one.refreshToken, siteDomain: 'smithlaw.com' })).status).toBe(200);
+    expect(
+      (
+        await b.json('/v1/api/licenses/refresh', {
+          refreshToken: one.refreshToken,
+          siteDomain: 'smithlaw.com',
+        })
+      ).status,
+    ).toBe(200);
   });
 
   it('give the last seat to exactly one of two concurrent activations', async () => {
@@ -55,10 +71,26 @@ describe.runIf(process.env.DATABASE_URL)('two instances sharing PostgreSQL (Post
 
   it('store one lead when the same idempotency key reaches both instances', async () => {
     const firm = await a.seed.firm();
-    const session = await (await a.json('/v1/api/license/activate', { licenseKey: firm.licenseKey }, { origin: 'https://smithlaw.com' })).json();
-    const lead = { calculator: 'rmd', name: 'Ann', email: 'ann@example.com', state: 'PA', consent: true, consentText: 'Yes, contact me.' };
+    const session = await (
+      await a.json(
+        '/v1/api/license/activate',
+        { licenseKey: firm.licenseKey },
+        { origin: 'https://smithlaw.com' },
+      )
+    ).json();
+    const lead = {
+      calculator: 'rmd',
+      name: 'Ann',
+      email: 'ann@example.com',
+      state: 'PA',
+      consent: true,
+      consentText: 'Yes, contact me.',
+    };
     const headers = { authorization: `Bearer ${session.token}`, 'idempotency-key': 'scale-out-key-1' };
-    const [x, y] = await Promise.all([a.json('/v1/api/leads', lead, headers), b.json('/v1/api/leads', lead, headers)]);
+    const [x, y] = await Promise.all([
+      a.json('/v1/api/leads', lead, headers),
+      b.json('/v1/api/leads', lead, headers),
+    ]);
     expect([x.status, y.status]).toEqual([201, 201]);
     expect((await x.json()).leadId).toBe((await y.json()).leadId);
     const { apiKey } = await a.seed.apiKey(firm.account.id);

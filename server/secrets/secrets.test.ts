@@ -35,7 +35,9 @@ describe('loadSecretKey', () => {
     const fromEnv = loadSecretKey({ dataDir: dir, secretKey: 'x'.repeat(40) });
     expect(fromEnv).toHaveLength(32);
     expect(fromEnv).not.toEqual(first);
-    expect(loadSecretKey({ dataDir: dir, secretKey: 'ab'.repeat(32) })).toEqual(Buffer.from('ab'.repeat(32), 'hex'));
+    expect(loadSecretKey({ dataDir: dir, secretKey: 'ab'.repeat(32) })).toEqual(
+      Buffer.from('ab'.repeat(32), 'hex'),
+    );
   });
 });
 

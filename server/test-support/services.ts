@@ -24,7 +24,9 @@ export async function createTestContext(env: Record<string, string> = {}, databa
     database: db,
     clock,
     logger: silentLogger(),
-    secretKey: config.SECRET_KEY ? loadSecretKey({ secretKey: config.SECRET_KEY, dataDir: '.' }) : randomBytes(32),
+    secretKey: config.SECRET_KEY
+      ? loadSecretKey({ secretKey: config.SECRET_KEY, dataDir: '.' })
+      : randomBytes(32),
   });
   const app = createApiApp(services);
   const json = (path: string, body: unknown, headers: Record<string, string> = {}) =>
