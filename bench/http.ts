@@ -1,9 +1,5 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { loadConfig } from '../server/env.ts';
-import { startServers } from '../server/index.ts';
+import { startStack } from '../server/test-support/stack.ts';
 
 export interface HttpFigures {
   name: string;
@@ -52,16 +48,7 @@ async function load(
 
 /** Loopback load on the real server (embedded PGlite): embed session, calculation, status. */
 export async function runHttpBench(requests = 2000, concurrency = 16): Promise<HttpFigures[]> {
-  const env = {
-    NODE_ENV: 'production',
-    LOG_LEVEL: 'silent',
-    DATA_DIR: mkdtempSync(join(tmpdir(), 'svc-bench-')),
-    API_PORT: '0',
-    EMBED_PORT: '0',
-    EXAMPLES_PORT: '0',
-    RATE_LIMIT_SCALE: '1000',
-  };
-  const stack = await startServers(loadConfig(env), env);
+  const stack = await startStack({ NODE_ENV: 'production', RATE_LIMIT_SCALE: '1000' });
   try {
     const api = `${stack.apiUrl}/v1/api`;
     const json = (body: unknown, headers: Record<string, string> = {}) => ({

@@ -4,23 +4,12 @@ import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadConfig } from './env.ts';
-import { startServers } from './index.ts';
-
-const env = (dataDir: string) => ({
-  NODE_ENV: 'test',
-  LOG_LEVEL: 'silent',
-  DATA_DIR: dataDir,
-  API_PORT: '0',
-  EMBED_PORT: '0',
-  EXAMPLES_PORT: '0',
-});
+import { stackEnv, startStack } from './test-support/stack.ts';
 
 describe('startServers', () => {
   it('serves the three listeners, refuses a second process on the same data dir, and drains on close', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'svc-start-'));
-    const vars = env(dataDir);
-    const running = await startServers(loadConfig(vars), vars);
+    const running = await startStack({ DATA_DIR: dataDir });
     try {
       expect(running.demo.licenseKey).toMatch(/^SVC-/);
       const notFound = await fetch(`${running.apiUrl}/nowhere`);
@@ -28,13 +17,13 @@ describe('startServers', () => {
       expect((await notFound.json()).error.code).toBe('NOT_FOUND');
       expect(notFound.headers.get('x-ratelimit-limit')).toBe('120');
       expect((await fetch(`${running.apiUrl}/readyz`)).status).toBe(200);
-      await expect(startServers(loadConfig(vars), vars)).rejects.toThrow(/in use/);
+      await expect(startStack({ DATA_DIR: dataDir })).rejects.toThrow(/in use/);
     } finally {
       await running.close();
     }
     await expect(fetch(`${running.apiUrl}/healthz`)).rejects.toThrow();
     // The demo credentials are the same on the next start, and the lock was released.
-    const again = await startServers(loadConfig(vars), vars);
+    const again = await startStack({ DATA_DIR: dataDir });
     expect(again.demo.licenseKey).toBe(running.demo.licenseKey);
     await again.close();
   });
@@ -42,9 +31,7 @@ describe('startServers', () => {
 
 describe('graceful shutdown', () => {
   it('finishes a request that is in flight when close() starts', async () => {
-    const dataDir = mkdtempSync(join(tmpdir(), 'svc-drain-'));
-    const vars = env(dataDir);
-    const running = await startServers(loadConfig(vars), vars);
+    const running = await startStack();
     const url = new URL(`${running.apiUrl}/v1/api/licenses/activate`);
     const req = request(url, {
       method: 'POST',
@@ -74,9 +61,8 @@ describe('graceful shutdown', () => {
 
 describe('the server process', () => {
   it('finishes in-flight work and exits 0 on SIGTERM', async () => {
-    const dataDir = mkdtempSync(join(tmpdir(), 'svc-sigterm-'));
     const child = spawn(process.execPath, ['--import', 'tsx', 'server/index.ts'], {
-      env: { ...process.env, ...env(dataDir), LOG_LEVEL: 'silent', DATABASE_URL: '', REDIS_URL: '' },
+      env: { ...process.env, ...stackEnv(), DATABASE_URL: '', REDIS_URL: '' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let output = '';

@@ -1,23 +1,9 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { type Browser, chromium } from 'playwright-core';
-import { loadConfig } from '../../server/env.ts';
-import { type RunningServers, startServers } from '../../server/index.ts';
+import type { RunningServers } from '../../server/index.ts';
+import { startStack as startServerStack } from '../../server/test-support/stack.ts';
 
-/** The real server stack on ports chosen by the OS, with a fresh embedded database. */
-export async function startStack(): Promise<RunningServers> {
-  const env = {
-    NODE_ENV: 'test',
-    LOG_LEVEL: 'silent',
-    DATA_DIR: mkdtempSync(join(tmpdir(), 'svc-e2e-')),
-    API_PORT: '0',
-    EMBED_PORT: '0',
-    EXAMPLES_PORT: '0',
-    RATE_LIMIT_SCALE: '10',
-  };
-  return startServers(loadConfig(env), env);
-}
+/** The real server stack with a fresh embedded database; limits raised for the browser's retries. */
+export const startStack = (): Promise<RunningServers> => startServerStack({ RATE_LIMIT_SCALE: '10' });
 
 /** Debian's Chromium, never a downloaded browser. */
 export function launchChromium(): Promise<Browser> {

@@ -4,8 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { loadConfig } from '../env.ts';
-import { startServers } from '../index.ts';
+import { startStack } from '../test-support/stack.ts';
 
 const run = promisify(execFile);
 
@@ -74,15 +73,7 @@ describe('admin CLI', () => {
     expect((await svc(dataDir, 'license', 'frobnicate')).code).toBe(2);
 
     // With a server running, PGlite belongs to it: the CLI must go through the admin API.
-    const vars = {
-      NODE_ENV: 'test',
-      LOG_LEVEL: 'silent',
-      DATA_DIR: dataDir,
-      API_PORT: '0',
-      EMBED_PORT: '0',
-      EXAMPLES_PORT: '0',
-    };
-    const server = await startServers(loadConfig(vars), vars);
+    const server = await startStack({ DATA_DIR: dataDir });
     try {
       const key = await svc(
         dataDir,

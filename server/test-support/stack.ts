@@ -1,0 +1,24 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { loadConfig } from '../env.ts';
+import { type RunningServers, startServers } from '../index.ts';
+
+/** Environment of a whole server stack on OS-chosen loopback ports over its own embedded database. */
+export function stackEnv(overrides: Record<string, string> = {}): Record<string, string> {
+  return {
+    NODE_ENV: 'test',
+    LOG_LEVEL: 'silent',
+    DATA_DIR: overrides.DATA_DIR ?? mkdtempSync(join(tmpdir(), 'svc-stack-')),
+    API_PORT: '0',
+    EMBED_PORT: '0',
+    EXAMPLES_PORT: '0',
+    ...overrides,
+  };
+}
+
+/** Starts the real stack (three listeners) as `npm start` would; tests, e2e and benches share it. */
+export function startStack(overrides: Record<string, string> = {}): Promise<RunningServers> {
+  const env = stackEnv(overrides);
+  return startServers(loadConfig(env), env);
+}
