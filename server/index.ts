@@ -168,6 +168,9 @@ async function main(): Promise<void> {
     }
     throw error;
   }
+  // A stray rejection is a bug to log, not a reason to drop every in-flight request.
+  const logger = createLogger(config.LOG_LEVEL);
+  process.on('unhandledRejection', (reason) => logger.error({ err: reason }, 'unhandled rejection'));
   const running = await startServers(config);
   console.log(
     [
