@@ -11,10 +11,15 @@ export async function insertAuthCode(db: Db, values: NewAuthCode): Promise<AuthC
 }
 
 /** Single use, atomically: only the first of any number of concurrent redemptions gets the row. */
-export async function claimAuthCode(db: Db, codeHmac: string, at: Date): Promise<AuthCodeRow | undefined> {
+export async function claimAuthCode(
+  db: Db,
+  codeHmac: string,
+  at: Date,
+  familyId: string,
+): Promise<AuthCodeRow | undefined> {
   const [row] = await db
     .update(authCodes)
-    .set({ usedAt: at })
+    .set({ usedAt: at, familyId })
     .where(and(eq(authCodes.codeHmac, codeHmac), isNull(authCodes.usedAt)))
     .returning();
   return row;
@@ -23,8 +28,4 @@ export async function claimAuthCode(db: Db, codeHmac: string, at: Date): Promise
 export async function findAuthCodeByHmac(db: Db, codeHmac: string): Promise<AuthCodeRow | undefined> {
   const [row] = await db.select().from(authCodes).where(eq(authCodes.codeHmac, codeHmac));
   return row;
-}
-
-export async function setAuthCodeFamily(db: Db, id: string, familyId: string): Promise<void> {
-  await db.update(authCodes).set({ familyId }).where(eq(authCodes.id, id));
 }

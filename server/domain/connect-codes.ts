@@ -1,10 +1,6 @@
 import { createHash } from 'node:crypto';
-import {
-  claimAuthCode,
-  findAuthCodeByHmac,
-  insertAuthCode,
-  setAuthCodeFamily,
-} from '../db/auth-codes-repo.ts';
+import { hasAudit, recordAudit } from '../db/audit-repo.ts';
+import { claimAuthCode, findAuthCodeByHmac, insertAuthCode } from '../db/auth-codes-repo.ts';
 import { newId } from '../db/ids.ts';
 import { revokeFamily } from '../db/refresh-tokens-repo.ts';
 import { AppError } from '../errors.ts';
@@ -76,10 +72,14 @@ export async function exchangeConnectCode(
 ): Promise<TokenSet> {
   const codeHmac = hmacSecret(deps.pepper, input.code);
   const now = deps.clock.now();
-  const claimed = await claimAuthCode(deps.db, codeHmac, now);
+  // The family is fixed when the code is claimed, so a reuse can revoke it at any moment after.
+  const claimed = await claimAuthCode(deps.db, codeHmac, now, newId('fam'));
   if (!claimed) {
     const used = await findAuthCodeByHmac(deps.db, codeHmac);
-    if (used?.familyId) await revokeFamily(deps.db, used.familyId, now);
+    if (used?.familyId) {
+      await recordAudit(deps.db, { actor: 'exchange', action: 'code.reused', subject: used.id, at: now });
+      await revokeFamily(deps.db, used.familyId, now);
+    }
     throw invalidGrant('The code is not valid or was already used.');
   }
   if (claimed.expiresAt.getTime() <= now.getTime()) throw invalidGrant('The code has expired.');
@@ -92,7 +92,17 @@ export async function exchangeConnectCode(
   if (!verifierOk) throw invalidGrant('codeVerifier does not match the code challenge.');
   const found = await findUsableLicenseById(deps, claimed.licenseId);
   if (!found) throw invalidLicense();
-  const { tokenSet, familyId } = await activateSite(deps, found.license, claimed.domain, 'site admin');
-  await setAuthCodeFamily(deps.db, claimed.id, familyId);
+  const { tokenSet } = await activateSite(
+    deps,
+    found.license,
+    claimed.domain,
+    'site admin',
+    claimed.familyId!,
+  );
+  // A reuse that raced ahead of our token insert revoked nothing yet: it left a mark; honour it.
+  if (await hasAudit(deps.db, 'code.reused', claimed.id)) {
+    await revokeFamily(deps.db, claimed.familyId!, deps.clock.now());
+    throw invalidGrant('The code was used twice; its tokens are revoked.');
+  }
   return tokenSet;
 }

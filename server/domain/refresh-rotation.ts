@@ -1,4 +1,5 @@
 import { touchActivation } from '../db/activations-repo.ts';
+import { recordAudit } from '../db/audit-repo.ts';
 import type { Db } from '../db/database.ts';
 import { newId } from '../db/ids.ts';
 import {
@@ -77,6 +78,13 @@ async function retryOrRevoke(
   const child = parent.replacedById ? await findRefreshToken(deps.db, parent.replacedById) : undefined;
   if (isRetry(parent, child, now)) return toTokenSet(deps, license, child!, childToken);
   await revokeFamily(deps.db, parent.familyId, now);
+  await recordAudit(deps.db, {
+    actor: 'refresh',
+    action: 'refresh.reused',
+    subject: parent.familyId,
+    data: { licenseId: parent.licenseId },
+    at: now,
+  });
   throw invalidGrant('The refresh token was already used; its token family is revoked.');
 }
 

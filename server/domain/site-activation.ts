@@ -52,6 +52,7 @@ export async function activateSite(
   license: ActivatableLicense,
   host: string,
   scope: Scope,
+  familyId?: string,
 ): Promise<{ tokenSet: TokenSet; familyId: string }> {
   assertDomainAllowed(license, host);
   const now = deps.clock.now();
@@ -76,6 +77,7 @@ export async function activateSite(
       licenseId: license.id,
       domain: host,
       scope,
+      ...(familyId ? { familyId } : {}),
     });
   });
   return { tokenSet: await toTokenSet(deps, license, row, refreshToken), familyId: row.familyId };

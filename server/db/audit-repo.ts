@@ -1,0 +1,35 @@
+import { and, eq } from 'drizzle-orm';
+import type { Db } from './database.ts';
+import { newId } from './ids.ts';
+import { auditEvents } from './schema.ts';
+
+export async function recordAudit(
+  db: Db,
+  event: {
+    accountId?: string | null;
+    actor: string;
+    action: string;
+    subject?: string;
+    data?: Record<string, unknown>;
+    at: Date;
+  },
+): Promise<void> {
+  await db.insert(auditEvents).values({
+    id: newId('evt'),
+    accountId: event.accountId ?? null,
+    actor: event.actor,
+    action: event.action,
+    subject: event.subject ?? null,
+    data: event.data ?? {},
+    createdAt: event.at,
+  });
+}
+
+export async function hasAudit(db: Db, action: string, subject: string): Promise<boolean> {
+  const rows = await db
+    .select({ id: auditEvents.id })
+    .from(auditEvents)
+    .where(and(eq(auditEvents.action, action), eq(auditEvents.subject, subject)))
+    .limit(1);
+  return rows.length === 1;
+}
