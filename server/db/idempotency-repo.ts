@@ -1,4 +1,4 @@
-import { and, eq } from 'drizzle-orm';
+import { and, eq, lt } from 'drizzle-orm';
 import type { Db } from './database.ts';
 import { idempotencyKeys } from './schema.ts';
 
@@ -33,4 +33,11 @@ export async function insertIdempotencyKey(
     .onConflictDoNothing()
     .returning({ key: idempotencyKeys.key });
   return rows.length === 1;
+}
+
+/** Keys past their 24 hours go when the account next stores a lead: no sweeper process needed. */
+export async function purgeExpiredKeys(db: Db, accountId: string, now: Date): Promise<void> {
+  await db
+    .delete(idempotencyKeys)
+    .where(and(eq(idempotencyKeys.accountId, accountId), lt(idempotencyKeys.expiresAt, now)));
 }

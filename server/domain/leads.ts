@@ -1,6 +1,11 @@
 import { createHash } from 'node:crypto';
 import type { Db } from '../db/database.ts';
-import { deleteIdempotencyKey, findIdempotencyKey, insertIdempotencyKey } from '../db/idempotency-repo.ts';
+import {
+  deleteIdempotencyKey,
+  findIdempotencyKey,
+  insertIdempotencyKey,
+  purgeExpiredKeys,
+} from '../db/idempotency-repo.ts';
 import { newId } from '../db/ids.ts';
 import {
   findLead,
@@ -80,6 +85,7 @@ export async function submitLead(
           details: [{ path: 'resultId', message: 'Unknown result' }],
         });
       }
+      await purgeExpiredKeys(tx, principal.accountId, deps.clock.now());
       const lead = await insertLead(tx, leadValues(deps, principal, key, input));
       const body = { leadId: lead.id, status: lead.status, createdAt: lead.createdAt.toISOString() };
       const now = deps.clock.now();

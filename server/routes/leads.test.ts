@@ -108,6 +108,14 @@ describe('POST /v1/api/leads', () => {
       ).json()
     ).token;
     expect((await (await postLead(fresh, 'key-00000004', lead())).json()).leadId).toBe(first.leadId);
+    // After the 24 hours the key is free again: a new submission makes a new lead.
+    t.clock.advance(2 * 3_600_000);
+    const later = (
+      await (
+        await t.json('/v1/api/license/activate', { licenseKey: f.licenseKey }, { origin: ORIGIN })
+      ).json()
+    ).token;
+    expect((await (await postLead(later, 'key-00000004', lead())).json()).leadId).not.toBe(first.leadId);
     t.clock.set(start);
   });
 
