@@ -55,7 +55,12 @@ export function createEmbedApp(opts: { distDir: string; apiUrl: string }): Hono 
   }
 
   app.get('/*', (c) => {
-    const path = decodeURIComponent(c.req.path).replace(/^\/+/, '');
+    let path: string;
+    try {
+      path = decodeURIComponent(c.req.path).replace(/^\/+/, '');
+    } catch {
+      return notFound();
+    }
     if (path === '' || path.includes('\0') || path.split('/').includes('..')) return notFound();
     const body = read(path);
     if (!body) return notFound();
