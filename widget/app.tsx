@@ -191,8 +191,9 @@ export function App({ slug, bridge }: { slug: string; bridge: Bridge | undefined
         <section class="result" aria-live="polite">
           <h3>{result ? 'Your estimate' : 'Preview'}</h3>
           <dl>
-            {Object.entries(outputs)
-              .filter(([key]) => labels[key])
+            {Object.keys(labels)
+              .filter((key) => key in outputs && outputs[key] !== false)
+              .map((key) => [key, outputs[key]] as const)
               .map(([key, value]) => (
                 <div key={key} class={key === 'totalTax' || key === 'totalFees' ? 'total' : ''}>
                   <dt>{labels[key]}</dt>

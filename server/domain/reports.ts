@@ -39,6 +39,13 @@ function formatValue(value: unknown): string {
   return String(value ?? '—');
 }
 
+/** Entries in the calculator's own field order (stored JSON does not keep key order). */
+function inLabelOrder(values: Record<string, unknown>, labels: Record<string, string>): [string, unknown][] {
+  const known = Object.keys(labels).filter((k) => k in values);
+  const rest = Object.keys(values).filter((k) => !(k in labels));
+  return [...known, ...rest].map((k) => [k, values[k]]);
+}
+
 export async function resultReport(
   deps: LicensingDeps,
   principal: Principal,
@@ -51,13 +58,13 @@ export async function resultReport(
   const view = toResultView(row);
   const labels = { ...(calculator?.inputLabels ?? {}) };
   const outLabels = { ...(calculator?.outputLabels ?? {}) };
-  const outputs = Object.entries(view.outputs);
+  const outputs = inLabelOrder(view.outputs, outLabels);
   const ruleSet = view.ruleSet as { id: string; taxYear: number; effectiveDate: string };
   const input: ReportInput = {
     firmName: account?.name ?? 'svc',
     calculatorName: calculator?.name ?? row.calculator,
     calculatorSlug: row.calculator,
-    inputs: Object.entries(view.inputs).map(([k, v]) => ({
+    inputs: inLabelOrder(view.inputs, labels).map(([k, v]) => ({
       label: labels[k] ?? k,
       value:
         typeof v === 'number' && /value|gift|exclusion|balance|bequest/i.test(k)
