@@ -38,7 +38,9 @@ export async function createDatabase(opts: DatabaseOptions): Promise<Database> {
       ping: async () => {
         await db.execute(sql`select 1`);
       },
-      close: () => pool.end(),
+      close: async () => {
+        if (!pool.ending) await pool.end();
+      },
     };
   }
   const client = await PGlite.create({

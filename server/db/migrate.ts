@@ -17,8 +17,10 @@ export function migrationFiles(): { name: string; sql: string }[] {
 }
 
 /**
- * Applies pending migrations in order, each in a transaction, under a transaction-level advisory
- * lock: a second instance starting at the same time waits, then finds nothing left to do.
+ * Applies pending migrations in order, all in one transaction (all or nothing), under a
+ * transaction-level advisory lock: a second instance starting at the same time waits, then finds
+ * nothing left to do. The xact form of pg_advisory_lock cannot leak onto a pooled connection,
+ * since it is released by the commit or rollback itself. Returns the names it applied.
  */
 export async function migrate(database: Database): Promise<string[]> {
   const applied: string[] = [];

@@ -1,27 +1,25 @@
+import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
 import { createDatabase, type Database } from '../db/database.ts';
 import { migrate } from '../db/migrate.ts';
-import { repoRoot } from '../repo-root.ts';
+import { templatePath } from './pglite-template.ts';
 
-export const templatePath = () => join(repoRoot(), '.tmp', 'pglite-template.tar');
+export { templatePath } from './pglite-template.ts';
+
+let template: Blob | undefined;
 
 /**
- * A migrated in-memory PGlite, loaded from the template that `global-setup.ts` prepares once per
- * run (a cold start plus migrations costs seconds; loading the template far less). Share one per
- * test file.
+ * A migrated in-memory PGlite, loaded from the template that `global-setup.ts` prepares once
+ * (about 0.45 s instead of 1.7 s for initdb plus migrations). Share one per test file and call
+ * `resetDatabase` between tests that need a clean slate. Without a template (a script outside
+ * vitest) it falls back to a cold start.
  */
 export async function createTestDatabase(): Promise<Database> {
-  const file = templatePath();
-  if (!existsSync(file)) {
-    const database = await createDatabase({ dataDir: 'memory://' });
-    await migrate(database);
-    return database;
-  }
+  if (!template && existsSync(templatePath())) template = new Blob([readFileSync(templatePath())]);
   const database = await createDatabase({
     dataDir: 'memory://',
-    loadDataDir: new Blob([readFileSync(file)]),
+    ...(template ? { loadDataDir: template } : {}),
   });
   await migrate(database);
   return database;
@@ -38,25 +36,28 @@ export async function resetDatabase(database: Database): Promise<void> {
 
 /**
  * A fresh PostgreSQL database on the server of `databaseUrl`, migrated, dropped afterwards: leftover
- * state on a shared server never changes a result.
+ * state on a shared server never changes a result. `url` lets a test open more instances on it.
  */
 export async function createPostgresTestDatabase(
   databaseUrl: string,
 ): Promise<{ database: Database; url: string; drop(): Promise<void> }> {
-  const name = `svc_test_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`;
-  const admin = await createDatabase({ databaseUrl, poolSize: 1 });
-  await admin.db.execute(sql.raw(`create database ${name}`));
+  const name = `svc_test_${randomBytes(8).toString('hex')}`;
   const url = new URL(databaseUrl);
   url.pathname = `/${name}`;
-  const database = await createDatabase({ databaseUrl: url.toString() });
-  await migrate(database);
-  return {
-    database,
-    url: url.toString(),
-    async drop() {
-      await database.close();
-      await admin.db.execute(sql.raw(`drop database if exists ${name} with (force)`));
-      await admin.close();
-    },
+  const admin = await createDatabase({ databaseUrl, poolSize: 1 });
+  await admin.db.execute(sql.raw(`create database ${name}`));
+  const drop = async (database?: Database) => {
+    await database?.close();
+    // `force` ends connections a test left open (PostgreSQL 13+).
+    await admin.db.execute(sql.raw(`drop database if exists ${name} with (force)`));
+    await admin.close();
   };
+  const database = await createDatabase({ databaseUrl: url.toString() });
+  try {
+    await migrate(database);
+  } catch (error) {
+    await drop(database);
+    throw error;
+  }
+  return { database, url: url.toString(), drop: () => drop(database) };
 }
