@@ -5,7 +5,7 @@ import { createTestDatabase } from '../test-support/db.ts';
 import type { Database } from './database.ts';
 import * as schema from './schema.ts';
 
-const tables = Object.values(schema).filter((t): t is PgTable => t instanceof PgTable);
+const tables: PgTable[] = Object.values(schema).filter((t) => t instanceof PgTable);
 
 async function rows<T>(database: Database, query: ReturnType<typeof sql>): Promise<T[]> {
   return ((await database.db.execute(query)) as unknown as { rows: T[] }).rows;
