@@ -1,0 +1,60 @@
+import type { ErrorReason, PROTOCOL_VERSION } from './events.ts';
+
+/**
+ * The private channel between the loader and one widget iframe (internal: host pages never see
+ * these). After the iframe's `svc-ready`, the loader posts `svc-connect` to the iframe's window,
+ * targeted at the embed origin, transferring one end of a `MessageChannel`. Everything else,
+ * the embed token above all, travels over that port and never through a URL or `window`.
+ *
+ * ```
+ * iframe ──svc-ready──▶ loader            (window.postMessage, target = host origin)
+ * loader ──svc-connect + port──▶ iframe   (window.postMessage, target = embed origin)
+ * loader ──svc-init { token, … }──▶ port
+ * loader ──svc-token { token, … }──▶ port (renewals, before expiry or on request)
+ * loader ──svc-session-error──▶ port      (the session could not be opened)
+ * iframe ──svc-token-request──▶ port      (the API refused the token, e.g. after the laptop slept)
+ * ```
+ */
+
+/** Loader → iframe window, once per `svc-ready`; `ports[0]` is the widget's end of the channel. */
+export interface ConnectMessage {
+  type: 'svc-connect';
+  v: typeof PROTOCOL_VERSION;
+  widgetId: string;
+}
+
+/** Loader → iframe over the port, first: the session. */
+export interface InitMessage {
+  type: 'svc-init';
+  v: typeof PROTOCOL_VERSION;
+  token: string;
+  /** ISO time the token expires. */
+  expiresAt: string;
+  /** API base without `/v1`, e.g. `https://api.svc.example`. */
+  apiUrl: string;
+}
+
+/** Loader → iframe over the port: a renewed token. */
+export interface TokenMessage {
+  type: 'svc-token';
+  v: typeof PROTOCOL_VERSION;
+  token: string;
+  expiresAt: string;
+}
+
+/** Loader → iframe over the port: no session, so the widget can say why instead of waiting. */
+export interface SessionErrorMessage {
+  type: 'svc-session-error';
+  v: typeof PROTOCOL_VERSION;
+  reason: ErrorReason;
+  message: string;
+}
+
+/** Iframe → loader over the port: the API refused the current token; please renew now. */
+export interface TokenRequestMessage {
+  type: 'svc-token-request';
+  v: typeof PROTOCOL_VERSION;
+}
+
+/** What the loader sends over the port. */
+export type LoaderPortMessage = InitMessage | TokenMessage | SessionErrorMessage;
