@@ -1,0 +1,35 @@
+import type { Doc } from './layout.ts';
+import type { ReportInput } from './report-input.ts';
+import { COLOR, PAGE } from './theme.ts';
+
+/**
+ * Stamps every buffered page with who and what the report is and "Page i of n", so a loose
+ * second page still identifies itself. Runs after layout, when the page count is known.
+ */
+export function stampFooters(doc: Doc, input: ReportInput): void {
+  const { start, count } = doc.bufferedPageRange();
+  for (let i = start; i < start + count; i++) {
+    doc.switchToPage(i);
+    const { width, height } = doc.page;
+    const x = PAGE.side;
+    const inner = width - 2 * PAGE.side;
+    const y = height - PAGE.footerFromBottom;
+    // Text below the bottom margin would otherwise make pdfkit start a new page.
+    const margin = doc.page.margins.bottom;
+    doc.page.margins.bottom = 0;
+    doc
+      .moveTo(x, y - 6)
+      .lineTo(x + inner, y - 6)
+      .lineWidth(0.4)
+      .strokeColor(COLOR.rule)
+      .stroke();
+    doc.font('regular').fontSize(7).fillColor(COLOR.faint);
+    // The result id first: if anything is cut short, it is the firm name printed in the header.
+    const left = `Result ${input.resultId} · ${input.calculatorName} · ${input.firmName}`;
+    // One line whatever the firm's name: pdfkit cuts with an ellipsis only inside a set height.
+    doc.text(left, x, y, { width: inner * 0.8, height: doc.currentLineHeight(), ellipsis: true });
+    const page = `Page ${i - start + 1} of ${count}`;
+    doc.text(page, x, y, { width: inner, align: 'right', lineBreak: false });
+    doc.page.margins.bottom = margin;
+  }
+}

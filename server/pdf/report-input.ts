@@ -1,0 +1,19 @@
+/** Everything a report shows, already resolved: labels, display values and dollar amounts. */
+export interface ReportInput {
+  /** Printed as given, accents included ("Łukasz Żółć & Søren Ñúñez, LLP"). */
+  firmName: string;
+  calculatorName: string;
+  calculatorSlug: string;
+  /** Already formatted for display. */
+  inputs: { label: string; value: string }[];
+  /** Dollars with two decimals; `kind` "total" and "subtotal" rows are set in bold, "info" muted. */
+  lineItems: { label: string; amount: number; kind?: string }[];
+  /** Emphasised in the result panel; the last one is the headline figure. */
+  totals: { label: string; amount: number }[];
+  extraOutputs?: { label: string; value: string }[];
+  notes: string[];
+  ruleSet: { id: string; taxYear: number; effectiveDate: string };
+  disclaimer: string;
+  resultId: string;
+  generatedAt: Date;
+}
