@@ -33,7 +33,7 @@ function drawMeta(ctx: Ctx, input: ReportInput): void {
   cells.forEach(([label, value], i) => {
     const x = ctx.x + i * cellWidth;
     doc.font('regular').fontSize(ctx.d.small).fillColor(COLOR.faint);
-    doc.text(label.toUpperCase(), x, y, { width: cellWidth - 8, characterSpacing: 0.6, lineBreak: false });
+    doc.text(label.toUpperCase(), x, y, { width: cellWidth - 8, characterSpacing: 0.4, lineBreak: false });
     doc.font('regular').fontSize(ctx.d.body).fillColor(COLOR.ink);
     doc.text(value, x, y + ctx.d.small * 1.2 + 3, { width: cellWidth - 8, lineBreak: false, ellipsis: true });
   });
@@ -53,7 +53,11 @@ export function headerBlock(input: ReportInput): Block {
       doc.text(input.firmName, ctx.x, top, { width: ctx.width * FIRM_SHARE });
       const firmBottom = doc.y;
       doc.font('regular').fontSize(ctx.d.small).fillColor(COLOR.accent);
-      doc.text('ESTIMATE REPORT', ctx.x, top + 4, { width: ctx.width, align: 'right', characterSpacing: 1 });
+      doc.text('ESTIMATE REPORT', ctx.x, top + 4, {
+        width: ctx.width,
+        align: 'right',
+        characterSpacing: 0.5,
+      });
       const ruleY = Math.max(firmBottom, top + FIRM_SIZE * 1.2) + 6;
       hairline(ctx, ruleY, COLOR.accent, 1.5);
       doc.font('bold').fontSize(TITLE_SIZE).fillColor(COLOR.ink);

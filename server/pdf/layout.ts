@@ -96,7 +96,7 @@ export function drawHeading(ctx: Ctx, title: string): void {
     .font('bold')
     .fontSize(d.small)
     .fillColor(COLOR.accent)
-    .text(title.toUpperCase(), ctx.x, top, { characterSpacing: 0.9, lineBreak: false });
+    .text(title.toUpperCase(), ctx.x, top, { characterSpacing: 0.5, lineBreak: false });
   // Without line breaks pdfkit leaves y where it was, so place the rule from the font size.
   const y = top + d.small * 1.2 + 3;
   hairline(ctx, y, COLOR.accent, 0.75);
