@@ -1,40 +1,50 @@
 import {
-  type ConnectMessage,
+  createMessage,
   type ErrorPayload,
-  type ErrorReason,
   type EventType,
-  isResizeEvent,
-  isSvcEvent,
-  type PayloadOf,
+  isResizeMessage,
+  isSvcMessage,
+  isTokenRequestMessage,
+  type LoaderPortMessage,
   PROTOCOL_VERSION,
-  type SvcEvent,
-  type TokenMessage,
 } from '../protocol/index.ts';
+import type { LoaderConfig } from './config.ts';
+import { createEmitter, type Listener } from './emitter.ts';
+import { createFrame, resizeFrame, SLUG } from './frame.ts';
+import { toErrorPayload } from './reasons.ts';
+import { createSession, type EmbedSession } from './session.ts';
 
-/** Replaced with the configured API URL by the embed host when it serves this file. */
-const API_URL_PLACEHOLDER = '__SVC_API_URL__';
-const VERSION = '1.0.0';
-const RENEW_BEFORE_MS = 60_000;
+declare const __SVC_VERSION__: string | undefined;
 
-export type Listener<T extends EventType = EventType> = (
-  payload: PayloadOf[T],
-  meta: { widgetId: string; element: HTMLElement },
-) => void;
+/** After the iframe's page has loaded, this long without `svc-ready` means it never will. */
+export const READY_TIMEOUT_MS = 15_000;
+
+/**
+ * `window.Svc`, set by loader.js.
+ *
+ * @example
+ * ```js
+ * const stop = Svc.on('svc-result', (payload) => analytics.track('estimate', payload.outputs));
+ * const id = Svc.mount(document.querySelector('#slot'), 'rmd'); // single-page apps
+ * Svc.unmount(document.querySelector('#slot'));
+ * ```
+ */
+export type { Listener };
 
 export interface SvcApi {
+  /** The loader's version, e.g. `0.1.0`. */
   version: string;
-  /** Listen to widget events: `Svc.on('svc-result', (payload) => …)`. Returns an unsubscribe function. */
+  /** Calls `listener` for every event of `type` from any widget on the page. Returns an unsubscribe function. */
   on<T extends EventType>(type: T, listener: Listener<T>): () => void;
   off<T extends EventType>(type: T, listener: Listener<T>): void;
-  /** Mount a calculator into `element` (e.g. after a SPA route change). */
+  /**
+   * Mounts a calculator into `element` (default: its `data-svc-calculator`, then the script's
+   * `data-calculator`). Returns the widget id, the same id if already mounted, or undefined
+   * (with an `svc-error` or a console message) when it cannot.
+   */
   mount(element: HTMLElement, calculator?: string): string | undefined;
-  /** Remove a mounted widget. */
+  /** Removes the widget from `element`; the container itself stays. */
   unmount(element: HTMLElement): void;
-}
-
-interface Session {
-  token: string;
-  expiresAt: string;
 }
 
 interface Widget {
@@ -42,202 +52,199 @@ interface Widget {
   element: HTMLElement;
   iframe: HTMLIFrameElement;
   calculator: string;
+  ready: boolean;
   port?: MessagePort;
+  /** The current port has had its `svc-init`. */
+  initialized: boolean;
+  readyTimer?: ReturnType<typeof setTimeout>;
+  /** The last reason reported, so one failure gives one `svc-error` per widget. */
+  reported?: string;
 }
 
-interface LoaderConfig {
-  licenseKey: string;
-  apiUrl: string;
-  embedOrigin: string;
-  defaultCalculator: string;
-}
+type Target = Pick<Widget, 'id' | 'element'> & Partial<Widget>;
 
-/** Maps an API failure to a reason the firm's developer can act on. */
-export function reasonFor(status: number, code?: string): ErrorPayload {
-  if (code === 'DOMAIN_NOT_ALLOWED' || status === 403) {
+function mountProblem(slug: string, hostOrigin: string): ErrorPayload | undefined {
+  if (!SLUG.test(slug)) {
     return {
-      reason: 'domain_not_allowed',
-      message: 'This site is not in the license’s allowed domains. Add it in the svc portal.',
+      reason: 'invalid_input',
+      message: `"${slug}" is not a calculator name; write e.g. data-svc-calculator="estate-tax".`,
     };
   }
-  if (status === 401)
+  if (!/^https?:/.test(hostOrigin)) {
     return {
-      reason: 'token_denied',
-      message: 'The license key was refused. Check data-key, or the license’s status.',
+      reason: 'domain_not_allowed',
+      message: 'Widgets run only on pages served over http(s), not from a file.',
     };
-  if (status === 429)
-    return { reason: 'rate_limited', message: 'Too many requests from this visitor; try again in a minute.' };
-  return { reason: 'unknown', message: `The svc API answered ${status}.` };
+  }
+  return undefined;
 }
+
+const isElement = (value: unknown): value is HTMLElement =>
+  typeof value === 'object' && value !== null && (value as Node).nodeType === 1;
 
 export function createLoader(config: LoaderConfig, win: Window = window): SvcApi {
   const widgets = new Map<string, Widget>();
-  const listeners = new Map<EventType, Set<Listener>>();
-  let session: Promise<Session> | undefined;
-  let renewTimer: ReturnType<typeof setTimeout> | undefined;
+  const { on, off, emit } = createEmitter();
   let counter = 0;
+  const session = createSession(config, {
+    onRenewed: (s) => {
+      for (const widget of widgets.values()) deliver(widget, s);
+    },
+    onRenewFailed: (error) => {
+      for (const widget of widgets.values()) refuse(widget, error);
+    },
+  });
 
-  function emit(widget: Pick<Widget, 'id' | 'element'>, event: SvcEvent): void {
-    widget.element.dispatchEvent(new CustomEvent(event.type, { detail: event.payload, bubbles: true }));
-    for (const listener of listeners.get(event.type) ?? []) {
-      try {
-        listener(event.payload as never, { widgetId: widget.id, element: widget.element });
-      } catch (error) {
-        // A host listener's bug must not stop the others.
-        console.error('[svc] listener failed', error);
-      }
-    }
+  function fail(target: Target, error: ErrorPayload): void {
+    if (target.reported === error.reason) return;
+    target.reported = error.reason;
+    emit(target, createMessage('svc-error', target.id, error));
   }
 
-  function fail(widget: Pick<Widget, 'id' | 'element'>, reason: ErrorReason, message: string): void {
-    emit(widget, {
-      type: 'svc-error',
-      v: PROTOCOL_VERSION,
-      widgetId: widget.id,
-      payload: { reason, message },
-    });
+  const post = (widget: Widget, message: LoaderPortMessage) => widget.port?.postMessage(message);
+
+  function deliver(widget: Widget, s: EmbedSession): void {
+    if (!widget.port) return; // not ready yet: it gets the session when it connects
+    const { token, expiresAt } = s;
+    post(
+      widget,
+      widget.initialized
+        ? { type: 'svc-token', v: PROTOCOL_VERSION, token, expiresAt }
+        : { type: 'svc-init', v: PROTOCOL_VERSION, token, expiresAt, apiUrl: config.apiUrl },
+    );
+    widget.initialized = true;
+    widget.reported = undefined;
   }
 
-  async function requestSession(): Promise<Session> {
-    let res: Response;
-    try {
-      res = await fetch(`${config.apiUrl}/v1/api/license/activate`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ licenseKey: config.licenseKey }),
-      });
-    } catch {
-      throw { reason: 'network', message: 'The svc API could not be reached.' } satisfies ErrorPayload;
-    }
-    if (!res.ok) {
-      const body = (await res.json().catch(() => ({}))) as { error?: { code?: string } };
-      throw reasonFor(res.status, body.error?.code);
-    }
-    const body = (await res.json()) as Session;
-    scheduleRenewal(body.expiresAt);
-    return body;
+  function refuse(widget: Widget, error: ErrorPayload): void {
+    post(widget, { type: 'svc-session-error', v: PROTOCOL_VERSION, ...error });
+    fail(widget, error);
   }
 
-  function getSession(): Promise<Session> {
-    session ??= requestSession();
-    session.catch(() => {
-      session = undefined;
-    });
-    return session;
-  }
-
-  function scheduleRenewal(expiresAt: string): void {
-    if (renewTimer) clearTimeout(renewTimer);
-    const wait = Math.max(5_000, Date.parse(expiresAt) - Date.now() - RENEW_BEFORE_MS);
-    renewTimer = setTimeout(() => {
-      session = undefined;
-      getSession().then(
-        (s) => {
-          for (const widget of widgets.values()) sendToken(widget, s);
-        },
-        (error: ErrorPayload) => {
-          for (const widget of widgets.values()) fail(widget, error.reason, error.message);
-        },
-      );
-    }, wait);
-  }
-
-  function sendToken(widget: Widget, s: Session): void {
-    const message: TokenMessage = {
-      type: 'svc-token',
-      v: PROTOCOL_VERSION,
-      token: s.token,
-      expiresAt: s.expiresAt,
-      apiUrl: config.apiUrl,
-    };
-    widget.port?.postMessage(message);
-  }
-
-  /** The iframe said it is ready: hand it a private channel, then the token over it. */
+  /** The iframe said it is ready: give it a private channel, then the session over it. */
   function connect(widget: Widget): void {
-    const channel = new MessageChannel();
     widget.port?.close();
+    const channel = new MessageChannel();
     widget.port = channel.port1;
-    const hello: ConnectMessage = { type: 'svc-connect', v: PROTOCOL_VERSION, widgetId: widget.id };
-    widget.iframe.contentWindow?.postMessage(hello, config.embedOrigin, [channel.port2]);
-    getSession().then(
-      (s) => sendToken(widget, s),
-      (error: ErrorPayload) => fail(widget, error.reason, error.message),
+    widget.initialized = false;
+    channel.port1.onmessage = (event) => {
+      if (isTokenRequestMessage(event.data)) renewFor(widget);
+    };
+    widget.iframe.contentWindow?.postMessage(
+      { type: 'svc-connect', v: PROTOCOL_VERSION, widgetId: widget.id },
+      config.embedOrigin,
+      [channel.port2],
+    );
+    session.get().then(
+      (s) => deliver(widget, s),
+      (error: unknown) => refuse(widget, toErrorPayload(error)),
     );
   }
 
+  function renewFor(widget: Widget): void {
+    // Another widget may have just renewed: then this one only needs the current token.
+    if (session.renewNow() === 'fresh') {
+      session.get().then(
+        (s) => deliver(widget, s),
+        (error: unknown) => refuse(widget, toErrorPayload(error)),
+      );
+    }
+  }
+
   function onMessage(event: MessageEvent): void {
-    if (event.origin !== config.embedOrigin || !isSvcEvent(event.data)) return;
-    const widget = widgets.get(event.data.widgetId);
-    // The id alone is not proof: the message must come from that widget's own frame.
-    if (!widget || event.source !== widget.iframe.contentWindow) return;
-    if (event.data.type === 'svc-ready') connect(widget);
-    if (isResizeEvent(event.data))
-      widget.iframe.style.height = `${Math.max(120, Math.ceil(event.data.payload.height))}px`;
-    emit(widget, event.data);
+    if (event.origin !== config.embedOrigin || !isSvcMessage(event.data)) return;
+    const message = event.data;
+    const widget = widgets.get(message.widgetId);
+    const frame = widget?.iframe.contentWindow;
+    // The id alone proves nothing: the message must come from that widget's own frame.
+    if (!widget || !frame || event.source !== frame) return;
+    if (message.type === 'svc-ready') {
+      widget.ready = true;
+      clearTimeout(widget.readyTimer);
+      connect(widget);
+    } else if (isResizeMessage(message)) {
+      resizeFrame(widget.iframe, message.payload.height);
+    }
+    emit(widget, message);
+  }
+
+  function watchLoad(widget: Widget): void {
+    widget.iframe.addEventListener('load', () => {
+      if (widget.ready) return;
+      clearTimeout(widget.readyTimer);
+      widget.readyTimer = setTimeout(() => {
+        if (widget.ready || !widgets.has(widget.id)) return;
+        fail(widget, {
+          reason: 'network',
+          message: `The calculator page did not start. If this site sends a Content-Security-Policy, allow frame-src ${config.embedOrigin}.`,
+        });
+      }, READY_TIMEOUT_MS);
+    });
+  }
+
+  /** Checks the slug against the license once the session says which calculators it covers. */
+  function checkCalculator(widget: Widget): void {
+    session.get().then(
+      (s) => {
+        if (!s.calculators || s.calculators.includes(widget.calculator)) return;
+        unmount(widget.element);
+        fail(widget, {
+          reason: 'invalid_input',
+          message: `There is no calculator "${widget.calculator}". Use one of: ${s.calculators.join(', ')}.`,
+        });
+      },
+      (error: unknown) => fail(widget, toErrorPayload(error)),
+    );
   }
 
   function mount(element: HTMLElement, calculator?: string): string | undefined {
-    if (element.dataset.svcWidgetId) return element.dataset.svcWidgetId;
+    if (!isElement(element)) {
+      console.error('[svc] Svc.mount(element, calculator?) needs a DOM element.');
+      return undefined;
+    }
+    const existing = element.dataset.svcWidgetId;
+    if (existing && widgets.has(existing)) return existing;
     const slug = calculator ?? element.dataset.svcCalculator ?? config.defaultCalculator;
     const id = `svc-${++counter}-${Math.random().toString(36).slice(2, 8)}`;
-    const iframe = win.document.createElement('iframe');
-    const hash = new URLSearchParams({ widgetId: id, host: win.location.origin });
-    iframe.src = `${config.embedOrigin}/w/${encodeURIComponent(slug)}.html#${hash}`;
-    iframe.title = `${slug.replace(/-/g, ' ')} calculator`;
-    iframe.loading = 'lazy';
-    iframe.style.width = '100%';
-    iframe.style.border = '0';
-    iframe.style.height = '520px';
-    iframe.style.display = 'block';
+    const hostOrigin = win.location.origin;
+    const problem = mountProblem(slug, hostOrigin);
+    if (problem) {
+      fail({ id, element }, problem);
+      return undefined;
+    }
+    const iframe = createFrame(win.document, {
+      embedOrigin: config.embedOrigin,
+      calculator: slug,
+      widgetId: id,
+      hostOrigin,
+    });
+    const widget: Widget = { id, element, iframe, calculator: slug, ready: false, initialized: false };
+    widgets.set(id, widget);
     element.dataset.svcWidgetId = id;
+    watchLoad(widget);
     element.appendChild(iframe);
-    widgets.set(id, { id, element, iframe, calculator: slug });
-    getSession().catch((error: ErrorPayload) => fail({ id, element }, error.reason, error.message));
+    checkCalculator(widget);
     return id;
   }
 
   function unmount(element: HTMLElement): void {
-    const id = element.dataset.svcWidgetId;
+    const id = isElement(element) ? element.dataset.svcWidgetId : undefined;
     const widget = id ? widgets.get(id) : undefined;
     if (!widget) return;
     widget.port?.close();
+    clearTimeout(widget.readyTimer);
     widget.iframe.remove();
     widgets.delete(widget.id);
     delete element.dataset.svcWidgetId;
+    if (widgets.size === 0) session.stop();
   }
 
   win.addEventListener('message', onMessage);
   return {
-    version: VERSION,
-    on(type, listener) {
-      if (!listeners.has(type)) listeners.set(type, new Set());
-      listeners.get(type)!.add(listener as Listener);
-      return () => listeners.get(type)?.delete(listener as Listener);
-    },
-    off(type, listener) {
-      listeners.get(type)?.delete(listener as Listener);
-    },
+    version: typeof __SVC_VERSION__ === 'string' ? __SVC_VERSION__ : 'dev',
+    on,
+    off,
     mount,
     unmount,
   };
 }
-
-/** Reads the `<script data-key>` tag; returns undefined (and says why) when it cannot start. */
-export function configFromScript(script: HTMLScriptElement | null, apiUrl: string): LoaderConfig | undefined {
-  if (!script?.src) return undefined;
-  const licenseKey = script.dataset.key;
-  if (!licenseKey) {
-    console.error('[svc] loader.js needs data-key="SVC-…" on its <script> tag.');
-    return undefined;
-  }
-  const api = script.dataset.api ?? (apiUrl.startsWith('__') ? '' : apiUrl);
-  return {
-    licenseKey,
-    apiUrl: api.replace(/\/+$/, ''),
-    embedOrigin: new URL(script.src).origin,
-    defaultCalculator: script.dataset.calculator ?? 'estate-tax',
-  };
-}
-
-export { API_URL_PLACEHOLDER };

@@ -1,8 +1,23 @@
-import { API_URL_PLACEHOLDER, configFromScript, createLoader, type SvcApi } from './loader.ts';
+import { API_URL_PLACEHOLDER, configFromScript, findTargets, type LoaderConfig } from './config.ts';
+import { createLoader, type SvcApi } from './loader.ts';
 
 declare global {
   interface Window {
     Svc?: SvcApi;
+  }
+}
+
+function mountAll(svc: SvcApi, config: LoaderConfig, script: HTMLScriptElement): void {
+  const targets = findTargets(document, config);
+  if (targets.length > 0) {
+    for (const target of targets) svc.mount(target);
+  } else if (config.target) {
+    console.error(`[svc] data-target="${config.target}" matched no element.`);
+  } else {
+    // No container on the page: the widget goes right after the script tag.
+    const container = document.createElement('div');
+    script.insertAdjacentElement('afterend', container);
+    svc.mount(container);
   }
 }
 
@@ -13,7 +28,7 @@ declare global {
  * @example
  * ```html
  * <div data-svc-calculator="estate-tax"></div>
- * <script src="https://embed.example/loader.js" data-key="SVC-…" async></script>
+ * <script src="https://embed.svc.example/loader.js" data-key="SVC-…" async></script>
  * ```
  */
 function start(): void {
@@ -22,22 +37,18 @@ function start(): void {
     (document.currentScript as HTMLScriptElement | null) ??
     document.querySelector<HTMLScriptElement>('script[data-key][src*="loader"]');
   const config = configFromScript(script, API_URL_PLACEHOLDER);
-  if (!config) return;
+  if (!config || !script) return;
   const svc = createLoader(config);
   window.Svc = svc;
-  const mountAll = () => {
-    const targets = document.querySelectorAll<HTMLElement>('[data-svc-calculator]');
-    if (targets.length === 0 && script) {
-      const container = document.createElement('div');
-      script.insertAdjacentElement('afterend', container);
-      svc.mount(container);
-      return;
+  const run = () => {
+    try {
+      mountAll(svc, config, script);
+    } catch (error) {
+      console.error('[svc] could not mount the widgets', error);
     }
-    for (const target of targets) svc.mount(target);
   };
-  if (document.readyState === 'loading')
-    document.addEventListener('DOMContentLoaded', mountAll, { once: true });
-  else mountAll();
+  if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', run, { once: true });
+  else run();
 }
 
 try {
