@@ -8,6 +8,7 @@ import {
   isSvcMessage,
   isTokenRequestMessage,
   type PayloadOf,
+  type SvcMessage,
 } from './index.ts';
 
 const RULES = { id: 'us-estate-2026', taxYear: 2026, effectiveDate: '2026-01-01' };
@@ -80,7 +81,7 @@ describe('isResizeMessage', () => {
     ['svc-lead', false],
     ['svc-ready', false],
   ] as const)('%s → %s', (type, expected) => {
-    expect(isResizeMessage(createMessage(type, 'w', VALID[type] as never))).toBe(expected);
+    expect(isResizeMessage(createMessage(type, 'w', VALID[type] as never) as SvcMessage)).toBe(expected);
   });
 });
 

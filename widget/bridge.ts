@@ -1,51 +1,86 @@
 import {
-  createEvent,
+  createMessage,
   type EventType,
   isConnectMessage,
-  isTokenMessage,
+  isLoaderPortMessage,
+  type LoaderPortMessage,
   type PayloadOf,
-  type TokenMessage,
+  PROTOCOL_VERSION,
 } from '../protocol/index.ts';
 
+/** How long the widget waits for a renewed token after asking for one. */
+export const TOKEN_REQUEST_TIMEOUT_MS = 10_000;
+
 /**
- * The iframe's side of the protocol. The host origin comes from the URL hash the loader wrote;
- * every event is posted to exactly that origin, and the token is accepted only over the
- * MessagePort that the parent window (from that origin) handed over.
+ * The iframe's side of the protocol. The loader wrote the host page's origin into the URL hash;
+ * every event is posted to exactly that origin, and the session is accepted only over the
+ * MessagePort that the parent window, from that origin, handed over in `svc-connect`.
  */
 export interface Bridge {
   widgetId: string;
   hostOrigin: string;
   emit<T extends EventType>(type: T, payload: PayloadOf[T]): void;
-  onToken(listener: (message: TokenMessage) => void): void;
+  /** Session messages from the loader (init, renewed token, refusal). Returns an unsubscribe function. */
+  onSession(listener: (message: LoaderPortMessage) => void): () => void;
+  /** Asks the loader for a fresh token; true once one arrives, false on refusal or timeout. */
+  requestToken(): Promise<boolean>;
 }
 
+function hostOriginOf(value: string | null): string | undefined {
+  try {
+    const url = new URL(value ?? '');
+    return url.protocol === 'http:' || url.protocol === 'https:' ? url.origin : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Undefined when the page is not inside a loader's iframe (opened directly, or a bad hash). */
 export function createBridge(win: Window = window): Bridge | undefined {
   const params = new URLSearchParams(win.location.hash.slice(1));
   const widgetId = params.get('widgetId');
-  const host = params.get('host');
-  if (!widgetId || !host || !URL.canParse(host) || win.parent === win) return undefined;
-  const hostOrigin = new URL(host).origin;
-  const tokenListeners: ((m: TokenMessage) => void)[] = [];
+  const hostOrigin = hostOriginOf(params.get('host'));
+  if (!widgetId || !hostOrigin || win.parent === win) return undefined;
+  const listeners = new Set<(message: LoaderPortMessage) => void>();
   let port: MessagePort | undefined;
 
   win.addEventListener('message', (event) => {
-    if (event.origin !== hostOrigin || event.source !== win.parent || !isConnectMessage(event.data)) return;
-    if (event.data.widgetId !== widgetId || !event.ports[0]) return;
+    // Only the parent, from the origin the loader announced, may hand over the channel.
+    if (event.source !== win.parent || event.origin !== hostOrigin) return;
+    if (!isConnectMessage(event.data) || event.data.widgetId !== widgetId || !event.ports[0]) return;
     port?.close();
     port = event.ports[0];
     port.onmessage = (message) => {
-      if (isTokenMessage(message.data)) for (const listener of tokenListeners) listener(message.data);
+      if (!isLoaderPortMessage(message.data)) return;
+      for (const listener of [...listeners]) listener(message.data);
     };
   });
+
+  const onSession = (listener: (message: LoaderPortMessage) => void) => {
+    listeners.add(listener);
+    return () => void listeners.delete(listener);
+  };
 
   return {
     widgetId,
     hostOrigin,
     emit(type, payload) {
-      win.parent.postMessage(createEvent(type, widgetId, payload), hostOrigin);
+      win.parent.postMessage(createMessage(type, widgetId, payload), hostOrigin);
     },
-    onToken(listener) {
-      tokenListeners.push(listener);
+    onSession,
+    requestToken() {
+      const current = port;
+      if (!current) return Promise.resolve(false);
+      return new Promise((resolve) => {
+        const done = (ok: boolean) => {
+          stop();
+          clearTimeout(timer);
+          resolve(ok);
+        };
+        const stop = onSession((message) => done(message.type !== 'svc-session-error'));
+        const timer = setTimeout(() => done(false), TOKEN_REQUEST_TIMEOUT_MS);
+        current.postMessage({ type: 'svc-token-request', v: PROTOCOL_VERSION });
+      });
     },
   };
 }

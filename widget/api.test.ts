@@ -1,0 +1,92 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { ApiError, createApi } from './api.ts';
+import { API, apiError, json, stubFetch } from './testing.ts';
+
+const RESULT = { resultId: 'res_1', calculator: 'rmd', state: null, inputs: {}, outputs: {}, ruleSet: {} };
+
+function api(token: string | null = 't1', renew = async () => false) {
+  let current = token;
+  return createApi({
+    credentials: () => (current ? { token: current, apiUrl: API } : undefined),
+    renew: vi.fn(async () => {
+      const ok = await renew();
+      if (ok) current = 't2';
+      return ok;
+    }),
+  });
+}
+
+afterEach(() => vi.unstubAllGlobals());
+
+describe('widget API calls', () => {
+  it('posts the estimate with the embed token', async () => {
+    const { requests } = stubFetch(() => json(200, RESULT));
+    await expect(api().estimate({ calculator: 'rmd', inputs: { age: 75 } })).resolves.toEqual(RESULT);
+    expect(requests[0]!.url).toBe(`${API}/v1/api/calc/estimate`);
+    expect(requests[0]!.headers.get('authorization')).toBe('Bearer t1');
+    expect(await requests[0]!.json()).toEqual({ calculator: 'rmd', inputs: { age: 75 } });
+  });
+
+  it('sends the lead with its Idempotency-Key, and retries a gateway error with the same key', async () => {
+    const { requests } = stubFetch(
+      () => json(503, {}),
+      () => json(201, { leadId: 'lead_1' }),
+    );
+    await expect(api().submitLead({ name: 'A' }, 'key-1')).resolves.toEqual({ leadId: 'lead_1' });
+    expect(requests.map((r) => r.headers.get('idempotency-key'))).toEqual(['key-1', 'key-1']);
+  });
+
+  it('asks for a fresh token once on 401 and retries with it', async () => {
+    const { requests } = stubFetch(
+      () => apiError(401, 'UNAUTHORIZED'),
+      () => json(200, RESULT),
+    );
+    await expect(api('t1', async () => true).estimate({ calculator: 'rmd', inputs: {} })).resolves.toEqual(
+      RESULT,
+    );
+    expect(requests.map((r) => r.headers.get('authorization'))).toEqual(['Bearer t1', 'Bearer t2']);
+  });
+
+  it.each([
+    [401, 'UNAUTHORIZED', 'token_denied'],
+    [403, 'DOMAIN_NOT_ALLOWED', 'domain_not_allowed'],
+    [403, 'FORBIDDEN', 'token_denied'],
+    [429, 'RATE_LIMITED', 'rate_limited'],
+    [400, 'INVALID_REQUEST', 'invalid_input'],
+    [404, 'NOT_FOUND', 'unknown'],
+    [500, 'INTERNAL_ERROR', 'unknown'],
+  ])('maps %d %s to %s', async (status, code, reason) => {
+    stubFetch(() => apiError(status, code));
+    const failure = await api()
+      .estimate({ calculator: 'rmd', inputs: {} })
+      .catch((e: ApiError) => e);
+    expect(failure).toBeInstanceOf(ApiError);
+    expect((failure as ApiError).payload.reason).toBe(reason);
+    expect((failure as ApiError).status).toBe(status);
+  });
+
+  it('keeps the field details of a 400', async () => {
+    stubFetch(() => apiError(400, 'INVALID_REQUEST', [{ path: 'inputs.age', message: 'too young' }]));
+    const failure = (await api()
+      .estimate({ calculator: 'rmd', inputs: {} })
+      .catch((e) => e)) as ApiError;
+    expect(failure.details).toEqual([{ path: 'inputs.age', message: 'too young' }]);
+  });
+
+  it('reports an unreachable server as network', async () => {
+    stubFetch(() => Promise.reject(new TypeError('Failed to fetch')));
+    const failure = (await api()
+      .estimate({ calculator: 'rmd', inputs: {} })
+      .catch((e) => e)) as ApiError;
+    expect(failure.payload.reason).toBe('network');
+  });
+
+  it('does not call without a session', async () => {
+    const { fetch } = stubFetch(() => json(200, RESULT));
+    const failure = (await api(null)
+      .estimate({ calculator: 'rmd', inputs: {} })
+      .catch((e) => e)) as ApiError;
+    expect(failure.payload.reason).toBe('token_denied');
+    expect(fetch).not.toHaveBeenCalled();
+  });
+});

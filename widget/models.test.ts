@@ -1,0 +1,185 @@
+import { signal } from '@preact/signals';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { runCalculator } from '../calculators/index.ts';
+import { ApiError, createApi } from './api.ts';
+import { CalculatorModel, type Emit } from './calculator-model.ts';
+import { CONSENT_TEXT, LeadModel } from './lead-model.ts';
+import { SessionModel } from './session-model.ts';
+import { API, apiError, fakeBridge, json, stubFetch } from './testing.ts';
+
+const emitted: { type: string; payload: unknown }[] = [];
+const emit: Emit = (type, payload) => void emitted.push({ type, payload });
+const api = createApi({ credentials: () => ({ token: 't', apiUrl: API }), renew: async () => false });
+
+afterEach(() => {
+  emitted.length = 0;
+  vi.unstubAllGlobals();
+});
+
+describe('SessionModel', () => {
+  it('holds the credentials from svc-init, renews the token, and clears them on a refusal', () => {
+    const fake = fakeBridge();
+    const session = new SessionModel(fake.bridge);
+    expect(session.credentials.value).toBeUndefined();
+    fake.init('tok-1');
+    expect(session.credentials.value).toEqual({ token: 'tok-1', apiUrl: API });
+    fake.renewWith('tok-2');
+    void session.renew();
+    expect(session.credentials.value).toEqual({ token: 'tok-2', apiUrl: API });
+    fake.refuse('domain_not_allowed', 'not here');
+    expect(session.credentials.value).toBeUndefined();
+    expect(session.problem.value).toEqual({ reason: 'domain_not_allowed', message: 'not here' });
+    session[Symbol.dispose]();
+    fake.init('after-dispose');
+    expect(session.credentials.value).toBeUndefined();
+  });
+
+  it('says so when the page is opened outside a loader', () => {
+    expect(new SessionModel(undefined).problem.value).toBeDefined();
+  });
+});
+
+describe('CalculatorModel', () => {
+  it('computes the instant result locally as values change, exactly as runCalculator does', () => {
+    const model = new CalculatorModel('estate-tax', api, emit);
+    expect(model.instant.value.ok).toBe(false);
+    model.setValue('estateValue', '16,000,000');
+    model.setValue('state', 'NY');
+    const expected = runCalculator('estate-tax', {
+      estateValue: 16_000_000,
+      state: 'NY',
+      adjustedTaxableGifts: 0,
+      portableExclusion: 0,
+      applyStateDeathTaxDeduction: true,
+    });
+    expect(model.instant.value).toEqual(expected);
+  });
+
+  it('refuses invalid inputs locally: field errors, svc-error invalid_input, no request', async () => {
+    const { fetch } = stubFetch(() => json(200, {}));
+    const model = new CalculatorModel('rmd', api, emit);
+    model.setValue('balance', '-5');
+    await model.calculate();
+    expect(fetch).not.toHaveBeenCalled();
+    expect(Object.keys(model.fieldErrors.value).sort()).toEqual(['age', 'balance']);
+    expect(emitted).toEqual([
+      { type: 'svc-error', payload: expect.objectContaining({ reason: 'invalid_input' }) },
+    ]);
+  });
+
+  it('stores the server result and emits svc-result with it; an edit makes the preview current again', async () => {
+    const server = {
+      resultId: 'res_9',
+      calculator: 'rmd',
+      state: null,
+      inputs: { balance: 100_000, age: 75 },
+      outputs: { rmd: 4_065.04 },
+      ruleSet: { id: 'r', taxYear: 2026, effectiveDate: '2026-01-01' },
+      lineItems: [],
+      disclaimer: 'd',
+      createdAt: '2026-01-01T00:00:00Z',
+    };
+    stubFetch(() => json(200, server));
+    const model = new CalculatorModel('rmd', api, emit);
+    model.setValue('balance', '100000');
+    model.setValue('age', '75');
+    await model.calculate();
+    expect(model.result.value).toEqual(server);
+    const { lineItems: _l, disclaimer: _d, createdAt: _c, ...payload } = server;
+    expect(emitted).toEqual([{ type: 'svc-result', payload }]);
+    model.setValue('age', '76');
+    expect(model.result.value).toBeUndefined();
+  });
+
+  it('shows and emits a server refusal', async () => {
+    stubFetch(() => apiError(429, 'RATE_LIMITED'));
+    const model = new CalculatorModel('rmd', api, emit);
+    model.setValue('balance', '100000');
+    model.setValue('age', '75');
+    await model.calculate();
+    expect(model.error.value).toBeTruthy();
+    expect(model.busy.value).toBe(false);
+    expect(emitted).toEqual([
+      { type: 'svc-error', payload: expect.objectContaining({ reason: 'rate_limited' }) },
+    ]);
+  });
+});
+
+describe('LeadModel', () => {
+  const result = signal<{ resultId: string; state: string | null } | undefined>({
+    resultId: 'res_1',
+    state: 'NY',
+  });
+
+  function filled() {
+    const lead = new LeadModel('estate-tax', api, emit, result);
+    lead.setValue('name', ' Zoë Ødegård ');
+    lead.setValue('email', 'zoe@example.com');
+    return lead;
+  }
+
+  it('offers the calculator’s state', () => {
+    expect(filled().values.value.state).toBe('NY');
+  });
+
+  it('needs consent before it sends anything', async () => {
+    const { fetch } = stubFetch(() => json(201, { leadId: 'lead_1' }));
+    const lead = filled();
+    await lead.submit();
+    expect(fetch).not.toHaveBeenCalled();
+    expect(lead.error.value).toBeTruthy();
+  });
+
+  it('sends the contract’s body and emits svc-lead after 201', async () => {
+    const { requests } = stubFetch(() => json(201, { leadId: 'lead_1', status: 'new' }));
+    const lead = filled();
+    lead.consent.value = true;
+    await lead.submit();
+    expect(await requests[0]!.json()).toEqual({
+      calculator: 'estate-tax',
+      resultId: 'res_1',
+      name: 'Zoë Ødegård',
+      email: 'zoe@example.com',
+      state: 'NY',
+      consent: true,
+      consentText: CONSENT_TEXT,
+      website: '',
+    });
+    expect(lead.leadId.value).toBe('lead_1');
+    expect(emitted).toEqual([
+      { type: 'svc-lead', payload: { leadId: 'lead_1', calculator: 'estate-tax', resultId: 'res_1' } },
+    ]);
+  });
+
+  it('reuses the Idempotency-Key when the same answers are sent again, and not after an edit', async () => {
+    const { requests } = stubFetch(
+      () => apiError(500, 'INTERNAL_ERROR'),
+      () => apiError(500, 'INTERNAL_ERROR'),
+      () => json(201, { leadId: 'lead_1' }),
+    );
+    const lead = filled();
+    lead.consent.value = true;
+    await lead.submit();
+    await lead.submit();
+    lead.setValue('phone', '555-0100');
+    await lead.submit();
+    const keys = requests.map((r) => r.headers.get('idempotency-key'));
+    expect(keys[0]).toBe(keys[1]);
+    expect(keys[2]).not.toBe(keys[0]);
+    expect(emitted.map((e) => e.type)).toEqual(['svc-error', 'svc-error', 'svc-lead']);
+  });
+
+  it('surfaces field problems from the server', async () => {
+    stubFetch(() => apiError(400, 'INVALID_REQUEST', [{ path: 'email', message: 'Invalid email' }]));
+    const lead = filled();
+    lead.consent.value = true;
+    await lead.submit();
+    expect(lead.fieldErrors.value).toEqual({ email: 'Invalid email' });
+    expect(emitted[0]!.payload).toMatchObject({ reason: 'invalid_input' });
+  });
+});
+
+it('ApiError keeps the payload the host receives', () => {
+  const e = new ApiError({ reason: 'network', message: 'm' });
+  expect(e.payload).toEqual({ reason: 'network', message: 'm' });
+});

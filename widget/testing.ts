@@ -1,0 +1,64 @@
+import { vi } from 'vitest';
+import type { EventType, LoaderPortMessage, PayloadOf } from '../protocol/index.ts';
+import type { Bridge } from './bridge.ts';
+
+/** Test helpers for the widget: a bridge double and JSON answers for a stubbed fetch. */
+
+export const API = 'https://api.svc.test';
+
+export function fakeBridge() {
+  const emitted: { type: EventType; payload: unknown }[] = [];
+  const listeners = new Set<(m: LoaderPortMessage) => void>();
+  let renewWith: string | undefined;
+  const bridge: Bridge = {
+    widgetId: 'w1',
+    hostOrigin: 'https://firm.test',
+    emit<T extends EventType>(type: T, payload: PayloadOf[T]) {
+      emitted.push({ type, payload });
+    },
+    onSession(listener) {
+      listeners.add(listener);
+      return () => void listeners.delete(listener);
+    },
+    requestToken: vi.fn(async () => {
+      if (!renewWith) return false;
+      for (const l of listeners)
+        l({ type: 'svc-token', v: 1, token: renewWith, expiresAt: '2099-01-01T00:00:00Z' });
+      return true;
+    }),
+  };
+  return {
+    bridge,
+    emitted,
+    of: (type: EventType) => emitted.filter((e) => e.type === type).map((e) => e.payload),
+    init(token = 'token-1') {
+      for (const l of listeners)
+        l({ type: 'svc-init', v: 1, token, expiresAt: '2099-01-01T00:00:00Z', apiUrl: API });
+    },
+    refuse(reason: 'token_denied' | 'domain_not_allowed', message = 'refused') {
+      for (const l of listeners) l({ type: 'svc-session-error', v: 1, reason, message });
+    },
+    /** The next token request is answered with this token. */
+    renewWith(token: string) {
+      renewWith = token;
+    },
+  };
+}
+
+export const json = (status: number, body: unknown, headers: Record<string, string> = {}) =>
+  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json', ...headers } });
+
+export const apiError = (status: number, code: string, details?: unknown) =>
+  json(status, { error: { code, message: 'server wording', status, ...(details ? { details } : {}) } });
+
+/** Stubs fetch with answers in order (the last one repeats) and records each request. */
+export function stubFetch(...answers: (() => Response | Promise<Response>)[]) {
+  const requests: Request[] = [];
+  const fetch = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
+    requests.push(new Request(input, init));
+    const answer = answers.length > 1 ? answers.shift()! : answers[0]!;
+    return answer();
+  });
+  vi.stubGlobal('fetch', fetch);
+  return { fetch, requests };
+}
