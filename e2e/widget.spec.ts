@@ -1,110 +1,143 @@
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCalculator } from '../calculators/index.ts';
 import type { RunningServers } from '../server/index.ts';
+import { type HostPage, openHostPage } from './support/host-page.ts';
 import { launchChromium, startStack } from './support/stack.ts';
 
+const WAIT = { timeout: 20_000 };
 let stack: RunningServers;
 let browser: Browser;
 
 beforeAll(async () => {
-  stack = await startStack();
-  browser = await launchChromium();
+  [stack, browser] = await Promise.all([startStack(), launchChromium()]);
 });
 afterAll(async () => {
   await browser?.close();
   await stack?.close();
 });
 
-type Recorded = { type: string; payload: Record<string, unknown>; widgetId: string };
-const events = (page: Page) =>
-  page.evaluate(() => (window as unknown as { svcEvents: Recorded[] }).svcEvents);
-const eventsOf = async (page: Page, type: string) => (await events(page)).filter((e) => e.type === type);
+async function fillEstateTax(host: HostPage, estateValue: string, state: string) {
+  const frame = host.widget();
+  await frame.getByLabel('Taxable estate ($)').fill(estateValue);
+  await frame.getByLabel('State of residence').selectOption(state);
+  const calculate = frame.getByRole('button', { name: 'Calculate' });
+  await expect.poll(() => calculate.isEnabled(), WAIT).toBe(true);
+  await calculate.click();
+}
 
-describe('widget on a host page of another origin', () => {
-  it('loads, calculates on the server, reports the result and a lead to the host page', async () => {
-    const page = await browser.newPage();
-    const host = new URL(stack.examplesUrl);
-    expect(host.origin).not.toBe(new URL(stack.embedUrl).origin);
-    await page.goto(`${stack.examplesUrl}/events.html`);
-    await expect.poll(async () => (await eventsOf(page, 'svc-ready')).length, { timeout: 20_000 }).toBe(1);
-
-    const frame = page.frameLocator('iframe');
-    await frame.locator('#f-estateValue').fill('16000000');
-    await frame.locator('#f-state').selectOption('NY');
-    const calculate = frame.getByRole('button', { name: 'Calculate' });
-    await expect.poll(() => calculate.isEnabled(), { timeout: 20_000 }).toBe(true);
-    await calculate.click();
-    await expect.poll(async () => (await eventsOf(page, 'svc-result')).length, { timeout: 20_000 }).toBe(1);
-
-    const [result] = await eventsOf(page, 'svc-result');
-    const expected = runCalculator('estate-tax', { estateValue: 16_000_000, state: 'NY' });
-    if (!expected.ok) throw new Error('calculator refused valid input');
-    expect(result!.payload.outputs).toEqual(expected.result.outputs);
-    expect(result!.payload.resultId).toMatch(/^res_/);
-    expect(await frame.locator('[data-output="totalTax"]').textContent()).toContain(
-      new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' }).format(
-        expected.result.outputs.totalTax as number,
-      ),
-    );
-
-    await frame.locator('#lead-name').fill('Zoë Ødegård');
-    await frame.locator('#lead-email').fill('zoe@example.com');
-    await frame.locator('#lead-state').fill('NY');
-    await frame.locator('.consent input').check();
-    await frame.getByRole('button', { name: 'Send' }).click();
-    await expect.poll(async () => (await eventsOf(page, 'svc-lead')).length, { timeout: 20_000 }).toBe(1);
-    const [lead] = await eventsOf(page, 'svc-lead');
-    expect(lead!.payload).toMatchObject({ calculator: 'estate-tax', resultId: result!.payload.resultId });
-
-    // The lead is stored for the firm: its admin API key reads it back.
-    const leads = await (
-      await fetch(`${stack.apiUrl}/v1/api/leads`, {
-        headers: { authorization: `Bearer ${stack.demo.apiKey}` },
-      })
-    ).json();
-    expect(leads.data.some((l: { leadId: string }) => l.leadId === lead!.payload.leadId)).toBe(true);
-    expect((await eventsOf(page, 'svc-resize')).length).toBeGreaterThan(0);
-    await page.close();
+describe('estate-tax widget on a host page of another origin', () => {
+  it('runs the host page and the embed on different origins', () => {
+    expect(new URL(stack.examplesUrl).hostname).toBe('localhost');
+    expect(new URL(stack.embedUrl).hostname).toBe('127.0.0.1');
   });
 
-  it('ignores messages forged by anything but its own iframe on the embed origin', async () => {
-    const page = await browser.newPage();
-    await page.goto(`${stack.examplesUrl}/events.html`);
-    await expect.poll(async () => (await eventsOf(page, 'svc-ready')).length, { timeout: 20_000 }).toBe(1);
-    const [ready] = await eventsOf(page, 'svc-ready');
-    await page.evaluate((widgetId) => {
+  it('calculates on the server, reports svc-result equal to runCalculator, then a lead as svc-lead', async () => {
+    const host = await openHostPage(browser, `${stack.examplesUrl}/events.html`);
+    await expect.poll(() => host.count('svc-ready'), WAIT).toBe(1);
+    expect((await host.events('svc-ready'))[0]!.detail).toEqual({ calculator: 'estate-tax' });
+
+    await fillEstateTax(host, '16,000,000', 'NY');
+    await expect.poll(() => host.count('svc-result'), WAIT).toBe(1);
+    const [result] = await host.events('svc-result');
+    const expected = runCalculator('estate-tax', { estateValue: 16_000_000, state: 'NY' });
+    if (!expected.ok) throw new Error('the calculator refused valid inputs');
+    expect(result!.detail.outputs).toEqual(expected.result.outputs);
+    expect(result!.detail).toMatchObject({
+      calculator: 'estate-tax',
+      state: 'NY',
+      resultId: expect.any(String),
+    });
+    // Svc.on listeners saw it too (examples.js writes them into the page's log).
+    await expect.poll(() => host.page.locator('#log').textContent(), WAIT).toContain('svc-result');
+
+    const frame = host.widget();
+    await frame.getByLabel('Name', { exact: true }).fill('Zoë Ødegård');
+    await frame.getByLabel('Email', { exact: true }).fill('zoe@example.com');
+    await expect.poll(() => frame.getByLabel('State (two letters)').inputValue(), WAIT).toBe('NY');
+    await frame.locator('.consent input').check();
+    await frame.getByRole('button', { name: 'Send' }).click();
+    await expect.poll(() => host.count('svc-lead'), WAIT).toBe(1);
+    const [lead] = await host.events('svc-lead');
+    expect(lead!.detail).toMatchObject({ calculator: 'estate-tax', resultId: result!.detail.resultId });
+
+    // Stored for the firm: its admin API key reads it back.
+    const res = await fetch(`${stack.apiUrl}/v1/api/leads`, {
+      headers: { authorization: `Bearer ${stack.demo.apiKey}` },
+    });
+    const leads = (await res.json()) as { data: { leadId: string }[] };
+    expect(leads.data.map((l) => l.leadId)).toContain(lead!.detail.leadId);
+
+    expect(await host.count('svc-error')).toBe(0);
+    expect(await host.violations()).toEqual([]);
+    expect(host.pageErrors).toEqual([]);
+    await host.close();
+  });
+
+  it('sizes the iframe to the height the widget reports', async () => {
+    const host = await openHostPage(browser, `${stack.examplesUrl}/index.html`);
+    await expect.poll(() => host.count('svc-resize'), WAIT).toBeGreaterThan(0);
+    const iframe = host.page.locator('iframe');
+    await expect
+      .poll(async () => {
+        const reported = (await host.events('svc-resize')).at(-1)!.detail.height as number;
+        const box = await iframe.boundingBox();
+        return Math.abs((box?.height ?? 0) - Math.max(120, reported));
+      }, WAIT)
+      .toBeLessThan(1);
+    await host.close();
+  });
+});
+
+describe('origin and source checks', () => {
+  it('ignores an event forged by the host page itself, and one sent by a frame it did not mount', async () => {
+    const host = await openHostPage(browser, `${stack.examplesUrl}/events.html`);
+    await expect.poll(() => host.count('svc-ready'), WAIT).toBe(1);
+    const [ready] = await host.events('svc-ready');
+    const widgetId = ready!.widgetId;
+
+    // 1. Same envelope, posted by the host page's own window: wrong origin and wrong source.
+    await host.page.evaluate((id) => {
       const forged = {
         type: 'svc-lead',
         v: 1,
-        widgetId,
+        widgetId: id,
         payload: { leadId: 'lead_forged', calculator: 'estate-tax' },
       };
       window.postMessage(forged, '*');
-    }, ready!.widgetId);
-    // A real event queued after the forged one: once it has arrived, the forged one was handled.
-    const frame = page.frameLocator('iframe');
-    await frame.locator('#f-estateValue').fill('1000000');
-    await frame.locator('#f-state').selectOption('FL');
-    const calculate = frame.getByRole('button', { name: 'Calculate' });
-    await expect.poll(() => calculate.isEnabled(), { timeout: 20_000 }).toBe(true);
-    await calculate.click();
-    await expect.poll(async () => (await eventsOf(page, 'svc-result')).length, { timeout: 20_000 }).toBe(1);
-    expect(await eventsOf(page, 'svc-lead')).toEqual([]);
-    await page.close();
-  });
+    }, widgetId);
+    // 2. A genuine widget page on the embed origin, claiming the mounted widget's id.
+    await host.page.evaluate(
+      ({ embed, id }) => {
+        const rogue = document.createElement('iframe');
+        rogue.id = 'rogue';
+        rogue.src = `${embed}/w/rmd.html#${new URLSearchParams({ widgetId: id, host: location.origin })}`;
+        document.body.appendChild(rogue);
+      },
+      { embed: stack.embedUrl, id: widgetId },
+    );
+    await host.page.locator('#rogue').contentFrame().locator('h2').waitFor(WAIT);
 
-  it('reports a refused license key as svc-error token_denied, without throwing into the page', async () => {
-    const page = await browser.newPage();
-    const pageErrors: Error[] = [];
-    page.on('pageerror', (error) => pageErrors.push(error));
-    await page.goto(`${stack.examplesUrl}/wrong-key.html`);
-    await expect
-      .poll(async () => (await eventsOf(page, 'svc-error')).length, { timeout: 20_000 })
-      .toBeGreaterThan(0);
-    const [error] = await eventsOf(page, 'svc-error');
-    expect(error!.payload.reason).toBe('token_denied');
-    expect(pageErrors).toEqual([]);
-    await page.close();
+    // A real event queued after both: once it has arrived, the forged ones were handled.
+    await fillEstateTax(host, '1000000', 'FL');
+    await expect.poll(() => host.count('svc-result'), WAIT).toBe(1);
+    expect(await host.count('svc-lead')).toBe(0);
+    expect(await host.count('svc-ready')).toBe(1);
+    await host.close();
+  });
+});
+
+describe('a page whose key is refused', () => {
+  it('gets svc-error token_denied, the widget says so, and nothing throws into the page', async () => {
+    const host = await openHostPage(browser, `${stack.examplesUrl}/wrong-key.html`);
+    await expect.poll(() => host.count('svc-error'), WAIT).toBeGreaterThan(0);
+    const errors = await host.events('svc-error');
+    expect(errors.map((e) => e.detail.reason)).toEqual(['token_denied']);
+    const frame = host.widget();
+    await expect.poll(() => frame.getByRole('button', { name: 'Unavailable' }).isDisabled(), WAIT).toBe(true);
+    await expect.poll(() => frame.locator('.notice').textContent(), WAIT).toMatch(/license key/i);
+    expect(host.requestsTo('/license/activate')).toHaveLength(1);
+    expect(host.pageErrors).toEqual([]);
+    await host.close();
   });
 });

@@ -11,6 +11,8 @@ export interface LoaderConfig {
   defaultCalculator: string;
   /** CSS selector of the containers (`data-target`); unset means `[data-svc-calculator]`. */
   target?: string;
+  /** `data-mount="manual"`: mount nothing on load; the page calls `Svc.mount` (single-page apps). */
+  manual?: boolean;
 }
 
 /** `URL.canParse` is too new for every host page's visitors. */
@@ -24,7 +26,8 @@ function parseUrl(value: string): URL | undefined {
 
 /**
  * Reads the loader's own `<script>` tag:
- * `data-key` (required), `data-calculator`, `data-target` (a CSS selector), `data-api`.
+ * `data-key` (required), `data-calculator`, `data-target` (a CSS selector), `data-api`,
+ * `data-mount="manual"`.
  * Returns undefined, and says why in the console, when the loader cannot start.
  *
  * @example
@@ -56,6 +59,7 @@ export function configFromScript(script: HTMLScriptElement | null, apiUrl: strin
     embedOrigin: src.origin,
     defaultCalculator: script.dataset.calculator ?? 'estate-tax',
     ...(script.dataset.target ? { target: script.dataset.target } : {}),
+    ...(script.dataset.mount === 'manual' ? { manual: true } : {}),
   };
 }
 

@@ -69,6 +69,15 @@ describe('loader.js entry', () => {
     expect(document.querySelectorAll('section.calc > iframe')).toHaveLength(2);
   });
 
+  it('mounts nothing on load with data-mount="manual", and Svc.mount still works', async () => {
+    document.body.innerHTML = '<div id="slot"></div>';
+    addScript({ 'data-key': 'SVC-KEY', 'data-api': 'https://api.svc.test', 'data-mount': 'manual' });
+    await runLoader();
+    expect(document.querySelector('iframe')).toBeNull();
+    window.Svc!.mount(document.getElementById('slot')!, 'rmd');
+    expect(document.querySelectorAll('#slot > iframe')).toHaveLength(1);
+  });
+
   it('does nothing but explain itself without data-key', async () => {
     addScript({ 'data-api': 'https://api.svc.test' });
     await expect(runLoader()).resolves.toBeUndefined();

@@ -8,6 +8,7 @@ declare global {
 }
 
 function mountAll(svc: SvcApi, config: LoaderConfig, script: HTMLScriptElement): void {
+  if (config.manual) return;
   const targets = findTargets(document, config);
   if (targets.length > 0) {
     for (const target of targets) svc.mount(target);

@@ -1,15 +1,17 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { createEmbedApp } from './embed-host.ts';
-import { createExamplesApp } from './examples-host.ts';
+
+const LOADER = `var api="__SVC_API_URL__";${' '.repeat(600)}`;
 
 function dist() {
   const dir = mkdtempSync(join(tmpdir(), 'svc-dist-'));
   mkdirSync(join(dir, 'w'));
   mkdirSync(join(dir, 'assets'));
-  writeFileSync(join(dir, 'loader.js'), 'var api="__SVC_API_URL__";');
+  writeFileSync(join(dir, 'loader.js'), LOADER);
   writeFileSync(join(dir, 'w', 'rmd.html'), '<!doctype html><div id="app"></div>');
   writeFileSync(join(dir, 'assets', 'main-abc123.js'), 'console.log(1)');
   writeFileSync(join(tmpdir(), 'svc-secret.txt'), 'secret');
@@ -17,50 +19,94 @@ function dist() {
 }
 
 describe('embed host', () => {
-  const app = createEmbedApp({ distDir: dist(), apiUrl: 'https://api.svc.test' });
+  const distDir = dist();
+  const app = createEmbedApp({ distDir, apiUrl: 'https://api.svc.test' });
+  const expectedLoader = LOADER.replace('__SVC_API_URL__', 'https://api.svc.test');
 
   it('serves loader.js with the API URL written in, cacheable and loadable from any origin', async () => {
     const res = await app.request('/loader.js');
     expect(res.status).toBe(200);
-    expect(await res.text()).toBe('var api="https://api.svc.test";');
+    expect(await res.text()).toBe(expectedLoader);
+    expect(res.headers.get('content-type')).toContain('text/javascript');
     expect(res.headers.get('access-control-allow-origin')).toBe('*');
     expect(res.headers.get('cache-control')).toContain('max-age=300');
   });
 
-  it('serves widget pages with a strict CSP and hashed assets as immutable', async () => {
+  it('answers a matching If-None-Match with 304', async () => {
+    const etag = (await app.request('/loader.js')).headers.get('etag')!;
+    const res = await app.request('/loader.js', { headers: { 'if-none-match': etag } });
+    expect(res.status).toBe(304);
+    expect(await res.text()).toBe('');
+  });
+
+  it.each([
+    ['br', 'br'],
+    ['gzip, deflate', 'gzip'],
+    ['gzip, br', 'br'],
+    ['identity', null],
+  ])('compresses for Accept-Encoding %s', async (accept, encoding) => {
+    const res = await app.request('/loader.js', { headers: { 'accept-encoding': accept } });
+    expect(res.headers.get('content-encoding')).toBe(encoding);
+    expect(res.headers.get('vary')).toContain('accept-encoding');
+    if (encoding === 'gzip') {
+      expect(gunzipSync(Buffer.from(await res.arrayBuffer())).toString()).toBe(expectedLoader);
+    }
+  });
+
+  it('serves widget pages with a strict CSP that any site may frame', async () => {
     const page = await app.request('/w/rmd.html');
+    expect(page.status).toBe(200);
     const csp = page.headers.get('content-security-policy')!;
+    expect(csp).toContain("default-src 'none'");
     expect(csp).toContain("script-src 'self'");
+    expect(csp).toContain("style-src 'self'");
     expect(csp).toContain('connect-src https://api.svc.test');
     expect(csp).toContain('frame-ancestors *');
-    expect(csp).not.toContain('unsafe-inline');
+    expect(csp).not.toContain('unsafe');
+    expect(page.headers.get('x-frame-options')).toBeNull();
+    expect(page.headers.get('cache-control')).toBe('no-cache');
+  });
+
+  it('serves hashed assets as immutable', async () => {
     const asset = await app.request('/assets/main-abc123.js');
+    expect(asset.status).toBe(200);
     expect(asset.headers.get('cache-control')).toContain('immutable');
   });
 
-  it.each(['/nope.js', '/../svc-secret.txt', '/%2e%2e/svc-secret.txt', '/w/%E0%A4%A.html', '/'])(
-    'answers %s with a JSON 404',
-    async (path) => {
-      const res = await app.request(path);
-      expect(res.status).toBe(404);
-      expect((await res.json()).error.code).toBe('NOT_FOUND');
-    },
-  );
-});
-
-describe('examples host', () => {
-  const app = createExamplesApp({
-    apiUrl: 'http://api.test',
-    embedUrl: 'http://embed.test',
-    demoLicenseKey: 'SVC-DEMO',
+  it.each([
+    '/nope.js',
+    '/../svc-secret.txt',
+    '/%2e%2e/svc-secret.txt',
+    '/w/..%2f..%2fsvc-secret.txt',
+    '/w/%E0%A4%A.html',
+    '/w/',
+    '/',
+  ])('answers %s with a JSON 404', async (path) => {
+    const res = await app.request(path);
+    expect(res.status).toBe(404);
+    expect(await res.json()).toEqual({
+      error: { code: 'NOT_FOUND', message: expect.any(String), status: 404 },
+    });
   });
 
-  it('fills the placeholders of the example pages', async () => {
-    const html = await (await app.request('/')).text();
-    expect(html).toContain('src="http://embed.test/loader.js"');
-    expect(html).toContain('data-key="SVC-DEMO"');
-    expect(html).not.toContain('{{');
-    expect((await app.request('/events.html')).status).toBe(200);
-    expect((await app.request('/missing.html')).status).toBe(404);
+  it('answers other methods with 405', async () => {
+    const res = await app.request('/loader.js', { method: 'POST' });
+    expect(res.status).toBe(405);
+    expect((await res.json()).error.code).toBe('METHOD_NOT_ALLOWED');
+  });
+
+  it('answers HEAD like GET, without a body', async () => {
+    const res = await app.request('/loader.js', { method: 'HEAD' });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('etag')).toBeTruthy();
+    expect(await res.text()).toBe('');
+  });
+
+  it('finds files built after it started', async () => {
+    const late = mkdtempSync(join(tmpdir(), 'svc-dist-late-'));
+    const fresh = createEmbedApp({ distDir: late, apiUrl: 'https://api.svc.test', rescanMs: 0 });
+    expect((await fresh.request('/loader.js')).status).toBe(404);
+    writeFileSync(join(late, 'loader.js'), 'x');
+    expect((await fresh.request('/loader.js')).status).toBe(200);
   });
 });

@@ -1,57 +1,120 @@
-import { existsSync, readFileSync } from 'node:fs';
-import { extname, join, normalize, sep } from 'node:path';
+import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { extname, join, relative, sep } from 'node:path';
+import { brotliCompressSync, gzipSync } from 'node:zlib';
 import { Hono } from 'hono';
 
 const TYPES: Record<string, string> = {
   '.js': 'text/javascript; charset=utf-8',
   '.css': 'text/css; charset=utf-8',
   '.html': 'text/html; charset=utf-8',
+  '.json': 'application/json',
   '.svg': 'image/svg+xml',
   '.png': 'image/png',
   '.woff2': 'font/woff2',
-  '.map': 'application/json',
 };
+const COMPRESSIBLE = new Set(['.js', '.css', '.html', '.json', '.svg']);
+/** A missing file is looked for again at most this often, so a fresh build shows up without a restart. */
+const RESCAN_MS = 2_000;
+
+interface Asset {
+  type: string;
+  body: Buffer;
+  gzip?: Buffer;
+  br?: Buffer;
+  etag: string;
+}
 
 const notFound = () =>
   new Response(
     JSON.stringify({ error: { code: 'NOT_FOUND', message: 'No such embed asset.', status: 404 } }),
-    {
-      status: 404,
-      headers: { 'content-type': 'application/json', 'x-content-type-options': 'nosniff' },
-    },
+    { status: 404, headers: { 'content-type': 'application/json', 'x-content-type-options': 'nosniff' } },
   );
 
+function walk(dir: string): string[] {
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return []; // not built yet
+  }
+  return names.flatMap((name) => {
+    const path = join(dir, name);
+    return statSync(path).isDirectory() ? walk(path) : [path];
+  });
+}
+
+/** Every file under `distDir`, read once, keyed by its URL path; nothing outside it can be named. */
+function scan(distDir: string, apiUrl: string): Map<string, Asset> {
+  const assets = new Map<string, Asset>();
+  for (const file of walk(distDir)) {
+    const path = relative(distDir, file).split(sep).join('/');
+    const ext = extname(path);
+    let body = readFileSync(file);
+    if (path === 'loader.js') body = Buffer.from(body.toString('utf8').replaceAll('__SVC_API_URL__', apiUrl));
+    const compress = COMPRESSIBLE.has(ext) && body.length > 512;
+    assets.set(path, {
+      type: TYPES[ext] ?? 'application/octet-stream',
+      body,
+      ...(compress ? { gzip: gzipSync(body, { level: 9 }), br: brotliCompressSync(body) } : {}),
+      etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 22)}"`,
+    });
+  }
+  return assets;
+}
+
+function headersFor(path: string, asset: Asset, pageCsp: string): Record<string, string> {
+  const headers: Record<string, string> = {
+    'content-type': asset.type,
+    etag: asset.etag,
+    vary: 'accept-encoding',
+    'x-content-type-options': 'nosniff',
+    'cross-origin-resource-policy': 'cross-origin',
+  };
+  if (path === 'loader.js') {
+    // A stable URL on every firm's pages: short cache, revalidated by ETag.
+    headers['cache-control'] = 'public, max-age=300, stale-while-revalidate=3600';
+    headers['access-control-allow-origin'] = '*';
+  } else if (path.startsWith('assets/')) {
+    headers['cache-control'] = 'public, max-age=31536000, immutable';
+    headers['access-control-allow-origin'] = '*';
+  } else {
+    headers['cache-control'] = 'no-cache';
+  }
+  if (path.endsWith('.html')) {
+    headers['content-security-policy'] = pageCsp;
+    headers['referrer-policy'] = 'no-referrer';
+  }
+  return headers;
+}
+
 /**
- * The embed host: `loader.js` (short cache, any origin may load it), the widget pages (strict
- * CSP; framing is open to any site because the token handshake, not the frame, is the gate) and
- * their content-hashed assets (immutable). Files are read once and kept in memory.
+ * The embed host: `loader.js` (short cache, any origin may load it, the API URL written in), the
+ * widget pages (strict CSP; any site may frame them, because the token handshake, not the
+ * frame, is the gate) and their content-hashed assets (immutable). Files are served from an
+ * in-memory index of `distDir`, precompressed, with ETags.
  */
-export function createEmbedApp(opts: { distDir: string; apiUrl: string }): Hono {
+export function createEmbedApp(opts: { distDir: string; apiUrl: string; rescanMs?: number }): Hono {
   const app = new Hono();
-  const root = normalize(opts.distDir) + sep;
-  const cache = new Map<string, Buffer | null>();
-  const apiOrigin = new URL(opts.apiUrl).origin;
   const pageCsp = [
     "default-src 'none'",
     "script-src 'self'",
     "style-src 'self'",
-    `connect-src ${apiOrigin}`,
-    "img-src 'self' data:",
+    `connect-src ${new URL(opts.apiUrl).origin}`,
+    "img-src 'self' data: blob:",
     'frame-ancestors *',
     "base-uri 'none'",
     "form-action 'none'",
   ].join('; ');
+  let assets = scan(opts.distDir, opts.apiUrl);
+  let scannedAt = Date.now();
 
-  function read(path: string): Buffer | null {
-    if (!cache.has(path)) {
-      const file = normalize(join(root, path));
-      const inside = file.startsWith(root) && existsSync(file);
-      let body = inside ? readFileSync(file) : null;
-      if (body && path === 'loader.js')
-        body = Buffer.from(body.toString('utf8').replaceAll('__SVC_API_URL__', opts.apiUrl));
-      cache.set(path, body);
-    }
-    return cache.get(path) ?? null;
+  function find(path: string): Asset | undefined {
+    const hit = assets.get(path);
+    if (hit || Date.now() - scannedAt < (opts.rescanMs ?? RESCAN_MS)) return hit;
+    assets = scan(opts.distDir, opts.apiUrl);
+    scannedAt = Date.now();
+    return assets.get(path);
   }
 
   app.get('/*', (c) => {
@@ -61,26 +124,25 @@ export function createEmbedApp(opts: { distDir: string; apiUrl: string }): Hono 
     } catch {
       return notFound();
     }
-    if (path === '' || path.includes('\0') || path.split('/').includes('..')) return notFound();
-    const body = read(path);
-    if (!body) return notFound();
-    const headers: Record<string, string> = {
-      'content-type': TYPES[extname(path)] ?? 'application/octet-stream',
-      'x-content-type-options': 'nosniff',
-      'cross-origin-resource-policy': 'cross-origin',
-    };
-    if (path === 'loader.js') {
-      headers['cache-control'] = 'public, max-age=300';
-      headers['access-control-allow-origin'] = '*';
-    } else if (path.startsWith('assets/')) {
-      headers['cache-control'] = 'public, max-age=31536000, immutable';
-      headers['access-control-allow-origin'] = '*';
-    } else if (path.endsWith('.html')) {
-      headers['cache-control'] = 'no-cache';
-      headers['content-security-policy'] = pageCsp;
-      headers['referrer-policy'] = 'no-referrer';
-    }
+    const asset = path ? find(path) : undefined;
+    if (!asset) return notFound();
+    const headers = headersFor(path, asset, pageCsp);
+    if (c.req.header('if-none-match') === asset.etag) return c.body(null, 304, headers);
+    const accepts = c.req.header('accept-encoding') ?? '';
+    const encoding =
+      asset.br && /\bbr\b/.test(accepts) ? 'br' : asset.gzip && /\bgzip\b/.test(accepts) ? 'gzip' : undefined;
+    if (encoding) headers['content-encoding'] = encoding;
+    const body = encoding === 'br' ? asset.br! : encoding === 'gzip' ? asset.gzip! : asset.body;
     return c.body(new Uint8Array(body), 200, headers);
   });
+  app.all('/*', (c) =>
+    c.json(
+      { error: { code: 'METHOD_NOT_ALLOWED', message: 'The embed host serves GET only.', status: 405 } },
+      405,
+      {
+        allow: 'GET, HEAD',
+      },
+    ),
+  );
   return app;
 }

@@ -1,3 +1,5 @@
+// First, so that it runs before the calculators' schemas are built.
+import './zod-jitless.ts';
 import { render } from 'preact';
 import { App } from './app.tsx';
 import { createBridge } from './bridge.ts';

@@ -2,10 +2,10 @@ import { type Browser, chromium } from 'playwright-core';
 import type { RunningServers } from '../../server/index.ts';
 import { startStack as startServerStack } from '../../server/test-support/stack.ts';
 
-/** The real server stack with a fresh embedded database; limits raised for the browser's retries. */
+/** The real server stack (API, embed host, examples host) on loopback ports, over a fresh embedded database. */
 export const startStack = (): Promise<RunningServers> => startServerStack({ RATE_LIMIT_SCALE: '10' });
 
-/** Debian's Chromium, never a downloaded browser. */
+/** Debian's Chromium (`apt-get install -y chromium`), never a downloaded browser. */
 export function launchChromium(): Promise<Browser> {
   return chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
