@@ -1,6 +1,7 @@
 import { defineConfig } from 'vitest/config';
 
-// One config for the browser build (dist/embed) and the test projects.
+// The test projects. The browser build (dist/embed) has its own configs, run by `npm run build:embed`:
+// vite.widget.config.ts (widget pages, hashed assets) and vite.loader.config.ts (loader.js IIFE).
 // Node code (calculators, protocol, server) and browser-ish code (loader, widget) run in separate
 // vitest projects; e2e specs drive Debian's Chromium through playwright-core against built assets.
 export default defineConfig({

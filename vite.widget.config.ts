@@ -1,9 +1,15 @@
+import { readdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { defineConfig } from 'vite';
 
-const PAGES = ['estate-tax', 'inheritance-tax', 'probate-fees', 'executor-commission', 'rmd'];
+const PAGES_DIR = resolve(import.meta.dirname, 'widget/w');
+/** One HTML entry per calculator (`widget/w/<slug>.html`); they share one hashed script and stylesheet. */
+const pages = readdirSync(PAGES_DIR).filter((f) => f.endsWith('.html'));
 
-/** Widget pages: dist/embed/w/<slug>.html with content-hashed assets under dist/embed/assets/. */
+/**
+ * Widget pages: dist/embed/w/<slug>.html with content-hashed assets under dist/embed/assets/.
+ * JSX goes through oxc with Preact's automatic runtime (no Babel preset needed).
+ */
 export default defineConfig({
   root: resolve(import.meta.dirname, 'widget'),
   base: '/',
@@ -14,7 +20,7 @@ export default defineConfig({
     target: 'es2022',
     modulePreload: { polyfill: false },
     rollupOptions: {
-      input: Object.fromEntries(PAGES.map((p) => [p, resolve(import.meta.dirname, `widget/w/${p}.html`)])),
+      input: Object.fromEntries(pages.map((page) => [page.replace(/\.html$/, ''), resolve(PAGES_DIR, page)])),
     },
   },
 });

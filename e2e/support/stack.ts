@@ -1,9 +1,23 @@
+import { execSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { type Browser, chromium } from 'playwright-core';
 import type { RunningServers } from '../../server/index.ts';
 import { startStack as startServerStack } from '../../server/test-support/stack.ts';
 
-/** The real server stack (API, embed host, examples host) on loopback ports, over a fresh embedded database. */
-export const startStack = (): Promise<RunningServers> => startServerStack({ RATE_LIMIT_SCALE: '10' });
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+
+/**
+ * The real server stack (API, embed host, examples host) on loopback ports, over a fresh
+ * embedded database. `npm run test:e2e` builds first; a bare `vitest --project e2e` builds the
+ * embed only when there is none (a stale one is the runner's to rebuild).
+ */
+export function startStack(): Promise<RunningServers> {
+  if (!existsSync(`${ROOT}/dist/embed/loader.js`)) {
+    execSync('npm run build:embed --silent', { cwd: ROOT, stdio: 'inherit' });
+  }
+  return startServerStack({ RATE_LIMIT_SCALE: '10' });
+}
 
 /** Debian's Chromium (`apt-get install -y chromium`), never a downloaded browser. */
 export function launchChromium(): Promise<Browser> {
