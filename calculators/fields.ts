@@ -1,16 +1,25 @@
 import { z } from 'zod';
+import { hasAtMostTwoDecimals } from './money.ts';
 
+/** The largest amount any calculator accepts ($1 trillion): beyond any real estate, within exact doubles. */
 export const MAX_DOLLARS = 1_000_000_000_000;
 
-/** A dollar amount: a finite number ≥ 0 with at most two decimals. */
+/**
+ * A dollar amount: a number ≥ 0, at most MAX_DOLLARS, with at most two decimals. zod 4 already
+ * refuses NaN and ±Infinity. `unit: 'USD'` is what the widget reads to render a money control.
+ */
 export const money = (label: string, options: { default?: number; description?: string } = {}) => {
   const base = z
     .number({ error: `${label} must be a number` })
-    .finite()
     .min(0, `${label} cannot be negative`)
-    .max(MAX_DOLLARS, `${label} is too large`)
-    .refine((v) => Math.abs(Math.round(v * 100) - v * 100) < 1e-6, `${label} may have at most two decimals`)
-    .meta({ label, unit: 'USD', ...(options.description ? { description: options.description } : {}) });
+    .max(MAX_DOLLARS, `${label} cannot exceed $1,000,000,000,000`)
+    .refine(hasAtMostTwoDecimals, `${label} may have at most two decimals (cents)`)
+    .meta({
+      label,
+      unit: 'USD',
+      decimals: 2,
+      ...(options.description ? { description: options.description } : {}),
+    });
   return options.default === undefined ? base : base.default(options.default);
 };
 
@@ -71,12 +80,21 @@ export const US_STATES = [
 export const usState = (label = 'State') =>
   z.enum(US_STATES, { error: 'Expected a two-letter US state code such as NY' }).meta({ label });
 
-/** ISO date (YYYY-MM-DD) within the years our tables cover. */
-export const dateIn = (label: string, years: readonly number[]) =>
+/** The dates of death (inclusive ISO dates) that a calculator's law tables cover. */
+export interface Coverage {
+  from: string;
+  to: string;
+}
+
+export const isCovered = (date: string, coverage: Coverage): boolean =>
+  date >= coverage.from && date <= coverage.to;
+
+/** An ISO calendar date (YYYY-MM-DD, a real day) inside the coverage of the tables. */
+export const dateIn = (label: string, coverage: Coverage) =>
   z.iso
     .date({ error: `${label} must be a date (YYYY-MM-DD)` })
     .refine(
-      (d) => years.includes(Number(d.slice(0, 4))),
-      `${label} must fall in ${years.join(', ')}: the tables cover only those years`,
+      (d) => isCovered(d, coverage),
+      `${label} must be between ${coverage.from} and ${coverage.to}: the tables cover only those dates`,
     )
     .meta({ label });

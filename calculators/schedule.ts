@@ -2,41 +2,41 @@ import { applyRate, dollars, type Micro, ppm } from './money.ts';
 
 /**
  * A rate schedule: rows `floor : base : rate`, meaning T(x) = base + rate × (x − floor) for the
- * highest floor not above x (the form of every table in the law reference).
+ * highest floor not above x (the form of every table in the law reference); 0 below the first floor.
  */
 export interface ScheduleRow {
   floor: number;
   base: number;
+  /** Percent, as text so that it converts to parts-per-million exactly. */
   rate: string;
 }
 
 export interface Schedule {
   rows: readonly ScheduleRow[];
-  /** Where the figures come from and whether a second source confirms them. */
+  /** Where the figures come from. */
   source: string;
+  /** False when the law reference marks a figure [unverified] (a single secondary source). */
   verified: boolean;
 }
 
-export function evaluate(schedule: Schedule, amount: Micro): Micro {
-  if (amount <= 0n) return 0n;
-  let row = schedule.rows[0]!;
+export function evaluate(schedule: { rows: readonly ScheduleRow[] }, amount: Micro): Micro {
+  let row: ScheduleRow | undefined;
   for (const candidate of schedule.rows) {
     if (dollars(candidate.floor) <= amount) row = candidate;
   }
-  if (dollars(row.floor) > amount) return 0n;
+  if (!row || amount <= 0n) return 0n;
   return dollars(row.base) + applyRate(amount - dollars(row.floor), ppm(row.rate));
 }
 
-/** Marginal bands over a base amount: `[[upTo, rate], ..., [null, rate]]` applied to `amount`. */
-export function bands(amount: Micro, table: readonly (readonly [number | null, string])[]): Micro {
+/** Marginal bands: `[[upTo, rate], ..., [null, rate]]`, each rate on the slice of `amount` below `upTo`. */
+export type Bands = readonly (readonly [number | null, string])[];
+
+export function bands(amount: Micro, table: Bands): Micro {
   let tax = 0n;
   let lower = 0n;
   for (const [upTo, rate] of table) {
     const upper = upTo === null ? amount : dollars(upTo);
-    if (amount > lower) {
-      const slice = (amount < upper ? amount : upper) - lower;
-      tax += applyRate(slice, ppm(rate));
-    }
+    if (amount > lower) tax += applyRate((amount < upper ? amount : upper) - lower, ppm(rate));
     if (upTo === null || amount <= upper) break;
     lower = upper;
   }

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { runCalculator } from '../index.ts';
-import { ESTATE_TAX_STATES } from './state-tables.ts';
+import { ESTATE_TAX_STATES } from './state-tax.ts';
 
 const now = new Date('2026-06-15T12:00:00Z');
 

@@ -1,0 +1,40 @@
+import { type Micro, max } from '../money.ts';
+import type { StateVersion } from './state-tables.ts';
+
+/** A state's estate tax on one estate, before rounding. */
+export interface StateTaxResult {
+  /** Exact tax as the rational `tax / denominator` micro-dollars (the NY cliff divides by X). */
+  tax: Micro;
+  denominator: bigint;
+  /** True when the law has no closed form and the figure is our approximation (Illinois). */
+  estimate: boolean;
+  notes: string[];
+  /** Rule-set tag, e.g. "WA 2025-07-01". */
+  id: string;
+  version: StateVersion;
+  name: string;
+}
+
+export function stateResult(
+  code: string,
+  name: string,
+  version: StateVersion,
+  tax: Micro,
+  extra: { denominator?: bigint; estimate?: boolean; notes?: string[] } = {},
+): StateTaxResult {
+  const notes = [...(extra.notes ?? [])];
+  if (!version.verified && version.unverified) {
+    notes.push(
+      `${name}: the ${version.unverified} comes from a single secondary source [unverified]; check it before relying on the result.`,
+    );
+  }
+  return {
+    tax: max(0n, tax),
+    denominator: extra.denominator ?? 1n,
+    estimate: extra.estimate ?? false,
+    notes,
+    id: `${code}-${version.effectiveDate}`,
+    version,
+    name,
+  };
+}
