@@ -97,4 +97,5 @@ export const dateIn = (label: string, coverage: Coverage) =>
       (d) => isCovered(d, coverage),
       `${label} must be between ${coverage.from} and ${coverage.to}: the tables cover only those dates`,
     )
-    .meta({ label });
+    // formatMinimum/formatMaximum: the JSON Schema keywords for date bounds (ajv-formats).
+    .meta({ label, formatMinimum: coverage.from, formatMaximum: coverage.to });

@@ -14,9 +14,9 @@ const TIERS = [
 ] as const;
 
 export const COMMISSION_RULES: RuleSet = {
-  id: 'ny-scpa-2307',
+  id: 'ny-executor-commission-2026',
   taxYear: 2026,
-  effectiveDate: '1993-01-01',
+  effectiveDate: '2026-01-01',
   sources: ['N.Y. Surrogate’s Court Procedure Act §2307'],
 };
 
@@ -34,7 +34,9 @@ function compute(input: CommissionInput): CalculationResult {
       { label: 'Commissionable estate', amount: input.estateValue, kind: 'subtotal' },
       { label: 'Executor commission (SCPA §2307)', amount: commission, kind: 'total' },
     ],
-    notes: ['Per executor; with several executors of a large estate each may be entitled to a commission.'],
+    notes: [
+      'One full commission. Where several executors serve, SCPA §2307 decides how many commissions are allowed and how they are shared.',
+    ],
     ruleSet: COMMISSION_RULES,
     disclaimer: DISCLAIMER,
   };

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { money } from '../fields.ts';
-import { dollars, min, toDollars } from '../money.ts';
+import { addDollars, dollars, min, toDollars } from '../money.ts';
 import { bands } from '../schedule.ts';
 import { type CalculationResult, type CalculatorDefinition, DISCLAIMER, type RuleSet } from '../types.ts';
 
@@ -15,9 +15,9 @@ const TIERS = [
 const CAP = 25_000_000;
 
 export const PROBATE_RULES: RuleSet = {
-  id: 'ca-probate-fees',
+  id: 'ca-probate-fees-2026',
   taxYear: 2026,
-  effectiveDate: '1991-07-01',
+  effectiveDate: '2026-01-01',
   sources: ['Cal. Prob. Code §10800 (personal representative)', 'Cal. Prob. Code §10810 (attorney)'],
 };
 
@@ -37,10 +37,10 @@ function compute(input: ProbateInput): CalculationResult {
   const notes = ['Base is the gross inventory value: mortgages and other debts are not deducted.'];
   if (courtSetAboveCap) {
     notes.push(
-      'Above $25,000,000 the court sets a reasonable additional amount (Prob. Code §10800(a)); the fees shown cover only the first $25,000,000.',
+      'Above $25,000,000 the court sets a reasonable amount for the excess (Prob. Code §10800, §10810); this calculator does not estimate it. The fees shown are for the first $25,000,000 only.',
     );
   }
-  const totalFees = Math.round(fee * 2 * 100) / 100;
+  const totalFees = addDollars(fee, fee);
   return {
     outputs: { attorneyFee: fee, executorFee: fee, totalFees, courtSetAboveCap },
     lineItems: [

@@ -8,9 +8,9 @@ import { lifetimeFactor, TABLE_SOURCE } from './uniform-lifetime-table.ts';
 export const RMD_START_AGE = 73;
 
 export const RMD_RULES: RuleSet = {
-  id: 'us-rmd-2022-table',
+  id: 'rmd-2026',
   taxYear: 2026,
-  effectiveDate: '2022-01-01',
+  effectiveDate: '2026-01-01',
   sources: [TABLE_SOURCE, 'IRC §401(a)(9)(C) as amended by SECURE 2.0 §107'],
 };
 
@@ -41,6 +41,7 @@ function compute(input: RmdInput): CalculationResult {
       { label: `Required minimum distribution (÷ ${factor.toFixed(1)})`, amount: rmd, kind: 'total' },
     ],
     notes: [
+      `Required minimum distributions start at age ${RMD_START_AGE} (75 for those reaching 74 after 2032); younger ages are refused.`,
       'Uses the Uniform Lifetime Table; an owner whose sole beneficiary is a spouse more than 10 years younger uses the Joint and Last Survivor Table instead.',
     ],
     ruleSet: RMD_RULES,
