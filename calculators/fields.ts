@@ -92,7 +92,7 @@ export const isCovered = (date: string, coverage: Coverage): boolean =>
 /** An ISO calendar date (YYYY-MM-DD, a real day) inside the coverage of the tables. */
 export const dateIn = (label: string, coverage: Coverage) =>
   z.iso
-    .date({ error: `${label} must be a date (YYYY-MM-DD)` })
+    .date({ error: `${label} must be a date (YYYY-MM-DD)`, abort: true })
     .refine(
       (d) => isCovered(d, coverage),
       `${label} must be between ${coverage.from} and ${coverage.to}: the tables cover only those dates`,

@@ -290,3 +290,20 @@ export function inForce<P>(entry: StateEntry<P>, date: string): StateVersion & P
   const sorted = [...entry.versions].sort((a, b) => a.effectiveDate.localeCompare(b.effectiveDate));
   return sorted.filter((v) => v.effectiveDate <= date).at(-1) ?? sorted[0]!;
 }
+
+/** Every jurisdiction's table, by two-letter code. */
+export const STATE_TABLES: Readonly<Record<string, StateEntry<object>>> = {
+  CT,
+  DC,
+  HI,
+  IL,
+  MA,
+  ME,
+  MD,
+  MN,
+  NY,
+  OR,
+  RI,
+  VT,
+  WA,
+};

@@ -2,11 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { outputsOf } from '../testing.ts';
 
 const stateTax = (state: string, estateValue: number) =>
-  outputsOf('estate-tax', { state, estateValue }).stateTax;
+  outputsOf('estate-tax', { state, estateValue }).stateTax!;
+
+type Edges = [title: string, state: string, cases: [estateValue: number, stateTax: number][]];
 
 // Hand-computed: at each threshold, one dollar above it, and far above. State tax is computed on
 // the estate as entered, so the §2058 deduction does not change these figures.
-describe.each([
+describe.each<Edges>([
   [
     'CT: 12% over $15M, total capped at $15M',
     'CT',
@@ -166,7 +168,7 @@ describe.each([
       [22_076_000, 5_430_000],
     ],
   ],
-] as const)('%s', (_title, state, cases) => {
+])('%s', (_title, state, cases) => {
   it.each(cases)(`${state} %d → %d`, (estateValue, expected) => {
     expect(stateTax(state, estateValue)).toBe(expected);
   });
