@@ -19,73 +19,94 @@ export const ESTATE_TAX_RULES: RuleSet = {
   ],
 };
 
+const GIFT_TAX_NOTE =
+  'Gift tax already paid on the adjusted taxable gifts is taken as 0; if gift tax was paid, the federal tax here is overstated by that amount.';
+
 const SECTION_2058_NOTE =
   'The state tax is computed on the estate as entered and then deducted from the federal taxable estate (IRC §2058).';
 
-function compute(input: EstateTaxInput, { now }: { now: Date }): CalculationResult {
-  const { date, note: dateNote } = ruleDate(input.dateOfDeath, now, COVERAGE);
+/** The amounts, in the order the law computes them: state tax first, then federal (§2058). */
+function figures(input: EstateTaxInput, date: string) {
   const estate = dollars(input.estateValue);
   const state = stateEstateTax(input.state, estate, date);
   const stateTax = state ? toDollars(state.tax, state.denominator) : 0;
   // §2058 deducts the state tax actually paid: the rounded cent amount.
   const deduction = input.applyStateDeathTaxDeduction ? stateTax : 0;
   const federalTaxable = max(0n, estate - dollars(deduction));
-  const bea = basicExclusionOn(date);
   const federal = federalEstateTax({
     taxableEstate: federalTaxable,
     adjustedTaxableGifts: dollars(input.adjustedTaxableGifts),
     dsue: dollars(input.portableExclusion),
-    basicExclusion: dollars(bea.amount),
+    basicExclusion: dollars(basicExclusionOn(date).amount),
   });
   const federalTax = toDollars(federal.tax);
-  const totalTax = addDollars(federalTax, stateTax);
-  const notes = [
+  return {
+    state,
+    stateTax,
+    deduction,
+    federalTaxable,
+    federal,
+    federalTax,
+    totalTax: addDollars(federalTax, stateTax),
+  };
+}
+
+type Figures = ReturnType<typeof figures>;
+
+function estateNotes(input: EstateTaxInput, f: Figures, dateNote: string | undefined): string[] {
+  return [
     ...(dateNote ? [dateNote] : []),
-    ...(state ? state.notes : [`${input.state} has no state estate tax.`]),
-    ...(state && deduction > 0 ? [SECTION_2058_NOTE] : []),
-    ...(federal.dsueCapped ? ['The DSUE is capped at the basic exclusion amount.'] : []),
-    ...(input.adjustedTaxableGifts > 0
-      ? [
-          'Gift tax already paid on the adjusted taxable gifts is taken as 0; if gift tax was paid, the federal tax here is overstated by that amount.',
-        ]
-      : []),
+    ...(f.state ? f.state.notes : [`${input.state} has no state estate tax.`]),
+    ...(f.deduction > 0 ? [SECTION_2058_NOTE] : []),
+    ...(f.federal.dsueCapped ? ['The DSUE is capped at the basic exclusion amount.'] : []),
+    ...(input.adjustedTaxableGifts > 0 ? [GIFT_TAX_NOTE] : []),
   ];
+}
+
+function ruleSetFor(state: Figures['state']): RuleSet {
+  if (!state) return ESTATE_TAX_RULES;
+  return {
+    ...ESTATE_TAX_RULES,
+    id: `${ESTATE_TAX_RULES.id}+${state.id}`,
+    sources: [
+      ...ESTATE_TAX_RULES.sources,
+      `${state.name}: ${state.version.source} (from ${state.version.effectiveDate})`,
+    ],
+  };
+}
+
+function compute(input: EstateTaxInput, { now }: { now: Date }): CalculationResult {
+  const { date, note } = ruleDate(input.dateOfDeath, now, COVERAGE);
+  const f = figures(input, date);
+  const federalTaxableEstate = toDollars(f.federalTaxable);
   return {
     outputs: {
       estateValue: input.estateValue,
-      federalTax,
-      stateTax,
-      totalTax,
-      effectiveRate: ratio(totalTax, input.estateValue),
-      stateDeathTaxDeduction: deduction,
-      federalTaxableEstate: toDollars(federalTaxable),
-      federalExclusion: toDollars(federal.exclusion),
-      estimate: state?.estimate ?? false,
+      federalTax: f.federalTax,
+      stateTax: f.stateTax,
+      totalTax: f.totalTax,
+      effectiveRate: ratio(f.totalTax, input.estateValue),
+      stateDeathTaxDeduction: f.deduction,
+      federalTaxableEstate,
+      federalExclusion: toDollars(f.federal.exclusion),
+      estimate: f.state?.estimate ?? false,
       dateOfDeath: date,
     },
     lineItems: estateLineItems({
-      state: input.state,
-      ...(state ? { stateName: state.name } : {}),
+      ...(f.state ? { stateName: f.state.name } : {}),
       estateValue: input.estateValue,
-      stateTax,
-      deduction,
-      federalTaxableEstate: toDollars(federalTaxable),
+      stateTax: f.stateTax,
+      deduction: f.deduction,
+      federalTaxableEstate,
       adjustedTaxableGifts: input.adjustedTaxableGifts,
-      tentativeTax: toDollars(federal.tentativeTax),
-      exclusion: toDollars(federal.exclusion),
-      creditUsed: toDollars(min(federal.applicableCredit, federal.tentativeTax)),
-      federalTax,
-      totalTax,
+      tentativeTax: toDollars(f.federal.tentativeTax),
+      exclusion: toDollars(f.federal.exclusion),
+      creditUsed: toDollars(min(f.federal.applicableCredit, f.federal.tentativeTax)),
+      federalTax: f.federalTax,
+      totalTax: f.totalTax,
     }),
-    notes,
-    ruleSet: {
-      ...ESTATE_TAX_RULES,
-      id: state ? `${ESTATE_TAX_RULES.id}+${state.id}` : ESTATE_TAX_RULES.id,
-      sources: [
-        ...ESTATE_TAX_RULES.sources,
-        ...(state ? [`${state.name}: ${state.version.source} (from ${state.version.effectiveDate})`] : []),
-      ],
-    },
+    notes: estateNotes(input, f, note),
+    ruleSet: ruleSetFor(f.state),
     disclaimer: DISCLAIMER,
   };
 }

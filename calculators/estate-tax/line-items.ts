@@ -1,7 +1,6 @@
 import type { LineItem } from '../types.ts';
 
 export interface EstateFigures {
-  state: string;
   stateName?: string;
   estateValue: number;
   stateTax: number;
