@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { type PlanTable, parsePlans } from './domain/plans.ts';
 
 /**
  * The one place configuration is read. Every variable is validated here; a bad value stops
@@ -46,6 +47,14 @@ const EnvSchema = z.object({
   SEED_DEMO: flag(true),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).max(120_000).default(10_000),
+  PLANS: optionalText.transform((v, ctx) => {
+    try {
+      return parsePlans(v);
+    } catch (error) {
+      ctx.addIssue({ code: 'custom', message: (error as Error).message });
+      return z.NEVER;
+    }
+  }),
 });
 
 export type Env = z.output<typeof EnvSchema>;
@@ -55,6 +64,7 @@ export interface Config extends Env {
   publicEmbedUrl: string;
   publicExamplesUrl: string;
   corsOrigins: string[];
+  plans: PlanTable;
 }
 
 export class ConfigError extends Error {
@@ -76,6 +86,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
   const hostForUrl = env.HOST === '0.0.0.0' || env.HOST === '::' ? '127.0.0.1' : env.HOST;
   return {
     ...env,
+    plans: env.PLANS,
     publicApiUrl: trimSlash(env.PUBLIC_API_URL ?? `http://${hostForUrl}:${env.API_PORT}`),
     publicEmbedUrl: trimSlash(env.PUBLIC_EMBED_URL ?? `http://${hostForUrl}:${env.EMBED_PORT}`),
     publicExamplesUrl: trimSlash(env.PUBLIC_EXAMPLES_URL ?? `http://localhost:${env.EXAMPLES_PORT}`),

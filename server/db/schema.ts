@@ -22,7 +22,24 @@ export const accounts = pgTable('accounts', {
   email: text('email'),
   stripeCustomerId: text('stripe_customer_id'),
   createdAt: at('created_at').notNull(),
+  accentColor: text('accent_color'),
+  alertEmails: jsonb('alert_emails').$type<string[]>().notNull().default([]),
 });
+
+export const consentVersions = pgTable(
+  'consent_versions',
+  {
+    id: text('id').primaryKey(),
+    accountId: text('account_id')
+      .notNull()
+      .references(() => accounts.id),
+    version: integer('version').notNull(),
+    text: text('text').notNull(),
+    textSha256: text('text_sha256').notNull(),
+    createdAt: at('created_at').notNull(),
+  },
+  (t) => [uniqueIndex('consent_versions_account_version_key').on(t.accountId, t.version)],
+);
 
 export const licenses = pgTable(
   'licenses',
@@ -189,6 +206,7 @@ export const leads = pgTable(
     idempotencyKey: text('idempotency_key'),
     createdAt: at('created_at').notNull(),
     updatedAt: at('updated_at').notNull(),
+    consentVersionId: text('consent_version_id').references(() => consentVersions.id),
   },
   (t) => [index('leads_account_idx').on(t.accountId, t.createdAt)],
 );

@@ -1,0 +1,106 @@
+import { createHash } from 'node:crypto';
+import { and, desc, eq, sql } from 'drizzle-orm';
+import type { Clock } from '../../clock.ts';
+import type { Db } from '../../db/database.ts';
+import { newId } from '../../db/ids.ts';
+import { consentVersions } from '../../db/schema.ts';
+
+/** Shown until a firm sets its own text; `{firm}` is replaced by the firm's display name. */
+export const DEFAULT_CONSENT_TEXT =
+  'I agree that {firm} may contact me about my enquiry and store the details I entered for that purpose.';
+
+export interface ConsentVersion {
+  id: string;
+  version: number;
+  text: string;
+  textSha256: string;
+  createdAt: Date;
+}
+
+const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
+
+/** The firm's consent text in force, or undefined before the first one is written. */
+export async function findCurrentConsent(db: Db, accountId: string): Promise<ConsentVersion | undefined> {
+  const [row] = await db
+    .select()
+    .from(consentVersions)
+    .where(eq(consentVersions.accountId, accountId))
+    .orderBy(desc(consentVersions.version))
+    .limit(1);
+  return row;
+}
+
+export async function findConsentVersion(
+  db: Db,
+  accountId: string,
+  id: string,
+): Promise<ConsentVersion | undefined> {
+  const [row] = await db
+    .select()
+    .from(consentVersions)
+    .where(and(eq(consentVersions.accountId, accountId), eq(consentVersions.id, id)));
+  return row;
+}
+
+export async function listConsentVersions(db: Db, accountId: string): Promise<ConsentVersion[]> {
+  return db
+    .select()
+    .from(consentVersions)
+    .where(eq(consentVersions.accountId, accountId))
+    .orderBy(desc(consentVersions.version));
+}
+
+/**
+ * Records `text` as the firm's new consent version, unless it equals the one in force (then that one
+ * is returned). Versions only grow: a lead keeps pointing at the exact words its visitor saw. The
+ * version number comes from the unique (account, version) index, so two concurrent writers cannot
+ * both take the same number; the loser retries once on top of the winner.
+ */
+export async function publishConsentText(
+  deps: { db: Db; clock: Clock },
+  accountId: string,
+  text: string,
+): Promise<ConsentVersion> {
+  const trimmed = text.trim();
+  for (let attempt = 0; ; attempt++) {
+    const current = await findCurrentConsent(deps.db, accountId);
+    if (current && current.text === trimmed) return current;
+    try {
+      const [row] = await deps.db
+        .insert(consentVersions)
+        .values({
+          id: newId('cv'),
+          accountId,
+          version: (current?.version ?? 0) + 1,
+          text: trimmed,
+          textSha256: sha256(trimmed),
+          createdAt: deps.clock.now(),
+        })
+        .returning();
+      return row!;
+    } catch (error) {
+      if (attempt >= 2) throw error;
+    }
+  }
+}
+
+/** The version in force, writing the default text (with the firm's name) as version 1 if none. */
+export async function ensureCurrentConsent(
+  deps: { db: Db; clock: Clock },
+  accountId: string,
+  firmName: string,
+): Promise<ConsentVersion> {
+  return (
+    (await findCurrentConsent(deps.db, accountId)) ??
+    publishConsentText(deps, accountId, DEFAULT_CONSENT_TEXT.replace('{firm}', firmName))
+  );
+}
+
+/** Count of versions, for listings. */
+export async function countConsentVersions(db: Db, accountId: string): Promise<number> {
+  const [row] = await db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(consentVersions)
+    .where(eq(consentVersions.accountId, accountId));
+  return row?.n ?? 0;
+}
