@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import {
+  boolean,
   index,
   integer,
   jsonb,
@@ -182,6 +183,8 @@ export const calculationResults = pgTable(
     disclaimer: text('disclaimer').notNull(),
     originDomain: text('origin_domain'),
     createdAt: at('created_at').notNull(),
+    test: boolean('test').notNull().default(false),
+    embedSessionId: text('embed_session_id'),
   },
   (t) => [index('calculation_results_account_idx').on(t.accountId, t.createdAt)],
 );
@@ -207,6 +210,8 @@ export const leads = pgTable(
     createdAt: at('created_at').notNull(),
     updatedAt: at('updated_at').notNull(),
     consentVersionId: text('consent_version_id').references(() => consentVersions.id),
+    test: boolean('test').notNull().default(false),
+    quarantinedAt: at('quarantined_at'),
   },
   (t) => [index('leads_account_idx').on(t.accountId, t.createdAt)],
 );

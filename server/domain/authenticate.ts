@@ -6,6 +6,7 @@ import { AppError } from '../errors.ts';
 import { hmacSecret, isWellFormedApiKey } from './credential-formats.ts';
 import { findUsableLicenseById } from './license-lookup.ts';
 import type { CredentialKind, Principal } from './principal.ts';
+import { parseScopes } from './scopes.ts';
 import type { LicensingDeps } from './token-set.ts';
 import { invalidToken, TOKEN_KINDS } from './tokens.ts';
 
@@ -86,7 +87,13 @@ async function authenticateApiKey(deps: LicensingDeps, key: string): Promise<Pri
   // One write a minute at most: "last used" is for people, not an audit trail.
   if (!row.lastUsedAt || now.getTime() - row.lastUsedAt.getTime() > 60_000)
     await touchApiKey(deps.db, row.id, now);
-  return { kind: 'apikey', accountId: row.accountId, apiKeyId: row.id, admin: true };
+  return {
+    kind: 'apikey',
+    accountId: row.accountId,
+    apiKeyId: row.id,
+    admin: true,
+    scopes: parseScopes(row.scopes),
+  };
 }
 
 export const forbidden = (message = 'This credential may not do that.') =>

@@ -1,3 +1,5 @@
+import type { ApiKeyScope } from './scopes.ts';
+
 /** Who is calling, once a credential has been verified. Every firm-data query is scoped by `accountId`. */
 export type Principal =
   | {
@@ -11,7 +13,7 @@ export type Principal =
       jti: string;
     }
   | { kind: 'embed'; accountId: string; licenseId: string; domain: string; origin: string; jti: string }
-  | { kind: 'apikey'; accountId: string; apiKeyId: string; admin: true };
+  | { kind: 'apikey'; accountId: string; apiKeyId: string; admin: true; scopes: ApiKeyScope[] };
 
 export type CredentialKind = Principal['kind'];
 

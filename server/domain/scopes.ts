@@ -1,0 +1,34 @@
+import { forbidden } from './authenticate.ts';
+import { isAdmin, type Principal } from './principal.ts';
+
+/**
+ * What an API key may do, chosen when it is created. `admin` includes every other scope; keys made
+ * before scopes existed carry `admin` and keep full access. A key meant for an AI tool defaults to
+ * `leads:read` (README "Credentials").
+ */
+export const API_KEY_SCOPES = ['leads:read', 'leads:write', 'billing', 'admin'] as const;
+export type ApiKeyScope = (typeof API_KEY_SCOPES)[number];
+
+export const DEFAULT_API_KEY_SCOPES: readonly ApiKeyScope[] = ['leads:read'];
+
+export const isApiKeyScope = (value: string): value is ApiKeyScope =>
+  (API_KEY_SCOPES as readonly string[]).includes(value);
+
+/** The stored form (space separated, as OAuth writes scopes) read back; unknown words are dropped. */
+export function parseScopes(stored: string): ApiKeyScope[] {
+  return stored.split(/[\s,]+/).filter(isApiKeyScope);
+}
+
+export const formatScopes = (scopes: readonly ApiKeyScope[]) => [...new Set(scopes)].join(' ');
+
+/** Whether the principal may act with `scope`: admin access tokens and `admin` keys may do all. */
+export function hasScope(principal: Principal, scope: ApiKeyScope): boolean {
+  if (principal.kind === 'apikey')
+    return principal.scopes.includes('admin') || principal.scopes.includes(scope);
+  return isAdmin(principal);
+}
+
+/** Throws 403 FORBIDDEN naming the missing scope. */
+export function requireScope(principal: Principal, scope: ApiKeyScope): void {
+  if (!hasScope(principal, scope)) throw forbidden(`This credential lacks the "${scope}" scope.`);
+}
