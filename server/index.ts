@@ -8,6 +8,7 @@ import { systemClock } from './clock.ts';
 import { acquireDataDirLock } from './db/data-dir-lock.ts';
 import { createDatabase } from './db/database.ts';
 import { migrate } from './db/migrate.ts';
+import { startDeliveryWorker } from './domain/delivery/worker.ts';
 import { seedDemo } from './domain/demo-seed.ts';
 import { createEmbedApp } from './embed-host.ts';
 import { type Config, ConfigError, loadConfig } from './env.ts';
@@ -104,6 +105,10 @@ export async function startServers(
       isShuttingDown: () => shuttingDown,
     });
     apiApp.route('/', createAdminRoutes(services, adminToken));
+    // Webhooks, alert mails and retention: every instance runs the worker; row locks share the work.
+    const worker = config.DELIVERY_WORKER
+      ? startDeliveryWorker(services.delivery, { pollMs: config.DELIVERY_POLL_MS })
+      : undefined;
     apiFetch = apiApp.fetch;
     embedFetch = createEmbedApp({
       distDir: `${repoRoot()}/dist/embed`,
@@ -137,6 +142,8 @@ export async function startServers(
         ),
       );
       clearTimeout(timer);
+      await worker?.stop();
+      services.delivery.mailer.close();
       redis?.disconnect();
       await database.close();
       rmSync(serverInfoFile(config.DATA_DIR), { force: true });

@@ -6,6 +6,7 @@ import type { BillingDeps } from './billing/billing-portal.ts';
 import { createStripeClient } from './billing/stripe-client.ts';
 import type { Clock } from './clock.ts';
 import type { Database } from './db/database.ts';
+import { createDeliveryDeps, type DeliveryDeps } from './domain/delivery/deps.ts';
 import { createSigningKeyRing, ensureActiveSigningKey } from './domain/signing-key-ring.ts';
 import type { LicensingDeps } from './domain/token-set.ts';
 import { createTokenService, type KeyRing } from './domain/tokens.ts';
@@ -29,6 +30,7 @@ export interface Services {
   keys: KeyRing & { refresh(): void };
   licensing: LicensingDeps;
   billing: BillingDeps;
+  delivery: DeliveryDeps;
 }
 
 /**
@@ -63,7 +65,8 @@ export async function createServices(opts: {
       ? { stripe: createStripeClient(config.STRIPE_SECRET_KEY, config.STRIPE_API_BASE) }
       : {}),
   };
-  return { ...opts, keys, licensing, billing };
+  const delivery = createDeliveryDeps({ db, clock, secretKey, logger: opts.logger, config });
+  return { ...opts, keys, licensing, billing, delivery };
 }
 
 /** The API app with every feature router mounted. */

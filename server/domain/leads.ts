@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { Db } from '../db/database.ts';
+import { type Db, withTransaction } from '../db/database.ts';
 import {
   deleteIdempotencyKey,
   findIdempotencyKey,
@@ -17,6 +17,7 @@ import {
 } from '../db/leads-repo.ts';
 import { findResult } from '../db/results-repo.ts';
 import { AppError } from '../errors.ts';
+import { enqueueLeadEvent } from './delivery/outbox.ts';
 import type { Principal } from './principal.ts';
 import type { LicensingDeps } from './token-set.ts';
 
@@ -87,6 +88,7 @@ export async function submitLead(
       }
       await purgeExpiredKeys(tx, principal.accountId, deps.clock.now());
       const lead = await insertLead(tx, leadValues(deps, principal, key, input));
+      await enqueueLeadEvent(tx, 'lead.created', lead, toLeadView(lead), lead.createdAt);
       const body = { leadId: lead.id, status: lead.status, createdAt: lead.createdAt.toISOString() };
       const now = deps.clock.now();
       const inserted = await insertIdempotencyKey(tx, {
@@ -209,7 +211,11 @@ export async function changeLeadStatus(
   if (!TRANSITIONS[from].includes(to)) {
     throw new AppError('INVALID_TRANSITION', `A lead cannot go from ${from} to ${to}.`);
   }
-  const updated = await updateLeadStatus(deps.db, accountId, leadId, from, to, deps.clock.now());
+  const updated = await withTransaction(deps.db, async (tx) => {
+    const row = await updateLeadStatus(tx, accountId, leadId, from, to, deps.clock.now());
+    if (row) await enqueueLeadEvent(tx, 'lead.updated', row, toLeadView(row), row.updatedAt);
+    return row;
+  });
   if (!updated) throw new AppError('INVALID_TRANSITION', 'The lead changed meanwhile; read it again.');
   return toLeadView(updated);
 }

@@ -20,6 +20,7 @@ import type { AppEnv } from '../http/app-env.ts';
 import { bearerOf } from '../http/auth.ts';
 import { createRouter } from '../http/openapi-router.ts';
 import type { Services } from '../services.ts';
+import { createDeliveryAdminRoutes } from './admin-delivery.ts';
 import { errorResponses, jsonBody, jsonResponse } from './schemas.ts';
 
 const tags = ['Admin'];
@@ -240,5 +241,6 @@ export function createAdminRoutes(services: Services, adminToken: string) {
     services.keys.refresh();
     return c.json(result, 200);
   });
+  router.route('/', createDeliveryAdminRoutes(services.delivery));
   return router;
 }
