@@ -9,14 +9,19 @@ export interface RenderedMail {
 
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
-/** The first output a calculator names is its headline figure ("Estimated estate tax: $1,234.00"). */
+/**
+ * The figure a firm wants first: a "total…" output when the calculator has one (total estate tax,
+ * total fees), else the first output it names ("Inheritance tax", "Required minimum distribution").
+ */
 export function headlineOf(calculator: string, outputs: Record<string, unknown> | undefined): string | null {
   const info = getCalculator(calculator);
   if (!info || !outputs) return null;
-  for (const [key, label] of Object.entries(info.outputLabels)) {
+  const entries = Object.entries(info.outputLabels);
+  const ordered = [...entries.filter(([k]) => /^total/i.test(k)), ...entries];
+  for (const [key, label] of ordered) {
     const value = outputs[key];
     if (typeof value === 'number') return `${label}: ${formatUsd(value)}`;
-    if (typeof value === 'string' || typeof value === 'boolean') return `${label}: ${String(value)}`;
+    if (typeof value === 'string') return `${label}: ${value}`;
   }
   return null;
 }
