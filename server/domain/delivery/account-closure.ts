@@ -85,8 +85,29 @@ export async function closeAccount(deps: Deps, accountId: string, actor = 'admin
   });
 }
 
+/** The tables `deleteAccountRows` empties for an account (checked against the schema by a test). */
+export const ACCOUNT_DATA_TABLES = [
+  'webhook_deliveries',
+  'delivery_attempts',
+  'mail_messages',
+  'outbox_events',
+  'webhook_endpoints',
+  'leads',
+  'calculation_results',
+  'idempotency_keys',
+  'consent_versions',
+  'refresh_tokens',
+  'auth_codes',
+  'activations',
+  'api_keys',
+  'licenses',
+  'audit_events',
+  'accounts',
+  'account_closures',
+] as const;
+
 /**
- * Every table holding a firm's data, children first. A table added later that carries an
+ * Every table holding a firm's data, children first (delivery_attempts go with their deliveries). A table added later that carries an
  * `account_id` or `license_id` must be listed here (account-closure.test.ts checks the schema).
  */
 async function deleteAccountRows(tx: Db, accountId: string): Promise<void> {
