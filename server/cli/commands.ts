@@ -1,7 +1,8 @@
 import { parseArgs } from 'node:util';
+import { DELIVERY_OPTIONS, DELIVERY_USAGE, deliveryRequest } from './delivery-commands.ts';
 
 export interface CliRequest {
-  method: 'GET' | 'POST';
+  method: 'GET' | 'POST' | 'DELETE';
   path: string;
   body?: unknown;
   /** Human-readable rendering of a successful response. */
@@ -24,6 +25,7 @@ export const USAGE = `Usage: npm run svc -- <command> [options] [--json]
   connect-code create --license LICENSE_ID --redirect-uri URL --code-challenge S256_CHALLENGE --site-domain DOMAIN
   keys rotate
   demo seed
+${DELIVERY_USAGE}
 
 Secrets (license keys, API keys, codes) are printed once, at creation, and never stored in clear.`;
 
@@ -42,6 +44,7 @@ const OPTIONS = {
   'redirect-uri': { type: 'string' },
   'code-challenge': { type: 'string' },
   'site-domain': { type: 'string' },
+  ...DELIVERY_OPTIONS,
 } as const;
 
 export function parseCli(argv: string[]) {
@@ -199,7 +202,10 @@ export function toRequest(positionals: string[], values: Values): CliRequest {
           ]);
         },
       };
-    default:
+    default: {
+      const delivery = deliveryRequest(positionals, values, (message) => new UsageError(message));
+      if (delivery) return delivery;
       throw new UsageError(noun ? `unknown command "${positionals.join(' ')}"` : 'no command given');
+    }
   }
 }

@@ -140,7 +140,7 @@ describe('crash safety (child server killed with SIGKILL)', () => {
       const listed = await fetch(`${second.apiUrl}/admin/v1/webhooks/${endpoint.id}/deliveries`, {
         headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
       });
-      const [delivery] = ((await listed.json()) as { deliveries: Record<string, any>[] }).deliveries;
+      const delivery = ((await listed.json()) as { deliveries: Record<string, any>[] }).deliveries[0]!;
       expect(delivery).toMatchObject({ status: 'succeeded', attempts: 2 });
       expect(delivery.log.map((a: { statusCode: number }) => a.statusCode)).toEqual([500, 200]);
       await kill9(second.child);
