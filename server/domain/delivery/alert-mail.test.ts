@@ -28,7 +28,7 @@ async function startSmtpCapture() {
       stream.on('data', (c: Buffer) => chunks.push(c));
       stream.on('end', () => {
         messages.push({
-          from: session.envelope.mailFrom && session.envelope.mailFrom.address,
+          from: session.envelope.mailFrom ? session.envelope.mailFrom.address : false,
           to: session.envelope.rcptTo.map((r) => r.address),
           raw: Buffer.concat(chunks).toString('utf8'),
         });

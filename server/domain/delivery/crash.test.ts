@@ -80,7 +80,7 @@ describe('crash safety (child server killed with SIGKILL)', () => {
           body: JSON.stringify(body),
         });
         expect(res.status).toBe(200);
-        return (await res.json()) as Record<string, any>;
+        return await res.json();
       };
       const { account } = await admin('/admin/v1/accounts', { name: 'Crash & Co' });
       const { licenseKey } = await admin('/admin/v1/licenses', {
@@ -131,16 +131,16 @@ describe('crash safety (child server killed with SIGKILL)', () => {
       const ids = new Set(receiver.requests.map((r) => r.headers['webhook-id']));
       expect(ids.size).toBe(1);
       for (const req of receiver.requests) {
-        const body = new Webhook(secret).verify(req.body, req.headers as Record<string, string>) as Record<
-          string,
-          any
-        >;
+        const body = new Webhook(secret).verify(
+          req.body,
+          req.headers as Record<string, string>,
+        ) as ReturnType<typeof JSON.parse>;
         expect(body).toMatchObject({ type: 'lead.created', data: { leadId } });
       }
       const listed = await fetch(`${second.apiUrl}/admin/v1/webhooks/${endpoint.id}/deliveries`, {
         headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
       });
-      const delivery = ((await listed.json()) as { deliveries: Record<string, any>[] }).deliveries[0]!;
+      const delivery = (await listed.json()).deliveries[0];
       expect(delivery).toMatchObject({ status: 'succeeded', attempts: 2 });
       expect(delivery.log.map((a: { statusCode: number }) => a.statusCode)).toEqual([500, 200]);
       await kill9(second.child);

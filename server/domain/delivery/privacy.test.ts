@@ -40,7 +40,7 @@ const admin = async (method: string, path: string, body?: unknown) => {
     headers: { authorization: `Bearer ${TOKEN}`, ...(body ? { 'content-type': 'application/json' } : {}) },
     ...(body ? { body: JSON.stringify(body) } : {}),
   });
-  return { status: res.status, body: (await res.json()) as Record<string, any> };
+  return { status: res.status, body: await res.json() };
 };
 
 const tables: PgTable[] = Object.values(schema).filter((v) => v instanceof PgTable);
