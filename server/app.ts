@@ -9,6 +9,7 @@ import type { Config } from './env.ts';
 import { AppError } from './errors.ts';
 import type { AppEnv } from './http/app-env.ts';
 import { clientIp } from './http/client-ip.ts';
+import { discardUnreadBody } from './http/discard-body.ts';
 import { corsPolicy } from './http/cors-policy.ts';
 import { errorResponse, handleError } from './http/error-handler.ts';
 import { requireJsonBody } from './http/json-body.ts';
@@ -72,7 +73,8 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
     '/v1/*',
     bodyLimit({
       maxSize: config.BODY_LIMIT_BYTES,
-      onError: () => {
+      onError: async (c) => {
+        await discardUnreadBody(c);
         throw new AppError(
           'PAYLOAD_TOO_LARGE',
           `The request body is larger than ${config.BODY_LIMIT_BYTES} bytes.`,
