@@ -29,6 +29,21 @@ describe('startServers', () => {
   });
 });
 
+describe('start-up with the wrong secret key', () => {
+  it('stops with a message naming SECRET_KEY, not a raw AES-GCM error, and leaves the data dir usable', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'svc-key-'));
+    const first = await startStack({ DATA_DIR: dataDir, SECRET_KEY: 'a'.repeat(64) });
+    await first.close();
+    await expect(startStack({ DATA_DIR: dataDir, SECRET_KEY: 'b'.repeat(64) })).rejects.toThrow(
+      /SECRET_KEY is not the one this database was set up with/,
+    );
+    // The failed start released the lock: the right key still opens it.
+    const again = await startStack({ DATA_DIR: dataDir, SECRET_KEY: 'a'.repeat(64) });
+    expect(again.demo.licenseKey).toBe(first.demo.licenseKey);
+    await again.close();
+  });
+});
+
 describe('graceful shutdown', () => {
   it('finishes a request that is in flight when close() starts', async () => {
     const running = await startStack();

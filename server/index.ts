@@ -31,11 +31,7 @@ export interface RunningServers {
 
 type Fetch = (req: Request, env?: unknown) => Response | Promise<Response>;
 
-function listen(
-  app: { fetch: Fetch },
-  host: string,
-  port: number,
-): Promise<NodeServer> {
+function listen(app: { fetch: Fetch }, host: string, port: number): Promise<NodeServer> {
   return new Promise((resolve, reject) => {
     const server = serve({ fetch: app.fetch, hostname: host, port }, () => resolve(server));
     server.once('error', reject);
