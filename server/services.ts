@@ -52,7 +52,7 @@ export async function createServices(opts: {
   );
   await ensureActiveSigningKey({ db, secretKey, clock });
   const keys = createSigningKeyRing({ db, secretKey, clock });
-  const tokens = createTokenService({ issuer: config.publicApiUrl, keys, clock });
+  const tokens = createTokenService({ issuer: await tokenIssuer(config, store), keys, clock });
   const licensing: LicensingDeps = { db, clock, tokens, pepper };
   const billing: BillingDeps = {
     db,
@@ -64,6 +64,19 @@ export async function createServices(opts: {
       : {}),
   };
   return { ...opts, keys, licensing, billing };
+}
+
+/**
+ * The `iss` of every token. PUBLIC_API_URL when the operator sets it (then it must be the same on
+ * every instance, as it is the public address); otherwise the first instance's API URL, stored in
+ * the shared database, so instances on different ports or hosts agree without being told.
+ */
+async function tokenIssuer(
+  config: Config,
+  store: ReturnType<typeof createSecretStore>,
+): Promise<string> {
+  if (config.PUBLIC_API_URL) return config.publicApiUrl;
+  return store.getOrCreate('token-issuer', () => config.publicApiUrl);
 }
 
 /** The API app with every feature router mounted. */
