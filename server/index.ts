@@ -15,6 +15,7 @@ import { createExamplesApp } from './examples-host.ts';
 import { createLogger } from './logger.ts';
 import { repoRoot } from './repo-root.ts';
 import { createAdminRoutes } from './routes/admin.ts';
+import { createBackupRoutes } from './routes/admin-backup.ts';
 import { loadSecretKey } from './secrets/secret-key.ts';
 import { createApiApp, createServices } from './services.ts';
 
@@ -107,6 +108,7 @@ export async function startServers(
       isShuttingDown: () => shuttingDown,
     });
     apiApp.route('/', createAdminRoutes(services, adminToken));
+    apiApp.route('/', createBackupRoutes(database, adminToken));
     apiFetch = apiApp.fetch;
     embedFetch = createEmbedApp({
       distDir: `${repoRoot()}/dist/embed`,

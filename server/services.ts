@@ -71,10 +71,7 @@ export async function createServices(opts: {
  * every instance, as it is the public address); otherwise the first instance's API URL, stored in
  * the shared database, so instances on different ports or hosts agree without being told.
  */
-async function tokenIssuer(
-  config: Config,
-  store: ReturnType<typeof createSecretStore>,
-): Promise<string> {
+async function tokenIssuer(config: Config, store: ReturnType<typeof createSecretStore>): Promise<string> {
   if (config.PUBLIC_API_URL) return config.publicApiUrl;
   return store.getOrCreate('token-issuer', () => config.publicApiUrl);
 }

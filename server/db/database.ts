@@ -12,6 +12,8 @@ export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
 export interface Database {
   db: Db;
   kind: 'pglite' | 'postgres';
+  /** The embedded database's whole data directory as a gzipped tarball (PGlite only). */
+  dump?(): Promise<Blob>;
   ping(): Promise<void>;
   close(): Promise<void>;
 }
@@ -51,6 +53,8 @@ export async function createDatabase(opts: DatabaseOptions): Promise<Database> {
   return {
     db,
     kind: 'pglite',
+    // PGlite serves one query at a time, so the dump is a consistent snapshot between queries.
+    dump: () => client.dumpDataDir('gzip'),
     ping: async () => {
       await client.query('select 1');
     },
