@@ -14,6 +14,7 @@ import { discardUnreadBody } from './http/discard-body.ts';
 import { errorResponse, handleError } from './http/error-handler.ts';
 import { requireJsonBody } from './http/json-body.ts';
 import { allowedMethods } from './http/method-not-allowed.ts';
+import { type Metrics, metricsHandler } from './http/metrics.ts';
 import { type CredentialKeyResolver, rateLimit } from './http/rate-limit.ts';
 import type { RateLimiter } from './http/rate-limiter.ts';
 import { requestLog } from './http/request-log.ts';
@@ -28,6 +29,8 @@ export interface AppDeps {
   /** Database liveness for /readyz. */
   ping(): Promise<void>;
   isShuttingDown?: () => boolean;
+  /** Prometheus metrics; served at /metrics when METRICS_TOKEN is set. */
+  metrics?: Metrics;
   /** Verified credential → rate-limit key; provided by the auth layer. */
   credentialKey?: CredentialKeyResolver;
   /** Feature routers mounted under /v1 (each an OpenAPIHono so it appears in the OpenAPI document). */
@@ -57,6 +60,10 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
     c.header('Content-Security-Policy', "default-src 'none'; frame-ancestors 'none'");
     return c.json({ status: 'ok' });
   });
+  // Scrapes come from the operator's Prometheus, behind its own token: not rate limited either.
+  if (deps.metrics && config.METRICS_TOKEN)
+    app.get('/metrics', metricsHandler(deps.metrics, config.METRICS_TOKEN));
+  if (deps.metrics) app.use(deps.metrics.middleware);
   app.use(requestId({ limitLength: 128 }));
   app.use(requestLog(deps.logger));
   app.use(
@@ -74,6 +81,7 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
       ipOf: (c) => clientIp(c, config.TRUST_PROXY),
       credentialKey: deps.credentialKey,
       now: () => deps.clock.now().getTime(),
+      ...(deps.metrics ? { onRefused: deps.metrics.rateLimited } : {}),
     }),
   );
   app.use('/v1/*', corsPolicy(config.publicEmbedUrl, config.corsOrigins));

@@ -44,6 +44,10 @@ const EnvSchema = z.object({
     (v) => v === undefined || v.length >= 32,
     'must be at least 32 characters',
   ),
+  METRICS_TOKEN: optionalText.refine(
+    (v) => v === undefined || v.length >= 16,
+    'must be at least 16 characters',
+  ),
   SEED_DEMO: flag(true),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).max(120_000).default(10_000),

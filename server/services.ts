@@ -11,6 +11,7 @@ import type { LicensingDeps } from './domain/token-set.ts';
 import { createTokenService, type KeyRing } from './domain/tokens.ts';
 import type { Config } from './env.ts';
 import { credentialRateKey } from './http/auth.ts';
+import { createMetrics, type Metrics } from './http/metrics.ts';
 import { createRateLimiter } from './http/rate-limiter.ts';
 import { createBillingPageRoutes, createBillingRoutes } from './routes/billing.ts';
 import { createCalculationRoutes } from './routes/calculations.ts';
@@ -29,6 +30,7 @@ export interface Services {
   keys: KeyRing & { refresh(): void };
   licensing: LicensingDeps;
   billing: BillingDeps;
+  metrics: Metrics;
 }
 
 /**
@@ -63,7 +65,14 @@ export async function createServices(opts: {
       ? { stripe: createStripeClient(config.STRIPE_SECRET_KEY, config.STRIPE_API_BASE) }
       : {}),
   };
-  return { ...opts, keys, licensing, billing };
+  const metrics = createMetrics();
+  const pool = database.poolStats;
+  if (pool) {
+    metrics.gauge('svc_db_pool_total', 'PostgreSQL pool connections open.', () => pool().total);
+    metrics.gauge('svc_db_pool_idle', 'PostgreSQL pool connections idle.', () => pool().idle);
+    metrics.gauge('svc_db_pool_waiting', 'Queries waiting for a pool connection.', () => pool().waiting);
+  }
+  return { ...opts, keys, licensing, billing, metrics };
 }
 
 /**
@@ -91,6 +100,7 @@ export function createApiApp(
       ...(opts.redis ? { redis: opts.redis } : {}),
     }),
     ping: () => services.database.ping(),
+    metrics: services.metrics,
     ...(opts.isShuttingDown ? { isShuttingDown: opts.isShuttingDown } : {}),
     credentialKey: credentialRateKey(licensing),
     v1Routes: [

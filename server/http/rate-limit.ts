@@ -15,6 +15,8 @@ export interface RateLimitOptions {
   ipOf: (c: Context<AppEnv>) => string;
   credentialKey?: CredentialKeyResolver;
   now: () => number;
+  /** Told of every refusal (metrics). */
+  onRefused?: (group: string) => void;
 }
 
 /** Writes the GitHub-style X-RateLimit-* trio and the IETF draft RateLimit/RateLimit-Policy pair. */
@@ -42,6 +44,7 @@ export function rateLimit(opts: RateLimitOptions): MiddlewareHandler<AppEnv> {
     c.set('rateDecision', decision);
     setRateLimitHeaders(c, decision, opts.now());
     if (!decision.allowed) {
+      opts.onRefused?.(group);
       const retryAfter = String(Math.max(1, Math.ceil(decision.resetMs / 1000)));
       throw new AppError('RATE_LIMITED', `Too many requests. Retry after ${retryAfter} seconds.`, {
         headers: { 'Retry-After': retryAfter },
