@@ -9,6 +9,7 @@ import { acquireDataDirLock } from './db/data-dir-lock.ts';
 import { createDatabase } from './db/database.ts';
 import { migrate } from './db/migrate.ts';
 import { seedDemo } from './domain/demo-seed.ts';
+import { ensurePublishableKeys } from './domain/licensing/license-keys.ts';
 import { createEmbedApp } from './embed-host.ts';
 import { type Config, ConfigError, loadConfig } from './env.ts';
 import { createExamplesApp } from './examples-host.ts';
@@ -24,7 +25,7 @@ export interface RunningServers {
   apiUrl: string;
   embedUrl: string;
   examplesUrl: string;
-  demo: { licenseKey: string; apiKey: string };
+  demo: { licenseKey: string; publishableKey: string; apiKey: string };
   adminToken: string;
   close(): Promise<void>;
 }
@@ -99,6 +100,7 @@ export async function startServers(
       secretKey,
     });
     const demo = await seedDemo(services.licensing, secretKey);
+    await ensurePublishableKeys(services.licensing);
     const apiApp = createApiApp(services, {
       ...(redis ? { redis } : {}),
       isShuttingDown: () => shuttingDown,
@@ -112,7 +114,7 @@ export async function startServers(
     examplesFetch = createExamplesApp({
       apiUrl: effective.publicApiUrl,
       embedUrl: effective.publicEmbedUrl,
-      demoLicenseKey: demo.licenseKey,
+      demoPublishableKey: demo.publishableKey,
     }).fetch;
     writeFileSync(
       serverInfoFile(config.DATA_DIR),
@@ -181,8 +183,12 @@ async function main(): Promise<void> {
       `  Examples   ${running.examplesUrl}/`,
       '',
       'Demo credentials',
-      `  License key ${running.demo.licenseKey}   (allowed on localhost)`,
-      `  API key     ${running.demo.apiKey}`,
+      `  Publishable key  ${running.demo.publishableKey}`,
+      '                   goes in pages: <script … data-key="svc_pk_…">; opens embed sessions only',
+      `  Secret key       ${running.demo.licenseKey}`,
+      '                   for plugins and servers (licenses/activate); never put it in a page',
+      `  API key          ${running.demo.apiKey}   (every scope; REST and MCP)`,
+      '  The demo license allows localhost; development hosts open test-mode sessions.',
       '',
     ].join('\n'),
   );

@@ -5,6 +5,7 @@ import { systemClock } from '../clock.ts';
 import { acquireDataDirLock } from '../db/data-dir-lock.ts';
 import { createDatabase } from '../db/database.ts';
 import { migrate } from '../db/migrate.ts';
+import { ensurePublishableKeys } from '../domain/licensing/license-keys.ts';
 import type { Config } from '../env.ts';
 import { createRateLimiter } from '../http/rate-limiter.ts';
 import { silentLogger } from '../logger.ts';
@@ -81,6 +82,7 @@ async function openDirect(config: Config, token: string): Promise<AdminTransport
   const secretKey = loadSecretKey({ secretKey: config.SECRET_KEY, dataDir: config.DATA_DIR });
   const logger = silentLogger();
   const services = await createServices({ config, database, clock: systemClock, logger, secretKey });
+  await ensurePublishableKeys(services.licensing);
   const app = createApp({
     config,
     clock: systemClock,

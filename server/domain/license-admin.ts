@@ -1,10 +1,18 @@
 import { insertAccount } from '../db/accounts-repo.ts';
 import { insertApiKey, listApiKeysByAccount, revokeApiKey as revokeApiKeyRow } from '../db/api-keys-repo.ts';
+import type { Db } from '../db/database.ts';
 import { newId } from '../db/ids.ts';
 import { findLicenseById, insertLicense, revokeLicense as revokeLicenseRow } from '../db/licenses-repo.ts';
 import { AppError } from '../errors.ts';
-import { generateApiKey, generateLicenseKey, hmacSecret, lastFour } from './credential-formats.ts';
+import {
+  generateApiKey,
+  generateLicenseKey,
+  generatePublishableKey,
+  hmacSecret,
+  lastFour,
+} from './credential-formats.ts';
 import { parseDomainPattern } from './domains.ts';
+import { storeLicenseKeys } from './licensing/license-keys.ts';
 import type { LicensingDeps } from './token-set.ts';
 
 const DAY_MS = 86_400_000;
@@ -29,8 +37,9 @@ export interface NewLicenseInput {
   domains: string[];
   trialDays?: number;
   paidThrough?: Date;
-  /** Only for the demo seed, whose key is derived rather than random. */
+  /** Only for the demo seed, whose keys are derived rather than random. */
   licenseKey?: string;
+  publishableKey?: string;
 }
 
 export async function createLicense(deps: LicensingDeps, input: NewLicenseInput) {
@@ -49,21 +58,28 @@ export async function createLicense(deps: LicensingDeps, input: NewLicenseInput)
   }
   const now = deps.clock.now();
   const licenseKey = input.licenseKey ?? generateLicenseKey();
-  const license = await insertLicense(deps.db, {
-    id: newId('lic'),
-    accountId: input.accountId,
-    keyHmac: hmacSecret(deps.pepper, licenseKey),
-    keyLast4: lastFour(licenseKey),
-    plan: input.plan,
-    seats: input.seats,
-    allowedDomains,
-    trialEndsAt: input.trialDays !== undefined ? new Date(now.getTime() + input.trialDays * DAY_MS) : null,
-    paidThrough: input.paidThrough ?? null,
-    revokedAt: null,
-    createdAt: now,
-    updatedAt: now,
+  const publishableKey = input.publishableKey ?? generatePublishableKey();
+  const license = await deps.db.transaction(async (txRaw) => {
+    const tx = txRaw as unknown as Db;
+    const row = await insertLicense(tx, {
+      id: newId('lic'),
+      accountId: input.accountId,
+      keyHmac: hmacSecret(deps.pepper, licenseKey),
+      keyLast4: lastFour(licenseKey),
+      plan: input.plan,
+      seats: input.seats,
+      allowedDomains,
+      trialEndsAt: input.trialDays !== undefined ? new Date(now.getTime() + input.trialDays * DAY_MS) : null,
+      paidThrough: input.paidThrough ?? null,
+      revokedAt: null,
+      createdAt: now,
+      updatedAt: now,
+      legacySecretEmbed: false,
+    });
+    await storeLicenseKeys(deps, tx, row.id, { licenseKey, publishableKey });
+    return row;
   });
-  return { license, licenseKey };
+  return { license, licenseKey, publishableKey };
 }
 
 export async function revokeLicense(deps: LicensingDeps, licenseId: string) {

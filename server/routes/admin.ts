@@ -14,6 +14,7 @@ import {
   revokeLicense,
 } from '../domain/license-admin.ts';
 import { licenseState } from '../domain/license-status.ts';
+import { DEFAULT_KEY_OVERLAP_MS, licenseKeysView, rollLicenseKey } from '../domain/licensing/license-keys.ts';
 import { rotateSigningKeys } from '../domain/signing-key-ring.ts';
 import { AppError } from '../errors.ts';
 import type { AppEnv } from '../http/app-env.ts';
@@ -109,6 +110,29 @@ const routes = {
     request: { params: IdParam },
     responses: ok('The license, its status and activations'),
   }),
+  rollKey: createRoute({
+    method: 'post',
+    path: '/admin/v1/licenses/{id}/roll-key',
+    tags,
+    security,
+    summary: 'Issue a new publishable or secret key; the old one stays valid for the overlap',
+    request: {
+      params: IdParam,
+      ...jsonBody(
+        z.object({
+          kind: z.enum(['publishable', 'secret']),
+          overlapSeconds: z
+            .number()
+            .int()
+            .min(0)
+            .max(30 * 86_400)
+            .optional()
+            .openapi({ description: 'How long the old key keeps working (default 24 h; 0 = ends now)' }),
+        }),
+      ),
+    },
+    responses: ok('The new key (shown once) and when the old one ends'),
+  }),
   revokeLicense: createRoute({
     method: 'post',
     path: '/admin/v1/licenses/{id}/revoke',
@@ -197,13 +221,37 @@ export function createAdminRoutes(services: Services, adminToken: string) {
       ...input,
       ...(paidThrough ? { paidThrough: new Date(paidThrough) } : {}),
     });
-    return c.json({ license: licenseView(created.license, now()), licenseKey: created.licenseKey }, 200);
+    return c.json(
+      {
+        license: licenseView(created.license, now()),
+        licenseKey: created.licenseKey,
+        publishableKey: created.publishableKey,
+      },
+      200,
+    );
   });
   router.openapi(routes.showLicense, async (c) => {
     const license = await findLicenseById(deps.db, c.req.valid('param').id);
     if (!license) throw new AppError('NOT_FOUND', 'No such license.');
     const activations = await listActivationsByLicense(deps.db, license.id);
-    return c.json({ license: licenseView(license, now()), activations }, 200);
+    const keys = await licenseKeysView(deps.db, license.id, now());
+    return c.json({ license: licenseView(license, now()), ...keys, activations }, 200);
+  });
+  router.openapi(routes.rollKey, async (c) => {
+    const { kind, overlapSeconds } = c.req.valid('json');
+    const rolled = await rollLicenseKey(deps, {
+      licenseId: c.req.valid('param').id,
+      kind,
+      overlapMs: overlapSeconds === undefined ? DEFAULT_KEY_OVERLAP_MS : overlapSeconds * 1000,
+    });
+    return c.json(
+      {
+        kind,
+        ...(kind === 'secret' ? { licenseKey: rolled.key } : { publishableKey: rolled.key }),
+        previousKeysEndAt: rolled.previousKeysEndAt,
+      },
+      200,
+    );
   });
   router.openapi(routes.revokeLicense, async (c) =>
     c.json({ license: licenseView(await revokeLicense(deps, c.req.valid('param').id), now()) }, 200),

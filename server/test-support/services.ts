@@ -58,7 +58,12 @@ function seeder(services: Services) {
         paidThrough: new Date('2026-12-31T00:00:00Z'),
         ...license,
       });
-      return { account, license: created.license, licenseKey: created.licenseKey };
+      return {
+        account,
+        license: created.license,
+        licenseKey: created.licenseKey,
+        publishableKey: created.publishableKey,
+      };
     },
     apiKey: (accountId: string) => createApiKey(deps, { accountId, name: 'test key' }),
   };
