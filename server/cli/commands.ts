@@ -203,7 +203,10 @@ export function toRequest(positionals: string[], values: Values): CliRequest {
         path: `/admin/v1/accounts/${encodeURIComponent(required(values, 'account'))}/api-keys`,
         render: (b) =>
           (b.apiKeys as Record<string, unknown>[])
-            .map((k) => `${k.id}  …${k.keyLast4}  ${k.name}${k.revokedAt ? '  (revoked)' : ''}`)
+            .map(
+              (k) =>
+                `${k.id}  …${k.keyLast4}  ${k.name}  [${(k.scopes as string[]).join(' ')}]${k.revokedAt ? '  (revoked)' : ''}`,
+            )
             .join('\n') || 'no API keys',
       };
     case 'apikey revoke':

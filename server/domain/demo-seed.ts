@@ -39,7 +39,12 @@ export async function seedDemo(deps: LicensingDeps, secretKey: Buffer): Promise<
     licenseKey: credentials.licenseKey,
     publishableKey: credentials.publishableKey,
   });
-  await createApiKey(deps, { accountId: account.id, name: 'Demo API key', apiKey: credentials.apiKey });
+  await createApiKey(deps, {
+    accountId: account.id,
+    name: 'Demo API key',
+    scopes: ['admin'],
+    apiKey: credentials.apiKey,
+  });
   await seedSampleLeads(deps, account.id, license.id, now);
   return { ...credentials, created: true };
 }

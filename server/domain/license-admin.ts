@@ -13,6 +13,7 @@ import {
 } from './credential-formats.ts';
 import { parseDomainPattern } from './domains.ts';
 import { storeLicenseKeys } from './licensing/license-keys.ts';
+import { type ApiKeyScope, DEFAULT_API_KEY_SCOPES, formatScopes } from './scopes.ts';
 import type { LicensingDeps } from './token-set.ts';
 
 const DAY_MS = 86_400_000;
@@ -91,8 +92,16 @@ export async function revokeLicense(deps: LicensingDeps, licenseId: string) {
 
 export async function createApiKey(
   deps: LicensingDeps,
-  input: { accountId: string; name: string; expiresAt?: Date; apiKey?: string },
+  input: {
+    accountId: string;
+    name: string;
+    /** Default `leads:read`: what an AI tool needs, and nothing more. */
+    scopes?: readonly ApiKeyScope[];
+    expiresAt?: Date;
+    apiKey?: string;
+  },
 ) {
+  const scopes = input.scopes?.length ? input.scopes : DEFAULT_API_KEY_SCOPES;
   const apiKey = input.apiKey ?? generateApiKey();
   const row = await insertApiKey(deps.db, {
     id: newId('key'),
@@ -100,7 +109,7 @@ export async function createApiKey(
     name: input.name,
     keyHmac: hmacSecret(deps.pepper, apiKey),
     keyLast4: lastFour(apiKey),
-    scopes: 'admin',
+    scopes: formatScopes(scopes),
     createdAt: deps.clock.now(),
     expiresAt: input.expiresAt ?? null,
   });
@@ -110,6 +119,12 @@ export async function createApiKey(
 export const listApiKeys = (deps: LicensingDeps, accountId: string) =>
   listApiKeysByAccount(deps.db, accountId);
 
+/**
+ * Revokes one of the account's API keys; takes effect on the key's next request. An unknown key,
+ * another account's key or one already revoked is NOT_FOUND, so the caller learns that nothing
+ * changed (and nothing about other accounts' keys).
+ */
 export async function revokeApiKey(deps: LicensingDeps, accountId: string, id: string) {
-  await revokeApiKeyRow(deps.db, accountId, id, deps.clock.now());
+  if (!(await revokeApiKeyRow(deps.db, accountId, id, deps.clock.now())))
+    throw new AppError('NOT_FOUND', 'No such active API key in this account.');
 }

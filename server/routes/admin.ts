@@ -15,6 +15,7 @@ import {
 } from '../domain/license-admin.ts';
 import { licenseState } from '../domain/license-status.ts';
 import { DEFAULT_KEY_OVERLAP_MS, licenseKeysView, rollLicenseKey } from '../domain/licensing/license-keys.ts';
+import { API_KEY_SCOPES, parseScopes } from '../domain/scopes.ts';
 import { rotateSigningKeys } from '../domain/signing-key-ring.ts';
 import { AppError } from '../errors.ts';
 import type { AppEnv } from '../http/app-env.ts';
@@ -147,7 +148,18 @@ const routes = {
     tags,
     security,
     summary: 'Create a personal API key; the key is in this response only',
-    request: jsonBody(z.object({ accountId: z.string().min(1), name: z.string().min(1).max(100) })),
+    request: jsonBody(
+      z.object({
+        accountId: z.string().min(1),
+        name: z.string().min(1).max(100),
+        scopes: z
+          .array(z.enum(API_KEY_SCOPES))
+          .min(1)
+          .max(4)
+          .optional()
+          .openapi({ description: 'Default ["leads:read"]; "admin" includes every other scope' }),
+      }),
+    ),
     responses: ok('The API key'),
   }),
   listApiKeys: createRoute({
@@ -259,13 +271,23 @@ export function createAdminRoutes(services: Services, adminToken: string) {
   router.openapi(routes.apiKey, async (c) => {
     const { apiKey, row } = await createApiKey(deps, c.req.valid('json'));
     return c.json(
-      { apiKey, id: row.id, name: row.name, keyLast4: row.keyLast4, createdAt: row.createdAt },
+      {
+        apiKey,
+        id: row.id,
+        name: row.name,
+        scopes: parseScopes(row.scopes),
+        keyLast4: row.keyLast4,
+        createdAt: row.createdAt,
+      },
       200,
     );
   });
   router.openapi(routes.listApiKeys, async (c) => {
     const keys = await listApiKeys(deps, c.req.valid('param').id);
-    return c.json({ apiKeys: keys.map(({ keyHmac: _hidden, ...key }) => key) }, 200);
+    return c.json(
+      { apiKeys: keys.map(({ keyHmac: _hidden, ...key }) => ({ ...key, scopes: parseScopes(key.scopes) })) },
+      200,
+    );
   });
   router.openapi(routes.revokeApiKey, async (c) => {
     const { id, keyId } = c.req.valid('param');

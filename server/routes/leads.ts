@@ -1,7 +1,6 @@
 import { createRoute, z } from '@hono/zod-openapi';
-import { forbidden } from '../domain/authenticate.ts';
 import { changeLeadStatus, pageOfLeads, submitLead } from '../domain/leads.ts';
-import { isAdmin } from '../domain/principal.ts';
+import { requireScope } from '../domain/scopes.ts';
 import type { LicensingDeps } from '../domain/token-set.ts';
 import { requireCredential } from '../http/auth.ts';
 import { createRouter } from '../http/openapi-router.ts';
@@ -116,8 +115,7 @@ export function createLeadRoutes(deps: LicensingDeps) {
   router.on(['PATCH'], '/api/leads/:id', admin);
   router.openapi(list, async (c) => {
     const principal = c.get('principal')!;
-    if (!isAdmin(principal))
-      throw forbidden('Reading leads needs an admin credential (Connect token or API key).');
+    requireScope(principal, 'leads:read');
     const { limit, status, cursor } = c.req.valid('query');
     return c.json(
       (await pageOfLeads(deps, principal.accountId, {
@@ -130,8 +128,7 @@ export function createLeadRoutes(deps: LicensingDeps) {
   });
   router.openapi(patch, async (c) => {
     const principal = c.get('principal')!;
-    if (!isAdmin(principal))
-      throw forbidden('Updating leads needs an admin credential (Connect token or API key).');
+    requireScope(principal, 'leads:write');
     return c.json(
       (await changeLeadStatus(
         deps,

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { createFixedClock } from '../clock.ts';
 import type { Database } from '../db/database.ts';
 import { createAccount, createApiKey, createLicense, type NewLicenseInput } from '../domain/license-admin.ts';
+import type { ApiKeyScope } from '../domain/scopes.ts';
 import { loadConfig } from '../env.ts';
 import { silentLogger } from '../logger.ts';
 import { loadSecretKey } from '../secrets/secret-key.ts';
@@ -65,6 +66,8 @@ function seeder(services: Services) {
         publishableKey: created.publishableKey,
       };
     },
-    apiKey: (accountId: string) => createApiKey(deps, { accountId, name: 'test key' }),
+    /** A key with every scope unless told otherwise (what keys made before scopes carry). */
+    apiKey: (accountId: string, scopes: ApiKeyScope[] = ['admin']) =>
+      createApiKey(deps, { accountId, name: 'test key', scopes }),
   };
 }
