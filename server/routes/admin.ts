@@ -17,6 +17,7 @@ import { licenseState } from '../domain/license-status.ts';
 import { DEFAULT_KEY_OVERLAP_MS, licenseKeysView, rollLicenseKey } from '../domain/licensing/license-keys.ts';
 import { API_KEY_SCOPES, parseScopes } from '../domain/scopes.ts';
 import { rotateSigningKeys } from '../domain/signing-key-ring.ts';
+import { isIdleActivation } from '../domain/site-activation.ts';
 import { AppError } from '../errors.ts';
 import type { AppEnv } from '../http/app-env.ts';
 import { bearerOf } from '../http/auth.ts';
@@ -245,7 +246,10 @@ export function createAdminRoutes(services: Services, adminToken: string) {
   router.openapi(routes.showLicense, async (c) => {
     const license = await findLicenseById(deps.db, c.req.valid('param').id);
     if (!license) throw new AppError('NOT_FOUND', 'No such license.');
-    const activations = await listActivationsByLicense(deps.db, license.id);
+    const activations = (await listActivationsByLicense(deps.db, license.id)).map((a) => ({
+      ...a,
+      idle: a.releasedAt === null && isIdleActivation(a, now()),
+    }));
     const keys = await licenseKeysView(deps.db, license.id, now());
     return c.json({ license: licenseView(license, now()), ...keys, activations }, 200);
   });
