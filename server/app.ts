@@ -13,7 +13,7 @@ import { corsPolicy } from './http/cors-policy.ts';
 import { errorResponse, handleError } from './http/error-handler.ts';
 import { requireJsonBody } from './http/json-body.ts';
 import { allowedMethods } from './http/method-not-allowed.ts';
-import { type CredentialKeyResolver, rateLimit } from './http/rate-limit.ts';
+import { type CredentialKeyResolver, type RateLimitOptions, rateLimit } from './http/rate-limit.ts';
 import type { RateLimiter } from './http/rate-limiter.ts';
 import { requestLog } from './http/request-log.ts';
 import { createDocsRoutes } from './routes/docs.ts';
@@ -29,6 +29,8 @@ export interface AppDeps {
   isShuttingDown?: () => boolean;
   /** Verified credential → rate-limit key; provided by the auth layer. */
   credentialKey?: CredentialKeyResolver;
+  /** Per-license ceilings for embed-token traffic (trust model); see `RateLimitOptions.tighten`. */
+  tighten?: RateLimitOptions['tighten'];
   /** Feature routers mounted under /v1 (each an OpenAPIHono so it appears in the OpenAPI document). */
   v1Routes?: OpenAPIHono<AppEnv>[];
   /** Routers mounted at the root (e.g. /.well-known/jwks.json, built-in billing page). */
@@ -64,6 +66,7 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
       limiter: deps.rateLimiter,
       ipOf: (c) => clientIp(c, config.TRUST_PROXY),
       credentialKey: deps.credentialKey,
+      tighten: deps.tighten,
       now: () => deps.clock.now().getTime(),
     }),
   );

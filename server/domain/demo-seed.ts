@@ -110,9 +110,13 @@ async function seedSampleLeads(
     kind: 'embed' as const,
     accountId,
     licenseId,
+    plan: 'pro',
     domain: 'localhost',
     origin: 'http://localhost:8789',
     jti: 'demo-seed',
+    sid: 'sid_demo_seed',
+    // The sample data is live: it is what a firm's lead list looks like.
+    test: false,
   };
   for (const sample of SAMPLES) {
     const result = await estimate(deps, principal, {

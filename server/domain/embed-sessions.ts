@@ -66,7 +66,7 @@ const SECRET_IN_PAGE: EmbedWarning = {
 export async function createEmbedSession(
   deps: EmbedSessionDeps,
   input: EmbedSessionInput,
-): Promise<EmbedSession & { licenseId: string; sid: string }> {
+): Promise<EmbedSession & { license: { id: string; accountId: string; plan: string }; sid: string }> {
   const { license, state, legacy } = await licenseForEmbed(deps, input.licenseKey);
   const { origin, host } = pageOrigin(input.origin);
   assertDomainAllowed(license, host);
@@ -92,7 +92,7 @@ export async function createEmbedSession(
     calculators: input.calculator ? [input.calculator] : calculators.map((c) => c.slug),
     test,
     ...(legacy ? { warnings: [SECRET_IN_PAGE] } : {}),
-    licenseId: license.id,
+    license: { id: license.id, accountId: license.accountId, plan: license.plan },
     sid,
   };
 }

@@ -5,6 +5,7 @@ import { findLicenseById, type LicenseRow } from '../db/licenses-repo.ts';
 import { createConnectCode } from '../domain/connect-codes.ts';
 import { safeEqual } from '../domain/credential-formats.ts';
 import { seedDemo } from '../domain/demo-seed.ts';
+import { releaseQuarantinedLead } from '../domain/leads.ts';
 import {
   createAccount,
   createApiKey,
@@ -179,6 +180,15 @@ const routes = {
     request: { params: IdParam.extend({ keyId: z.string().min(1).max(64) }) },
     responses: ok('Revoked'),
   }),
+  releaseLead: createRoute({
+    method: 'post',
+    path: '/admin/v1/accounts/{id}/leads/{leadId}/release',
+    tags,
+    security,
+    summary: 'Release a quarantined lead (over its plan’s daily quota)',
+    request: { params: IdParam.extend({ leadId: z.string().min(1).max(64) }) },
+    responses: ok('The released lead'),
+  }),
   connectCode: createRoute({
     method: 'post',
     path: '/admin/v1/connect-codes',
@@ -297,6 +307,10 @@ export function createAdminRoutes(services: Services, adminToken: string) {
     const { id, keyId } = c.req.valid('param');
     await revokeApiKey(deps, id, keyId);
     return c.json({ revoked: true }, 200);
+  });
+  router.openapi(routes.releaseLead, async (c) => {
+    const { id, leadId } = c.req.valid('param');
+    return c.json({ lead: await releaseQuarantinedLead(deps, id, leadId) }, 200);
   });
   router.openapi(routes.connectCode, async (c) => {
     const { code, expiresAt } = await createConnectCode(deps, c.req.valid('json'));

@@ -1,5 +1,7 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { createEmbedSession, type EmbedSessionDeps } from '../domain/embed-sessions.ts';
+import type { LicenseCeilings } from '../domain/licensing/ceilings.ts';
+import { ipRateKey } from '../http/client-ip.ts';
 import { createRouter } from '../http/openapi-router.ts';
 import { errorResponses, Iso, jsonBody, jsonResponse } from './schemas.ts';
 
@@ -41,19 +43,24 @@ const route = createRoute({
   },
 });
 
-export function createEmbedSessionRoutes(deps: EmbedSessionDeps) {
+/**
+ * `ceilings` counts sessions per license: past the plan's ceiling each client IP of that license
+ * gets the tight budget (the token just minted is then not handed out).
+ */
+export function createEmbedSessionRoutes(deps: EmbedSessionDeps, ceilings?: LicenseCeilings) {
   const router = createRouter();
   router.openapi(route, async (c) => {
     const body = c.req.valid('json');
     c.header('Cache-Control', 'no-store');
     const {
-      licenseId: _license,
+      license,
       sid: _sid,
       ...session
     } = await createEmbedSession(deps, {
       ...body,
       origin: c.req.header('origin'),
     });
+    await ceilings?.session(license, ipRateKey(c.get('clientIp') ?? 'unknown'));
     if (session.warnings) c.header('Deprecation', 'true');
     return c.json(session, 200);
   });
