@@ -15,6 +15,7 @@ import { requireJsonBody } from './http/json-body.ts';
 import { allowedMethods } from './http/method-not-allowed.ts';
 import { type CredentialKeyResolver, type RateLimitOptions, rateLimit } from './http/rate-limit.ts';
 import type { RateLimiter } from './http/rate-limiter.ts';
+import { refuseNul } from './http/refuse-nul.ts';
 import { requestLog } from './http/request-log.ts';
 import { createDocsRoutes } from './routes/docs.ts';
 import { createHealthRoutes } from './routes/health.ts';
@@ -37,9 +38,14 @@ export interface AppDeps {
   rootRoutes?: OpenAPIHono<AppEnv>[];
 }
 
-/** Unversioned `/api/...` and `/mcp` paths are aliases of `/v1/...`: one route table serves both. */
+/**
+ * Unversioned `/api/...` and `/mcp` paths are aliases of `/v1/...`: one route table serves both.
+ * A trailing slash is dropped (`/v1/api/leads/` is `/v1/api/leads`), so a route, its 405 and its
+ * `Allow` header agree whichever way the path is written.
+ */
 export function canonicalPath(request: Request): string {
-  const path = getPath(request);
+  const raw = getPath(request);
+  const path = raw.length > 1 ? raw.replace(/\/+$/, '') || '/' : raw;
   if (path.startsWith('/api/') || path === '/mcp') return `/v1${path}`;
   return path;
 }
@@ -84,6 +90,7 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
     }),
   );
   app.use('/v1/*', requireJsonBody(FORM_PATHS));
+  app.use('/v1/*', refuseNul());
 
   app.route(
     '/',

@@ -6,6 +6,7 @@ import { Redis } from 'ioredis';
 import { loadAdminToken, serverInfoFile } from './admin-token.ts';
 import { systemClock } from './clock.ts';
 import { acquireDataDirLock } from './db/data-dir-lock.ts';
+import { secureDataDir } from './db/data-dir-permissions.ts';
 import { createDatabase } from './db/database.ts';
 import { migrate } from './db/migrate.ts';
 import { seedDemo } from './domain/demo-seed.ts';
@@ -55,7 +56,7 @@ export async function startServers(
   env: Record<string, string | undefined> = process.env,
 ): Promise<RunningServers> {
   const logger = createLogger(config.LOG_LEVEL);
-  mkdirSync(config.DATA_DIR, { recursive: true });
+  secureDataDir(config.DATA_DIR);
   const lock = config.DATABASE_URL ? undefined : acquireDataDirLock(config.DATA_DIR);
   const database = await createDatabase(
     config.DATABASE_URL ? { databaseUrl: config.DATABASE_URL } : { dataDir: `${config.DATA_DIR}/pglite` },
@@ -68,7 +69,7 @@ export async function startServers(
       ? new Redis(config.REDIS_URL, { maxRetriesPerRequest: 1, enableOfflineQueue: false })
       : undefined;
     redis?.on('error', (err) =>
-      logger.warn({ err: err.message }, 'redis unavailable; rate limits fall back to this instance'),
+      logger.warn({ redisError: err.message }, 'redis unavailable; rate limits fall back to this instance'),
     );
 
     // Bind first so port-0 listeners know their URLs before the apps are built with them.

@@ -3,6 +3,7 @@ import { loadAdminToken, serverInfoFile } from '../admin-token.ts';
 import { createApp } from '../app.ts';
 import { systemClock } from '../clock.ts';
 import { acquireDataDirLock } from '../db/data-dir-lock.ts';
+import { secureDataDir } from '../db/data-dir-permissions.ts';
 import { createDatabase } from '../db/database.ts';
 import { migrate } from '../db/migrate.ts';
 import { ensurePublishableKeys } from '../domain/licensing/license-keys.ts';
@@ -74,6 +75,7 @@ async function reachServer(config: Config, token: string): Promise<string | unde
 }
 
 async function openDirect(config: Config, token: string): Promise<AdminTransport> {
+  if (!config.DATABASE_URL) secureDataDir(config.DATA_DIR);
   const lock = config.DATABASE_URL ? undefined : acquireDataDirLock(config.DATA_DIR);
   const database = await createDatabase(
     config.DATABASE_URL ? { databaseUrl: config.DATABASE_URL } : { dataDir: `${config.DATA_DIR}/pglite` },
