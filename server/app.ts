@@ -15,8 +15,9 @@ import { errorResponse, handleError } from './http/error-handler.ts';
 import { requireJsonBody } from './http/json-body.ts';
 import { allowedMethods } from './http/method-not-allowed.ts';
 import { type Metrics, metricsHandler } from './http/metrics.ts';
-import { type CredentialKeyResolver, rateLimit } from './http/rate-limit.ts';
+import { type CredentialKeyResolver, type RateLimitOptions, rateLimit } from './http/rate-limit.ts';
 import type { RateLimiter } from './http/rate-limiter.ts';
+import { refuseNul } from './http/refuse-nul.ts';
 import { requestLog } from './http/request-log.ts';
 import { createDocsRoutes } from './routes/docs.ts';
 import { createHealthRoutes } from './routes/health.ts';
@@ -33,15 +34,22 @@ export interface AppDeps {
   metrics?: Metrics;
   /** Verified credential → rate-limit key; provided by the auth layer. */
   credentialKey?: CredentialKeyResolver;
+  /** Per-license ceilings for embed-token traffic (trust model); see `RateLimitOptions.tighten`. */
+  tighten?: RateLimitOptions['tighten'];
   /** Feature routers mounted under /v1 (each an OpenAPIHono so it appears in the OpenAPI document). */
   v1Routes?: OpenAPIHono<AppEnv>[];
   /** Routers mounted at the root (e.g. /.well-known/jwks.json, built-in billing page). */
   rootRoutes?: OpenAPIHono<AppEnv>[];
 }
 
-/** Unversioned `/api/...` and `/mcp` paths are aliases of `/v1/...`: one route table serves both. */
+/**
+ * Unversioned `/api/...` and `/mcp` paths are aliases of `/v1/...`: one route table serves both.
+ * A trailing slash is dropped (`/v1/api/leads/` is `/v1/api/leads`), so a route, its 405 and its
+ * `Allow` header agree whichever way the path is written.
+ */
 export function canonicalPath(request: Request): string {
-  const path = getPath(request);
+  const raw = getPath(request);
+  const path = raw.length > 1 ? raw.replace(/\/+$/, '') || '/' : raw;
   if (path.startsWith('/api/') || path === '/mcp') return `/v1${path}`;
   return path;
 }
@@ -80,6 +88,7 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
       limiter: deps.rateLimiter,
       ipOf: (c) => clientIp(c, config.TRUST_PROXY),
       credentialKey: deps.credentialKey,
+      tighten: deps.tighten,
       now: () => deps.clock.now().getTime(),
       ...(deps.metrics ? { onRefused: deps.metrics.rateLimited } : {}),
     }),
@@ -99,6 +108,7 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
     }),
   );
   app.use('/v1/*', requireJsonBody(FORM_PATHS));
+  app.use('/v1/*', refuseNul());
 
   app.route(
     '/',

@@ -6,9 +6,11 @@ import { Redis } from 'ioredis';
 import { loadAdminToken, serverInfoFile } from './admin-token.ts';
 import { systemClock } from './clock.ts';
 import { acquireDataDirLock } from './db/data-dir-lock.ts';
+import { secureDataDir } from './db/data-dir-permissions.ts';
 import { createDatabase } from './db/database.ts';
 import { migrate } from './db/migrate.ts';
 import { seedDemo } from './domain/demo-seed.ts';
+import { ensurePublishableKeys } from './domain/licensing/license-keys.ts';
 import { createEmbedApp } from './embed-host.ts';
 import { type Config, ConfigError, loadConfig } from './env.ts';
 import { createExamplesApp } from './examples-host.ts';
@@ -25,7 +27,7 @@ export interface RunningServers {
   apiUrl: string;
   embedUrl: string;
   examplesUrl: string;
-  demo: { licenseKey: string; apiKey: string };
+  demo: { licenseKey: string; publishableKey: string; apiKey: string };
   adminToken: string;
   close(): Promise<void>;
 }
@@ -53,7 +55,7 @@ export async function startServers(
   env: Record<string, string | undefined> = process.env,
 ): Promise<RunningServers> {
   const logger = createLogger(config.LOG_LEVEL);
-  mkdirSync(config.DATA_DIR, { recursive: true });
+  secureDataDir(config.DATA_DIR);
   const lock = config.DATABASE_URL ? undefined : acquireDataDirLock(config.DATA_DIR);
   const database = await createDatabase(
     config.DATABASE_URL ? { databaseUrl: config.DATABASE_URL } : { dataDir: `${config.DATA_DIR}/pglite` },
@@ -66,7 +68,7 @@ export async function startServers(
       ? new Redis(config.REDIS_URL, { maxRetriesPerRequest: 1, enableOfflineQueue: false })
       : undefined;
     redis?.on('error', (err) =>
-      logger.warn({ err: err.message }, 'redis unavailable; rate limits fall back to this instance'),
+      logger.warn({ redisError: err.message }, 'redis unavailable; rate limits fall back to this instance'),
     );
 
     // Bind first so port-0 listeners know their URLs before the apps are built with them.
@@ -103,6 +105,7 @@ export async function startServers(
       secretKey,
     });
     const demo = await seedDemo(services.licensing, secretKey);
+    await ensurePublishableKeys(services.licensing);
     const apiApp = createApiApp(services, {
       ...(redis ? { redis } : {}),
       isShuttingDown: () => shuttingDown,
@@ -117,7 +120,7 @@ export async function startServers(
     examplesFetch = createExamplesApp({
       apiUrl: effective.publicApiUrl,
       embedUrl: effective.publicEmbedUrl,
-      demoLicenseKey: demo.licenseKey,
+      demoPublishableKey: demo.publishableKey,
     }).fetch;
     writeFileSync(
       serverInfoFile(config.DATA_DIR),
@@ -186,8 +189,12 @@ async function main(): Promise<void> {
       `  Examples   ${running.examplesUrl}/`,
       '',
       'Demo credentials',
-      `  License key ${running.demo.licenseKey}   (allowed on localhost)`,
-      `  API key     ${running.demo.apiKey}`,
+      `  Publishable key  ${running.demo.publishableKey}`,
+      '                   goes in pages: <script … data-key="svc_pk_…">; opens embed sessions only',
+      `  Secret key       ${running.demo.licenseKey}`,
+      '                   for plugins and servers (licenses/activate); never put it in a page',
+      `  API key          ${running.demo.apiKey}   (every scope; REST and MCP)`,
+      '  The demo license allows localhost; development hosts open test-mode sessions.',
       '',
     ].join('\n'),
   );

@@ -6,6 +6,7 @@ import type { BillingDeps } from './billing/billing-portal.ts';
 import { createStripeClient } from './billing/stripe-client.ts';
 import type { Clock } from './clock.ts';
 import type { Database } from './db/database.ts';
+import { createLicenseCeilings } from './domain/licensing/ceilings.ts';
 import { createSigningKeyRing, ensureActiveSigningKey } from './domain/signing-key-ring.ts';
 import type { LicensingDeps } from './domain/token-set.ts';
 import { createTokenService, type KeyRing } from './domain/tokens.ts';
@@ -55,7 +56,7 @@ export async function createServices(opts: {
   await ensureActiveSigningKey({ db, secretKey, clock });
   const keys = createSigningKeyRing({ db, secretKey, clock });
   const tokens = createTokenService({ issuer: await tokenIssuer(config, store), keys, clock });
-  const licensing: LicensingDeps = { db, clock, tokens, pepper };
+  const licensing: LicensingDeps = { db, clock, tokens, pepper, plans: config.plans };
   const billing: BillingDeps = {
     db,
     clock,
@@ -91,21 +92,31 @@ export function createApiApp(
   opts: { redis?: Redis; isShuttingDown?: () => boolean } = {},
 ) {
   const { config, licensing } = services;
+  const rateLimiter = createRateLimiter({
+    scale: config.RATE_LIMIT_SCALE,
+    ...(opts.redis ? { redis: opts.redis } : {}),
+  });
+  const ceilings = createLicenseCeilings(licensing, {
+    count: rateLimiter.count,
+    peek: rateLimiter.peek,
+    tight: async (key) => {
+      const decision = await rateLimiter.consume('tight', key);
+      return { allowed: decision.allowed, resetMs: decision.resetMs };
+    },
+  });
   return createApp({
     config,
     clock: services.clock,
     logger: services.logger,
-    rateLimiter: createRateLimiter({
-      scale: config.RATE_LIMIT_SCALE,
-      ...(opts.redis ? { redis: opts.redis } : {}),
-    }),
+    rateLimiter,
+    tighten: (caller, ipKey) => ceilings.embedCall(caller.licenseId, caller.plan, ipKey),
     ping: () => services.database.ping(),
     metrics: services.metrics,
     ...(opts.isShuttingDown ? { isShuttingDown: opts.isShuttingDown } : {}),
     credentialKey: credentialRateKey(licensing),
     v1Routes: [
       createLicenseRoutes(licensing),
-      createEmbedSessionRoutes({ ...licensing, embedUrl: config.publicEmbedUrl }),
+      createEmbedSessionRoutes({ ...licensing, embedUrl: config.publicEmbedUrl }, ceilings),
       createBillingRoutes(licensing, services.billing),
       createCalculationRoutes(licensing),
       createLeadRoutes(licensing),
