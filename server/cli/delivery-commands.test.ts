@@ -59,7 +59,7 @@ describe('webhook, lead and account commands', () => {
     expect((rolled.body.endpoint as { previousSecretValidUntil: string }).previousSecretValidUntil).toBe(
       '2026-03-03T12:00:00.000Z',
     );
-    expect((await svc('webhook', 'roll-secret', id, '--overlap', '0')).text).not.toMatch(/old secret until/);
+    expect((await svc('webhook', 'roll-secret', id, '--now')).text).not.toMatch(/old secret until/);
     expect((await svc('webhook', 'delete', id)).text).toBe(`deleted ${id}`);
     expect((await svc('webhook', 'deliveries', id)).status).toBe(404);
   });

@@ -1,3 +1,4 @@
+import { parseOverlap } from '../domain/licensing/license-keys.ts';
 import type { CliRequest } from './commands.ts';
 
 /** Options of the delivery and privacy commands (merged into the CLI's option table). */
@@ -6,7 +7,6 @@ export const DELIVERY_OPTIONS = {
   events: { type: 'string' },
   description: { type: 'string' },
   'include-test': { type: 'boolean' },
-  overlap: { type: 'string' },
   limit: { type: 'string' },
 } as const;
 
@@ -15,7 +15,7 @@ export const DELIVERY_USAGE = `  webhook create --account ACCOUNT_ID --url URL -
   webhook deliveries ENDPOINT_ID [--limit N]
   webhook replay DELIVERY_ID
   webhook test ENDPOINT_ID
-  webhook roll-secret ENDPOINT_ID [--overlap 24h | --overlap 0]
+  webhook roll-secret ENDPOINT_ID [--overlap 24h | --now]
   webhook enable ENDPOINT_ID
   webhook delete ENDPOINT_ID
   lead delete LEAD_ID
@@ -34,11 +34,14 @@ function need(values: Values, name: string, fail: (message: string) => Error): s
   return value;
 }
 
-function overlapHours(text: string | undefined, fail: (message: string) => Error): number | undefined {
-  if (text === undefined) return undefined;
-  const match = /^(\d+)(h|d)?$/.exec(text.trim());
-  if (!match) throw fail('--overlap takes hours such as 24h, 2d or 0');
-  return Number(match[1]) * (match[2] === 'd' ? 24 : 1);
+/** `--overlap 90m|24h|7d` or `--now`, as `license roll-key` takes them; undefined = the default. */
+function overlapSeconds(values: Values, fail: (message: string) => Error): number | undefined {
+  if (values.now && values.overlap) throw fail('give --overlap or --now, not both');
+  if (values.now) return 0;
+  if (typeof values.overlap !== 'string') return undefined;
+  const ms = parseOverlap(values.overlap);
+  if (ms === undefined) throw fail('--overlap takes a duration such as 90m, 24h or 7d');
+  return ms / 1000;
 }
 
 const renderEndpoint = (b: Record<string, unknown>) => {
@@ -124,11 +127,11 @@ export function deliveryRequest(
         render: (b) => `queued test delivery ${(b.delivery as { id: string }).id}`,
       };
     case 'webhook roll-secret': {
-      const hours = overlapHours(values.overlap as string | undefined, fail);
+      const seconds = overlapSeconds(values, fail);
       return {
         method: 'POST',
         path: `/admin/v1/webhooks/${needArg('an ENDPOINT_ID')}/roll-secret`,
-        body: hours === undefined ? {} : { overlapHours: hours },
+        body: seconds === undefined ? {} : { overlapSeconds: seconds },
         render: renderEndpoint,
       };
     }

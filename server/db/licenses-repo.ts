@@ -29,3 +29,20 @@ export async function revokeLicense(db: Db, id: string, at: Date): Promise<void>
     .set({ revokedAt: at, updatedAt: at })
     .where(and(eq(licenses.id, id), isNull(licenses.revokedAt)));
 }
+
+/** The license row mirrors its current secret key (last four for listings); rolling ends the legacy use. */
+export async function setCurrentSecret(
+  db: Db,
+  id: string,
+  values: { keyHmac: string; keyLast4: string; at: Date },
+): Promise<void> {
+  await db
+    .update(licenses)
+    .set({
+      keyHmac: values.keyHmac,
+      keyLast4: values.keyLast4,
+      legacySecretEmbed: false,
+      updatedAt: values.at,
+    })
+    .where(eq(licenses.id, id));
+}

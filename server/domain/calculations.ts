@@ -76,6 +76,9 @@ export async function estimate(
     ruleSet: { ...result.ruleSet },
     disclaimer: result.disclaimer,
     originDomain: principal.domain,
+    // The PDF capability: the embed session (kept across renewals) or the site activation.
+    embedSessionId: principal.kind === 'embed' ? principal.sid : principal.activationId,
+    test: principal.kind === 'embed' && principal.test,
     createdAt: deps.clock.now(),
   };
   // The result and its `result.created` event commit together (transactional outbox).

@@ -2,6 +2,7 @@ import { countLiveProdActivations } from '../db/activations-repo.ts';
 import { findLicenseById } from '../db/licenses-repo.ts';
 import { type LicenseStatus, licenseState } from './license-status.ts';
 import type { Principal } from './principal.ts';
+import { idleCutoff } from './site-activation.ts';
 import type { LicensingDeps } from './token-set.ts';
 import { invalidToken } from './tokens.ts';
 
@@ -28,7 +29,7 @@ export async function licenseStatusOf(
     status: state.status,
     plan: license.plan,
     seats: license.seats,
-    seatsUsed: await countLiveProdActivations(deps.db, license.id),
+    seatsUsed: await countLiveProdActivations(deps.db, license.id, idleCutoff(deps.clock.now())),
     allowedDomains: license.allowedDomains,
     expiresAt: state.expiresAt?.toISOString() ?? null,
     ...(state.trialEndsAt ? { trialEndsAt: state.trialEndsAt.toISOString() } : {}),

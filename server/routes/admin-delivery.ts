@@ -4,7 +4,7 @@ import { listDeliveries, replayDelivery, sendTestEvent } from '../domain/deliver
 import type { DeliveryDeps } from '../domain/delivery/deps.ts';
 import {
   createEndpoint,
-  DEFAULT_ROLL_OVERLAP_HOURS,
+  DEFAULT_ROLL_OVERLAP_SECONDS,
   deleteEndpoint,
   enableEndpoint,
   listEndpoints,
@@ -99,7 +99,14 @@ const routes = {
         required: false,
         content: {
           'application/json': {
-            schema: z.object({ overlapHours: z.number().int().min(0).max(720).optional() }),
+            schema: z.object({
+              overlapSeconds: z
+                .number()
+                .int()
+                .min(0)
+                .max(30 * 86_400)
+                .optional(),
+            }),
           },
         },
       },
@@ -172,12 +179,12 @@ export function createDeliveryAdminRoutes(deps: DeliveryDeps) {
     c.json(await deleteEndpoint(deps, c.req.valid('param').id), 200),
   );
   router.openapi(routes.roll, async (c) => {
-    const body = (c.req.valid('json') ?? {}) as { overlapHours?: number };
+    const body = (c.req.valid('json') ?? {}) as { overlapSeconds?: number };
     return c.json(
       await rollEndpointSecret(
         deps,
         c.req.valid('param').id,
-        body.overlapHours ?? DEFAULT_ROLL_OVERLAP_HOURS,
+        body.overlapSeconds ?? DEFAULT_ROLL_OVERLAP_SECONDS,
       ),
       200,
     );

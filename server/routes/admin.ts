@@ -5,6 +5,7 @@ import { findLicenseById, type LicenseRow } from '../db/licenses-repo.ts';
 import { createConnectCode } from '../domain/connect-codes.ts';
 import { safeEqual } from '../domain/credential-formats.ts';
 import { seedDemo } from '../domain/demo-seed.ts';
+import { releaseQuarantinedLead } from '../domain/leads.ts';
 import {
   createAccount,
   createApiKey,
@@ -14,7 +15,10 @@ import {
   revokeLicense,
 } from '../domain/license-admin.ts';
 import { licenseState } from '../domain/license-status.ts';
+import { DEFAULT_KEY_OVERLAP_MS, licenseKeysView, rollLicenseKey } from '../domain/licensing/license-keys.ts';
+import { API_KEY_SCOPES, parseScopes } from '../domain/scopes.ts';
 import { rotateSigningKeys } from '../domain/signing-key-ring.ts';
+import { isIdleActivation } from '../domain/site-activation.ts';
 import { AppError } from '../errors.ts';
 import type { AppEnv } from '../http/app-env.ts';
 import { bearerOf } from '../http/auth.ts';
@@ -32,7 +36,7 @@ const ok = (description: string) => ({
 });
 const IdParam = z.object({ id: z.string().min(1).max(64) });
 
-function requireAdmin(token: string): MiddlewareHandler<AppEnv> {
+export function requireAdmin(token: string): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const bearer = bearerOf(c);
     if (!bearer || !safeEqual(bearer, token)) {
@@ -110,6 +114,29 @@ const routes = {
     request: { params: IdParam },
     responses: ok('The license, its status and activations'),
   }),
+  rollKey: createRoute({
+    method: 'post',
+    path: '/admin/v1/licenses/{id}/roll-key',
+    tags,
+    security,
+    summary: 'Issue a new publishable or secret key; the old one stays valid for the overlap',
+    request: {
+      params: IdParam,
+      ...jsonBody(
+        z.object({
+          kind: z.enum(['publishable', 'secret']),
+          overlapSeconds: z
+            .number()
+            .int()
+            .min(0)
+            .max(30 * 86_400)
+            .optional()
+            .openapi({ description: 'How long the old key keeps working (default 24 h; 0 = ends now)' }),
+        }),
+      ),
+    },
+    responses: ok('The new key (shown once) and when the old one ends'),
+  }),
   revokeLicense: createRoute({
     method: 'post',
     path: '/admin/v1/licenses/{id}/revoke',
@@ -124,7 +151,18 @@ const routes = {
     tags,
     security,
     summary: 'Create a personal API key; the key is in this response only',
-    request: jsonBody(z.object({ accountId: z.string().min(1), name: z.string().min(1).max(100) })),
+    request: jsonBody(
+      z.object({
+        accountId: z.string().min(1),
+        name: z.string().min(1).max(100),
+        scopes: z
+          .array(z.enum(API_KEY_SCOPES))
+          .min(1)
+          .max(4)
+          .optional()
+          .openapi({ description: 'Default ["leads:read"]; "admin" includes every other scope' }),
+      }),
+    ),
     responses: ok('The API key'),
   }),
   listApiKeys: createRoute({
@@ -142,6 +180,15 @@ const routes = {
     security,
     request: { params: IdParam.extend({ keyId: z.string().min(1).max(64) }) },
     responses: ok('Revoked'),
+  }),
+  releaseLead: createRoute({
+    method: 'post',
+    path: '/admin/v1/accounts/{id}/leads/{leadId}/release',
+    tags,
+    security,
+    summary: 'Release a quarantined lead (over its plan’s daily quota)',
+    request: { params: IdParam.extend({ leadId: z.string().min(1).max(64) }) },
+    responses: ok('The released lead'),
   }),
   connectCode: createRoute({
     method: 'post',
@@ -198,13 +245,40 @@ export function createAdminRoutes(services: Services, adminToken: string) {
       ...input,
       ...(paidThrough ? { paidThrough: new Date(paidThrough) } : {}),
     });
-    return c.json({ license: licenseView(created.license, now()), licenseKey: created.licenseKey }, 200);
+    return c.json(
+      {
+        license: licenseView(created.license, now()),
+        licenseKey: created.licenseKey,
+        publishableKey: created.publishableKey,
+      },
+      200,
+    );
   });
   router.openapi(routes.showLicense, async (c) => {
     const license = await findLicenseById(deps.db, c.req.valid('param').id);
     if (!license) throw new AppError('NOT_FOUND', 'No such license.');
-    const activations = await listActivationsByLicense(deps.db, license.id);
-    return c.json({ license: licenseView(license, now()), activations }, 200);
+    const activations = (await listActivationsByLicense(deps.db, license.id)).map((a) => ({
+      ...a,
+      idle: a.releasedAt === null && isIdleActivation(a, now()),
+    }));
+    const keys = await licenseKeysView(deps.db, license.id, now());
+    return c.json({ license: licenseView(license, now()), ...keys, activations }, 200);
+  });
+  router.openapi(routes.rollKey, async (c) => {
+    const { kind, overlapSeconds } = c.req.valid('json');
+    const rolled = await rollLicenseKey(deps, {
+      licenseId: c.req.valid('param').id,
+      kind,
+      overlapMs: overlapSeconds === undefined ? DEFAULT_KEY_OVERLAP_MS : overlapSeconds * 1000,
+    });
+    return c.json(
+      {
+        kind,
+        ...(kind === 'secret' ? { licenseKey: rolled.key } : { publishableKey: rolled.key }),
+        previousKeysEndAt: rolled.previousKeysEndAt,
+      },
+      200,
+    );
   });
   router.openapi(routes.revokeLicense, async (c) =>
     c.json({ license: licenseView(await revokeLicense(deps, c.req.valid('param').id), now()) }, 200),
@@ -212,18 +286,32 @@ export function createAdminRoutes(services: Services, adminToken: string) {
   router.openapi(routes.apiKey, async (c) => {
     const { apiKey, row } = await createApiKey(deps, c.req.valid('json'));
     return c.json(
-      { apiKey, id: row.id, name: row.name, keyLast4: row.keyLast4, createdAt: row.createdAt },
+      {
+        apiKey,
+        id: row.id,
+        name: row.name,
+        scopes: parseScopes(row.scopes),
+        keyLast4: row.keyLast4,
+        createdAt: row.createdAt,
+      },
       200,
     );
   });
   router.openapi(routes.listApiKeys, async (c) => {
     const keys = await listApiKeys(deps, c.req.valid('param').id);
-    return c.json({ apiKeys: keys.map(({ keyHmac: _hidden, ...key }) => key) }, 200);
+    return c.json(
+      { apiKeys: keys.map(({ keyHmac: _hidden, ...key }) => ({ ...key, scopes: parseScopes(key.scopes) })) },
+      200,
+    );
   });
   router.openapi(routes.revokeApiKey, async (c) => {
     const { id, keyId } = c.req.valid('param');
     await revokeApiKey(deps, id, keyId);
     return c.json({ revoked: true }, 200);
+  });
+  router.openapi(routes.releaseLead, async (c) => {
+    const { id, leadId } = c.req.valid('param');
+    return c.json({ lead: await releaseQuarantinedLead(deps, id, leadId) }, 200);
   });
   router.openapi(routes.connectCode, async (c) => {
     const { code, expiresAt } = await createConnectCode(deps, c.req.valid('json'));

@@ -13,6 +13,7 @@ import {
   consentVersions,
   idempotencyKeys,
   leads,
+  licenseKeys,
   licenses,
   mailMessages,
   outboxEvents,
@@ -98,6 +99,7 @@ export const ACCOUNT_DATA_TABLES = [
   'consent_versions',
   'refresh_tokens',
   'auth_codes',
+  'license_keys',
   'activations',
   'api_keys',
   'licenses',
@@ -126,6 +128,7 @@ async function deleteAccountRows(tx: Db, accountId: string): Promise<void> {
     await tx.delete(refreshTokens).where(inArray(refreshTokens.licenseId, licenseIds));
     await tx.delete(authCodes).where(inArray(authCodes.licenseId, licenseIds));
     await tx.delete(activations).where(inArray(activations.licenseId, licenseIds));
+    await tx.delete(licenseKeys).where(inArray(licenseKeys.licenseId, licenseIds));
   }
   await tx.delete(apiKeys).where(eq(apiKeys.accountId, accountId));
   await tx.delete(licenses).where(eq(licenses.accountId, accountId));

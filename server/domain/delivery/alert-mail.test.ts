@@ -58,7 +58,7 @@ async function firmWithLead(alertEmails: string[]) {
     await (
       await t.json(
         '/v1/api/license/activate',
-        { licenseKey: f.licenseKey },
+        { licenseKey: f.publishableKey },
         { origin: 'https://smithlaw.com' },
       )
     ).json()

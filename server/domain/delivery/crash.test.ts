@@ -83,7 +83,7 @@ describe('crash safety (child server killed with SIGKILL)', () => {
         return await res.json();
       };
       const { account } = await admin('/admin/v1/accounts', { name: 'Crash & Co' });
-      const { licenseKey } = await admin('/admin/v1/licenses', {
+      const { publishableKey } = await admin('/admin/v1/licenses', {
         accountId: account.id,
         plan: 'pro',
         seats: 1,
@@ -98,7 +98,7 @@ describe('crash safety (child server killed with SIGKILL)', () => {
       const session = await fetch(`${first.apiUrl}/v1/api/license/activate`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', origin: 'https://crashlaw.com' },
-        body: JSON.stringify({ licenseKey }),
+        body: JSON.stringify({ licenseKey: publishableKey }),
       });
       const { token } = (await session.json()) as { token: string };
       const lead = await fetch(`${first.apiUrl}/v1/api/leads`, {

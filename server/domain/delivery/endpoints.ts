@@ -16,7 +16,7 @@ import { hostOf, isBlockedAddress } from './ssrf-guard.ts';
 export type EndpointRow = typeof webhookEndpoints.$inferSelect;
 type Deps = Pick<DeliveryDeps, 'db' | 'clock' | 'secretKey' | 'allowPrivateHosts'>;
 
-export const DEFAULT_ROLL_OVERLAP_HOURS = 24;
+export const DEFAULT_ROLL_OVERLAP_SECONDS = 24 * 3600;
 
 export function endpointView(row: EndpointRow, now: Date) {
   const rolling = row.previousSecretExpiresAt && row.previousSecretExpiresAt > now;
@@ -162,10 +162,10 @@ export async function deleteEndpoint(deps: Deps, id: string, actor = 'admin') {
 
 /**
  * A new secret, returned once. The old one keeps signing beside it (two signatures per delivery)
- * for `overlapHours`, so the receiver can switch without a window of failed verifications;
- * `overlapHours: 0` ends the old secret now.
+ * for `overlapSeconds`, so the receiver can switch without a window of failed verifications;
+ * `overlapSeconds: 0` ends the old secret now.
  */
-export async function rollEndpointSecret(deps: Deps, id: string, overlapHours: number, actor = 'admin') {
+export async function rollEndpointSecret(deps: Deps, id: string, overlapSeconds: number, actor = 'admin') {
   const row = await requireEndpoint(deps.db, id);
   const now = deps.clock.now();
   const secret = generateWebhookSecret();
@@ -173,8 +173,8 @@ export async function rollEndpointSecret(deps: Deps, id: string, overlapHours: n
     .update(webhookEndpoints)
     .set({
       secretEnc: encrypt(deps.secretKey, secret),
-      previousSecretEnc: overlapHours > 0 ? row.secretEnc : null,
-      previousSecretExpiresAt: overlapHours > 0 ? new Date(now.getTime() + overlapHours * 3_600_000) : null,
+      previousSecretEnc: overlapSeconds > 0 ? row.secretEnc : null,
+      previousSecretExpiresAt: overlapSeconds > 0 ? new Date(now.getTime() + overlapSeconds * 1000) : null,
       updatedAt: now,
     })
     .where(eq(webhookEndpoints.id, id))
@@ -184,7 +184,7 @@ export async function rollEndpointSecret(deps: Deps, id: string, overlapHours: n
     actor,
     action: 'webhook.secret_rolled',
     subject: id,
-    data: { overlapHours },
+    data: { overlapSeconds },
     at: now,
   });
   return { endpoint: endpointView(updated!, now), secret };

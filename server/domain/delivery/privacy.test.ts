@@ -78,7 +78,7 @@ async function firm() {
     await (
       await t.json(
         '/v1/api/license/activate',
-        { licenseKey: f.licenseKey },
+        { licenseKey: f.publishableKey },
         { origin: 'https://smithlaw.com' },
       )
     ).json()
@@ -203,7 +203,7 @@ describe('account close', () => {
     );
     const activate = await t.json(
       '/v1/api/license/activate',
-      { licenseKey: f.licenseKey },
+      { licenseKey: f.publishableKey },
       { origin: 'https://smithlaw.com' },
     );
     expect(activate.status).toBe(401);

@@ -38,7 +38,7 @@ async function firm() {
   const f = await t.seed.firm();
   const activated = await t.json(
     '/v1/api/license/activate',
-    { licenseKey: f.licenseKey },
+    { licenseKey: f.publishableKey },
     { origin: 'https://smithlaw.com' },
   );
   const embed = (await activated.json()).token as string;
@@ -313,7 +313,9 @@ describe('webhook delivery', () => {
     const receiver = await startReceiver();
     try {
       const ep = await endpoint(f.account.id, receiver.url);
-      const rolled = await admin('POST', `/admin/v1/webhooks/${ep.id}/roll-secret`, { overlapHours: 24 });
+      const rolled = await admin('POST', `/admin/v1/webhooks/${ep.id}/roll-secret`, {
+        overlapSeconds: 86_400,
+      });
       expect(rolled.status).toBe(200);
       expect(rolled.body.secret).not.toBe(ep.secret);
       expect(rolled.body.endpoint.previousSecretValidUntil).toBeTruthy();
@@ -324,7 +326,7 @@ describe('webhook delivery', () => {
       expect(verify(ep.secret, first).type).toBe('lead.created');
       expect(verify(rolled.body.secret, first).type).toBe('lead.created');
 
-      const now = await admin('POST', `/admin/v1/webhooks/${ep.id}/roll-secret`, { overlapHours: 0 });
+      const now = await admin('POST', `/admin/v1/webhooks/${ep.id}/roll-secret`, { overlapSeconds: 0 });
       await f.postLead();
       await runDeliveryOnce(deps);
       const second = receiver.requests.at(-1)!;
