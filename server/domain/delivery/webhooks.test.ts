@@ -1,10 +1,12 @@
 import { eq } from 'drizzle-orm';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { accounts, auditEvents, mailMessages, webhookDeliveries } from '../../db/schema.ts';
+import { newId } from '../../db/ids.ts';
+import { accounts, auditEvents, leads, mailMessages, webhookDeliveries } from '../../db/schema.ts';
 import { createAdminRoutes } from '../../routes/admin.ts';
 import { createTestContext, type TestContext } from '../../test-support/services.ts';
 import { startReceiver } from '../../test-support/webhook-receiver.ts';
+import { releaseQuarantinedLead } from '../leads.ts';
 import type { DeliveryDeps } from './deps.ts';
 import { DISABLE_AFTER_MS } from './endpoint-health.ts';
 import { enqueueEvent } from './outbox.ts';
@@ -225,6 +227,76 @@ describe('webhook delivery', () => {
       .from(mailMessages)
       .where(eq(mailMessages.accountId, f.account.id));
     expect(mails).toHaveLength(0); // no alert mail for test or quarantined leads
+  });
+
+  it('test-mode leads from a development host reach only endpoints that asked for test events', async () => {
+    const f = await firm();
+    const receiver = await startReceiver();
+    try {
+      const live = await endpoint(f.account.id, receiver.url.replace('/hooks', '/live'));
+      const tests = await endpoint(f.account.id, receiver.url.replace('/hooks', '/test'), ['lead.created'], {
+        includeTest: true,
+      });
+      const session = await t.json(
+        '/v1/api/license/activate',
+        { licenseKey: f.publishableKey },
+        { origin: 'http://localhost:5173' },
+      );
+      const embed = (await session.json()).token as string;
+      const res = await t.json(
+        '/v1/api/leads',
+        {
+          calculator: 'estate-tax',
+          name: 'Dev Tester',
+          email: 'dev@example.com',
+          state: 'NY',
+          consent: true,
+        },
+        { authorization: `Bearer ${embed}`, 'idempotency-key': `dev-${f.account.id}` },
+      );
+      expect(res.status).toBe(201);
+      await runDeliveryOnce(deps);
+      const bodies = receiver.requests.map((r) => verify(tests.secret, r));
+      expect(bodies).toHaveLength(1);
+      expect(bodies[0]!.data).toMatchObject({ name: 'Dev Tester' });
+      expect(() => verify(live.secret, receiver.requests[0]!)).toThrow();
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  it('a quarantined lead is delivered as lead.created once the firm releases it', async () => {
+    const f = await firm();
+    const receiver = await startReceiver();
+    try {
+      const ep = await endpoint(f.account.id, receiver.url);
+      const leadId = newId('lead');
+      const now = t.clock.now();
+      await t.database.db.insert(leads).values({
+        id: leadId,
+        accountId: f.account.id,
+        calculator: 'estate-tax',
+        name: 'Quinn Quota',
+        email: 'quinn@example.com',
+        status: 'new',
+        consentText: 'OK',
+        consentedAt: now,
+        createdAt: now,
+        updatedAt: now,
+        quarantinedAt: now,
+      });
+      await runDeliveryOnce(deps);
+      expect(receiver.requests).toHaveLength(0);
+      await releaseQuarantinedLead(t.services.licensing, f.account.id, leadId);
+      await runDeliveryOnce(deps);
+      expect(receiver.requests).toHaveLength(1);
+      expect(verify(ep.secret, receiver.requests[0]!)).toMatchObject({
+        type: 'lead.created',
+        data: { leadId },
+      });
+    } finally {
+      await receiver.close();
+    }
   });
 
   it('never has more than a few attempts in flight per endpoint, across instances', async () => {
