@@ -1,6 +1,7 @@
 import { runHttpBench } from './http.ts';
 import { runPdfBench } from './pdf.ts';
 import { embedSizes } from './size.ts';
+import { runWebhookBench } from './webhooks.ts';
 
 /** `npm run bench`: every figure the issues name, printed. Loopback only; bounded in count. */
 const pdf = await runPdfBench();
@@ -12,6 +13,10 @@ for (const f of await runHttpBench()) {
     `${f.name.padEnd(40)} ${String(f.rps).padStart(6)} req/s  p50 ${f.p50Ms} ms  p95 ${f.p95Ms} ms  p99 ${f.p99Ms} ms`,
   );
 }
+const hooks = await runWebhookBench();
+console.log(
+  `Webhooks (${hooks.events} events, one worker, loopback receiver): outbox write ${hooks.enqueueMs} ms/event, ${hooks.perSecond} deliveries/s`,
+);
 for (const r of embedSizes())
   console.log(`${r.file.padEnd(32)} raw ${r.raw} B, gzip ${r.gzip} B, brotli ${r.brotli} B`);
 process.exit(0);

@@ -49,7 +49,10 @@ export async function claimDeliveries(deps: DeliveryDeps): Promise<Claimed[]> {
           ),
         ),
       )
-      .orderBy(asc(webhookEndpoints.updatedAt))
+      // Oldest due work first, so a busy endpoint cannot starve the others.
+      .orderBy(
+        sql`(select min(d.next_attempt_at) from webhook_deliveries d where d.endpoint_id = ${webhookEndpoints.id} and d.status = 'pending')`,
+      )
       .limit(ENDPOINTS_PER_CLAIM)
       .for('update', { skipLocked: true });
     const claimed: Claimed[] = [];
