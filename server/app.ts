@@ -108,7 +108,8 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
     }),
   );
   app.use('/v1/*', requireJsonBody(FORM_PATHS));
-  app.use('/v1/*', refuseNul());
+  // Everywhere, not only /v1: admin, portal and OAuth paths carry ids and text to the database too.
+  app.use(refuseNul());
 
   app.route(
     '/',

@@ -94,6 +94,7 @@ export function createApiApp(
   const { config, licensing } = services;
   const rateLimiter = createRateLimiter({
     scale: config.RATE_LIMIT_SCALE,
+    prefix: config.REDIS_KEY_PREFIX,
     ...(opts.redis ? { redis: opts.redis } : {}),
   });
   const ceilings = createLicenseCeilings(licensing, {
