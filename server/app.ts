@@ -67,7 +67,10 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
       now: () => deps.clock.now().getTime(),
     }),
   );
-  app.use('/v1/*', corsPolicy(config.publicEmbedUrl, config.corsOrigins));
+  app.use(
+    '/v1/*',
+    corsPolicy(config.publicEmbedUrl, config.corsOrigins, new URL(config.publicApiUrl).origin),
+  );
   app.use(
     '/v1/*',
     bodyLimit({

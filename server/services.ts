@@ -6,12 +6,15 @@ import type { BillingDeps } from './billing/billing-portal.ts';
 import { createStripeClient } from './billing/stripe-client.ts';
 import type { Clock } from './clock.ts';
 import type { Database } from './db/database.ts';
+import { cursorKeyFrom } from './domain/leads/cursor.ts';
 import { createSigningKeyRing, ensureActiveSigningKey } from './domain/signing-key-ring.ts';
 import type { LicensingDeps } from './domain/token-set.ts';
 import { createTokenService, type KeyRing } from './domain/tokens.ts';
 import type { Config } from './env.ts';
 import { credentialRateKey } from './http/auth.ts';
 import { createRateLimiter } from './http/rate-limiter.ts';
+import { createMcpRoutes } from './mcp/mcp-routes.ts';
+import type { McpDeps } from './mcp/tools.ts';
 import { createBillingPageRoutes, createBillingRoutes } from './routes/billing.ts';
 import { createCalculationRoutes } from './routes/calculations.ts';
 import { createEmbedSessionRoutes } from './routes/embed-session.ts';
@@ -29,6 +32,8 @@ export interface Services {
   keys: KeyRing & { refresh(): void };
   licensing: LicensingDeps;
   billing: BillingDeps;
+  /** Lead queries (MCP tools, REST lead list): database, clock and the cursor-signing key. */
+  queries: McpDeps;
 }
 
 /**
@@ -63,7 +68,8 @@ export async function createServices(opts: {
       ? { stripe: createStripeClient(config.STRIPE_SECRET_KEY, config.STRIPE_API_BASE) }
       : {}),
   };
-  return { ...opts, keys, licensing, billing };
+  const queries: McpDeps = { db, clock, cursorKey: cursorKeyFrom(pepper), logger: opts.logger };
+  return { ...opts, keys, licensing, billing, queries };
 }
 
 /** The API app with every feature router mounted. */
@@ -88,7 +94,13 @@ export function createApiApp(
       createEmbedSessionRoutes({ ...licensing, embedUrl: config.publicEmbedUrl }),
       createBillingRoutes(licensing, services.billing),
       createCalculationRoutes(licensing),
-      createLeadRoutes(licensing),
+      createLeadRoutes(licensing, services.queries),
+      createMcpRoutes({
+        licensing,
+        mcp: services.queries,
+        publicApiUrl: config.publicApiUrl,
+        corsOrigins: config.corsOrigins,
+      }),
     ],
     rootRoutes: [createJwksRoutes(services.keys), createBillingPageRoutes(services.billing)],
   });

@@ -1,4 +1,4 @@
-import { and, desc, eq, lt, or } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import type { Db } from './database.ts';
 import { leads } from './schema.ts';
 
@@ -17,30 +17,6 @@ export async function findLead(db: Db, accountId: string, id: string): Promise<L
     .from(leads)
     .where(and(eq(leads.accountId, accountId), eq(leads.id, id)));
   return row;
-}
-
-/** Newest first, keyset-paginated on (created_at, id). */
-export async function listLeads(
-  db: Db,
-  accountId: string,
-  opts: { limit: number; status?: LeadStatus; before?: { createdAt: Date; id: string } },
-): Promise<LeadRow[]> {
-  const conditions = [eq(leads.accountId, accountId)];
-  if (opts.status) conditions.push(eq(leads.status, opts.status));
-  if (opts.before) {
-    conditions.push(
-      or(
-        lt(leads.createdAt, opts.before.createdAt),
-        and(eq(leads.createdAt, opts.before.createdAt), lt(leads.id, opts.before.id)),
-      )!,
-    );
-  }
-  return db
-    .select()
-    .from(leads)
-    .where(and(...conditions))
-    .orderBy(desc(leads.createdAt), desc(leads.id))
-    .limit(opts.limit);
 }
 
 /** Compare-and-set on the status, so two concurrent updates cannot both pass the transition check. */

@@ -15,6 +15,8 @@ import {
  * The tables of DESIGN.md §3. The SQL of record is server/db/migrations/*.sql; this file mirrors
  * it for typed queries. Every time is set by the application's clock, never by SQL `now()`.
  */
+const LIVE_LEAD = sql`test = false AND quarantined_at IS NULL`;
+
 const at = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 
 export const accounts = pgTable('accounts', {
@@ -186,7 +188,20 @@ export const calculationResults = pgTable(
     test: boolean('test').notNull().default(false),
     embedSessionId: text('embed_session_id'),
   },
-  (t) => [index('calculation_results_account_idx').on(t.accountId, t.createdAt)],
+  (t) => [
+    index('calculation_results_account_idx').on(t.accountId, t.createdAt),
+    // 0004: keyset pages newest first; partial indexes for live (non-test) rows.
+    index('calculation_results_page_idx').on(t.accountId, t.createdAt.desc(), t.id.desc()),
+    index('calculation_results_live_page_idx')
+      .on(t.accountId, t.createdAt.desc(), t.id.desc())
+      .where(sql`test = false`),
+    index('calculation_results_live_calculator_idx')
+      .on(t.accountId, t.calculator, t.createdAt.desc(), t.id.desc())
+      .where(sql`test = false`),
+    index('calculation_results_live_state_idx')
+      .on(t.accountId, t.state, t.createdAt.desc(), t.id.desc())
+      .where(sql`test = false`),
+  ],
 );
 
 export const leads = pgTable(
@@ -213,7 +228,19 @@ export const leads = pgTable(
     test: boolean('test').notNull().default(false),
     quarantinedAt: at('quarantined_at'),
   },
-  (t) => [index('leads_account_idx').on(t.accountId, t.createdAt)],
+  (t) => [
+    index('leads_account_idx').on(t.accountId, t.createdAt),
+    // 0004: keyset pages newest first; partial indexes for live rows (not test, not quarantined).
+    index('leads_account_page_idx').on(t.accountId, t.createdAt.desc(), t.id.desc()),
+    index('leads_live_page_idx').on(t.accountId, t.createdAt.desc(), t.id.desc()).where(LIVE_LEAD),
+    index('leads_live_status_idx')
+      .on(t.accountId, t.status, t.createdAt.desc(), t.id.desc())
+      .where(LIVE_LEAD),
+    index('leads_live_calculator_idx')
+      .on(t.accountId, t.calculator, t.createdAt.desc(), t.id.desc())
+      .where(LIVE_LEAD),
+    index('leads_live_state_idx').on(t.accountId, t.state, t.createdAt.desc(), t.id.desc()).where(LIVE_LEAD),
+  ],
 );
 
 export const idempotencyKeys = pgTable(

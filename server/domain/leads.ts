@@ -7,14 +7,7 @@ import {
   purgeExpiredKeys,
 } from '../db/idempotency-repo.ts';
 import { newId } from '../db/ids.ts';
-import {
-  findLead,
-  insertLead,
-  type LeadRow,
-  type LeadStatus,
-  listLeads,
-  updateLeadStatus,
-} from '../db/leads-repo.ts';
+import { findLead, insertLead, type LeadRow, type LeadStatus, updateLeadStatus } from '../db/leads-repo.ts';
 import { findResult } from '../db/results-repo.ts';
 import { AppError } from '../errors.ts';
 import type { Principal } from './principal.ts';
@@ -212,38 +205,4 @@ export async function changeLeadStatus(
   const updated = await updateLeadStatus(deps.db, accountId, leadId, from, to, deps.clock.now());
   if (!updated) throw new AppError('INVALID_TRANSITION', 'The lead changed meanwhile; read it again.');
   return toLeadView(updated);
-}
-
-/** A page of leads, newest first; `cursor` is the opaque `nextCursor` of the previous page. */
-export async function pageOfLeads(
-  deps: LicensingDeps,
-  accountId: string,
-  opts: { limit: number; status?: LeadStatus; cursor?: string },
-): Promise<{ data: LeadView[]; nextCursor: string | null }> {
-  const before = opts.cursor ? decodeCursor(opts.cursor) : undefined;
-  const rows = await listLeads(deps.db, accountId, {
-    limit: opts.limit + 1,
-    ...(opts.status ? { status: opts.status } : {}),
-    ...(before ? { before } : {}),
-  });
-  const page = rows.slice(0, opts.limit);
-  const last = page.at(-1);
-  return {
-    data: page.map(toLeadView),
-    nextCursor:
-      rows.length > opts.limit && last
-        ? Buffer.from(`${last.createdAt.toISOString()}|${last.id}`).toString('base64url')
-        : null,
-  };
-}
-
-function decodeCursor(cursor: string): { createdAt: Date; id: string } {
-  const [at, id] = Buffer.from(cursor, 'base64url').toString().split('|');
-  const createdAt = new Date(at ?? '');
-  if (!id || Number.isNaN(createdAt.getTime())) {
-    throw new AppError('INVALID_REQUEST', 'cursor is not valid.', {
-      details: [{ path: 'cursor', message: 'Use nextCursor as given' }],
-    });
-  }
-  return { createdAt, id };
 }

@@ -1,6 +1,7 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { forbidden } from '../domain/authenticate.ts';
-import { changeLeadStatus, pageOfLeads, submitLead } from '../domain/leads.ts';
+import { findLeads, nextCursorOf, type QueryDeps } from '../domain/leads/lead-query.ts';
+import { changeLeadStatus, submitLead, toLeadView } from '../domain/leads.ts';
 import { isAdmin } from '../domain/principal.ts';
 import type { LicensingDeps } from '../domain/token-set.ts';
 import { requireCredential } from '../http/auth.ts';
@@ -78,7 +79,27 @@ const list = createRoute({
     query: z.object({
       limit: z.coerce.number().int().min(1).max(200).default(50),
       status: Status.optional(),
-      cursor: z.string().max(200).optional(),
+      calculator: z.string().min(1).max(64).optional().openapi({ description: 'Calculator slug' }),
+      state: z.string().min(1).max(8).optional().openapi({ description: 'Two-letter state code' }),
+      createdFrom: z
+        .string()
+        .max(40)
+        .optional()
+        .openapi({ description: 'ISO date or date-time, UTC, inclusive' }),
+      createdTo: z
+        .string()
+        .max(40)
+        .optional()
+        .openapi({ description: 'ISO date or date-time, UTC, exclusive' }),
+      includeTest: z
+        .enum(['true', 'false'])
+        .optional()
+        .openapi({ description: 'Include test-mode leads (default false)' }),
+      cursor: z
+        .string()
+        .max(1000)
+        .optional()
+        .openapi({ description: 'nextCursor of the previous page (signed; same filters)' }),
     }),
   },
   responses: {
@@ -100,7 +121,7 @@ const patch = createRoute({
   responses: { 200: jsonResponse('The lead', LeadSchema), ...errorResponses(400, 401, 403, 404, 409) },
 });
 
-export function createLeadRoutes(deps: LicensingDeps) {
+export function createLeadRoutes(deps: LicensingDeps, queries: QueryDeps) {
   const router = createRouter();
   router.on(['POST'], create.path, requireCredential(deps, ['embed']));
   router.openapi(create, async (c) => {
@@ -118,13 +139,15 @@ export function createLeadRoutes(deps: LicensingDeps) {
     const principal = c.get('principal')!;
     if (!isAdmin(principal))
       throw forbidden('Reading leads needs an admin credential (Connect token or API key).');
-    const { limit, status, cursor } = c.req.valid('query');
+    const { limit, cursor, includeTest, ...filters } = c.req.valid('query');
+    const page = await findLeads(
+      queries,
+      principal.accountId,
+      { ...filters, includeTest: includeTest === 'true' },
+      { limit, ...(cursor ? { cursor } : {}) },
+    );
     return c.json(
-      (await pageOfLeads(deps, principal.accountId, {
-        limit,
-        ...(status ? { status } : {}),
-        ...(cursor ? { cursor } : {}),
-      })) as never,
+      { data: page.rows.map(toLeadView), nextCursor: nextCursorOf(page, page.rows.length) ?? null } as never,
       200,
     );
   });
