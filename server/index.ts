@@ -24,7 +24,7 @@ export interface RunningServers {
   apiUrl: string;
   embedUrl: string;
   examplesUrl: string;
-  demo: { licenseKey: string; apiKey: string };
+  demo: { licenseKey: string; apiKey: string; accountId: string | null; licenseId: string | null };
   adminToken: string;
   close(): Promise<void>;
 }
@@ -183,6 +183,10 @@ async function main(): Promise<void> {
       'Demo credentials',
       `  License key ${running.demo.licenseKey}   (allowed on localhost)`,
       `  API key     ${running.demo.apiKey}`,
+      `  Account     ${running.demo.accountId ?? '(not found)'}`,
+      `  License     ${running.demo.licenseId ?? '(not found)'}`,
+      `  More leads: npm run svc -- demo seed --account ${running.demo.accountId ?? '<id>'} --leads 10000`,
+      `  MCP:        ${running.apiUrl}/v1/mcp  (Authorization: Bearer <API key>)`,
       '',
     ].join('\n'),
   );

@@ -1,7 +1,9 @@
 import { countAccounts } from '../db/accounts-repo.ts';
 import { newId } from '../db/ids.ts';
 import { insertLead } from '../db/leads-repo.ts';
+import { findLicenseByKeyHmac } from '../db/licenses-repo.ts';
 import { estimate } from './calculations.ts';
+import { hmacSecret } from './credential-formats.ts';
 import { demoCredentials } from './demo-credentials.ts';
 import { createAccount, createApiKey, createLicense } from './license-admin.ts';
 import type { LicensingDeps } from './token-set.ts';
@@ -9,6 +11,9 @@ import type { LicensingDeps } from './token-set.ts';
 export interface DemoInfo {
   licenseKey: string;
   apiKey: string;
+  /** The demo firm and its license (printed by `npm start`; `demo seed --account` takes the id). */
+  accountId: string | null;
+  licenseId: string | null;
   created: boolean;
 }
 
@@ -19,7 +24,15 @@ export interface DemoInfo {
  */
 export async function seedDemo(deps: LicensingDeps, secretKey: Buffer): Promise<DemoInfo> {
   const credentials = demoCredentials(secretKey);
-  if ((await countAccounts(deps.db)) > 0) return { ...credentials, created: false };
+  if ((await countAccounts(deps.db)) > 0) {
+    const license = await findLicenseByKeyHmac(deps.db, hmacSecret(deps.pepper, credentials.licenseKey));
+    return {
+      ...credentials,
+      accountId: license?.accountId ?? null,
+      licenseId: license?.id ?? null,
+      created: false,
+    };
+  }
   const account = await createAccount(deps, { name: 'Demo Estate Law LLP', email: 'demo@svc.test' });
   const now = deps.clock.now();
   const { license } = await createLicense(deps, {
@@ -32,7 +45,7 @@ export async function seedDemo(deps: LicensingDeps, secretKey: Buffer): Promise<
   });
   await createApiKey(deps, { accountId: account.id, name: 'Demo API key', apiKey: credentials.apiKey });
   await seedSampleLeads(deps, account.id, license.id, now);
-  return { ...credentials, created: true };
+  return { ...credentials, accountId: account.id, licenseId: license.id, created: true };
 }
 
 const SAMPLES = [

@@ -53,15 +53,16 @@ async function serveLegacy(deps: McpDeps, request: Request, parsedBody: unknown,
 }
 
 /**
- * The SDK transports insist on `Accept: application/json, text/event-stream`; plain HTTP clients
- * (curl) send only `application/json` or nothing. Both legs answer JSON here, so widen the header.
+ * The request handed to the SDK (the original body is already read). Its transports insist on
+ * `Accept: application/json, text/event-stream`; plain HTTP clients (curl) send only
+ * `application/json` or nothing. Both legs answer JSON here, so the header is widened.
  */
-function withAcceptBoth(request: Request): Request {
-  const accept = request.headers.get('accept') ?? '';
-  if (accept.includes('application/json') && accept.includes('text/event-stream')) return request;
-  const headers = new Headers(request.headers);
-  headers.set('accept', 'application/json, text/event-stream');
-  return new Request(request, { headers });
+function forwardedRequest(original: Request, body: string): Request {
+  const headers = new Headers(original.headers);
+  const accept = headers.get('accept') ?? '';
+  if (!accept.includes('application/json') || !accept.includes('text/event-stream'))
+    headers.set('accept', 'application/json, text/event-stream');
+  return new Request(original.url, { method: 'POST', headers, body, signal: original.signal });
 }
 
 /**
@@ -94,9 +95,10 @@ export function createMcpRoutes(deps: McpRouteDeps) {
     const principal = c.get('principal');
     if (principal?.kind !== 'apikey') throw new Error('unreachable');
     requireScope(principal, 'leads:read');
+    const text = await c.req.text();
     let parsedBody: unknown;
     try {
-      parsedBody = JSON.parse(await c.req.text());
+      parsedBody = JSON.parse(text);
     } catch {
       return jsonRpcError(400, -32700, 'Parse error: the body is not valid JSON.');
     }
@@ -112,7 +114,7 @@ export function createMcpRoutes(deps: McpRouteDeps) {
       scopes: [...principal.scopes],
       extra: { accountId: principal.accountId, apiKeyId: principal.apiKeyId },
     };
-    const request = withAcceptBoth(c.req.raw);
+    const request = forwardedRequest(c.req.raw, text);
     if (await isLegacyRequest(request, parsedBody))
       return serveLegacy(deps.mcp, request, parsedBody, authInfo);
     return modern.fetch(request, { parsedBody, authInfo });
