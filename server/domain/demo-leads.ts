@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { US_STATES } from '../../calculators/fields.ts';
 import { runCalculator } from '../../calculators/index.ts';
 import { HEIR_CLASSES } from '../../calculators/inheritance-tax/tables.ts';
@@ -5,7 +6,6 @@ import { findAccountById } from '../db/accounts-repo.ts';
 import type { Db } from '../db/database.ts';
 import { newId } from '../db/ids.ts';
 import { listLicensesByAccount } from '../db/licenses-repo.ts';
-import { calculationResults, leads } from '../db/schema.ts';
 import { AppError } from '../errors.ts';
 import type { LicensingDeps } from './token-set.ts';
 
@@ -166,10 +166,13 @@ export async function seedDemoLeads(deps: LicensingDeps, input: DemoLeadsInput) 
     const size = Math.min(BATCH, input.leads - done);
     const { resultRows, leadRows } = batch(rand, memo, size, input, licenseId, now);
     await deps.db.transaction(async (tx) => {
-      await (tx as unknown as Db).insert(calculationResults).values(resultRows);
-      await (tx as unknown as Db).insert(leads).values(leadRows);
+      await insertRecordset(tx as unknown as Db, 'calculation_results', RESULT_COLUMNS, resultRows);
+      await insertRecordset(tx as unknown as Db, 'leads', LEAD_COLUMNS, leadRows);
     });
   }
+  // Fresh planner statistics, so the first queries on a big account pick the keyset indexes.
+  await deps.db.execute(sql`analyze leads`);
+  await deps.db.execute(sql`analyze calculation_results`);
   return {
     accountId: input.accountId,
     leads: input.leads,
@@ -196,6 +199,52 @@ function computeOnce(
   return outcome;
 }
 
+const RESULT_COLUMNS = {
+  id: 'text',
+  account_id: 'text',
+  license_id: 'text',
+  calculator: 'text',
+  state: 'text',
+  inputs: 'jsonb',
+  outputs: 'jsonb',
+  line_items: 'jsonb',
+  notes: 'jsonb',
+  rule_set: 'jsonb',
+  disclaimer: 'text',
+  origin_domain: 'text',
+  created_at: 'timestamptz',
+};
+const LEAD_COLUMNS = {
+  id: 'text',
+  account_id: 'text',
+  license_id: 'text',
+  calculator: 'text',
+  result_id: 'text',
+  name: 'text',
+  email: 'text',
+  phone: 'text',
+  state: 'text',
+  status: 'text',
+  consent_text: 'text',
+  consented_at: 'timestamptz',
+  created_at: 'timestamptz',
+  updated_at: 'timestamptz',
+};
+
+/**
+ * Many rows in one statement with one parameter (a JSON array): about twice as fast on PGlite as
+ * a multi-row VALUES list with thousands of bound parameters.
+ */
+async function insertRecordset(db: Db, table: string, columns: Record<string, string>, rows: object[]) {
+  const names = Object.keys(columns).join(', ');
+  const types = Object.entries(columns)
+    .map(([name, type]) => `${name} ${type}`)
+    .join(', ');
+  await db.execute(
+    sql`insert into ${sql.identifier(table)} (${sql.raw(names)}) select ${sql.raw(names)} from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as x(${sql.raw(types)})`,
+  );
+}
+
 function batch(
   rand: Rand,
   memo: Map<string, Computed>,
@@ -204,8 +253,8 @@ function batch(
   licenseId: string | null,
   now: Date,
 ) {
-  const resultRows: (typeof calculationResults.$inferInsert)[] = [];
-  const leadRows: (typeof leads.$inferInsert)[] = [];
+  const resultRows: Record<string, unknown>[] = [];
+  const leadRows: Record<string, unknown>[] = [];
   for (let i = 0; i < size; i++) {
     const createdAt = new Date(now.getTime() - Math.floor(rand() * input.days * DAY_MS));
     const { calculator, state, inputs } = visit(rand);
@@ -213,18 +262,18 @@ function batch(
     const resultId = newId('res');
     resultRows.push({
       id: resultId,
-      accountId: input.accountId,
-      licenseId,
+      account_id: input.accountId,
+      license_id: licenseId,
       calculator,
       state,
       inputs: outcome.inputs,
       outputs: outcome.result.outputs,
-      lineItems: outcome.result.lineItems,
+      line_items: outcome.result.lineItems,
       notes: outcome.result.notes,
-      ruleSet: { ...outcome.result.ruleSet },
+      rule_set: outcome.result.ruleSet,
       disclaimer: outcome.result.disclaimer,
-      originDomain: 'demo.svc.test',
-      createdAt,
+      origin_domain: 'demo.svc.test',
+      created_at: createdAt.toISOString(),
     });
     const first = pick(rand, FIRST);
     const last = pick(rand, LAST);
@@ -234,19 +283,19 @@ function batch(
       .toLowerCase();
     leadRows.push({
       id: newId('lead'),
-      accountId: input.accountId,
-      licenseId,
+      account_id: input.accountId,
+      license_id: licenseId,
       calculator,
-      resultId,
+      result_id: resultId,
       name: `${first} ${last}`,
       email: `${local}${Math.floor(rand() * 1000)}@example.com`,
       phone: rand() < 0.6 ? `+1 555 ${String(Math.floor(rand() * 10_000_000)).padStart(7, '0')}` : null,
       state,
       status: statusOf(rand, (now.getTime() - createdAt.getTime()) / DAY_MS),
-      consentText: 'I agree to be contacted about my estate plan by this firm.',
-      consentedAt: createdAt,
-      createdAt,
-      updatedAt: createdAt,
+      consent_text: 'I agree to be contacted about my estate plan by this firm.',
+      consented_at: createdAt.toISOString(),
+      created_at: createdAt.toISOString(),
+      updated_at: createdAt.toISOString(),
     });
   }
   return { resultRows, leadRows };
