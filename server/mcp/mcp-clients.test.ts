@@ -115,7 +115,10 @@ describe('MCP over the official SDK clients', () => {
   }, 60_000);
 
   it('v2 client in auto mode lands on the modern era', async () => {
-    const client = new Client({ name: 'svc-test', version: '1.0.0' }, { versionNegotiation: { mode: 'auto' } });
+    const client = new Client(
+      { name: 'svc-test', version: '1.0.0' },
+      { versionNegotiation: { mode: 'auto' } },
+    );
     await client.connect(new StreamableHTTPClientTransport(url, { requestInit: { headers: headers() } }));
     expect(client.getProtocolEra()).toBe('modern');
     await client.close();
