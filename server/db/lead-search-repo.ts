@@ -3,7 +3,7 @@ import { alias } from 'drizzle-orm/pg-core';
 import type { Db } from './database.ts';
 import type { LeadRow, LeadStatus } from './leads-repo.ts';
 import type { ResultRow } from './results-repo.ts';
-import { calculationResults, leads } from './schema.ts';
+import { calculationResults, leadDailyCounts, leads } from './schema.ts';
 
 /**
  * Filtered keyset reads of leads and results, newest first. Every query starts with the account
@@ -117,27 +117,57 @@ export async function countResults(db: Db, q: ResultSearch, cap: number): Promis
   return row?.n ?? 0;
 }
 
-/** Live leads of the account, all time (exact). */
+/** Live leads of the account, all time (exact): a sum over the daily counters. */
 export async function countLiveLeads(db: Db, accountId: string): Promise<number> {
   const [row] = await db
-    .select({ n: count() })
-    .from(leads)
-    .where(and(eq(leads.accountId, accountId), LIVE_LEAD));
-  return row?.n ?? 0;
+    .select({ n: sql<string>`coalesce(sum(${leadDailyCounts.leads}), 0)` })
+    .from(leadDailyCounts)
+    .where(eq(leadDailyCounts.accountId, accountId));
+  return Number(row?.n ?? 0);
 }
 
-/** Live leads in [from, to) grouped by status and calculator (exact). */
+export interface Breakdown {
+  status: string;
+  calculator: string;
+  n: number;
+}
+
+/**
+ * Live leads created in [from, until) by status and calculator, exact: whole UTC days after the
+ * first come from the daily counters; the first, partial day from the leads themselves (an index
+ * range of one day). `until` is now, so no counted day lies past it.
+ */
 export async function leadWindowBreakdown(
   db: Db,
   accountId: string,
   from: Date,
-  to: Date,
-): Promise<{ status: string; calculator: string; n: number }[]> {
-  return db
-    .select({ status: leads.status, calculator: leads.calculator, n: count() })
-    .from(leads)
-    .where(
-      and(eq(leads.accountId, accountId), LIVE_LEAD, gte(leads.createdAt, from), lt(leads.createdAt, to)),
-    )
-    .groupBy(leads.status, leads.calculator);
+  until: Date,
+): Promise<Breakdown[]> {
+  const firstDay = from.toISOString().slice(0, 10);
+  const nextMidnight = new Date(`${firstDay}T00:00:00Z`);
+  nextMidnight.setUTCDate(nextMidnight.getUTCDate() + 1);
+  const lastDay = until.toISOString().slice(0, 10);
+  const c = leadDailyCounts;
+  const [days, head] = await Promise.all([
+    db
+      .select({ status: c.status, calculator: c.calculator, n: sql<string>`sum(${c.leads})` })
+      .from(c)
+      .where(
+        and(eq(c.accountId, accountId), sql`${c.day} > ${firstDay}::date`, sql`${c.day} <= ${lastDay}::date`),
+      )
+      .groupBy(c.status, c.calculator),
+    db
+      .select({ status: leads.status, calculator: leads.calculator, n: count() })
+      .from(leads)
+      .where(
+        and(
+          eq(leads.accountId, accountId),
+          LIVE_LEAD,
+          gte(leads.createdAt, from),
+          lt(leads.createdAt, nextMidnight < until ? nextMidnight : until),
+        ),
+      )
+      .groupBy(leads.status, leads.calculator),
+  ]);
+  return [...days, ...head].map((r) => ({ status: r.status, calculator: r.calculator, n: Number(r.n) }));
 }

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import {
   boolean,
+  date,
   index,
   integer,
   jsonb,
@@ -241,6 +242,19 @@ export const leads = pgTable(
       .where(LIVE_LEAD),
     index('leads_live_state_idx').on(t.accountId, t.state, t.createdAt.desc(), t.id.desc()).where(LIVE_LEAD),
   ],
+);
+
+/** Live leads per account, UTC day, calculator and status; kept by triggers (0004), read by stats. */
+export const leadDailyCounts = pgTable(
+  'lead_daily_counts',
+  {
+    accountId: text('account_id').notNull(),
+    day: date('day', { mode: 'string' }).notNull(),
+    calculator: text('calculator').notNull(),
+    status: text('status').notNull(),
+    leads: integer('leads').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.accountId, t.day, t.calculator, t.status] })],
 );
 
 export const idempotencyKeys = pgTable(

@@ -2,7 +2,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../db/ids.ts';
 import { insertLead } from '../db/leads-repo.ts';
-import { apiKeys, auditEvents } from '../db/schema.ts';
+import { apiKeys, auditEvents, leads } from '../db/schema.ts';
 import { seedDemoLeads } from '../domain/demo-leads.ts';
 import { COUNT_CAP } from '../domain/leads/lead-query.ts';
 import { createTestContext, TEST_NOW, type TestContext } from '../test-support/services.ts';
@@ -103,6 +103,27 @@ describe('statistics', () => {
     expect(top).toEqual(sorted);
     expect(top.reduce((s, c) => s + c.count, 0)).toBe(inWindow);
     expect(top.find((c) => c.slug === 'estate-tax')?.name).toBe('Estate tax');
+  });
+
+  it('follows status changes, test/quarantine flags and deletes (counters kept by triggers)', async () => {
+    const firm = await t.seed.firm();
+    const key = (await t.seed.apiKey(firm.account.id)).apiKey;
+    const stats = async () => (await ok(key, 'get_directory_stats', { windowDays: 3 })).structured;
+    const one = await addLead(firm.account.id, '2026-02-28T09:00:00Z');
+    const two = await addLead(firm.account.id, '2026-02-27T09:00:00Z');
+    await addLead(firm.account.id, '2026-01-01T09:00:00Z');
+    expect(await stats()).toMatchObject({ totalLeadsAllTime: 3, leadsInWindow: 2, byStatus: { new: 2 } });
+    await t.database.db.update(leads).set({ status: 'converted' }).where(eq(leads.id, one.id));
+    expect((await stats()).byStatus).toEqual({ new: 1, contacted: 0, converted: 1 });
+    await t.database.db.update(leads).set({ test: true }).where(eq(leads.id, two.id));
+    expect(await stats()).toMatchObject({ totalLeadsAllTime: 2, leadsInWindow: 1 });
+    await t.database.db
+      .update(leads)
+      .set({ test: false, quarantinedAt: at(TEST_NOW) })
+      .where(eq(leads.id, two.id));
+    expect(await stats()).toMatchObject({ totalLeadsAllTime: 2, leadsInWindow: 1 });
+    await t.database.db.delete(leads).where(eq(leads.id, one.id));
+    expect(await stats()).toMatchObject({ totalLeadsAllTime: 1, leadsInWindow: 0, topCalculators: [] });
   });
 
   it('zero-fills an account without leads', async () => {

@@ -39,6 +39,7 @@ export async function directoryStats(
   let inWindow = 0;
   for (const row of breakdown) {
     const n = Number(row.n);
+    if (n === 0) continue; // a counter that went back to zero
     inWindow += n;
     if (row.status in byStatus) byStatus[row.status as LeadStatus] += n;
     byCalculator.set(row.calculator, (byCalculator.get(row.calculator) ?? 0) + n);
