@@ -106,6 +106,8 @@ async function explainPlans(dataDir: string, accountId: string): Promise<string[
   const live = sql`test = false and quarantined_at is null`;
   const now = new Date();
   const month = new Date(now.getTime() - 30 * 86_400_000);
+  const nextMidnight = new Date(`${month.toISOString().slice(0, 10)}T00:00:00Z`);
+  nextMidnight.setUTCDate(nextMidnight.getUTCDate() + 1);
   const queries: [string, ReturnType<typeof sql>][] = [
     [
       'get_leads page (newest 26, live)',
