@@ -93,7 +93,10 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
       ...(deps.metrics ? { onRefused: deps.metrics.rateLimited } : {}),
     }),
   );
-  app.use('/v1/*', corsPolicy(config.publicEmbedUrl, config.corsOrigins));
+  app.use(
+    '/v1/*',
+    corsPolicy(config.publicEmbedUrl, config.corsOrigins, new URL(config.publicApiUrl).origin),
+  );
   app.use(
     '/v1/*',
     bodyLimit({

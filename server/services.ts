@@ -6,6 +6,7 @@ import type { BillingDeps } from './billing/billing-portal.ts';
 import { createStripeClient } from './billing/stripe-client.ts';
 import type { Clock } from './clock.ts';
 import type { Database } from './db/database.ts';
+import { cursorKeyFrom } from './domain/leads/cursor.ts';
 import { createLicenseCeilings } from './domain/licensing/ceilings.ts';
 import { createSigningKeyRing, ensureActiveSigningKey } from './domain/signing-key-ring.ts';
 import type { LicensingDeps } from './domain/token-set.ts';
@@ -14,6 +15,8 @@ import type { Config } from './env.ts';
 import { credentialRateKey } from './http/auth.ts';
 import { createMetrics, type Metrics } from './http/metrics.ts';
 import { createRateLimiter } from './http/rate-limiter.ts';
+import { createMcpRoutes } from './mcp/mcp-routes.ts';
+import type { McpDeps } from './mcp/tools.ts';
 import { createBillingPageRoutes, createBillingRoutes } from './routes/billing.ts';
 import { createCalculationRoutes } from './routes/calculations.ts';
 import { createEmbedSessionRoutes } from './routes/embed-session.ts';
@@ -32,6 +35,8 @@ export interface Services {
   licensing: LicensingDeps;
   billing: BillingDeps;
   metrics: Metrics;
+  /** Lead queries (MCP tools, REST lead list): database, clock and the cursor-signing key. */
+  queries: McpDeps;
 }
 
 /**
@@ -73,7 +78,8 @@ export async function createServices(opts: {
     metrics.gauge('svc_db_pool_idle', 'PostgreSQL pool connections idle.', () => pool().idle);
     metrics.gauge('svc_db_pool_waiting', 'Queries waiting for a pool connection.', () => pool().waiting);
   }
-  return { ...opts, keys, licensing, billing, metrics };
+  const queries: McpDeps = { db, clock, cursorKey: cursorKeyFrom(pepper), logger: opts.logger };
+  return { ...opts, keys, licensing, billing, metrics, queries };
 }
 
 /**
@@ -120,7 +126,13 @@ export function createApiApp(
       createEmbedSessionRoutes({ ...licensing, embedUrl: config.publicEmbedUrl }, ceilings),
       createBillingRoutes(licensing, services.billing),
       createCalculationRoutes(licensing),
-      createLeadRoutes(licensing),
+      createLeadRoutes(licensing, services.queries),
+      createMcpRoutes({
+        licensing,
+        mcp: services.queries,
+        publicApiUrl: config.publicApiUrl,
+        corsOrigins: config.corsOrigins,
+      }),
     ],
     rootRoutes: [createJwksRoutes(services.keys), createBillingPageRoutes(services.billing)],
   });

@@ -42,6 +42,15 @@ describe('migrations on PGlite', () => {
       'CREATE INDEX i ON a (x)',
     ]);
   });
+
+  it('keeps a $$ function body with its semicolons in one statement', () => {
+    const text =
+      'CREATE FUNCTION f() RETURNS trigger LANGUAGE plpgsql AS $$\nBEGIN\n  RETURN NULL;\nEND\n$$;\nCREATE TABLE b (y int);\n';
+    expect(splitStatements(text)).toEqual([
+      'CREATE FUNCTION f() RETURNS trigger LANGUAGE plpgsql AS $$\nBEGIN\n  RETURN NULL;\nEND\n$$',
+      'CREATE TABLE b (y int)',
+    ]);
+  });
 });
 
 describe('test template', () => {
