@@ -40,7 +40,7 @@ describe('startServers', () => {
     expect(again.demo.licenseKey).toBe(running.demo.licenseKey);
     expect(again.demo.publishableKey).toBe(running.demo.publishableKey);
     await again.close();
-   }, 90_000);
+  }, 90_000);
 });
 
 describe('graceful shutdown', () => {
