@@ -31,6 +31,10 @@ const EnvSchema = z.object({
   DATA_DIR: z.string().min(1).default('./data'),
   DATABASE_URL: optionalUrl(['postgres:', 'postgresql:']),
   REDIS_URL: optionalUrl(['redis:', 'rediss:']),
+  REDIS_KEY_PREFIX: z
+    .string()
+    .regex(/^[\w:.-]{1,64}$/, 'must be 1–64 letters, digits, or : . _ -')
+    .default('svc:'),
   PUBLIC_API_URL: optionalUrl(['http:', 'https:']),
   PUBLIC_EMBED_URL: optionalUrl(['http:', 'https:']),
   PUBLIC_EXAMPLES_URL: optionalUrl(['http:', 'https:']),
@@ -51,6 +55,10 @@ const EnvSchema = z.object({
   ADMIN_TOKEN: optionalText.refine(
     (v) => v === undefined || v.length >= 32,
     'must be at least 32 characters',
+  ),
+  METRICS_TOKEN: optionalText.refine(
+    (v) => v === undefined || v.length >= 16,
+    'must be at least 16 characters',
   ),
   SEED_DEMO: flag(true),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),

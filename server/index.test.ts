@@ -43,6 +43,21 @@ describe('startServers', () => {
   }, 90_000);
 });
 
+describe('start-up with the wrong secret key', () => {
+  it('stops with a message naming SECRET_KEY, not a raw AES-GCM error, and leaves the data dir usable', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'svc-key-'));
+    const first = await startStack({ DATA_DIR: dataDir, SECRET_KEY: 'a'.repeat(64) });
+    await first.close();
+    await expect(startStack({ DATA_DIR: dataDir, SECRET_KEY: 'b'.repeat(64) })).rejects.toThrow(
+      /SECRET_KEY is not the one this database was set up with/,
+    );
+    // The failed start released the lock: the right key still opens it.
+    const again = await startStack({ DATA_DIR: dataDir, SECRET_KEY: 'a'.repeat(64) });
+    expect(again.demo.licenseKey).toBe(first.demo.licenseKey);
+    await again.close();
+  });
+});
+
 describe('graceful shutdown', () => {
   it('finishes a request that is in flight when close() starts', async () => {
     const running = await startStack();
@@ -86,12 +101,13 @@ describe('the server process', () => {
     child.stderr.on('data', (chunk) => {
       output += chunk;
     });
-    await expect.poll(() => output, { timeout: 30_000, interval: 100 }).toContain('Demo credentials');
+    // Generous: on a loaded 2-core CI machine a cold tsx start can take tens of seconds.
+    await expect.poll(() => output, { timeout: 90_000, interval: 100 }).toContain('Demo credentials');
     const apiUrl = /API\s+(http:\/\/\S+)\/v1/.exec(output)![1]!;
     expect((await fetch(`${apiUrl}/readyz`)).status).toBe(200);
     const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
     child.kill('SIGTERM');
     expect(await exited).toBe(0);
     expect(output).toContain('shutdown complete');
-  }, 60_000);
+  }, 150_000);
 });

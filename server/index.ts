@@ -17,6 +17,7 @@ import { createExamplesApp } from './examples-host.ts';
 import { createLogger } from './logger.ts';
 import { repoRoot } from './repo-root.ts';
 import { createAdminRoutes } from './routes/admin.ts';
+import { createBackupRoutes } from './routes/admin-backup.ts';
 import { loadSecretKey } from './secrets/secret-key.ts';
 import { createApiApp, createServices } from './services.ts';
 
@@ -31,11 +32,9 @@ export interface RunningServers {
   close(): Promise<void>;
 }
 
-function listen(
-  app: { fetch: (req: Request) => Response | Promise<Response> },
-  host: string,
-  port: number,
-): Promise<NodeServer> {
+type Fetch = (req: Request, env?: unknown) => Response | Promise<Response>;
+
+function listen(app: { fetch: Fetch }, host: string, port: number): Promise<NodeServer> {
   return new Promise((resolve, reject) => {
     const server = serve({ fetch: app.fetch, hostname: host, port }, () => resolve(server));
     server.once('error', reject);
@@ -74,12 +73,17 @@ export async function startServers(
 
     // Bind first so port-0 listeners know their URLs before the apps are built with them.
     let shuttingDown = false;
-    let apiFetch: (req: Request) => Response | Promise<Response> = () => new Response(null, { status: 503 });
+    // The node adapter's env ({ incoming, outgoing }) is passed on: the app reads the socket from it.
+    let apiFetch: Fetch = () => new Response(null, { status: 503 });
     let embedFetch = apiFetch;
     let examplesFetch = apiFetch;
-    const api = await listen({ fetch: (r) => apiFetch(r) }, config.HOST, config.API_PORT);
-    const embed = await listen({ fetch: (r) => embedFetch(r) }, config.HOST, config.EMBED_PORT);
-    const examples = await listen({ fetch: (r) => examplesFetch(r) }, config.HOST, config.EXAMPLES_PORT);
+    const api = await listen({ fetch: (r, e) => apiFetch(r, e) }, config.HOST, config.API_PORT);
+    const embed = await listen({ fetch: (r, e) => embedFetch(r, e) }, config.HOST, config.EMBED_PORT);
+    const examples = await listen(
+      { fetch: (r, e) => examplesFetch(r, e) },
+      config.HOST,
+      config.EXAMPLES_PORT,
+    );
     const bound = loadConfig({
       ...env,
       PUBLIC_API_URL: config.PUBLIC_API_URL ?? urlOf(api, config.HOST),
@@ -107,6 +111,7 @@ export async function startServers(
       isShuttingDown: () => shuttingDown,
     });
     apiApp.route('/', createAdminRoutes(services, adminToken));
+    apiApp.route('/', createBackupRoutes(database, adminToken));
     apiFetch = apiApp.fetch;
     embedFetch = createEmbedApp({
       distDir: `${repoRoot()}/dist/embed`,

@@ -54,7 +54,7 @@ export async function connectAdmin(config: Config): Promise<AdminTransport> {
   return openDirect(config, token);
 }
 
-async function reachServer(config: Config, token: string): Promise<string | undefined> {
+export async function reachServer(config: Config, token: string): Promise<string | undefined> {
   const file = serverInfoFile(config.DATA_DIR);
   const candidates = [
     ...(existsSync(file) ? [(JSON.parse(readFileSync(file, 'utf8')) as { apiUrl: string }).apiUrl] : []),

@@ -8,7 +8,8 @@ import {
   type SigningKeyRow,
   updateSigningKeyStatus,
 } from '../db/signing-keys-repo.ts';
-import { decrypt, encrypt } from '../secrets/encryption.ts';
+import { encrypt } from '../secrets/encryption.ts';
+import { openSecret } from '../secrets/secret-store.ts';
 import type { KeyRing, SigningKey } from './tokens.ts';
 
 /** Longest-lived JWT we sign (access 15 min, embed 10 min, billing link 10 min), plus slack. */
@@ -88,7 +89,7 @@ function isPublished(row: SigningKeyRow, now: Date): boolean {
 async function loadKey(row: SigningKeyRow, secretKey: Buffer): Promise<LoadedKey> {
   const publicKey = (await importJWK(row.publicJwk as JWK, 'EdDSA')) as CryptoKey;
   if (row.status !== 'active') return { row, publicKey };
-  const privateKey = await importPKCS8(decrypt(secretKey, row.privateKeyEnc), 'EdDSA');
+  const privateKey = await importPKCS8(openSecret(secretKey, row.privateKeyEnc), 'EdDSA');
   return { row, publicKey, privateKey };
 }
 

@@ -26,6 +26,8 @@ export interface RateLimitOptions {
   /** Throws RATE_LIMITED when an embed caller's license is over its ceiling and this IP's tight budget is spent. */
   tighten?: ((caller: EmbedCaller, ipKey: string) => Promise<void>) | undefined;
   now: () => number;
+  /** Told of every refusal (metrics). */
+  onRefused?: (group: string) => void;
 }
 
 /** Writes the GitHub-style X-RateLimit-* trio and the IETF draft RateLimit/RateLimit-Policy pair. */
@@ -57,6 +59,7 @@ export function rateLimit(opts: RateLimitOptions): MiddlewareHandler<AppEnv> {
     c.set('rateDecision', decision);
     setRateLimitHeaders(c, decision, opts.now());
     if (!decision.allowed) {
+      opts.onRefused?.(group);
       const retryAfter = String(Math.max(1, Math.ceil(decision.resetMs / 1000)));
       throw new AppError('RATE_LIMITED', `Too many requests. Retry after ${retryAfter} seconds.`, {
         headers: { 'Retry-After': retryAfter },
