@@ -123,7 +123,15 @@ export function createApiApp(
     credentialKey: credentialRateKey(licensing),
     v1Routes: [
       createLicenseRoutes(licensing),
-      createEmbedSessionRoutes({ ...licensing, embedUrl: config.publicEmbedUrl }, ceilings),
+      createEmbedSessionRoutes(
+        {
+          ...licensing,
+          embedUrl: config.publicEmbedUrl,
+          // The portal (served from the API origin) previews widgets in test mode.
+          testOrigins: [new URL(config.publicApiUrl).origin],
+        },
+        ceilings,
+      ),
       createBillingRoutes(licensing, services.billing),
       createCalculationRoutes(licensing),
       createLeadRoutes(licensing, services.queries),
