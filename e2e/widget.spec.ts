@@ -61,12 +61,19 @@ describe('estate-tax widget on a host page of another origin', () => {
     const [lead] = await host.events('svc-lead');
     expect(lead!.detail).toMatchObject({ calculator: 'estate-tax', resultId: result!.detail.resultId });
 
-    // Stored for the firm: its admin API key reads it back.
-    const res = await fetch(`${stack.apiUrl}/v1/api/leads`, {
-      headers: { authorization: `Bearer ${stack.demo.apiKey}` },
-    });
-    const leads = (await res.json()) as { data: { leadId: string }[] };
-    expect(leads.data.map((l) => l.leadId)).toContain(lead!.detail.leadId);
+    // Stored for the firm as test data (the examples host is a development host): the default
+    // list hides it and says so; includeTest=true reads it back.
+    const list = async (query: string) =>
+      (await (
+        await fetch(`${stack.apiUrl}/v1/api/leads${query}`, {
+          headers: { authorization: `Bearer ${stack.demo.apiKey}` },
+        })
+      ).json()) as { data: { leadId: string; test: boolean }[]; hiddenTest: number };
+    const live = await list('');
+    expect(live.data.map((l) => l.leadId)).not.toContain(lead!.detail.leadId);
+    expect(live.hiddenTest).toBeGreaterThanOrEqual(1);
+    const all = await list('?includeTest=true');
+    expect(all.data.find((l) => l.leadId === lead!.detail.leadId)).toMatchObject({ test: true });
 
     expect(await host.count('svc-error')).toBe(0);
     expect(await host.violations()).toEqual([]);

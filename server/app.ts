@@ -93,7 +93,10 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
       ...(deps.metrics ? { onRefused: deps.metrics.rateLimited } : {}),
     }),
   );
-  app.use('/v1/*', corsPolicy(config.publicEmbedUrl, config.corsOrigins));
+  app.use(
+    '/v1/*',
+    corsPolicy(config.publicEmbedUrl, config.corsOrigins, new URL(config.publicApiUrl).origin),
+  );
   app.use(
     '/v1/*',
     bodyLimit({
@@ -108,7 +111,8 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
     }),
   );
   app.use('/v1/*', requireJsonBody(FORM_PATHS));
-  app.use('/v1/*', refuseNul());
+  // Everywhere, not only /v1: admin, portal and OAuth paths carry ids and text to the database too.
+  app.use(refuseNul());
 
   app.route(
     '/',

@@ -31,6 +31,10 @@ const EnvSchema = z.object({
   DATA_DIR: z.string().min(1).default('./data'),
   DATABASE_URL: optionalUrl(['postgres:', 'postgresql:']),
   REDIS_URL: optionalUrl(['redis:', 'rediss:']),
+  REDIS_KEY_PREFIX: z
+    .string()
+    .regex(/^[\w:.-]{1,64}$/, 'must be 1–64 letters, digits, or : . _ -')
+    .default('svc:'),
   PUBLIC_API_URL: optionalUrl(['http:', 'https:']),
   PUBLIC_EMBED_URL: optionalUrl(['http:', 'https:']),
   PUBLIC_EXAMPLES_URL: optionalUrl(['http:', 'https:']),

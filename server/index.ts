@@ -1,4 +1,4 @@
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { serve } from '@hono/node-server';
@@ -28,7 +28,13 @@ export interface RunningServers {
   apiUrl: string;
   embedUrl: string;
   examplesUrl: string;
-  demo: { licenseKey: string; publishableKey: string; apiKey: string };
+  demo: {
+    licenseKey: string;
+    publishableKey: string;
+    apiKey: string;
+    accountId: string | null;
+    licenseId: string | null;
+  };
   adminToken: string;
   close(): Promise<void>;
 }
@@ -202,6 +208,10 @@ async function main(): Promise<void> {
       '                   for plugins and servers (licenses/activate); never put it in a page',
       `  API key          ${running.demo.apiKey}   (every scope; REST and MCP)`,
       '  The demo license allows localhost; development hosts open test-mode sessions.',
+      `  Account          ${running.demo.accountId ?? '(not found)'}`,
+      `  License          ${running.demo.licenseId ?? '(not found)'}`,
+      `  More leads       npm run svc -- demo seed --account ${running.demo.accountId ?? '<id>'} --leads 10000`,
+      `  MCP              ${running.apiUrl}/v1/mcp   (Authorization: Bearer <API key>)`,
       '',
     ].join('\n'),
   );

@@ -7,6 +7,7 @@ import { createStripeClient } from './billing/stripe-client.ts';
 import type { Clock } from './clock.ts';
 import type { Database } from './db/database.ts';
 import { createDeliveryDeps, type DeliveryDeps } from './domain/delivery/deps.ts';
+import { cursorKeyFrom } from './domain/leads/cursor.ts';
 import { createLicenseCeilings } from './domain/licensing/ceilings.ts';
 import { createSigningKeyRing, ensureActiveSigningKey } from './domain/signing-key-ring.ts';
 import type { LicensingDeps } from './domain/token-set.ts';
@@ -15,6 +16,8 @@ import type { Config } from './env.ts';
 import { credentialRateKey } from './http/auth.ts';
 import { createMetrics, type Metrics } from './http/metrics.ts';
 import { createRateLimiter } from './http/rate-limiter.ts';
+import { createMcpRoutes } from './mcp/mcp-routes.ts';
+import type { McpDeps } from './mcp/tools.ts';
 import { createBillingPageRoutes, createBillingRoutes } from './routes/billing.ts';
 import { createCalculationRoutes } from './routes/calculations.ts';
 import { createEmbedSessionRoutes } from './routes/embed-session.ts';
@@ -33,6 +36,8 @@ export interface Services {
   licensing: LicensingDeps;
   billing: BillingDeps;
   metrics: Metrics;
+  /** Lead queries (MCP tools, REST lead list): database, clock and the cursor-signing key. */
+  queries: McpDeps;
   delivery: DeliveryDeps;
 }
 
@@ -75,8 +80,9 @@ export async function createServices(opts: {
     metrics.gauge('svc_db_pool_idle', 'PostgreSQL pool connections idle.', () => pool().idle);
     metrics.gauge('svc_db_pool_waiting', 'Queries waiting for a pool connection.', () => pool().waiting);
   }
+  const queries: McpDeps = { db, clock, cursorKey: cursorKeyFrom(pepper), logger: opts.logger };
   const delivery = createDeliveryDeps({ db, clock, secretKey, logger: opts.logger, config });
-  return { ...opts, keys, licensing, billing, metrics, delivery };
+  return { ...opts, keys, licensing, billing, metrics, queries, delivery };
 }
 
 /**
@@ -97,6 +103,7 @@ export function createApiApp(
   const { config, licensing } = services;
   const rateLimiter = createRateLimiter({
     scale: config.RATE_LIMIT_SCALE,
+    prefix: config.REDIS_KEY_PREFIX,
     ...(opts.redis ? { redis: opts.redis } : {}),
   });
   const ceilings = createLicenseCeilings(licensing, {
@@ -119,10 +126,24 @@ export function createApiApp(
     credentialKey: credentialRateKey(licensing),
     v1Routes: [
       createLicenseRoutes(licensing),
-      createEmbedSessionRoutes({ ...licensing, embedUrl: config.publicEmbedUrl }, ceilings),
+      createEmbedSessionRoutes(
+        {
+          ...licensing,
+          embedUrl: config.publicEmbedUrl,
+          // The portal (served from the API origin) previews widgets in test mode.
+          testOrigins: [new URL(config.publicApiUrl).origin],
+        },
+        ceilings,
+      ),
       createBillingRoutes(licensing, services.billing),
       createCalculationRoutes(licensing),
-      createLeadRoutes(licensing),
+      createLeadRoutes(licensing, services.queries),
+      createMcpRoutes({
+        licensing,
+        mcp: services.queries,
+        publicApiUrl: config.publicApiUrl,
+        corsOrigins: config.corsOrigins,
+      }),
     ],
     rootRoutes: [createJwksRoutes(services.keys), createBillingPageRoutes(services.billing)],
   });

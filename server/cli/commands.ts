@@ -26,7 +26,7 @@ export const USAGE = `Usage: npm run svc -- <command> [options] [--json]
   apikey revoke KEY_ID --account ACCOUNT_ID
   connect-code create --license LICENSE_ID --redirect-uri URL --code-challenge S256_CHALLENGE --site-domain DOMAIN
   keys rotate
-  demo seed
+  demo seed [--account ACCOUNT_ID --leads N [--days 365]]
 ${DELIVERY_USAGE}
 
 Two keys per license: the publishable key (svc_pk_…) goes in pages as the loader's data-key; the
@@ -53,6 +53,8 @@ const OPTIONS = {
   overlap: { type: 'string' },
   now: { type: 'boolean' },
   scopes: { type: 'string' },
+  leads: { type: 'string' },
+  days: { type: 'string' },
   ...DELIVERY_OPTIONS,
 } as const;
 
@@ -242,6 +244,27 @@ export function toRequest(positionals: string[], values: Values): CliRequest {
         render: (b) => line(Object.entries(b)),
       };
     case 'demo seed':
+      if (values.account) {
+        if (!values.leads) throw new UsageError('--leads is required with --account');
+        return {
+          method: 'POST',
+          path: '/admin/v1/demo/seed',
+          body: {
+            accountId: values.account,
+            leads: integer(values.leads, 'leads'),
+            ...(values.days ? { days: integer(values.days, 'days') } : {}),
+          },
+          render: (b) => {
+            const s = b.seeded as Record<string, unknown>;
+            return line([
+              ['account', s.accountId],
+              ['leads added', s.leads],
+              ['spread over', `${s.days} days`],
+              ['took', `${s.ms} ms`],
+            ]);
+          },
+        };
+      }
       return {
         method: 'POST',
         path: '/admin/v1/demo/seed',
@@ -251,6 +274,8 @@ export function toRequest(positionals: string[], values: Values): CliRequest {
             ['publishable', d.publishableKey],
             ['secret key', d.licenseKey],
             ['api key', d.apiKey],
+            ['account', d.accountId],
+            ['license', d.licenseId],
             ['created now', d.created],
           ]);
         },

@@ -19,37 +19,6 @@ export async function findLead(db: Db, accountId: string, id: string): Promise<L
   return row;
 }
 
-/** Newest first, keyset-paginated on (created_at, id). */
-export async function listLeads(
-  db: Db,
-  accountId: string,
-  opts: {
-    limit: number;
-    status?: LeadStatus;
-    before?: { createdAt: Date; id: string };
-    /** Test-mode leads (development hosts) are left out unless asked for. */
-    includeTest?: boolean;
-  },
-): Promise<LeadRow[]> {
-  const conditions = [eq(leads.accountId, accountId)];
-  if (opts.status) conditions.push(eq(leads.status, opts.status));
-  if (!opts.includeTest) conditions.push(eq(leads.test, false));
-  if (opts.before) {
-    conditions.push(
-      or(
-        lt(leads.createdAt, opts.before.createdAt),
-        and(eq(leads.createdAt, opts.before.createdAt), lt(leads.id, opts.before.id)),
-      )!,
-    );
-  }
-  return db
-    .select()
-    .from(leads)
-    .where(and(...conditions))
-    .orderBy(desc(leads.createdAt), desc(leads.id))
-    .limit(opts.limit);
-}
-
 /** Compare-and-set on the status, so two concurrent updates cannot both pass the transition check. */
 export async function updateLeadStatus(
   db: Db,

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import {
   boolean,
+  date,
   index,
   integer,
   jsonb,
@@ -15,6 +16,8 @@ import {
  * The tables of DESIGN.md §3. The SQL of record is server/db/migrations/*.sql; this file mirrors
  * it for typed queries. Every time is set by the application's clock, never by SQL `now()`.
  */
+const LIVE_LEAD = sql`test = false AND quarantined_at IS NULL`;
+
 const at = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 
 export const accounts = pgTable('accounts', {
@@ -214,7 +217,20 @@ export const calculationResults = pgTable(
     test: boolean('test').notNull().default(false),
     embedSessionId: text('embed_session_id'),
   },
-  (t) => [index('calculation_results_account_idx').on(t.accountId, t.createdAt)],
+  (t) => [
+    index('calculation_results_account_idx').on(t.accountId, t.createdAt),
+    // 0004: keyset pages newest first; partial indexes for live (non-test) rows.
+    index('calculation_results_page_idx').on(t.accountId, t.createdAt.desc(), t.id.desc()),
+    index('calculation_results_live_page_idx')
+      .on(t.accountId, t.createdAt.desc(), t.id.desc())
+      .where(sql`test = false`),
+    index('calculation_results_live_calculator_idx')
+      .on(t.accountId, t.calculator, t.createdAt.desc(), t.id.desc())
+      .where(sql`test = false`),
+    index('calculation_results_live_state_idx')
+      .on(t.accountId, t.state, t.createdAt.desc(), t.id.desc())
+      .where(sql`test = false`),
+  ],
 );
 
 export const leads = pgTable(
@@ -241,7 +257,32 @@ export const leads = pgTable(
     test: boolean('test').notNull().default(false),
     quarantinedAt: at('quarantined_at'),
   },
-  (t) => [index('leads_account_idx').on(t.accountId, t.createdAt)],
+  (t) => [
+    index('leads_account_idx').on(t.accountId, t.createdAt),
+    // 0004: keyset pages newest first; partial indexes for live rows (not test, not quarantined).
+    index('leads_account_page_idx').on(t.accountId, t.createdAt.desc(), t.id.desc()),
+    index('leads_live_page_idx').on(t.accountId, t.createdAt.desc(), t.id.desc()).where(LIVE_LEAD),
+    index('leads_live_status_idx')
+      .on(t.accountId, t.status, t.createdAt.desc(), t.id.desc())
+      .where(LIVE_LEAD),
+    index('leads_live_calculator_idx')
+      .on(t.accountId, t.calculator, t.createdAt.desc(), t.id.desc())
+      .where(LIVE_LEAD),
+    index('leads_live_state_idx').on(t.accountId, t.state, t.createdAt.desc(), t.id.desc()).where(LIVE_LEAD),
+  ],
+);
+
+/** Live leads per account, UTC day, calculator and status; kept by triggers (0004), read by stats. */
+export const leadDailyCounts = pgTable(
+  'lead_daily_counts',
+  {
+    accountId: text('account_id').notNull(),
+    day: date('day', { mode: 'string' }).notNull(),
+    calculator: text('calculator').notNull(),
+    status: text('status').notNull(),
+    leads: integer('leads').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.accountId, t.day, t.calculator, t.status] })],
 );
 
 export const idempotencyKeys = pgTable(

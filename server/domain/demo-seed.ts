@@ -14,6 +14,9 @@ export interface DemoInfo {
   /** Publishable key: the loader's data-key in pages. */
   publishableKey: string;
   apiKey: string;
+  /** The demo firm and its license (printed by `npm start`; `demo seed --account` takes the id). */
+  accountId: string | null;
+  licenseId: string | null;
   created: boolean;
 }
 
@@ -25,8 +28,13 @@ export interface DemoInfo {
 export async function seedDemo(deps: LicensingDeps, secretKey: Buffer): Promise<DemoInfo> {
   const credentials = demoCredentials(secretKey);
   if ((await countAccounts(deps.db)) > 0) {
-    await ensureDemoPublishableKey(deps, credentials);
-    return { ...credentials, created: false };
+    const license = await ensureDemoPublishableKey(deps, credentials);
+    return {
+      ...credentials,
+      accountId: license?.accountId ?? null,
+      licenseId: license?.id ?? null,
+      created: false,
+    };
   }
   const account = await createAccount(deps, { name: 'Demo Estate Law LLP', email: 'demo@svc.test' });
   const now = deps.clock.now();
@@ -46,7 +54,7 @@ export async function seedDemo(deps: LicensingDeps, secretKey: Buffer): Promise<
     apiKey: credentials.apiKey,
   });
   await seedSampleLeads(deps, account.id, license.id, now);
-  return { ...credentials, created: true };
+  return { ...credentials, accountId: account.id, licenseId: license.id, created: true };
 }
 
 /**
@@ -56,7 +64,7 @@ export async function seedDemo(deps: LicensingDeps, secretKey: Buffer): Promise<
 async function ensureDemoPublishableKey(
   deps: LicensingDeps,
   credentials: { licenseKey: string; publishableKey: string },
-): Promise<void> {
+): Promise<{ id: string; accountId: string } | undefined> {
   const now = deps.clock.now();
   const found = await findLicenseByKey(
     deps.db,
@@ -64,9 +72,9 @@ async function ensureDemoPublishableKey(
     { keyHmac: hmacSecret(deps.pepper, credentials.licenseKey) },
     now,
   );
-  if (!found) return;
+  if (!found) return undefined;
   const keys = await listUsableKeys(deps.db, found.license.id, now);
-  if (keys.some((k) => k.kind === 'publishable')) return;
+  if (keys.some((k) => k.kind === 'publishable')) return found.license;
   await insertLicenseKey(deps.db, {
     licenseId: found.license.id,
     kind: 'publishable',
@@ -74,6 +82,7 @@ async function ensureDemoPublishableKey(
     keyLast4: lastFour(credentials.publishableKey),
     at: now,
   });
+  return found.license;
 }
 
 const SAMPLES = [

@@ -12,12 +12,10 @@ import {
 import { newId } from '../db/ids.ts';
 import {
   countLiveLeadsSince,
-  countTestLeads,
   findLead,
   insertLead,
   type LeadRow,
   type LeadStatus,
-  listLeads,
   releaseLead,
   updateLeadStatus,
 } from '../db/leads-repo.ts';
@@ -306,47 +304,4 @@ export async function releaseQuarantinedLead(
     at: deps.clock.now(),
   });
   return toLeadView(row);
-}
-
-/**
- * A page of leads, newest first; `cursor` is the opaque `nextCursor` of the previous page.
- * Test-mode leads are left out unless `includeTest`; `hiddenTest` says how many were left out.
- */
-export async function pageOfLeads(
-  deps: LicensingDeps,
-  accountId: string,
-  opts: { limit: number; status?: LeadStatus; cursor?: string; includeTest?: boolean },
-): Promise<{ data: LeadView[]; nextCursor: string | null; hiddenTest: number }> {
-  const before = opts.cursor ? decodeCursor(opts.cursor) : undefined;
-  const rows = await listLeads(deps.db, accountId, {
-    limit: opts.limit + 1,
-    ...(opts.status ? { status: opts.status } : {}),
-    ...(before ? { before } : {}),
-    includeTest: opts.includeTest === true,
-  });
-  const page = rows.slice(0, opts.limit);
-  const last = page.at(-1);
-  return {
-    hiddenTest: opts.includeTest ? 0 : await countTestLeads(deps.db, accountId, opts.status),
-    data: page.map(toLeadView),
-    nextCursor:
-      rows.length > opts.limit && last
-        ? Buffer.from(`${last.createdAt.toISOString()}|${last.id}`).toString('base64url')
-        : null,
-  };
-}
-
-const CURSOR_ID = /^lead_[0-9a-z]{26}$/;
-const CURSOR_AT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
-
-/** Only what `nextCursor` produces: a four-digit-year ISO time and a lead id (no NUL, no far future). */
-function decodeCursor(cursor: string): { createdAt: Date; id: string } {
-  const [at = '', id = '', ...rest] = Buffer.from(cursor, 'base64url').toString().split('|');
-  const createdAt = new Date(at);
-  if (rest.length > 0 || !CURSOR_ID.test(id) || !CURSOR_AT.test(at) || Number.isNaN(createdAt.getTime())) {
-    throw new AppError('INVALID_REQUEST', 'cursor is not valid.', {
-      details: [{ path: 'cursor', message: 'Use nextCursor as given' }],
-    });
-  }
-  return { createdAt, id };
 }

@@ -97,7 +97,7 @@ function expandIpv6(ip: string): string[] {
   const right = tail ? tail.split(':') : [];
   // An embedded IPv4 tail (::1.2.3.4) occupies two groups.
   const last = right.at(-1) ?? left.at(-1);
-  const v4 = last && last.includes('.') ? 1 : 0;
+  const v4 = last?.includes('.') ? 1 : 0;
   const missing = 8 - left.length - right.length - v4;
   const groups = tail === undefined ? left : [...left, ...Array(missing).fill('0'), ...right];
   return groups.map((g) => (g.includes('.') ? g : g.replace(/^0+(?=.)/, '')));

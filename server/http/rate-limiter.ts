@@ -29,12 +29,13 @@ export interface RateLimiter {
  * insurance limiter answers while Redis is unreachable, so an outage degrades to per-instance
  * limits instead of failing requests.
  */
-export function createRateLimiter(opts: { scale: number; redis?: Redis }): RateLimiter {
+export function createRateLimiter(opts: { scale: number; redis?: Redis; prefix?: string }): RateLimiter {
+  const prefix = opts.prefix ?? 'svc:';
   const limiters = new Map<RateLimitGroup, RateLimiterAbstract>();
   for (const group of Object.keys(RATE_LIMIT_GROUPS) as RateLimitGroup[]) {
     const points = scaledLimit(group, opts.scale);
     const duration = RATE_LIMIT_GROUPS[group].windowSeconds;
-    const keyPrefix = `svc:rl:${group}`;
+    const keyPrefix = `${prefix}rl:${group}`;
     const memory = new RateLimiterMemory({ points, duration, keyPrefix });
     limiters.set(
       group,
@@ -54,7 +55,7 @@ export function createRateLimiter(opts: { scale: number; redis?: Redis }): RateL
     const id = `${name}:${duration}`;
     let limiter = counters.get(id);
     if (!limiter) {
-      const options = { points: Number.MAX_SAFE_INTEGER, duration, keyPrefix: `svc:count:${id}` };
+      const options = { points: Number.MAX_SAFE_INTEGER, duration, keyPrefix: `${prefix}count:${id}` };
       const memory = new RateLimiterMemory(options);
       limiter = opts.redis
         ? new RateLimiterRedis({ ...options, storeClient: opts.redis, insuranceLimiter: memory })

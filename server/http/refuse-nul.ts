@@ -18,14 +18,15 @@ function hasNul(value: unknown): boolean {
 /**
  * Refuses NUL (U+0000) anywhere in the path, the query or a body's strings with 400. PostgreSQL
  * text cannot hold it, so it would otherwise fail deep in a query, and no person types it.
- * The body is read once here; Hono caches it for the route's validator.
+ * The body is read from a clone, so the request stays untouched for the route.
  */
 export function refuseNul(): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const url = c.req.url;
     if (/%00/.test(url) || url.includes('\0')) throw nulError();
     if (BODY_METHODS.has(c.req.method) && c.req.raw.body !== null) {
-      const text = await c.req.text();
+      // A clone: routes that read `c.req.raw` themselves (the MCP transport) still get the body.
+      const text = await c.req.raw.clone().text();
       const isForm = (c.req.header('content-type') ?? '').startsWith('application/x-www-form-urlencoded');
       if (text.includes('\0') || (isForm && /%00/.test(text))) throw nulError();
       if (/\\u0000/i.test(text)) {

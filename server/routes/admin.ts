@@ -4,6 +4,7 @@ import { listActivationsByLicense } from '../db/activations-repo.ts';
 import { findLicenseById, type LicenseRow } from '../db/licenses-repo.ts';
 import { createConnectCode } from '../domain/connect-codes.ts';
 import { safeEqual } from '../domain/credential-formats.ts';
+import { seedDemoLeads } from '../domain/demo-leads.ts';
 import { seedDemo } from '../domain/demo-seed.ts';
 import { releaseQuarantinedLead } from '../domain/leads.ts';
 import {
@@ -212,7 +213,22 @@ const routes = {
     path: '/admin/v1/demo/seed',
     tags,
     security,
-    responses: ok('Demo credentials'),
+    summary: 'Create the demo firm if missing; with accountId, add generated leads to that account',
+    request: {
+      body: {
+        required: false,
+        content: {
+          'application/json': {
+            schema: z.object({
+              accountId: z.string().min(1).max(64).optional(),
+              leads: z.number().int().min(1).max(1_000_000).optional(),
+              days: z.number().int().min(1).max(3650).optional(),
+            }),
+          },
+        },
+      },
+    },
+    responses: ok('Demo credentials, or what was generated'),
   }),
   rotateKeys: createRoute({
     method: 'post',
@@ -317,9 +333,19 @@ export function createAdminRoutes(services: Services, adminToken: string) {
     const { code, expiresAt } = await createConnectCode(deps, c.req.valid('json'));
     return c.json({ code, expiresAt: expiresAt.toISOString() }, 200);
   });
-  router.openapi(routes.demoSeed, async (c) =>
-    c.json({ demo: await seedDemo(deps, services.secretKey) }, 200),
-  );
+  router.openapi(routes.demoSeed, async (c) => {
+    const body = c.req.header('content-length') === '0' ? {} : ((await c.req.json().catch(() => ({}))) ?? {});
+    const parsed = routes.demoSeed.request.body.content['application/json'].schema.parse(body);
+    if (parsed.accountId) {
+      const seeded = await seedDemoLeads(deps, {
+        accountId: parsed.accountId,
+        leads: parsed.leads ?? 1_000,
+        days: parsed.days ?? 365,
+      });
+      return c.json({ seeded }, 200);
+    }
+    return c.json({ demo: await seedDemo(deps, services.secretKey) }, 200);
+  });
   router.openapi(routes.rotateKeys, async (c) => {
     const result = await rotateSigningKeys({
       db: deps.db,

@@ -98,7 +98,10 @@ describe('per-license plan ceilings', () => {
       expect(res.status).toBe(201);
       ids.push((await res.json()).leadId);
     }
-    const list = await (await t.get('/v1/api/leads', apiKey)).json();
+    // Quarantined leads stay out of the default list (no alerts, no pipeline) and show with includeTest.
+    const live = await (await t.get('/v1/api/leads', apiKey)).json();
+    expect(live.data.map((l: { leadId: string }) => l.leadId).sort()).toEqual(ids.slice(0, 2).sort());
+    const list = await (await t.get('/v1/api/leads?includeTest=true', apiKey)).json();
     const byId = new Map(
       list.data.map((l: { leadId: string; quarantined: boolean }) => [l.leadId, l.quarantined]),
     );

@@ -1,5 +1,7 @@
 import { createRoute, z } from '@hono/zod-openapi';
-import { changeLeadStatus, pageOfLeads, releaseQuarantinedLead, submitLead } from '../domain/leads.ts';
+import { countTestLeads } from '../db/leads-repo.ts';
+import { findLeads, nextCursorOf, type QueryDeps } from '../domain/leads/lead-query.ts';
+import { changeLeadStatus, releaseQuarantinedLead, submitLead, toLeadView } from '../domain/leads.ts';
 import { requireScope } from '../domain/scopes.ts';
 import type { LicensingDeps } from '../domain/token-set.ts';
 import { requireCredential } from '../http/auth.ts';
@@ -84,11 +86,27 @@ const list = createRoute({
     query: z.object({
       limit: z.coerce.number().int().min(1).max(200).default(50),
       status: Status.optional(),
-      cursor: z.string().max(200).optional(),
+      calculator: z.string().min(1).max(64).optional().openapi({ description: 'Calculator slug' }),
+      state: z.string().min(1).max(8).optional().openapi({ description: 'Two-letter state code' }),
+      createdFrom: z
+        .string()
+        .max(40)
+        .optional()
+        .openapi({ description: 'ISO date or date-time, UTC, inclusive' }),
+      createdTo: z
+        .string()
+        .max(40)
+        .optional()
+        .openapi({ description: 'ISO date or date-time, UTC, exclusive' }),
       includeTest: z
         .enum(['true', 'false'])
         .optional()
-        .openapi({ description: 'Include test-mode leads (from development hosts); default false' }),
+        .openapi({ description: 'Include test-mode leads (default false)' }),
+      cursor: z
+        .string()
+        .max(1000)
+        .optional()
+        .openapi({ description: 'nextCursor of the previous page (signed; same filters)' }),
     }),
   },
   responses: {
@@ -127,7 +145,7 @@ const release = createRoute({
   responses: { 200: jsonResponse('The lead', LeadSchema), ...errorResponses(401, 403, 404) },
 });
 
-export function createLeadRoutes(deps: LicensingDeps) {
+export function createLeadRoutes(deps: LicensingDeps, queries: QueryDeps) {
   const router = createRouter();
   router.on(['POST'], create.path, requireCredential(deps, ['embed']));
   router.openapi(create, async (c) => {
@@ -145,14 +163,22 @@ export function createLeadRoutes(deps: LicensingDeps) {
   router.openapi(list, async (c) => {
     const principal = c.get('principal')!;
     requireScope(principal, 'leads:read');
-    const { limit, status, cursor, includeTest } = c.req.valid('query');
+    const { limit, cursor, includeTest, ...filters } = c.req.valid('query');
+    const page = await findLeads(
+      queries,
+      principal.accountId,
+      { ...filters, includeTest: includeTest === 'true' },
+      { limit, ...(cursor ? { cursor } : {}) },
+    );
+    // Test-mode leads are left out unless asked for; say how many, so nobody wonders where they went.
+    const hiddenTest =
+      includeTest === 'true' ? 0 : await countTestLeads(deps.db, principal.accountId, filters.status);
     return c.json(
-      (await pageOfLeads(deps, principal.accountId, {
-        limit,
-        ...(status ? { status } : {}),
-        ...(cursor ? { cursor } : {}),
-        includeTest: includeTest === 'true',
-      })) as never,
+      {
+        data: page.rows.map(toLeadView),
+        nextCursor: nextCursorOf(page, page.rows.length) ?? null,
+        hiddenTest,
+      } as never,
       200,
     );
   });

@@ -40,7 +40,9 @@ const activate = createRoute({
   method: 'post',
   path: '/api/licenses/activate',
   tags,
-  summary: 'Activate a license key for a site domain',
+  summary: 'Activate the secret license key for a site domain',
+  description:
+    'Takes the **secret license key** (`SVC-…`), from a plugin or server, never from a page. The publishable key (`svc_pk_…`) is answered 400 `WRONG_KEY_KIND`, recognised by its format alone. Re-activating a domain replaces only that activation’s site family (never a Connect login’s admin family); activations with no refresh for 60 days are idle and free their seat.',
   request: jsonBody(
     z.object({
       licenseKey: z.string().min(1).max(200).openapi({ example: 'SVC-…' }),

@@ -19,7 +19,7 @@ const errorResponse = (description: string) => ({
 
 export const errorResponses = (...statuses: (400 | 401 | 403 | 404 | 409 | 413 | 415 | 429)[]) => {
   const descriptions: Record<number, string> = {
-    400: 'Invalid request (`INVALID_REQUEST`, `INVALID_GRANT`)',
+    400: 'Invalid request (`INVALID_REQUEST`, `INVALID_GRANT`, `WRONG_KEY_KIND`)',
     401: 'Missing or invalid credential (`UNAUTHORIZED`, `INVALID_LICENSE`)',
     403: 'Not allowed (`FORBIDDEN`, `DOMAIN_NOT_ALLOWED`)',
     404: 'Not found',

@@ -12,6 +12,7 @@ import {
   calculationResults,
   consentVersions,
   idempotencyKeys,
+  leadDailyCounts,
   leads,
   licenseKeys,
   licenses,
@@ -94,6 +95,7 @@ export const ACCOUNT_DATA_TABLES = [
   'outbox_events',
   'webhook_endpoints',
   'leads',
+  'lead_daily_counts',
   'calculation_results',
   'idempotency_keys',
   'consent_versions',
@@ -121,6 +123,7 @@ async function deleteAccountRows(tx: Db, accountId: string): Promise<void> {
   await tx.delete(outboxEvents).where(eq(outboxEvents.accountId, accountId));
   await tx.delete(webhookEndpoints).where(eq(webhookEndpoints.accountId, accountId));
   await tx.delete(leads).where(eq(leads.accountId, accountId));
+  await tx.delete(leadDailyCounts).where(eq(leadDailyCounts.accountId, accountId));
   await tx.delete(calculationResults).where(eq(calculationResults.accountId, accountId));
   await tx.delete(idempotencyKeys).where(eq(idempotencyKeys.accountId, accountId));
   await tx.delete(consentVersions).where(eq(consentVersions.accountId, accountId));
