@@ -1,7 +1,14 @@
 import { parseArgs } from 'node:util';
+import {
+  LIFECYCLE_OPTIONS,
+  LIFECYCLE_USAGE,
+  LifecycleUsageError,
+  lifecycleRequest,
+  renderLicenseDetail,
+} from './lifecycle-commands.ts';
 
 export interface CliRequest {
-  method: 'GET' | 'POST';
+  method: 'GET' | 'POST' | 'PATCH';
   path: string;
   body?: unknown;
   /** Human-readable rendering of a successful response. */
@@ -16,8 +23,8 @@ export const USAGE = `Usage: npm run svc -- <command> [options] [--json]
 
   account create --name NAME [--email EMAIL]
   license create --account ACCOUNT_ID --plan PLAN --seats N --domains a.com,*.b.com (--trial-days N | --paid-through YYYY-MM-DD)
-  license show LICENSE_ID
   license revoke LICENSE_ID
+${LIFECYCLE_USAGE}
   apikey create --account ACCOUNT_ID --name NAME
   apikey list --account ACCOUNT_ID
   apikey revoke KEY_ID --account ACCOUNT_ID
@@ -42,6 +49,7 @@ const OPTIONS = {
   'redirect-uri': { type: 'string' },
   'code-challenge': { type: 'string' },
   'site-domain': { type: 'string' },
+  ...LIFECYCLE_OPTIONS,
 } as const;
 
 export function parseCli(argv: string[]) {
@@ -68,29 +76,6 @@ function integer(text: string, name: string): number {
 }
 
 const line = (pairs: [string, unknown][]) => pairs.map(([k, v]) => `${k.padEnd(14)} ${v ?? '—'}`).join('\n');
-
-function renderLicense(body: Record<string, unknown>): string {
-  const l = body.license as Record<string, unknown>;
-  const rows: [string, unknown][] = [
-    ['license', l.id],
-    ['account', l.accountId],
-    ['status', l.status],
-    ['plan', l.plan],
-    ['seats', l.seats],
-    ['domains', (l.allowedDomains as string[]).join(', ')],
-    ['trial ends', l.trialEndsAt],
-    ['paid through', l.paidThrough],
-    ['grace ends', l.graceEndsAt],
-    ['revoked', l.revokedAt],
-    ['key', body.licenseKey ?? `…${l.keyLast4}`],
-  ];
-  const activations = body.activations as Record<string, unknown>[] | undefined;
-  const extra = activations?.length
-    ? `\nactivations\n${activations.map((a) => `  ${a.domain} (${a.env})${a.releasedAt ? ' released' : ''}`).join('\n')}`
-    : '';
-  const note = body.licenseKey ? '\n\nStore the key now: it is not shown again.' : '';
-  return line(rows) + extra + note;
-}
 
 /** Maps a command line to an admin API call. */
 export function toRequest(positionals: string[], values: Values): CliRequest {
@@ -125,16 +110,15 @@ export function toRequest(positionals: string[], values: Values): CliRequest {
           ...(trial ? { trialDays: integer(trial, 'trial-days') } : {}),
           ...(paid ? { paidThrough: paid } : {}),
         },
-        render: renderLicense,
+        render: renderLicenseDetail,
       };
     }
-    case 'license show':
     case 'license revoke':
       if (!arg) throw new UsageError(`license ${verb} needs a LICENSE_ID`);
       return {
-        method: verb === 'show' ? 'GET' : 'POST',
-        path: `/admin/v1/licenses/${encodeURIComponent(arg)}${verb === 'revoke' ? '/revoke' : ''}`,
-        render: renderLicense,
+        method: 'POST',
+        path: `/admin/v1/licenses/${encodeURIComponent(arg)}/revoke`,
+        render: renderLicenseDetail,
       };
     case 'apikey create':
       return {
@@ -199,7 +183,18 @@ export function toRequest(positionals: string[], values: Values): CliRequest {
           ]);
         },
       };
-    default:
+    default: {
+      const lifecycle = lifecycleCommand(positionals, values);
+      if (lifecycle) return lifecycle;
       throw new UsageError(noun ? `unknown command "${positionals.join(' ')}"` : 'no command given');
+    }
+  }
+}
+
+function lifecycleCommand(positionals: string[], values: Values): CliRequest | undefined {
+  try {
+    return lifecycleRequest(positionals, values);
+  } catch (error) {
+    throw error instanceof LifecycleUsageError ? new UsageError(error.message) : error;
   }
 }

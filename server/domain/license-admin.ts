@@ -1,10 +1,11 @@
-import { insertAccount } from '../db/accounts-repo.ts';
+import { findAccountById, insertAccount } from '../db/accounts-repo.ts';
 import { insertApiKey, listApiKeysByAccount, revokeApiKey as revokeApiKeyRow } from '../db/api-keys-repo.ts';
 import { newId } from '../db/ids.ts';
 import { findLicenseById, insertLicense, revokeLicense as revokeLicenseRow } from '../db/licenses-repo.ts';
 import { AppError } from '../errors.ts';
 import { generateApiKey, generateLicenseKey, hmacSecret, lastFour } from './credential-formats.ts';
-import { parseDomainPattern } from './domains.ts';
+import { normalizeDomainEntry, requirePlan } from './licensing/license-input.ts';
+import type { PlanTable } from './plans.ts';
 import type { LicensingDeps } from './token-set.ts';
 
 const DAY_MS = 86_400_000;
@@ -33,20 +34,23 @@ export interface NewLicenseInput {
   licenseKey?: string;
 }
 
-export async function createLicense(deps: LicensingDeps, input: NewLicenseInput) {
-  const allowedDomains = input.domains.map((entry) => {
-    const pattern = parseDomainPattern(entry);
-    if ('error' in pattern)
-      throw new AppError('INVALID_REQUEST', pattern.error, {
-        details: [{ path: 'domains', message: pattern.error }],
-      });
-    return pattern.kind === 'exact' ? pattern.host : `*.${pattern.suffix}`;
-  });
+/** Unknown account ids are 404 NOT_FOUND naming the id (not a foreign-key failure). */
+async function requireAccount(deps: LicensingDeps, accountId: string) {
+  const account = await findAccountById(deps.db, accountId);
+  if (!account) throw new AppError('NOT_FOUND', `No account ${accountId}.`);
+  return account;
+}
+
+/** `plans` (the configured plan table) refuses unknown plan names; the demo seed and tests omit it. */
+export async function createLicense(deps: LicensingDeps, input: NewLicenseInput, plans?: PlanTable) {
+  if (plans) requirePlan(plans, input.plan);
+  const allowedDomains = input.domains.map((entry) => normalizeDomainEntry(entry));
   if (!Number.isInteger(input.seats) || input.seats < 0)
     throw new AppError('INVALID_REQUEST', 'seats must be a whole number ≥ 0.');
   if (input.trialDays === undefined && input.paidThrough === undefined) {
     throw new AppError('INVALID_REQUEST', 'A license needs --trial-days or --paid-through.');
   }
+  await requireAccount(deps, input.accountId);
   const now = deps.clock.now();
   const licenseKey = input.licenseKey ?? generateLicenseKey();
   const license = await insertLicense(deps.db, {
@@ -77,6 +81,7 @@ export async function createApiKey(
   deps: LicensingDeps,
   input: { accountId: string; name: string; expiresAt?: Date; apiKey?: string },
 ) {
+  await requireAccount(deps, input.accountId);
   const apiKey = input.apiKey ?? generateApiKey();
   const row = await insertApiKey(deps.db, {
     id: newId('key'),
@@ -91,9 +96,13 @@ export async function createApiKey(
   return { apiKey, row };
 }
 
-export const listApiKeys = (deps: LicensingDeps, accountId: string) =>
-  listApiKeysByAccount(deps.db, accountId);
+export async function listApiKeys(deps: LicensingDeps, accountId: string) {
+  await requireAccount(deps, accountId);
+  return listApiKeysByAccount(deps.db, accountId);
+}
 
+/** An unknown key, another account's key or one already revoked is NOT_FOUND, never "revoked". */
 export async function revokeApiKey(deps: LicensingDeps, accountId: string, id: string) {
-  await revokeApiKeyRow(deps.db, accountId, id, deps.clock.now());
+  if (!(await revokeApiKeyRow(deps.db, accountId, id, deps.clock.now())))
+    throw new AppError('NOT_FOUND', `No active API key ${id} in account ${accountId}.`);
 }
