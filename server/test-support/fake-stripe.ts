@@ -142,6 +142,9 @@ export async function startFakeStripe(opts: { webhookSecret?: string } = {}) {
     url: '',
     /** A recurring price; `lookupKey` names the plan, metadata may carry `plan` and `seats`. */
     price(lookupKey: string | null, metadata: Record<string, string> = {}): Obj {
+      // Like `transfer_lookup_key`: the newest price takes the lookup key over.
+      for (const other of prices.values())
+        if (lookupKey && other.lookup_key === lookupKey) other.lookup_key = null;
       const price = { id: next('price'), object: 'price', active: true, lookup_key: lookupKey, metadata };
       prices.set(price.id, price);
       return price;
