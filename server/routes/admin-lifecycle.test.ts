@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditEvents } from '../db/schema.ts';
+import { createLogger } from '../logger.ts';
 import { createTestContext, type TestContext } from '../test-support/services.ts';
 import { createAdminRoutes } from './admin.ts';
 
@@ -339,5 +340,41 @@ describe('api keys (admin API)', () => {
     await expectError(admin('POST', path(b.account.id, row.id)), 404, 'NOT_FOUND');
     expect((await admin('POST', path(a.account.id, row.id))).body).toEqual({ revoked: true });
     await expectError(admin('POST', path(a.account.id, row.id)), 404, 'NOT_FOUND');
+  });
+});
+
+describe('log hygiene on bad admin input', () => {
+  it('answers unknown ids without an unhandled error, so no SQL or parameters reach the log', async () => {
+    const lines: string[] = [];
+    const logger = createLogger('debug', { write: (line: string) => void lines.push(line) });
+    const logged = await createTestContext({}, undefined, { logger });
+    logged.app.route('/', createAdminRoutes(logged.services, TOKEN));
+    try {
+      const call = (method: string, path: string, body?: unknown) =>
+        logged.app.request(path, {
+          method,
+          headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
+          ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+        });
+      const statuses = [
+        await call('POST', '/admin/v1/licenses', {
+          accountId: 'acct_nope',
+          plan: 'pro',
+          seats: 1,
+          domains: ['a.com'],
+          trialDays: 3,
+        }),
+        await call('POST', '/admin/v1/api-keys', { accountId: 'acct_nope', name: 'k' }),
+        await call('PATCH', '/admin/v1/licenses/lic_nope', { seats: 1 }),
+        await call('PATCH', '/admin/v1/accounts/acct_nope', { alertEmails: ['a@b.com'] }),
+        await call('POST', '/admin/v1/activations/act_nope/release'),
+      ].map((r) => r.status);
+      expect(statuses).toEqual([404, 404, 404, 404, 404]);
+      const log = lines.join('');
+      expect(log).toContain('"status":404');
+      expect(log).not.toMatch(/unhandled error|params|insert into|select /i);
+    } finally {
+      await logged.close();
+    }
   });
 });
