@@ -1,5 +1,6 @@
 import { findAccountById, insertAccount } from '../db/accounts-repo.ts';
 import { insertApiKey, listApiKeysByAccount, revokeApiKey as revokeApiKeyRow } from '../db/api-keys-repo.ts';
+import { recordAudit } from '../db/audit-repo.ts';
 import { newId } from '../db/ids.ts';
 import { findLicenseById, insertLicense, revokeLicense as revokeLicenseRow } from '../db/licenses-repo.ts';
 import { AppError } from '../errors.ts';
@@ -70,10 +71,22 @@ export async function createLicense(deps: LicensingDeps, input: NewLicenseInput,
   return { license, licenseKey };
 }
 
-export async function revokeLicense(deps: LicensingDeps, licenseId: string) {
+/** Revokes a license (every token stops on its next request); audited, a second revoke changes nothing. */
+export async function revokeLicense(deps: LicensingDeps, licenseId: string, actor = 'operator') {
   const license = await findLicenseById(deps.db, licenseId);
   if (!license) throw new AppError('NOT_FOUND', `No license ${licenseId}.`);
-  await revokeLicenseRow(deps.db, licenseId, deps.clock.now());
+  if (!license.revokedAt) {
+    const now = deps.clock.now();
+    await revokeLicenseRow(deps.db, licenseId, now);
+    await recordAudit(deps.db, {
+      accountId: license.accountId,
+      actor,
+      action: 'license.revoked',
+      subject: licenseId,
+      data: { before: { revokedAt: null }, after: { revokedAt: now.toISOString() } },
+      at: now,
+    });
+  }
   return (await findLicenseById(deps.db, licenseId))!;
 }
 

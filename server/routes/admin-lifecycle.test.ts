@@ -292,6 +292,20 @@ describe('licenses (admin API)', () => {
   });
 });
 
+describe('license revoke (admin API)', () => {
+  it('is audited once and shows the license with its words', async () => {
+    const { license } = await t.seed.firm();
+    const res = await admin('POST', `/admin/v1/licenses/${license.id}/revoke`);
+    expect(res.body.license).toMatchObject({
+      status: 'revoked',
+      next: expect.stringMatching(/^Revoked on 2026-03-01/),
+    });
+    await admin('POST', `/admin/v1/licenses/${license.id}/revoke`);
+    expect((await auditOf(license.id)).map((a) => a.action)).toEqual(['license.revoked']);
+    await expectError(admin('POST', '/admin/v1/licenses/lic_nope/revoke'), 404, 'NOT_FOUND');
+  });
+});
+
 describe('activation release (admin API)', () => {
   it('frees the seat and stops the activation’s tokens on the next request', async () => {
     const { license, licenseKey } = await t.seed.firm({ seats: 1 });

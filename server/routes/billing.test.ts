@@ -34,6 +34,9 @@ describe('billing portal without Stripe (built-in page)', () => {
     expect(html).toContain('Smith &amp; Søn Estate Law');
     expect(html).toContain('active');
     expect(html).toContain('2026-12-31');
+    expect(html).toContain(
+      'Paid through 2026-12-31; unless renewed, grace ends 2027-01-07 and widgets stop then.',
+    );
     expect(html).toContain('https://smithlaw.com/admin');
     expect(page.headers.get('content-security-policy')).toContain("default-src 'none'");
 
