@@ -6,6 +6,7 @@ import {
   touchActivation,
 } from '../db/activations-repo.ts';
 import type { Db } from '../db/database.ts';
+import { findLicenseById } from '../db/licenses-repo.ts';
 import { revokeActivationTokens } from '../db/refresh-tokens-repo.ts';
 import { AppError } from '../errors.ts';
 import { canonicalHost, isDevHost, isDomainAllowed } from './domains.ts';
@@ -60,14 +61,18 @@ export async function activateSite(
   const row = await deps.db.transaction(async (txRaw) => {
     const tx = txRaw as unknown as Db;
     await lockLicense(tx, license.id);
+    // Domains and seats as they are under the lock: a concurrent `license update` may have
+    // removed this domain or lowered the seats since the license was read.
+    const current = (await findLicenseById(tx, license.id)) ?? license;
+    assertDomainAllowed(current, host);
     let activation = await findLiveActivation(tx, license.id, host);
     if (activation) {
       await revokeActivationTokens(tx, activation.id, now);
       await touchActivation(tx, activation.id, now);
     } else {
       const env = isDevHost(host) ? 'dev' : 'prod';
-      if (env === 'prod' && (await countLiveProdActivations(tx, license.id)) >= license.seats) {
-        throw new AppError('SEATS_EXHAUSTED', `All ${license.seats} seats of this license are in use.`);
+      if (env === 'prod' && (await countLiveProdActivations(tx, license.id)) >= current.seats) {
+        throw new AppError('SEATS_EXHAUSTED', `All ${current.seats} seats of this license are in use.`);
       }
       activation = await insertActivation(tx, { licenseId: license.id, domain: host, env, at: now });
     }

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditEvents } from '../db/schema.ts';
+import { activateSite } from '../domain/site-activation.ts';
 import { createLogger } from '../logger.ts';
 import { createTestContext, type TestContext } from '../test-support/services.ts';
 import { createAdminRoutes } from './admin.ts';
@@ -240,6 +241,15 @@ describe('licenses (admin API)', () => {
         releasedActivations: [{ domain: 'smith-blog.com' }],
       },
     });
+  });
+
+  it('an activation that read the license before a concurrent update sees the update under the lock', async () => {
+    const { license: stale } = await t.seed.firm({ seats: 2, domains: ['smithlaw.com', 'smith-blog.com'] });
+    await admin('PATCH', `/admin/v1/licenses/${stale.id}`, { removeDomains: ['smith-blog.com'], seats: 0 });
+    const attempt = (host: string) =>
+      activateSite(t.services.licensing, stale, host, 'site').catch((e) => e.code);
+    expect(await attempt('smith-blog.com')).toBe('DOMAIN_NOT_ALLOWED');
+    expect(await attempt('smithlaw.com')).toBe('SEATS_EXHAUSTED');
   });
 
   it('refuses seats below the sites in use, naming the activations to release', async () => {
