@@ -3,7 +3,7 @@ import { AppError } from '../../errors.ts';
 import { parseDomainPattern } from '../domains.ts';
 import { findPlan, type PlanTable } from '../plans.ts';
 
-export const DATE_FORMAT_HINT = 'Expected a date as YYYY-MM-DD (or an ISO 8601 date-time with offset)';
+export const DATE_FORMAT_HINT = 'Expected a real date as YYYY-MM-DD (or an ISO 8601 date-time with offset)';
 
 const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
 const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/;
