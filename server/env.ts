@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { type PlanTable, parsePlans } from './domain/plans.ts';
+import { parseTrustProxy } from './http/client-ip.ts';
 
 /**
  * The one place configuration is read. Every variable is validated here; a bad value stops
@@ -34,7 +35,14 @@ const EnvSchema = z.object({
   PUBLIC_EMBED_URL: optionalUrl(['http:', 'https:']),
   PUBLIC_EXAMPLES_URL: optionalUrl(['http:', 'https:']),
   CORS_ORIGINS: optionalText,
-  TRUST_PROXY: flag(false),
+  TRUST_PROXY: optionalText.transform((v, ctx) => {
+    try {
+      return parseTrustProxy(v);
+    } catch (error) {
+      ctx.addIssue({ code: 'custom', message: (error as Error).message });
+      return z.NEVER;
+    }
+  }),
   RATE_LIMIT_SCALE: z.coerce.number().positive().max(1000).default(1),
   BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).max(10_485_760).default(65_536),
   STRIPE_SECRET_KEY: optionalText,
@@ -47,6 +55,10 @@ const EnvSchema = z.object({
   ADMIN_TOKEN: optionalText.refine(
     (v) => v === undefined || v.length >= 32,
     'must be at least 32 characters',
+  ),
+  METRICS_TOKEN: optionalText.refine(
+    (v) => v === undefined || v.length >= 16,
+    'must be at least 16 characters',
   ),
   SEED_DEMO: flag(true),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),

@@ -6,11 +6,13 @@ import type { BillingDeps } from './billing/billing-portal.ts';
 import { createStripeClient } from './billing/stripe-client.ts';
 import type { Clock } from './clock.ts';
 import type { Database } from './db/database.ts';
+import { createLicenseCeilings } from './domain/licensing/ceilings.ts';
 import { createSigningKeyRing, ensureActiveSigningKey } from './domain/signing-key-ring.ts';
 import type { LicensingDeps } from './domain/token-set.ts';
 import { createTokenService, type KeyRing } from './domain/tokens.ts';
 import type { Config } from './env.ts';
 import { credentialRateKey } from './http/auth.ts';
+import { createMetrics, type Metrics } from './http/metrics.ts';
 import { createRateLimiter } from './http/rate-limiter.ts';
 import { createBillingPageRoutes, createBillingRoutes } from './routes/billing.ts';
 import { createCalculationRoutes } from './routes/calculations.ts';
@@ -30,6 +32,7 @@ export interface Services {
   keys: KeyRing & { refresh(): void };
   licensing: LicensingDeps;
   billing: BillingDeps;
+  metrics: Metrics;
 }
 
 /**
@@ -53,8 +56,8 @@ export async function createServices(opts: {
   );
   await ensureActiveSigningKey({ db, secretKey, clock });
   const keys = createSigningKeyRing({ db, secretKey, clock });
-  const tokens = createTokenService({ issuer: config.publicApiUrl, keys, clock });
-  const licensing: LicensingDeps = { db, clock, tokens, pepper };
+  const tokens = createTokenService({ issuer: await tokenIssuer(config, store), keys, clock });
+  const licensing: LicensingDeps = { db, clock, tokens, pepper, plans: config.plans };
   const billing: BillingDeps = {
     db,
     clock,
@@ -66,7 +69,24 @@ export async function createServices(opts: {
       ? { stripe: createStripeClient(config.STRIPE_SECRET_KEY, config.STRIPE_API_BASE) }
       : {}),
   };
-  return { ...opts, keys, licensing, billing };
+  const metrics = createMetrics();
+  const pool = database.poolStats;
+  if (pool) {
+    metrics.gauge('svc_db_pool_total', 'PostgreSQL pool connections open.', () => pool().total);
+    metrics.gauge('svc_db_pool_idle', 'PostgreSQL pool connections idle.', () => pool().idle);
+    metrics.gauge('svc_db_pool_waiting', 'Queries waiting for a pool connection.', () => pool().waiting);
+  }
+  return { ...opts, keys, licensing, billing, metrics };
+}
+
+/**
+ * The `iss` of every token. PUBLIC_API_URL when the operator sets it (then it must be the same on
+ * every instance, as it is the public address); otherwise the first instance's API URL, stored in
+ * the shared database, so instances on different ports or hosts agree without being told.
+ */
+async function tokenIssuer(config: Config, store: ReturnType<typeof createSecretStore>): Promise<string> {
+  if (config.PUBLIC_API_URL) return config.publicApiUrl;
+  return store.getOrCreate('token-issuer', () => config.publicApiUrl);
 }
 
 /** The API app with every feature router mounted. */
@@ -75,20 +95,31 @@ export function createApiApp(
   opts: { redis?: Redis; isShuttingDown?: () => boolean } = {},
 ) {
   const { config, licensing } = services;
+  const rateLimiter = createRateLimiter({
+    scale: config.RATE_LIMIT_SCALE,
+    ...(opts.redis ? { redis: opts.redis } : {}),
+  });
+  const ceilings = createLicenseCeilings(licensing, {
+    count: rateLimiter.count,
+    peek: rateLimiter.peek,
+    tight: async (key) => {
+      const decision = await rateLimiter.consume('tight', key);
+      return { allowed: decision.allowed, resetMs: decision.resetMs };
+    },
+  });
   return createApp({
     config,
     clock: services.clock,
     logger: services.logger,
-    rateLimiter: createRateLimiter({
-      scale: config.RATE_LIMIT_SCALE,
-      ...(opts.redis ? { redis: opts.redis } : {}),
-    }),
+    rateLimiter,
+    tighten: (caller, ipKey) => ceilings.embedCall(caller.licenseId, caller.plan, ipKey),
     ping: () => services.database.ping(),
+    metrics: services.metrics,
     ...(opts.isShuttingDown ? { isShuttingDown: opts.isShuttingDown } : {}),
     credentialKey: credentialRateKey(licensing),
     v1Routes: [
       createLicenseRoutes(licensing),
-      createEmbedSessionRoutes({ ...licensing, embedUrl: config.publicEmbedUrl }),
+      createEmbedSessionRoutes({ ...licensing, embedUrl: config.publicEmbedUrl }, ceilings),
       createBillingRoutes(licensing, services.billing),
       createStripeWebhookRoutes(services.billing),
       createCalculationRoutes(licensing),

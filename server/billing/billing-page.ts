@@ -2,6 +2,7 @@ import { findAccountById } from '../db/accounts-repo.ts';
 import { countLiveProdActivations } from '../db/activations-repo.ts';
 import { listLicensesByAccount } from '../db/licenses-repo.ts';
 import { licenseOutlook } from '../domain/licensing/license-outlook.ts';
+import { idleCutoff } from '../domain/site-activation.ts';
 import type { BillingDeps } from './billing-portal.ts';
 
 const escapeHtml = (text: string) =>
@@ -23,7 +24,11 @@ export async function renderBillingPage(deps: BillingDeps, token: string): Promi
   const now = deps.clock.now();
   const rendered = await Promise.all(
     licenses.map(async (license) => {
-      const outlook = licenseOutlook(license, await countLiveProdActivations(deps.db, license.id), now);
+      const outlook = licenseOutlook(
+        license,
+        await countLiveProdActivations(deps.db, license.id, idleCutoff(now)),
+        now,
+      );
       const { state } = outlook;
       const renewal = license.paidThrough ?? license.trialEndsAt;
       return `<tr><td>${escapeHtml(license.plan)}</td><td>…${escapeHtml(license.keyLast4)}</td><td class="n">${license.seats}</td><td><span class="s ${state.status}">${state.status}</span></td><td>${day(renewal)}</td><td>${day(state.graceEndsAt)}</td></tr><tr class="next"><td colspan="6">${escapeHtml(outlook.next)}</td></tr>`;

@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { parseOverlap } from '../domain/licensing/license-keys.ts';
 import {
   LIFECYCLE_OPTIONS,
   LIFECYCLE_USAGE,
@@ -24,15 +25,19 @@ export const USAGE = `Usage: npm run svc -- <command> [options] [--json]
   account create --name NAME [--email EMAIL]
   license create --account ACCOUNT_ID --plan PLAN --seats N --domains a.com,*.b.com (--trial-days N | --paid-through YYYY-MM-DD)
   license revoke LICENSE_ID
+  license roll-key LICENSE_ID --kind publishable|secret [--overlap 24h | --now]
 ${LIFECYCLE_USAGE}
-  apikey create --account ACCOUNT_ID --name NAME
+  apikey create --account ACCOUNT_ID --name NAME [--scopes leads:read,leads:write,billing,admin]
   apikey list --account ACCOUNT_ID
   apikey revoke KEY_ID --account ACCOUNT_ID
   connect-code create --license LICENSE_ID --redirect-uri URL --code-challenge S256_CHALLENGE --site-domain DOMAIN
   keys rotate
   demo seed
 
-Secrets (license keys, API keys, codes) are printed once, at creation, and never stored in clear.`;
+Two keys per license: the publishable key (svc_pk_…) goes in pages as the loader's data-key; the
+secret license key (SVC-…) is for site activation from a plugin or server only. Secrets (secret
+license keys, API keys, codes) are printed once, at creation, and never stored in clear. API keys
+get the scopes named (default leads:read).`;
 
 const OPTIONS = {
   json: { type: 'boolean' },
@@ -49,6 +54,10 @@ const OPTIONS = {
   'redirect-uri': { type: 'string' },
   'code-challenge': { type: 'string' },
   'site-domain': { type: 'string' },
+  kind: { type: 'string' },
+  overlap: { type: 'string' },
+  now: { type: 'boolean' },
+  scopes: { type: 'string' },
   ...LIFECYCLE_OPTIONS,
 } as const;
 
@@ -120,25 +129,63 @@ export function toRequest(positionals: string[], values: Values): CliRequest {
         path: `/admin/v1/licenses/${encodeURIComponent(arg)}/revoke`,
         render: renderLicenseDetail,
       };
-    case 'apikey create':
+    case 'license roll-key': {
+      if (!arg) throw new UsageError('license roll-key needs a LICENSE_ID');
+      const kind = required(values, 'kind');
+      if (kind !== 'publishable' && kind !== 'secret')
+        throw new UsageError('--kind must be publishable or secret');
+      if (values.now && values.overlap) throw new UsageError('give --overlap or --now, not both');
+      let overlapSeconds: number | undefined;
+      if (values.now) overlapSeconds = 0;
+      else if (values.overlap) {
+        const ms = parseOverlap(values.overlap);
+        if (ms === undefined) throw new UsageError('--overlap takes a duration such as 90m, 24h or 7d');
+        overlapSeconds = ms / 1000;
+      }
+      return {
+        method: 'POST',
+        path: `/admin/v1/licenses/${encodeURIComponent(arg)}/roll-key`,
+        body: { kind, ...(overlapSeconds === undefined ? {} : { overlapSeconds }) },
+        render: (b) =>
+          `${line([
+            ['kind', b.kind],
+            [kind === 'secret' ? 'secret key' : 'publishable', b.licenseKey ?? b.publishableKey],
+            ['old key ends', b.previousKeysEndAt],
+          ])}${kind === 'secret' ? '\n\nStore the key now: it is not shown again.' : ''}`,
+      };
+    }
+    case 'apikey create': {
+      const scopes = values.scopes
+        ?.split(',')
+        .map((s) => s.trim())
+        .filter(Boolean);
       return {
         method: 'POST',
         path: '/admin/v1/api-keys',
-        body: { accountId: required(values, 'account'), name: required(values, 'name') },
+        body: {
+          accountId: required(values, 'account'),
+          name: required(values, 'name'),
+          ...(scopes ? { scopes } : {}),
+        },
         render: (b) =>
           `${line([
             ['id', b.id],
             ['name', b.name],
+            ['scopes', (b.scopes as string[] | undefined)?.join(' ')],
             ['api key', b.apiKey],
           ])}\n\nStore the key now: it is not shown again.`,
       };
+    }
     case 'apikey list':
       return {
         method: 'GET',
         path: `/admin/v1/accounts/${encodeURIComponent(required(values, 'account'))}/api-keys`,
         render: (b) =>
           (b.apiKeys as Record<string, unknown>[])
-            .map((k) => `${k.id}  …${k.keyLast4}  ${k.name}${k.revokedAt ? '  (revoked)' : ''}`)
+            .map(
+              (k) =>
+                `${k.id}  …${k.keyLast4}  ${k.name}  [${(k.scopes as string[]).join(' ')}]${k.revokedAt ? '  (revoked)' : ''}`,
+            )
             .join('\n') || 'no API keys',
       };
     case 'apikey revoke':
@@ -177,7 +224,8 @@ export function toRequest(positionals: string[], values: Values): CliRequest {
         render: (b) => {
           const d = b.demo as Record<string, unknown>;
           return line([
-            ['license key', d.licenseKey],
+            ['publishable', d.publishableKey],
+            ['secret key', d.licenseKey],
             ['api key', d.apiKey],
             ['created now', d.created],
           ]);

@@ -64,14 +64,19 @@ export function renderLicenseDetail(body: Body): string {
     ['renews', dayOf(l.renewsAt)],
     ['cancels', dayOf(l.cancelAt)],
     ['revoked', dayOf(l.revokedAt)],
-    ['key', body.licenseKey ?? `…${l.keyLast4}`],
+    ['publishable', body.publishableKey ?? '—'],
+    ['secret key', body.licenseKey ?? `…${l.keyLast4}`],
   ];
+  const overlapping = body.overlapping as { kind: string; last4: string; expiresAt: string }[] | undefined;
+  for (const k of overlapping ?? []) rows.push([`old ${k.kind}`, `…${k.last4} until ${k.expiresAt}`]);
   const activations = (body.activations as Body[] | undefined) ?? [];
   const live = activations.filter((a) => !a.releasedAt);
   const extra = live.length
-    ? `\nactivations\n${live.map((a) => `  ${a.id}  ${a.domain} (${a.env})  last seen ${a.lastSeenAt}`).join('\n')}`
+    ? `\nactivations\n${live.map((a) => `  ${a.id}  ${a.domain} (${a.env})  last seen ${a.lastSeenAt}${a.idle ? '  idle (seat free)' : ''}`).join('\n')}`
     : '';
-  const note = body.licenseKey ? '\n\nStore the key now: it is not shown again.' : '';
+  const note = body.licenseKey
+    ? '\n\nThe publishable key goes in pages (data-key). Store the secret key now, for plugins and servers only: it is not shown again.'
+    : '';
   return line(rows) + extra + note;
 }
 

@@ -1,4 +1,4 @@
-import { and, eq } from 'drizzle-orm';
+import { and, eq, gte } from 'drizzle-orm';
 import type { Db } from './database.ts';
 import { newId } from './ids.ts';
 import { auditEvents } from './schema.ts';
@@ -30,6 +30,22 @@ export async function hasAudit(db: Db, action: string, subject: string): Promise
     .select({ id: auditEvents.id })
     .from(auditEvents)
     .where(and(eq(auditEvents.action, action), eq(auditEvents.subject, subject)))
+    .limit(1);
+  return rows.length === 1;
+}
+
+/** Whether `action` was recorded for `subject` since `since` (to write repeated alerts once). */
+export async function hasAuditSince(db: Db, action: string, subject: string, since: Date): Promise<boolean> {
+  const rows = await db
+    .select({ id: auditEvents.id })
+    .from(auditEvents)
+    .where(
+      and(
+        eq(auditEvents.action, action),
+        eq(auditEvents.subject, subject),
+        gte(auditEvents.createdAt, since),
+      ),
+    )
     .limit(1);
   return rows.length === 1;
 }

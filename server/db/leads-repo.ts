@@ -1,4 +1,4 @@
-import { and, desc, eq, lt, or } from 'drizzle-orm';
+import { and, count, desc, eq, gte, isNotNull, lt, or } from 'drizzle-orm';
 import type { Db } from './database.ts';
 import { leads } from './schema.ts';
 
@@ -23,10 +23,17 @@ export async function findLead(db: Db, accountId: string, id: string): Promise<L
 export async function listLeads(
   db: Db,
   accountId: string,
-  opts: { limit: number; status?: LeadStatus; before?: { createdAt: Date; id: string } },
+  opts: {
+    limit: number;
+    status?: LeadStatus;
+    before?: { createdAt: Date; id: string };
+    /** Test-mode leads (development hosts) are left out unless asked for. */
+    includeTest?: boolean;
+  },
 ): Promise<LeadRow[]> {
   const conditions = [eq(leads.accountId, accountId)];
   if (opts.status) conditions.push(eq(leads.status, opts.status));
+  if (!opts.includeTest) conditions.push(eq(leads.test, false));
   if (opts.before) {
     conditions.push(
       or(
@@ -56,6 +63,41 @@ export async function updateLeadStatus(
     .update(leads)
     .set({ status: to, updatedAt: at })
     .where(and(eq(leads.accountId, accountId), eq(leads.id, id), eq(leads.status, from)))
+    .returning();
+  return row;
+}
+
+/** Test-mode leads a list without `includeTest` leaves out (same status filter). */
+export async function countTestLeads(db: Db, accountId: string, status?: LeadStatus): Promise<number> {
+  const conditions = [eq(leads.accountId, accountId), eq(leads.test, true)];
+  if (status) conditions.push(eq(leads.status, status));
+  const [row] = await db
+    .select({ n: count() })
+    .from(leads)
+    .where(and(...conditions));
+  return Number(row?.n ?? 0);
+}
+
+/** Live (not test) leads of a license since `since`: the daily quota's count. */
+export async function countLiveLeadsSince(db: Db, licenseId: string, since: Date): Promise<number> {
+  const [row] = await db
+    .select({ n: count() })
+    .from(leads)
+    .where(and(eq(leads.licenseId, licenseId), eq(leads.test, false), gte(leads.createdAt, since)));
+  return Number(row?.n ?? 0);
+}
+
+/** Clears the quarantine mark; the lead is then an ordinary lead. Undefined when not quarantined. */
+export async function releaseLead(
+  db: Db,
+  accountId: string,
+  id: string,
+  at: Date,
+): Promise<LeadRow | undefined> {
+  const [row] = await db
+    .update(leads)
+    .set({ quarantinedAt: null, updatedAt: at })
+    .where(and(eq(leads.accountId, accountId), eq(leads.id, id), isNotNull(leads.quarantinedAt)))
     .returning();
   return row;
 }

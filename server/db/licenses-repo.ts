@@ -65,3 +65,20 @@ export async function findLicenseBySubscriptionId(
   const [row] = await db.select().from(licenses).where(eq(licenses.stripeSubscriptionId, subscriptionId));
   return row;
 }
+
+/** The license row mirrors its current secret key (last four for listings); rolling ends the legacy use. */
+export async function setCurrentSecret(
+  db: Db,
+  id: string,
+  values: { keyHmac: string; keyLast4: string; at: Date },
+): Promise<void> {
+  await db
+    .update(licenses)
+    .set({
+      keyHmac: values.keyHmac,
+      keyLast4: values.keyLast4,
+      legacySecretEmbed: false,
+      updatedAt: values.at,
+    })
+    .where(eq(licenses.id, id));
+}

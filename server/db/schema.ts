@@ -62,11 +62,39 @@ export const licenses = pgTable(
     stripeSubscriptionId: text('stripe_subscription_id'),
     renewsAt: at('renews_at'),
     cancelAt: at('cancel_at'),
+    /** Made before publishable keys: the secret key still opens embed sessions until it is rolled. */
+    legacySecretEmbed: boolean('legacy_secret_embed').notNull().default(false),
   },
   (t) => [
     uniqueIndex('licenses_key_hmac_key').on(t.keyHmac),
     index('licenses_account_idx').on(t.accountId),
     index('licenses_stripe_subscription_idx').on(t.stripeSubscriptionId),
+  ],
+);
+
+/**
+ * Every key of a license, current and rolled. `expiresAt` null = current; a rolled key keeps
+ * working until its `expiresAt` (the overlap). Secret keys are stored as HMACs, publishable keys
+ * as is (they are public).
+ */
+export const licenseKeys = pgTable(
+  'license_keys',
+  {
+    id: text('id').primaryKey(),
+    licenseId: text('license_id')
+      .notNull()
+      .references(() => licenses.id),
+    kind: text('kind').$type<'secret' | 'publishable'>().notNull(),
+    keyValue: text('key_value'),
+    keyHmac: text('key_hmac'),
+    keyLast4: text('key_last4').notNull(),
+    createdAt: at('created_at').notNull(),
+    expiresAt: at('expires_at'),
+  },
+  (t) => [
+    uniqueIndex('license_keys_value_key').on(t.keyValue).where(sql`key_value is not null`),
+    uniqueIndex('license_keys_hmac_key').on(t.keyHmac).where(sql`key_hmac is not null`),
+    index('license_keys_license_idx').on(t.licenseId, t.kind),
   ],
 );
 

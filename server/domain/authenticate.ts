@@ -75,9 +75,13 @@ async function authenticateEmbed(deps: LicensingDeps, token: string): Promise<Pr
     kind: 'embed',
     accountId: found.license.accountId,
     licenseId: found.license.id,
+    plan: found.license.plan,
     domain: String(claims.dom),
     origin: String(claims.org),
     jti: String(claims.jti),
+    // Tokens from before session ids existed are their own session.
+    sid: typeof claims.sid === 'string' ? claims.sid : `jti:${String(claims.jti)}`,
+    test: claims.test === true,
   };
 }
 

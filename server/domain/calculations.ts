@@ -74,6 +74,9 @@ export async function estimate(
     ruleSet: { ...result.ruleSet },
     disclaimer: result.disclaimer,
     originDomain: principal.domain,
+    // The PDF capability: the embed session (kept across renewals) or the site activation.
+    embedSessionId: principal.kind === 'embed' ? principal.sid : principal.activationId,
+    test: principal.kind === 'embed' && principal.test,
     createdAt: deps.clock.now(),
   });
   return toResultView(row);

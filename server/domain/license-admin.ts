@@ -1,12 +1,21 @@
 import { findAccountById, insertAccount } from '../db/accounts-repo.ts';
 import { insertApiKey, listApiKeysByAccount, revokeApiKey as revokeApiKeyRow } from '../db/api-keys-repo.ts';
 import { recordAudit } from '../db/audit-repo.ts';
+import type { Db } from '../db/database.ts';
 import { newId } from '../db/ids.ts';
 import { findLicenseById, insertLicense, revokeLicense as revokeLicenseRow } from '../db/licenses-repo.ts';
 import { AppError } from '../errors.ts';
-import { generateApiKey, generateLicenseKey, hmacSecret, lastFour } from './credential-formats.ts';
+import {
+  generateApiKey,
+  generateLicenseKey,
+  generatePublishableKey,
+  hmacSecret,
+  lastFour,
+} from './credential-formats.ts';
 import { normalizeDomainEntry, requirePlan } from './licensing/license-input.ts';
+import { storeLicenseKeys } from './licensing/license-keys.ts';
 import type { PlanTable } from './plans.ts';
+import { type ApiKeyScope, DEFAULT_API_KEY_SCOPES, formatScopes } from './scopes.ts';
 import type { LicensingDeps } from './token-set.ts';
 
 const DAY_MS = 86_400_000;
@@ -31,8 +40,9 @@ export interface NewLicenseInput {
   domains: string[];
   trialDays?: number;
   paidThrough?: Date;
-  /** Only for the demo seed, whose key is derived rather than random. */
+  /** Only for the demo seed, whose keys are derived rather than random. */
   licenseKey?: string;
+  publishableKey?: string;
 }
 
 /** Unknown account ids are 404 NOT_FOUND naming the id (not a foreign-key failure). */
@@ -54,21 +64,28 @@ export async function createLicense(deps: LicensingDeps, input: NewLicenseInput,
   await requireAccount(deps, input.accountId);
   const now = deps.clock.now();
   const licenseKey = input.licenseKey ?? generateLicenseKey();
-  const license = await insertLicense(deps.db, {
-    id: newId('lic'),
-    accountId: input.accountId,
-    keyHmac: hmacSecret(deps.pepper, licenseKey),
-    keyLast4: lastFour(licenseKey),
-    plan: input.plan,
-    seats: input.seats,
-    allowedDomains,
-    trialEndsAt: input.trialDays !== undefined ? new Date(now.getTime() + input.trialDays * DAY_MS) : null,
-    paidThrough: input.paidThrough ?? null,
-    revokedAt: null,
-    createdAt: now,
-    updatedAt: now,
+  const publishableKey = input.publishableKey ?? generatePublishableKey();
+  const license = await deps.db.transaction(async (txRaw) => {
+    const tx = txRaw as unknown as Db;
+    const row = await insertLicense(tx, {
+      id: newId('lic'),
+      accountId: input.accountId,
+      keyHmac: hmacSecret(deps.pepper, licenseKey),
+      keyLast4: lastFour(licenseKey),
+      plan: input.plan,
+      seats: input.seats,
+      allowedDomains,
+      trialEndsAt: input.trialDays !== undefined ? new Date(now.getTime() + input.trialDays * DAY_MS) : null,
+      paidThrough: input.paidThrough ?? null,
+      revokedAt: null,
+      createdAt: now,
+      updatedAt: now,
+      legacySecretEmbed: false,
+    });
+    await storeLicenseKeys(deps, tx, row.id, { licenseKey, publishableKey });
+    return row;
   });
-  return { license, licenseKey };
+  return { license, licenseKey, publishableKey };
 }
 
 /** Revokes a license (every token stops on its next request); audited, a second revoke changes nothing. */
@@ -92,9 +109,17 @@ export async function revokeLicense(deps: LicensingDeps, licenseId: string, acto
 
 export async function createApiKey(
   deps: LicensingDeps,
-  input: { accountId: string; name: string; expiresAt?: Date; apiKey?: string },
+  input: {
+    accountId: string;
+    name: string;
+    /** Default `leads:read`: what an AI tool needs, and nothing more. */
+    scopes?: readonly ApiKeyScope[];
+    expiresAt?: Date;
+    apiKey?: string;
+  },
 ) {
   await requireAccount(deps, input.accountId);
+  const scopes = input.scopes?.length ? input.scopes : DEFAULT_API_KEY_SCOPES;
   const apiKey = input.apiKey ?? generateApiKey();
   const row = await insertApiKey(deps.db, {
     id: newId('key'),
@@ -102,7 +127,7 @@ export async function createApiKey(
     name: input.name,
     keyHmac: hmacSecret(deps.pepper, apiKey),
     keyLast4: lastFour(apiKey),
-    scopes: 'admin',
+    scopes: formatScopes(scopes),
     createdAt: deps.clock.now(),
     expiresAt: input.expiresAt ?? null,
   });
@@ -114,8 +139,12 @@ export async function listApiKeys(deps: LicensingDeps, accountId: string) {
   return listApiKeysByAccount(deps.db, accountId);
 }
 
-/** An unknown key, another account's key or one already revoked is NOT_FOUND, never "revoked". */
+/**
+ * Revokes one of the account's API keys; takes effect on the key's next request. An unknown key,
+ * another account's key or one already revoked is NOT_FOUND, so the caller learns that nothing
+ * changed (and nothing about other accounts' keys).
+ */
 export async function revokeApiKey(deps: LicensingDeps, accountId: string, id: string) {
   if (!(await revokeApiKeyRow(deps.db, accountId, id, deps.clock.now())))
-    throw new AppError('NOT_FOUND', `No active API key ${id} in account ${accountId}.`);
+    throw new AppError('NOT_FOUND', 'No such active API key in this account.');
 }

@@ -3,6 +3,7 @@ import { findLicenseById } from '../db/licenses-repo.ts';
 import type { LicenseStatus } from './license-status.ts';
 import { licenseOutlook } from './licensing/license-outlook.ts';
 import type { Principal } from './principal.ts';
+import { idleCutoff } from './site-activation.ts';
 import type { LicensingDeps } from './token-set.ts';
 import { invalidToken } from './tokens.ts';
 
@@ -32,7 +33,7 @@ export async function licenseStatusOf(
 ): Promise<LicenseStatusView> {
   const license = await findLicenseById(deps.db, principal.licenseId);
   if (!license) throw invalidToken();
-  const seatsUsed = await countLiveProdActivations(deps.db, license.id);
+  const seatsUsed = await countLiveProdActivations(deps.db, license.id, idleCutoff(deps.clock.now()));
   const outlook = licenseOutlook(license, seatsUsed, deps.clock.now());
   const { state } = outlook;
   return {

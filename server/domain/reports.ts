@@ -5,17 +5,23 @@ import { AppError } from '../errors.ts';
 import { formatUsd, type ReportInput, renderReport } from '../pdf/render-report.ts';
 import { toResultView } from './calculations.ts';
 import { isAdmin, type Principal } from './principal.ts';
+import { hasScope } from './scopes.ts';
 import type { LicensingDeps } from './token-set.ts';
 
 /**
- * Who may have a result's PDF: the site that computed it (same license and domain, whichever
- * of its embed sessions or site tokens asks), or an admin credential of the same firm. Anyone
- * else gets NOT_FOUND, which reveals nothing about other firms' result ids.
+ * Who may have a result's PDF. A result id alone is no capability (ids reach every script on the
+ * host page through `svc-result`): only the embed session that computed it (its `sid`, which
+ * survives renewal), the site activation whose token computed it, or an admin credential of the
+ * firm (a Connect token, or an API key with `leads:read`). Anyone else gets NOT_FOUND, which
+ * reveals nothing about other firms' result ids.
  */
 function mayRead(principal: Principal, row: ResultRow): boolean {
+  if (principal.kind === 'apikey') return hasScope(principal, 'leads:read');
   if (isAdmin(principal)) return true;
-  if (principal.kind === 'apikey') return false;
-  return principal.licenseId === row.licenseId && principal.domain === row.originDomain;
+  if (row.embedSessionId === null || principal.licenseId !== row.licenseId) return false;
+  return principal.kind === 'embed'
+    ? principal.sid === row.embedSessionId
+    : principal.activationId === row.embedSessionId;
 }
 
 const MONEY_OUTPUTS = new Set([

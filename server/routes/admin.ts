@@ -3,6 +3,7 @@ import type { MiddlewareHandler } from 'hono';
 import { createConnectCode } from '../domain/connect-codes.ts';
 import { safeEqual } from '../domain/credential-formats.ts';
 import { seedDemo } from '../domain/demo-seed.ts';
+import { releaseQuarantinedLead } from '../domain/leads.ts';
 import {
   createAccount,
   createApiKey,
@@ -12,8 +13,10 @@ import {
   revokeLicense,
 } from '../domain/license-admin.ts';
 import { DateText } from '../domain/licensing/license-input.ts';
+import { DEFAULT_KEY_OVERLAP_MS, rollLicenseKey } from '../domain/licensing/license-keys.ts';
 import { showLicense } from '../domain/licensing/license-lifecycle.ts';
 import { toLicenseView } from '../domain/licensing/license-view.ts';
+import { API_KEY_SCOPES, parseScopes } from '../domain/scopes.ts';
 import { rotateSigningKeys } from '../domain/signing-key-ring.ts';
 import { AppError } from '../errors.ts';
 import type { AppEnv } from '../http/app-env.ts';
@@ -32,7 +35,7 @@ const ok = (description: string) => ({
 });
 const IdParam = z.object({ id: z.string().min(1).max(64) });
 
-function requireAdmin(token: string): MiddlewareHandler<AppEnv> {
+export function requireAdmin(token: string): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const bearer = bearerOf(c);
     if (!bearer || !safeEqual(bearer, token)) {
@@ -84,6 +87,29 @@ const routes = {
     ),
     responses: ok('The license and its key'),
   }),
+  rollKey: createRoute({
+    method: 'post',
+    path: '/admin/v1/licenses/{id}/roll-key',
+    tags,
+    security,
+    summary: 'Issue a new publishable or secret key; the old one stays valid for the overlap',
+    request: {
+      params: IdParam,
+      ...jsonBody(
+        z.object({
+          kind: z.enum(['publishable', 'secret']),
+          overlapSeconds: z
+            .number()
+            .int()
+            .min(0)
+            .max(30 * 86_400)
+            .optional()
+            .openapi({ description: 'How long the old key keeps working (default 24 h; 0 = ends now)' }),
+        }),
+      ),
+    },
+    responses: ok('The new key (shown once) and when the old one ends'),
+  }),
   revokeLicense: createRoute({
     method: 'post',
     path: '/admin/v1/licenses/{id}/revoke',
@@ -98,7 +124,18 @@ const routes = {
     tags,
     security,
     summary: 'Create a personal API key; the key is in this response only',
-    request: jsonBody(z.object({ accountId: z.string().min(1), name: z.string().min(1).max(100) })),
+    request: jsonBody(
+      z.object({
+        accountId: z.string().min(1),
+        name: z.string().min(1).max(100),
+        scopes: z
+          .array(z.enum(API_KEY_SCOPES))
+          .min(1)
+          .max(4)
+          .optional()
+          .openapi({ description: 'Default ["leads:read"]; "admin" includes every other scope' }),
+      }),
+    ),
     responses: ok('The API key'),
   }),
   listApiKeys: createRoute({
@@ -116,6 +153,15 @@ const routes = {
     security,
     request: { params: IdParam.extend({ keyId: z.string().min(1).max(64) }) },
     responses: ok('Revoked'),
+  }),
+  releaseLead: createRoute({
+    method: 'post',
+    path: '/admin/v1/accounts/{id}/leads/{leadId}/release',
+    tags,
+    security,
+    summary: 'Release a quarantined lead (over its plan’s daily quota)',
+    request: { params: IdParam.extend({ leadId: z.string().min(1).max(64) }) },
+    responses: ok('The released lead'),
   }),
   connectCode: createRoute({
     method: 'post',
@@ -174,28 +220,65 @@ export function createAdminRoutes(services: Services, adminToken: string) {
       { ...input, ...(paidThrough ? { paidThrough } : {}) },
       services.config.plans,
     );
-    return c.json({ license: toLicenseView(created.license, 0, now()), licenseKey: created.licenseKey }, 200);
+    return c.json(
+      {
+        license: toLicenseView(created.license, 0, now()),
+        licenseKey: created.licenseKey,
+        publishableKey: created.publishableKey,
+      },
+      200,
+    );
   });
   router.openapi(routes.revokeLicense, async (c) => {
     const { id } = c.req.valid('param');
     await revokeLicense(deps, id);
     return c.json(await showLicense(deps, id), 200);
   });
+  router.openapi(routes.rollKey, async (c) => {
+    const { kind, overlapSeconds } = c.req.valid('json');
+    const rolled = await rollLicenseKey(deps, {
+      licenseId: c.req.valid('param').id,
+      kind,
+      overlapMs: overlapSeconds === undefined ? DEFAULT_KEY_OVERLAP_MS : overlapSeconds * 1000,
+    });
+    return c.json(
+      {
+        kind,
+        ...(kind === 'secret' ? { licenseKey: rolled.key } : { publishableKey: rolled.key }),
+        previousKeysEndAt: rolled.previousKeysEndAt,
+      },
+      200,
+    );
+  });
   router.openapi(routes.apiKey, async (c) => {
     const { apiKey, row } = await createApiKey(deps, c.req.valid('json'));
     return c.json(
-      { apiKey, id: row.id, name: row.name, keyLast4: row.keyLast4, createdAt: row.createdAt },
+      {
+        apiKey,
+        id: row.id,
+        name: row.name,
+        scopes: parseScopes(row.scopes),
+        keyLast4: row.keyLast4,
+        createdAt: row.createdAt,
+      },
       200,
     );
   });
   router.openapi(routes.listApiKeys, async (c) => {
     const keys = await listApiKeys(deps, c.req.valid('param').id);
-    return c.json({ apiKeys: keys.map(({ keyHmac: _hidden, ...key }) => key) }, 200);
+    return c.json(
+      { apiKeys: keys.map(({ keyHmac: _hidden, ...key }) => ({ ...key, scopes: parseScopes(key.scopes) })) },
+      200,
+    );
   });
   router.openapi(routes.revokeApiKey, async (c) => {
     const { id, keyId } = c.req.valid('param');
     await revokeApiKey(deps, id, keyId);
     return c.json({ revoked: true }, 200);
+  });
+  router.openapi(routes.releaseLead, async (c) => {
+    const { id, leadId } = c.req.valid('param');
+    return c.json({ lead: await releaseQuarantinedLead(deps, id, leadId) }, 200);
   });
   router.openapi(routes.connectCode, async (c) => {
     const { code, expiresAt } = await createConnectCode(deps, c.req.valid('json'));

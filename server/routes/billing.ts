@@ -2,8 +2,6 @@ import { createRoute, z } from '@hono/zod-openapi';
 import { renderBillingPage } from '../billing/billing-page.ts';
 import { type BillingDeps, createBillingPortalUrl } from '../billing/billing-portal.ts';
 import { CheckoutSchema, createCheckoutUrl } from '../billing/checkout.ts';
-import { forbidden } from '../domain/authenticate.ts';
-import { isAdmin } from '../domain/principal.ts';
 import { requireScope } from '../domain/scopes.ts';
 import type { LicensingDeps } from '../domain/token-set.ts';
 import { requireCredential } from '../http/auth.ts';
@@ -53,7 +51,7 @@ export function createBillingRoutes(deps: LicensingDeps, billing: BillingDeps) {
   router.use(portal.path, requireCredential(deps, ['access', 'apikey']));
   router.openapi(portal, async (c) => {
     const principal = c.get('principal')!;
-    if (!isAdmin(principal)) throw forbidden('Billing needs an admin credential (Connect token or API key).');
+    requireScope(principal, 'billing');
     c.header('Cache-Control', 'no-store');
     return c.json(await createBillingPortalUrl(billing, principal, c.req.valid('json').returnUrl), 200);
   });

@@ -15,7 +15,7 @@ afterAll(() => t.close());
 
 async function session(origin = 'https://smithlaw.com') {
   const firm = await t.seed.firm({ domains: ['smithlaw.com', 'other-site.com'] });
-  const res = await t.json('/v1/api/license/activate', { licenseKey: firm.licenseKey }, { origin });
+  const res = await t.json('/v1/api/license/activate', { licenseKey: firm.publishableKey }, { origin });
   return { ...firm, embed: (await res.json()).token as string };
 }
 
@@ -121,7 +121,7 @@ describe('POST /v1/api/pdf/generate', () => {
       await (
         await t.json(
           '/v1/api/license/activate',
-          { licenseKey: s.licenseKey },
+          { licenseKey: s.publishableKey },
           { origin: 'https://other-site.com' },
         )
       ).json()

@@ -1,7 +1,6 @@
 import { createRoute, z } from '@hono/zod-openapi';
-import { forbidden } from '../domain/authenticate.ts';
-import { changeLeadStatus, pageOfLeads, submitLead } from '../domain/leads.ts';
-import { isAdmin } from '../domain/principal.ts';
+import { changeLeadStatus, pageOfLeads, releaseQuarantinedLead, submitLead } from '../domain/leads.ts';
+import { requireScope } from '../domain/scopes.ts';
 import type { LicensingDeps } from '../domain/token-set.ts';
 import { requireCredential } from '../http/auth.ts';
 import { createRouter } from '../http/openapi-router.ts';
@@ -20,8 +19,13 @@ const LeadSchema = z
     phone: z.string().nullable(),
     state: z.string().nullable(),
     status: Status,
-    consentText: z.string(),
+    consentText: z.string().openapi({ description: 'The text of the consent version the visitor saw' }),
+    consentVersionId: z.string().nullable(),
     consentedAt: Iso,
+    test: z.boolean().openapi({ description: 'From a test-mode session (development host)' }),
+    quarantined: z
+      .boolean()
+      .openapi({ description: 'Over the plan’s daily quota; release it to treat it as usual' }),
     createdAt: Iso,
     updatedAt: Iso,
   })
@@ -54,7 +58,9 @@ const create = createRoute({
           .optional(),
         state: z.string().regex(/^[A-Z]{2}$/, 'Expected a two-letter state code'),
         consent: z.literal(true, { error: 'The visitor must consent to be contacted' }),
-        consentText: z.string().trim().min(1).max(2000),
+        consentText: z.string().trim().max(2000).optional().openapi({
+          description: 'Ignored: the firm’s server-side consent version in force is stored instead',
+        }),
         website: z.string().max(500).optional().openapi({ description: 'Honeypot: leave empty' }),
       }),
     ),
@@ -79,12 +85,23 @@ const list = createRoute({
       limit: z.coerce.number().int().min(1).max(200).default(50),
       status: Status.optional(),
       cursor: z.string().max(200).optional(),
+      includeTest: z
+        .enum(['true', 'false'])
+        .optional()
+        .openapi({ description: 'Include test-mode leads (from development hosts); default false' }),
     }),
   },
   responses: {
     200: jsonResponse(
       'A page of leads',
-      z.object({ data: z.array(LeadSchema), nextCursor: z.string().nullable() }),
+      z.object({
+        data: z.array(LeadSchema),
+        nextCursor: z.string().nullable(),
+        hiddenTest: z
+          .number()
+          .int()
+          .openapi({ description: 'Test-mode leads left out (0 with includeTest=true)' }),
+      }),
     ),
     ...errorResponses(400, 401, 403),
   },
@@ -98,6 +115,16 @@ const patch = createRoute({
   security: bearerSecurity,
   request: { params: z.object({ id: z.string().min(1).max(64) }), ...jsonBody(z.object({ status: Status })) },
   responses: { 200: jsonResponse('The lead', LeadSchema), ...errorResponses(400, 401, 403, 404, 409) },
+});
+
+const release = createRoute({
+  method: 'post',
+  path: '/api/leads/{id}/release',
+  tags,
+  summary: 'Release a quarantined lead (over the plan’s daily quota) into the usual flow (leads:write)',
+  security: bearerSecurity,
+  request: { params: z.object({ id: z.string().min(1).max(64) }) },
+  responses: { 200: jsonResponse('The lead', LeadSchema), ...errorResponses(401, 403, 404) },
 });
 
 export function createLeadRoutes(deps: LicensingDeps) {
@@ -114,24 +141,24 @@ export function createLeadRoutes(deps: LicensingDeps) {
   const admin = requireCredential(deps, ['access', 'apikey']);
   router.on(['GET'], list.path, admin);
   router.on(['PATCH'], '/api/leads/:id', admin);
+  router.on(['POST'], '/api/leads/:id/release', admin);
   router.openapi(list, async (c) => {
     const principal = c.get('principal')!;
-    if (!isAdmin(principal))
-      throw forbidden('Reading leads needs an admin credential (Connect token or API key).');
-    const { limit, status, cursor } = c.req.valid('query');
+    requireScope(principal, 'leads:read');
+    const { limit, status, cursor, includeTest } = c.req.valid('query');
     return c.json(
       (await pageOfLeads(deps, principal.accountId, {
         limit,
         ...(status ? { status } : {}),
         ...(cursor ? { cursor } : {}),
+        includeTest: includeTest === 'true',
       })) as never,
       200,
     );
   });
   router.openapi(patch, async (c) => {
     const principal = c.get('principal')!;
-    if (!isAdmin(principal))
-      throw forbidden('Updating leads needs an admin credential (Connect token or API key).');
+    requireScope(principal, 'leads:write');
     return c.json(
       (await changeLeadStatus(
         deps,
@@ -139,6 +166,14 @@ export function createLeadRoutes(deps: LicensingDeps) {
         c.req.valid('param').id,
         c.req.valid('json').status,
       )) as never,
+      200,
+    );
+  });
+  router.openapi(release, async (c) => {
+    const principal = c.get('principal')!;
+    requireScope(principal, 'leads:write');
+    return c.json(
+      (await releaseQuarantinedLead(deps, principal.accountId, c.req.valid('param').id)) as never,
       200,
     );
   });

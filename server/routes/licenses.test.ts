@@ -188,7 +188,7 @@ describe('GET /v1/api/licenses/status', () => {
   });
 
   it('refuses missing, expired, foreign-kind and tampered tokens', async () => {
-    const { licenseKey } = await t.seed.firm({ domains: ['smithlaw.com', 'localhost'] });
+    const { licenseKey, publishableKey } = await t.seed.firm({ domains: ['smithlaw.com', 'localhost'] });
     const set = await (await activate(licenseKey)).json();
     await expectError(await t.get('/v1/api/licenses/status'), 401, 'UNAUTHORIZED');
     await expectError(await t.get('/v1/api/licenses/status', 'garbage'), 401, 'UNAUTHORIZED');
@@ -199,7 +199,11 @@ describe('GET /v1/api/licenses/status', () => {
     );
     await expectError(await t.get('/v1/api/licenses/status', set.refreshToken), 401, 'UNAUTHORIZED');
     const embed = await (
-      await t.json('/v1/api/license/activate', { licenseKey }, { origin: 'http://localhost:8789' })
+      await t.json(
+        '/v1/api/license/activate',
+        { licenseKey: publishableKey },
+        { origin: 'http://localhost:8789' },
+      )
     ).json();
     expect(decodeProtectedHeader(embed.token).typ).toBe('embed+jwt');
     await expectError(await t.get('/v1/api/licenses/status', embed.token), 401, 'UNAUTHORIZED');

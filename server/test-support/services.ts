@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import { createFixedClock } from '../clock.ts';
 import type { Database } from '../db/database.ts';
 import { createAccount, createApiKey, createLicense, type NewLicenseInput } from '../domain/license-admin.ts';
+import type { ApiKeyScope } from '../domain/scopes.ts';
 import { loadConfig } from '../env.ts';
 import { silentLogger } from '../logger.ts';
 import { loadSecretKey } from '../secrets/secret-key.ts';
@@ -63,8 +64,15 @@ function seeder(services: Services) {
         paidThrough: new Date('2026-12-31T00:00:00Z'),
         ...license,
       });
-      return { account, license: created.license, licenseKey: created.licenseKey };
+      return {
+        account,
+        license: created.license,
+        licenseKey: created.licenseKey,
+        publishableKey: created.publishableKey,
+      };
     },
-    apiKey: (accountId: string) => createApiKey(deps, { accountId, name: 'test key' }),
+    /** A key with every scope unless told otherwise (what keys made before scopes carry). */
+    apiKey: (accountId: string, scopes: ApiKeyScope[] = ['admin']) =>
+      createApiKey(deps, { accountId, name: 'test key', scopes }),
   };
 }

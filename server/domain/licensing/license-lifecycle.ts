@@ -20,8 +20,10 @@ import { revokeActivationTokens } from '../../db/refresh-tokens-repo.ts';
 import { AppError } from '../../errors.ts';
 import { isDevHost, isDomainAllowed } from '../domains.ts';
 import type { PlanTable } from '../plans.ts';
+import { isIdleActivation } from '../site-activation.ts';
 import type { LicensingDeps } from '../token-set.ts';
 import { type LicenseUpdate, normalizeDomainEntry, requirePlan } from './license-input.ts';
+import { licenseKeysView } from './license-keys.ts';
 import { toActivationView, toLicenseView } from './license-view.ts';
 
 export interface LifecycleDeps extends LicensingDeps {
@@ -39,7 +41,9 @@ export interface ActingAs {
 
 export const notFound = (what: string, id: string) => new AppError('NOT_FOUND', `No ${what} ${id}.`);
 
-const countProd = (rows: ActivationRow[]) => rows.filter((a) => a.env === 'prod').length;
+/** Live production activations that hold a seat (idle ones hold none; see site-activation.ts). */
+const seatHolders = (rows: ActivationRow[], now: Date) =>
+  rows.filter((a) => a.env === 'prod' && !a.releasedAt && !isIdleActivation(a, now));
 
 async function requireLicense(db: Db, id: string, scope?: { accountId?: string }): Promise<LicenseRow> {
   const license = await findLicenseById(db, id);
@@ -55,7 +59,7 @@ export async function listLicenses(deps: LicensingDeps, accountId: string, scope
   const licenses = await listLicensesByAccount(deps.db, accountId);
   return Promise.all(
     licenses.map(async (license) =>
-      toLicenseView(license, countProd(await listLiveActivations(deps.db, license.id)), now),
+      toLicenseView(license, seatHolders(await listLiveActivations(deps.db, license.id), now).length, now),
     ),
   );
 }
@@ -63,11 +67,12 @@ export async function listLicenses(deps: LicensingDeps, accountId: string, scope
 /** `license show`: status, dates, seats used and every activation (live and released) with its id. */
 export async function showLicense(deps: LicensingDeps, licenseId: string, scope?: { accountId?: string }) {
   const license = await requireLicense(deps.db, licenseId, scope);
+  const now = deps.clock.now();
   const activations = await listActivationsByLicense(deps.db, license.id);
-  const seatsUsed = countProd(activations.filter((a) => !a.releasedAt));
   return {
-    license: toLicenseView(license, seatsUsed, deps.clock.now()),
-    activations: activations.map(toActivationView),
+    license: toLicenseView(license, seatHolders(activations, now).length, now),
+    ...(await licenseKeysView(deps.db, license.id, now)),
+    activations: activations.map((a) => toActivationView(a, now)),
   };
 }
 
@@ -103,7 +108,7 @@ export async function updateLicense(
     const ended = live.filter(
       (a) => a.env === 'prod' && !isDevHost(a.domain) && !isDomainAllowed(a.domain, allowed),
     );
-    const remaining = live.filter((a) => a.env === 'prod' && !ended.includes(a));
+    const remaining = seatHolders(live, now).filter((a) => !ended.includes(a));
     if (changes.seats !== undefined && changes.seats < remaining.length)
       throw seatsInUse(changes.seats, remaining);
     for (const activation of ended) await endActivation(tx, activation.id, now);
@@ -202,7 +207,7 @@ export async function releaseSeat(deps: LicensingDeps, activationId: string, as:
     });
   }
   return {
-    activation: toActivationView((await findActivation(deps.db, activationId))!),
+    activation: toActivationView((await findActivation(deps.db, activationId))!, deps.clock.now()),
     ...(await showLicense(deps, license.id)),
   };
 }

@@ -1,5 +1,6 @@
 import type { ActivationRow } from '../../db/activations-repo.ts';
 import type { LicenseRow } from '../../db/licenses-repo.ts';
+import { isIdleActivation } from '../site-activation.ts';
 import { licenseOutlook } from './license-outlook.ts';
 
 const iso = (date: Date | null | undefined) => date?.toISOString() ?? null;
@@ -33,7 +34,8 @@ export function toLicenseView(license: LicenseRow, seatsUsed: number, now: Date)
 
 export type LicenseView = ReturnType<typeof toLicenseView>;
 
-export function toActivationView(activation: ActivationRow) {
+/** An activation; `idle` = live but unused for longer than a refresh token lives, so it holds no seat. */
+export function toActivationView(activation: ActivationRow, now: Date) {
   return {
     id: activation.id,
     domain: activation.domain,
@@ -41,6 +43,7 @@ export function toActivationView(activation: ActivationRow) {
     firstSeenAt: activation.firstSeenAt.toISOString(),
     lastSeenAt: activation.lastSeenAt.toISOString(),
     releasedAt: iso(activation.releasedAt),
+    idle: activation.releasedAt === null && isIdleActivation(activation, now),
   };
 }
 
