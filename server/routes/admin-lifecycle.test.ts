@@ -205,12 +205,14 @@ describe('licenses (admin API)', () => {
   });
 
   it('removing a domain ends its activation, refresh family and embed tokens on the next request', async () => {
-    const { license, licenseKey } = await t.seed.firm({ domains: ['smithlaw.com', 'smith-blog.com'] });
+    const { license, licenseKey, publishableKey } = await t.seed.firm({
+      domains: ['smithlaw.com', 'smith-blog.com'],
+    });
     const site = await activate(licenseKey, 'smithlaw.com');
     const blog = await activate(licenseKey, 'smith-blog.com');
-    const siteEmbed = await embedSession(licenseKey, 'https://smithlaw.com');
-    const blogEmbed = await embedSession(licenseKey, 'https://www.smith-blog.com');
-    const devEmbed = await embedSession(licenseKey, 'http://localhost:8789');
+    const siteEmbed = await embedSession(publishableKey, 'https://smithlaw.com');
+    const blogEmbed = await embedSession(publishableKey, 'https://www.smith-blog.com');
+    const devEmbed = await embedSession(publishableKey, 'http://localhost:8789');
     expect(await credentialWorks(blogEmbed.token)).toBe(true);
 
     const res = await admin('PATCH', `/admin/v1/licenses/${license.id}`, {
