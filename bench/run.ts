@@ -2,6 +2,7 @@ import { runHttpBench } from './http.ts';
 import { printMcpFigures, runMcpBench } from './mcp.ts';
 import { runPdfBench } from './pdf.ts';
 import { embedSizes } from './size.ts';
+import { runWebhookBench } from './webhooks.ts';
 
 /**
  * `npm run bench`: every figure the issues name, printed. Loopback only; bounded in count.
@@ -26,6 +27,10 @@ for (const f of await runHttpBench()) {
   );
 }
 printMcpFigures((await runMcpBench()).figures);
+const hooks = await runWebhookBench();
+console.log(
+  `Webhooks (${hooks.events} events, one worker, loopback receiver): outbox write ${hooks.enqueueMs} ms/event, ${hooks.perSecond} deliveries/s`,
+);
 for (const r of embedSizes())
   console.log(`${r.file.padEnd(32)} raw ${r.raw} B, gzip ${r.gzip} B, brotli ${r.brotli} B`);
 process.exit(0);

@@ -67,6 +67,25 @@ const EnvSchema = z.object({
   SEED_DEMO: flag(true),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).max(120_000).default(10_000),
+  // Lead delivery (webhooks, alert mails, retention).
+  WEBHOOK_ALLOW_PRIVATE_HOSTS: optionalText.transform((v) =>
+    (v ?? '')
+      .split(',')
+      .map((h) =>
+        h
+          .trim()
+          .toLowerCase()
+          .replace(/^\[|\]$/g, ''),
+      )
+      .filter(Boolean),
+  ),
+  WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(500).max(60_000).default(15_000),
+  DELIVERY_WORKER: flag(true),
+  DELIVERY_POLL_MS: z.coerce.number().int().min(50).max(60_000).default(1_000),
+  SMTP_URL: optionalUrl(['smtp:', 'smtps:']),
+  MAIL_FROM: z.string().min(3).max(200).default('svc alerts <alerts@svc.localhost>'),
+  RESULT_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(365),
+  ACCOUNT_CLOSE_GRACE_DAYS: z.coerce.number().int().min(0).max(365).default(30),
   PLANS: optionalText.transform((v, ctx) => {
     try {
       return parsePlans(v);
@@ -99,7 +118,9 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     const name = String(issue.path[0] ?? 'environment');
     const value = source[name];
     const shown =
-      value === undefined || /SECRET|TOKEN|KEY|DATABASE_URL|REDIS_URL/.test(name) ? '' : ` (got "${value}")`;
+      value === undefined || /SECRET|TOKEN|KEY|DATABASE_URL|REDIS_URL|SMTP_URL/.test(name)
+        ? ''
+        : ` (got "${value}")`;
     throw new ConfigError(`Invalid configuration: ${name} ${issue.message}${shown}`);
   }
   const env = parsed.data;

@@ -9,6 +9,7 @@ import { acquireDataDirLock } from './db/data-dir-lock.ts';
 import { secureDataDir } from './db/data-dir-permissions.ts';
 import { createDatabase } from './db/database.ts';
 import { migrate } from './db/migrate.ts';
+import { startDeliveryWorker } from './domain/delivery/worker.ts';
 import { seedDemo } from './domain/demo-seed.ts';
 import { ensurePublishableKeys } from './domain/licensing/license-keys.ts';
 import { createEmbedApp } from './embed-host.ts';
@@ -118,6 +119,10 @@ export async function startServers(
     });
     apiApp.route('/', createAdminRoutes(services, adminToken));
     apiApp.route('/', createBackupRoutes(database, adminToken));
+    // Webhooks, alert mails and retention: every instance runs the worker; row locks share the work.
+    const worker = config.DELIVERY_WORKER
+      ? startDeliveryWorker(services.delivery, { pollMs: config.DELIVERY_POLL_MS })
+      : undefined;
     apiFetch = apiApp.fetch;
     embedFetch = createEmbedApp({
       distDir: `${repoRoot()}/dist/embed`,
@@ -151,6 +156,8 @@ export async function startServers(
         ),
       );
       clearTimeout(timer);
+      await worker?.stop();
+      services.delivery.mailer.close();
       redis?.disconnect();
       await database.close();
       rmSync(serverInfoFile(config.DATA_DIR), { force: true });

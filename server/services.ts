@@ -6,6 +6,7 @@ import type { BillingDeps } from './billing/billing-portal.ts';
 import { createStripeClient } from './billing/stripe-client.ts';
 import type { Clock } from './clock.ts';
 import type { Database } from './db/database.ts';
+import { createDeliveryDeps, type DeliveryDeps } from './domain/delivery/deps.ts';
 import { cursorKeyFrom } from './domain/leads/cursor.ts';
 import { createLicenseCeilings } from './domain/licensing/ceilings.ts';
 import { createSigningKeyRing, ensureActiveSigningKey } from './domain/signing-key-ring.ts';
@@ -38,6 +39,7 @@ export interface Services {
   metrics: Metrics;
   /** Lead queries (MCP tools, REST lead list): database, clock and the cursor-signing key. */
   queries: McpDeps;
+  delivery: DeliveryDeps;
 }
 
 /**
@@ -82,7 +84,8 @@ export async function createServices(opts: {
     metrics.gauge('svc_db_pool_waiting', 'Queries waiting for a pool connection.', () => pool().waiting);
   }
   const queries: McpDeps = { db, clock, cursorKey: cursorKeyFrom(pepper), logger: opts.logger };
-  return { ...opts, keys, licensing, billing, metrics, queries };
+  const delivery = createDeliveryDeps({ db, clock, secretKey, logger: opts.logger, config });
+  return { ...opts, keys, licensing, billing, metrics, queries, delivery };
 }
 
 /**

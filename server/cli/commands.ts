@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import { parseOverlap } from '../domain/licensing/license-keys.ts';
+import { DELIVERY_OPTIONS, DELIVERY_USAGE, deliveryRequest } from './delivery-commands.ts';
 import {
   LIFECYCLE_OPTIONS,
   LIFECYCLE_USAGE,
@@ -9,7 +10,7 @@ import {
 } from './lifecycle-commands.ts';
 
 export interface CliRequest {
-  method: 'GET' | 'POST' | 'PATCH';
+  method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
   path: string;
   body?: unknown;
   /** Human-readable rendering of a successful response. */
@@ -33,6 +34,7 @@ ${LIFECYCLE_USAGE}
   connect-code create --license LICENSE_ID --redirect-uri URL --code-challenge S256_CHALLENGE --site-domain DOMAIN
   keys rotate
   demo seed [--account ACCOUNT_ID --leads N [--days 365]]
+${DELIVERY_USAGE}
 
 Two keys per license: the publishable key (svc_pk_…) goes in pages as the loader's data-key; the
 secret license key (SVC-…) is for site activation from a plugin or server only. Secrets (secret
@@ -61,6 +63,7 @@ const OPTIONS = {
   leads: { type: 'string' },
   days: { type: 'string' },
   ...LIFECYCLE_OPTIONS,
+  ...DELIVERY_OPTIONS,
 } as const;
 
 export function parseCli(argv: string[]) {
@@ -259,6 +262,8 @@ export function toRequest(positionals: string[], values: Values): CliRequest {
     default: {
       const lifecycle = lifecycleCommand(positionals, values);
       if (lifecycle) return lifecycle;
+      const delivery = deliveryRequest(positionals, values, (message) => new UsageError(message));
+      if (delivery) return delivery;
       throw new UsageError(noun ? `unknown command "${positionals.join(' ')}"` : 'no command given');
     }
   }

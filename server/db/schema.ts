@@ -328,3 +328,128 @@ export const stripeEvents = pgTable('stripe_events', {
   outcome: text('outcome').notNull(),
   receivedAt: at('received_at').notNull(),
 });
+
+export const webhookEndpoints = pgTable(
+  'webhook_endpoints',
+  {
+    id: text('id').primaryKey(),
+    accountId: text('account_id')
+      .notNull()
+      .references(() => accounts.id),
+    url: text('url').notNull(),
+    events: jsonb('events').$type<string[]>().notNull(),
+    description: text('description'),
+    includeTest: boolean('include_test').notNull().default(false),
+    secretEnc: text('secret_enc').notNull(),
+    previousSecretEnc: text('previous_secret_enc'),
+    previousSecretExpiresAt: at('previous_secret_expires_at'),
+    disabledAt: at('disabled_at'),
+    disabledReason: text('disabled_reason'),
+    failingSince: at('failing_since'),
+    createdAt: at('created_at').notNull(),
+    updatedAt: at('updated_at').notNull(),
+  },
+  (t) => [index('webhook_endpoints_account_idx').on(t.accountId)],
+);
+
+export const outboxEvents = pgTable(
+  'outbox_events',
+  {
+    id: text('id').primaryKey(),
+    accountId: text('account_id')
+      .notNull()
+      .references(() => accounts.id),
+    type: text('type').notNull(),
+    payload: jsonb('payload').$type<Record<string, unknown>>().notNull(),
+    test: boolean('test').notNull().default(false),
+    leadId: text('lead_id'),
+    resultId: text('result_id'),
+    createdAt: at('created_at').notNull(),
+  },
+  (t) => [
+    index('outbox_events_account_idx').on(t.accountId, t.createdAt),
+    index('outbox_events_lead_idx').on(t.leadId),
+    index('outbox_events_result_idx').on(t.resultId),
+  ],
+);
+
+export const webhookDeliveries = pgTable(
+  'webhook_deliveries',
+  {
+    id: text('id').primaryKey(),
+    accountId: text('account_id')
+      .notNull()
+      .references(() => accounts.id),
+    endpointId: text('endpoint_id')
+      .notNull()
+      .references(() => webhookEndpoints.id, { onDelete: 'cascade' }),
+    eventId: text('event_id')
+      .notNull()
+      .references(() => outboxEvents.id, { onDelete: 'cascade' }),
+    status: text('status').$type<'pending' | 'succeeded' | 'failed' | 'cancelled'>().notNull(),
+    attempts: integer('attempts').notNull().default(0),
+    nextAttemptAt: at('next_attempt_at').notNull(),
+    lockedUntil: at('locked_until'),
+    lastAttemptAt: at('last_attempt_at'),
+    completedAt: at('completed_at'),
+    createdAt: at('created_at').notNull(),
+  },
+  (t) => [
+    index('webhook_deliveries_due_idx').on(t.nextAttemptAt).where(sql`status = 'pending'`),
+    index('webhook_deliveries_endpoint_idx').on(t.endpointId, t.createdAt),
+    index('webhook_deliveries_event_idx').on(t.eventId),
+  ],
+);
+
+export const deliveryAttempts = pgTable(
+  'delivery_attempts',
+  {
+    id: text('id').primaryKey(),
+    deliveryId: text('delivery_id')
+      .notNull()
+      .references(() => webhookDeliveries.id, { onDelete: 'cascade' }),
+    attempt: integer('attempt').notNull(),
+    startedAt: at('started_at').notNull(),
+    durationMs: integer('duration_ms').notNull(),
+    statusCode: integer('status_code'),
+    error: text('error'),
+    responseExcerpt: text('response_excerpt'),
+    createdAt: at('created_at').notNull(),
+  },
+  (t) => [index('delivery_attempts_delivery_idx').on(t.deliveryId, t.attempt)],
+);
+
+export const mailMessages = pgTable(
+  'mail_messages',
+  {
+    id: text('id').primaryKey(),
+    accountId: text('account_id')
+      .notNull()
+      .references(() => accounts.id),
+    kind: text('kind').$type<'lead_alert' | 'endpoint_disabled'>().notNull(),
+    eventId: text('event_id').references(() => outboxEvents.id, { onDelete: 'cascade' }),
+    leadId: text('lead_id'),
+    recipients: jsonb('recipients').$type<string[]>().notNull(),
+    subject: text('subject'),
+    body: jsonb('body').$type<Record<string, unknown>>(),
+    status: text('status').$type<'pending' | 'sent' | 'failed'>().notNull(),
+    attempts: integer('attempts').notNull().default(0),
+    nextAttemptAt: at('next_attempt_at').notNull(),
+    lockedUntil: at('locked_until'),
+    sentAt: at('sent_at'),
+    filePath: text('file_path'),
+    lastError: text('last_error'),
+    createdAt: at('created_at').notNull(),
+  },
+  (t) => [
+    index('mail_messages_due_idx').on(t.nextAttemptAt).where(sql`status = 'pending'`),
+    index('mail_messages_lead_idx').on(t.leadId),
+  ],
+);
+
+export const accountClosures = pgTable('account_closures', {
+  accountId: text('account_id').primaryKey(),
+  requestedAt: at('requested_at').notNull(),
+  deleteAfter: at('delete_after').notNull(),
+  actor: text('actor').notNull(),
+});

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { calculators, isCalculatorSlug } from '../../calculators/index.ts';
 import { findAccountById } from '../db/accounts-repo.ts';
 import { recordAudit } from '../db/audit-repo.ts';
-import type { Db } from '../db/database.ts';
+import { type Db, withTransaction } from '../db/database.ts';
 import {
   deleteIdempotencyKey,
   findIdempotencyKey,
@@ -22,6 +22,7 @@ import {
 import { findResult } from '../db/results-repo.ts';
 import { AppError } from '../errors.ts';
 import { type ConsentVersion, ensureCurrentConsent } from './accounts/consent.ts';
+import { enqueueLeadEvent } from './delivery/outbox.ts';
 import { alert, planOf } from './licensing/ceilings.ts';
 import type { Principal } from './principal.ts';
 import type { LicensingDeps } from './token-set.ts';
@@ -103,6 +104,7 @@ export async function submitLead(
       }
       await purgeExpiredKeys(tx, principal.accountId, deps.clock.now());
       const lead = await insertLead(tx, leadValues(deps, principal, key, input, context));
+      await enqueueLeadEvent(tx, 'lead.created', lead, toLeadView(lead), lead.createdAt);
       const body = { leadId: lead.id, status: lead.status, createdAt: lead.createdAt.toISOString() };
       const now = deps.clock.now();
       const inserted = await insertIdempotencyKey(tx, {
@@ -268,21 +270,31 @@ export async function changeLeadStatus(
   if (!TRANSITIONS[from].includes(to)) {
     throw new AppError('INVALID_TRANSITION', `A lead cannot go from ${from} to ${to}.`);
   }
-  const updated = await updateLeadStatus(deps.db, accountId, leadId, from, to, deps.clock.now());
+  const updated = await withTransaction(deps.db, async (tx) => {
+    const row = await updateLeadStatus(tx, accountId, leadId, from, to, deps.clock.now());
+    if (row) await enqueueLeadEvent(tx, 'lead.updated', row, toLeadView(row), row.updatedAt);
+    return row;
+  });
   if (!updated) throw new AppError('INVALID_TRANSITION', 'The lead changed meanwhile; read it again.');
   return toLeadView(updated);
 }
 
 /**
  * Takes a lead out of quarantine (it was over the plan's daily quota): from now on it is an
- * ordinary lead. NOT_FOUND when the firm has no such quarantined lead.
+ * ordinary lead, delivered to the firm's endpoints and inbox as `lead.created`. NOT_FOUND when the firm has no such quarantined lead.
  */
 export async function releaseQuarantinedLead(
   deps: LicensingDeps,
   accountId: string,
   leadId: string,
 ): Promise<LeadView> {
-  const row = await releaseLead(deps.db, accountId, leadId, deps.clock.now());
+  // Released, it is an ordinary new lead: its webhooks and alert mail go now (same transaction).
+  const row = await withTransaction(deps.db, async (tx) => {
+    const released = await releaseLead(tx, accountId, leadId, deps.clock.now());
+    if (released)
+      await enqueueLeadEvent(tx, 'lead.created', released, toLeadView(released), deps.clock.now());
+    return released;
+  });
   if (!row) throw new AppError('NOT_FOUND', 'No such quarantined lead.');
   await recordAudit(deps.db, {
     accountId,

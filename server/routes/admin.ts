@@ -24,6 +24,7 @@ import type { AppEnv } from '../http/app-env.ts';
 import { bearerOf } from '../http/auth.ts';
 import { createRouter } from '../http/openapi-router.ts';
 import type { Services } from '../services.ts';
+import { createDeliveryAdminRoutes } from './admin-delivery.ts';
 import { createLifecycleAdminRoutes } from './admin-lifecycle.ts';
 import { errorResponses, jsonBody, jsonResponse } from './schemas.ts';
 
@@ -322,5 +323,6 @@ export function createAdminRoutes(services: Services, adminToken: string) {
     services.keys.refresh();
     return c.json(result, 200);
   });
+  router.route('/', createDeliveryAdminRoutes(services.delivery));
   return router;
 }
