@@ -51,6 +51,10 @@ const EnvSchema = z.object({
   BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).max(10_485_760).default(65_536),
   STRIPE_SECRET_KEY: optionalText,
   STRIPE_API_BASE: optionalUrl(['http:', 'https:']),
+  STRIPE_WEBHOOK_SECRET: optionalText.refine(
+    (v) => v === undefined || v.startsWith('whsec_'),
+    'must be the endpoint signing secret Stripe shows (whsec_…)',
+  ),
   SECRET_KEY: optionalText.refine((v) => v === undefined || v.length >= 32, 'must be at least 32 characters'),
   ADMIN_TOKEN: optionalText.refine(
     (v) => v === undefined || v.length >= 32,

@@ -24,6 +24,7 @@ import { createEmbedSessionRoutes } from './routes/embed-session.ts';
 import { createJwksRoutes } from './routes/jwks.ts';
 import { createLeadRoutes } from './routes/leads.ts';
 import { createLicenseRoutes } from './routes/licenses.ts';
+import { createStripeWebhookRoutes } from './routes/stripe-webhooks.ts';
 import { createSecretStore } from './secrets/secret-store.ts';
 
 export interface Services {
@@ -69,6 +70,8 @@ export async function createServices(opts: {
     clock,
     tokens,
     publicApiUrl: config.publicApiUrl,
+    plans: config.plans,
+    ...(config.STRIPE_WEBHOOK_SECRET ? { webhookSecret: config.STRIPE_WEBHOOK_SECRET } : {}),
     ...(config.STRIPE_SECRET_KEY
       ? { stripe: createStripeClient(config.STRIPE_SECRET_KEY, config.STRIPE_API_BASE) }
       : {}),
@@ -136,6 +139,7 @@ export function createApiApp(
         ceilings,
       ),
       createBillingRoutes(licensing, services.billing),
+      createStripeWebhookRoutes(services.billing),
       createCalculationRoutes(licensing),
       createLeadRoutes(licensing, services.queries),
       createMcpRoutes({

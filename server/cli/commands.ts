@@ -1,9 +1,16 @@
 import { parseArgs } from 'node:util';
 import { parseOverlap } from '../domain/licensing/license-keys.ts';
 import { DELIVERY_OPTIONS, DELIVERY_USAGE, deliveryRequest } from './delivery-commands.ts';
+import {
+  LIFECYCLE_OPTIONS,
+  LIFECYCLE_USAGE,
+  LifecycleUsageError,
+  lifecycleRequest,
+  renderLicenseDetail,
+} from './lifecycle-commands.ts';
 
 export interface CliRequest {
-  method: 'GET' | 'POST' | 'DELETE';
+  method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
   path: string;
   body?: unknown;
   /** Human-readable rendering of a successful response. */
@@ -18,9 +25,9 @@ export const USAGE = `Usage: npm run svc -- <command> [options] [--json]
 
   account create --name NAME [--email EMAIL]
   license create --account ACCOUNT_ID --plan PLAN --seats N --domains a.com,*.b.com (--trial-days N | --paid-through YYYY-MM-DD)
-  license show LICENSE_ID
   license revoke LICENSE_ID
   license roll-key LICENSE_ID --kind publishable|secret [--overlap 24h | --now]
+${LIFECYCLE_USAGE}
   apikey create --account ACCOUNT_ID --name NAME [--scopes leads:read,leads:write,billing,admin]
   apikey list --account ACCOUNT_ID
   apikey revoke KEY_ID --account ACCOUNT_ID
@@ -55,6 +62,7 @@ const OPTIONS = {
   scopes: { type: 'string' },
   leads: { type: 'string' },
   days: { type: 'string' },
+  ...LIFECYCLE_OPTIONS,
   ...DELIVERY_OPTIONS,
 } as const;
 
@@ -82,34 +90,6 @@ function integer(text: string, name: string): number {
 }
 
 const line = (pairs: [string, unknown][]) => pairs.map(([k, v]) => `${k.padEnd(14)} ${v ?? '—'}`).join('\n');
-
-function renderLicense(body: Record<string, unknown>): string {
-  const l = body.license as Record<string, unknown>;
-  const rows: [string, unknown][] = [
-    ['license', l.id],
-    ['account', l.accountId],
-    ['status', l.status],
-    ['plan', l.plan],
-    ['seats', l.seats],
-    ['domains', (l.allowedDomains as string[]).join(', ')],
-    ['trial ends', l.trialEndsAt],
-    ['paid through', l.paidThrough],
-    ['grace ends', l.graceEndsAt],
-    ['revoked', l.revokedAt],
-    ['publishable', body.publishableKey ?? '—'],
-    ['secret key', body.licenseKey ?? `…${l.keyLast4}`],
-  ];
-  const overlapping = body.overlapping as { kind: string; last4: string; expiresAt: string }[] | undefined;
-  for (const k of overlapping ?? []) rows.push([`old ${k.kind}`, `…${k.last4} until ${k.expiresAt}`]);
-  const activations = body.activations as Record<string, unknown>[] | undefined;
-  const extra = activations?.length
-    ? `\nactivations\n${activations.map((a) => `  ${a.domain} (${a.env})${a.releasedAt ? ' released' : a.idle ? ' idle (seat free)' : ''}`).join('\n')}`
-    : '';
-  const note = body.licenseKey
-    ? '\n\nThe publishable key goes in pages (data-key). Store the secret key now, for plugins and servers only: it is not shown again.'
-    : '';
-  return line(rows) + extra + note;
-}
 
 /** Maps a command line to an admin API call. */
 export function toRequest(positionals: string[], values: Values): CliRequest {
@@ -144,16 +124,15 @@ export function toRequest(positionals: string[], values: Values): CliRequest {
           ...(trial ? { trialDays: integer(trial, 'trial-days') } : {}),
           ...(paid ? { paidThrough: paid } : {}),
         },
-        render: renderLicense,
+        render: renderLicenseDetail,
       };
     }
-    case 'license show':
     case 'license revoke':
       if (!arg) throw new UsageError(`license ${verb} needs a LICENSE_ID`);
       return {
-        method: verb === 'show' ? 'GET' : 'POST',
-        path: `/admin/v1/licenses/${encodeURIComponent(arg)}${verb === 'revoke' ? '/revoke' : ''}`,
-        render: renderLicense,
+        method: 'POST',
+        path: `/admin/v1/licenses/${encodeURIComponent(arg)}/revoke`,
+        render: renderLicenseDetail,
       };
     case 'license roll-key': {
       if (!arg) throw new UsageError('license roll-key needs a LICENSE_ID');
@@ -281,9 +260,19 @@ export function toRequest(positionals: string[], values: Values): CliRequest {
         },
       };
     default: {
+      const lifecycle = lifecycleCommand(positionals, values);
+      if (lifecycle) return lifecycle;
       const delivery = deliveryRequest(positionals, values, (message) => new UsageError(message));
       if (delivery) return delivery;
       throw new UsageError(noun ? `unknown command "${positionals.join(' ')}"` : 'no command given');
     }
+  }
+}
+
+function lifecycleCommand(positionals: string[], values: Values): CliRequest | undefined {
+  try {
+    return lifecycleRequest(positionals, values);
+  } catch (error) {
+    throw error instanceof LifecycleUsageError ? new UsageError(error.message) : error;
   }
 }

@@ -110,3 +110,11 @@ export async function listActivationsByLicense(db: Db, licenseId: string): Promi
     .where(eq(activations.licenseId, licenseId))
     .orderBy(activations.firstSeenAt);
 }
+
+export async function listLiveActivations(db: Db, licenseId: string): Promise<ActivationRow[]> {
+  return db
+    .select()
+    .from(activations)
+    .where(and(eq(activations.licenseId, licenseId), isNull(activations.releasedAt)))
+    .orderBy(activations.firstSeenAt);
+}

@@ -62,10 +62,17 @@ export const licenses = pgTable(
     revokedAt: at('revoked_at'),
     createdAt: at('created_at').notNull(),
     updatedAt: at('updated_at').notNull(),
+    stripeSubscriptionId: text('stripe_subscription_id'),
+    renewsAt: at('renews_at'),
+    cancelAt: at('cancel_at'),
     /** Made before publishable keys: the secret key still opens embed sessions until it is rolled. */
     legacySecretEmbed: boolean('legacy_secret_embed').notNull().default(false),
   },
-  (t) => [uniqueIndex('licenses_key_hmac_key').on(t.keyHmac), index('licenses_account_idx').on(t.accountId)],
+  (t) => [
+    uniqueIndex('licenses_key_hmac_key').on(t.keyHmac),
+    index('licenses_account_idx').on(t.accountId),
+    index('licenses_stripe_subscription_idx').on(t.stripeSubscriptionId),
+  ],
 );
 
 /**
@@ -312,6 +319,15 @@ export const auditEvents = pgTable(
   },
   (t) => [index('audit_events_account_idx').on(t.accountId, t.createdAt)],
 );
+
+/** Stripe events applied (or deliberately ignored), each once: a replay is a no-op. */
+export const stripeEvents = pgTable('stripe_events', {
+  id: text('id').primaryKey(),
+  type: text('type').notNull(),
+  licenseId: text('license_id'),
+  outcome: text('outcome').notNull(),
+  receivedAt: at('received_at').notNull(),
+});
 
 export const webhookEndpoints = pgTable(
   'webhook_endpoints',

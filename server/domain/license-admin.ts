@@ -1,5 +1,6 @@
-import { insertAccount } from '../db/accounts-repo.ts';
+import { findAccountById, insertAccount } from '../db/accounts-repo.ts';
 import { insertApiKey, listApiKeysByAccount, revokeApiKey as revokeApiKeyRow } from '../db/api-keys-repo.ts';
+import { recordAudit } from '../db/audit-repo.ts';
 import type { Db } from '../db/database.ts';
 import { newId } from '../db/ids.ts';
 import { findLicenseById, insertLicense, revokeLicense as revokeLicenseRow } from '../db/licenses-repo.ts';
@@ -11,8 +12,9 @@ import {
   hmacSecret,
   lastFour,
 } from './credential-formats.ts';
-import { parseDomainPattern } from './domains.ts';
+import { normalizeDomainEntry, requirePlan } from './licensing/license-input.ts';
 import { storeLicenseKeys } from './licensing/license-keys.ts';
+import type { PlanTable } from './plans.ts';
 import { type ApiKeyScope, DEFAULT_API_KEY_SCOPES, formatScopes } from './scopes.ts';
 import type { LicensingDeps } from './token-set.ts';
 
@@ -43,20 +45,23 @@ export interface NewLicenseInput {
   publishableKey?: string;
 }
 
-export async function createLicense(deps: LicensingDeps, input: NewLicenseInput) {
-  const allowedDomains = input.domains.map((entry) => {
-    const pattern = parseDomainPattern(entry);
-    if ('error' in pattern)
-      throw new AppError('INVALID_REQUEST', pattern.error, {
-        details: [{ path: 'domains', message: pattern.error }],
-      });
-    return pattern.kind === 'exact' ? pattern.host : `*.${pattern.suffix}`;
-  });
+/** Unknown account ids are 404 NOT_FOUND naming the id (not a foreign-key failure). */
+async function requireAccount(deps: LicensingDeps, accountId: string) {
+  const account = await findAccountById(deps.db, accountId);
+  if (!account) throw new AppError('NOT_FOUND', `No account ${accountId}.`);
+  return account;
+}
+
+/** `plans` (the configured plan table) refuses unknown plan names; the demo seed and tests omit it. */
+export async function createLicense(deps: LicensingDeps, input: NewLicenseInput, plans?: PlanTable) {
+  if (plans) requirePlan(plans, input.plan);
+  const allowedDomains = input.domains.map((entry) => normalizeDomainEntry(entry));
   if (!Number.isInteger(input.seats) || input.seats < 0)
     throw new AppError('INVALID_REQUEST', 'seats must be a whole number ≥ 0.');
   if (input.trialDays === undefined && input.paidThrough === undefined) {
     throw new AppError('INVALID_REQUEST', 'A license needs --trial-days or --paid-through.');
   }
+  await requireAccount(deps, input.accountId);
   const now = deps.clock.now();
   const licenseKey = input.licenseKey ?? generateLicenseKey();
   const publishableKey = input.publishableKey ?? generatePublishableKey();
@@ -83,10 +88,22 @@ export async function createLicense(deps: LicensingDeps, input: NewLicenseInput)
   return { license, licenseKey, publishableKey };
 }
 
-export async function revokeLicense(deps: LicensingDeps, licenseId: string) {
+/** Revokes a license (every token stops on its next request); audited, a second revoke changes nothing. */
+export async function revokeLicense(deps: LicensingDeps, licenseId: string, actor = 'operator') {
   const license = await findLicenseById(deps.db, licenseId);
   if (!license) throw new AppError('NOT_FOUND', `No license ${licenseId}.`);
-  await revokeLicenseRow(deps.db, licenseId, deps.clock.now());
+  if (!license.revokedAt) {
+    const now = deps.clock.now();
+    await revokeLicenseRow(deps.db, licenseId, now);
+    await recordAudit(deps.db, {
+      accountId: license.accountId,
+      actor,
+      action: 'license.revoked',
+      subject: licenseId,
+      data: { before: { revokedAt: null }, after: { revokedAt: now.toISOString() } },
+      at: now,
+    });
+  }
   return (await findLicenseById(deps.db, licenseId))!;
 }
 
@@ -101,6 +118,7 @@ export async function createApiKey(
     apiKey?: string;
   },
 ) {
+  await requireAccount(deps, input.accountId);
   const scopes = input.scopes?.length ? input.scopes : DEFAULT_API_KEY_SCOPES;
   const apiKey = input.apiKey ?? generateApiKey();
   const row = await insertApiKey(deps.db, {
@@ -116,8 +134,10 @@ export async function createApiKey(
   return { apiKey, row };
 }
 
-export const listApiKeys = (deps: LicensingDeps, accountId: string) =>
-  listApiKeysByAccount(deps.db, accountId);
+export async function listApiKeys(deps: LicensingDeps, accountId: string) {
+  await requireAccount(deps, accountId);
+  return listApiKeysByAccount(deps.db, accountId);
+}
 
 /**
  * Revokes one of the account's API keys; takes effect on the key's next request. An unknown key,

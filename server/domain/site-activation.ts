@@ -8,6 +8,7 @@ import {
   touchActivation,
 } from '../db/activations-repo.ts';
 import type { Db } from '../db/database.ts';
+import { findLicenseById } from '../db/licenses-repo.ts';
 import { revokeActivationTokens } from '../db/refresh-tokens-repo.ts';
 import { AppError } from '../errors.ts';
 import { canonicalHost, isDevHost, isDomainAllowed } from './domains.ts';
@@ -75,6 +76,10 @@ export async function activateSite(
   const row = await deps.db.transaction(async (txRaw) => {
     const tx = txRaw as unknown as Db;
     await lockLicense(tx, license.id);
+    // Domains and seats as they are under the lock: a concurrent `license update` may have
+    // removed this domain or lowered the seats since the license was read.
+    const current = (await findLicenseById(tx, license.id)) ?? license;
+    assertDomainAllowed(current, host);
     await releaseIdleActivations(tx, license.id, now);
     let activation = await findLiveActivation(tx, license.id, host);
     if (activation) {
@@ -83,8 +88,8 @@ export async function activateSite(
     } else {
       const env = isDevHost(host) ? 'dev' : 'prod';
       const used = await countLiveProdActivations(tx, license.id, idleCutoff(now));
-      if (env === 'prod' && used >= license.seats) {
-        throw new AppError('SEATS_EXHAUSTED', `All ${license.seats} seats of this license are in use.`);
+      if (env === 'prod' && used >= current.seats) {
+        throw new AppError('SEATS_EXHAUSTED', `All ${current.seats} seats of this license are in use.`);
       }
       activation = await insertActivation(tx, { licenseId: license.id, domain: host, env, at: now });
     }

@@ -1,7 +1,5 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import type { MiddlewareHandler } from 'hono';
-import { listActivationsByLicense } from '../db/activations-repo.ts';
-import { findLicenseById, type LicenseRow } from '../db/licenses-repo.ts';
 import { createConnectCode } from '../domain/connect-codes.ts';
 import { safeEqual } from '../domain/credential-formats.ts';
 import { seedDemoLeads } from '../domain/demo-leads.ts';
@@ -15,17 +13,19 @@ import {
   revokeApiKey,
   revokeLicense,
 } from '../domain/license-admin.ts';
-import { licenseState } from '../domain/license-status.ts';
-import { DEFAULT_KEY_OVERLAP_MS, licenseKeysView, rollLicenseKey } from '../domain/licensing/license-keys.ts';
+import { DateText } from '../domain/licensing/license-input.ts';
+import { DEFAULT_KEY_OVERLAP_MS, rollLicenseKey } from '../domain/licensing/license-keys.ts';
+import { showLicense } from '../domain/licensing/license-lifecycle.ts';
+import { toLicenseView } from '../domain/licensing/license-view.ts';
 import { API_KEY_SCOPES, parseScopes } from '../domain/scopes.ts';
 import { rotateSigningKeys } from '../domain/signing-key-ring.ts';
-import { isIdleActivation } from '../domain/site-activation.ts';
 import { AppError } from '../errors.ts';
 import type { AppEnv } from '../http/app-env.ts';
 import { bearerOf } from '../http/auth.ts';
 import { createRouter } from '../http/openapi-router.ts';
 import type { Services } from '../services.ts';
 import { createDeliveryAdminRoutes } from './admin-delivery.ts';
+import { createLifecycleAdminRoutes } from './admin-lifecycle.ts';
 import { errorResponses, jsonBody, jsonResponse } from './schemas.ts';
 
 const tags = ['Admin'];
@@ -46,24 +46,6 @@ export function requireAdmin(token: string): MiddlewareHandler<AppEnv> {
       });
     }
     await next();
-  };
-}
-
-export function licenseView(license: LicenseRow, now: Date) {
-  const state = licenseState(license, now);
-  return {
-    id: license.id,
-    accountId: license.accountId,
-    keyLast4: license.keyLast4,
-    plan: license.plan,
-    seats: license.seats,
-    allowedDomains: license.allowedDomains,
-    status: state.status,
-    expiresAt: state.expiresAt?.toISOString() ?? null,
-    trialEndsAt: license.trialEndsAt?.toISOString() ?? null,
-    paidThrough: license.paidThrough?.toISOString() ?? null,
-    graceEndsAt: state.graceEndsAt?.toISOString() ?? null,
-    revokedAt: license.revokedAt?.toISOString() ?? null,
   };
 }
 
@@ -98,7 +80,7 @@ const routes = {
           seats: z.number().int().min(0).max(10_000),
           domains: z.array(z.string().min(1).max(253)).max(100),
           trialDays: z.number().int().min(1).max(365).optional(),
-          paidThrough: z.iso.datetime({ offset: true }).or(z.iso.date()).optional(),
+          paidThrough: DateText.optional(),
         })
         .refine(
           (v) => v.trialDays !== undefined || v.paidThrough !== undefined,
@@ -106,14 +88,6 @@ const routes = {
         ),
     ),
     responses: ok('The license and its key'),
-  }),
-  showLicense: createRoute({
-    method: 'get',
-    path: '/admin/v1/licenses/{id}',
-    tags,
-    security,
-    request: { params: IdParam },
-    responses: ok('The license, its status and activations'),
   }),
   rollKey: createRoute({
     method: 'post',
@@ -251,34 +225,31 @@ export function createAdminRoutes(services: Services, adminToken: string) {
     description: 'The instance admin token (ADMIN_TOKEN or DATA_DIR/admin-token).',
   });
   router.use('/admin/*', requireAdmin(adminToken));
+  router.route('/', createLifecycleAdminRoutes(services));
   router.openapi(routes.health, (c) => c.json({ ok: true, database: services.database.kind }, 200));
   router.openapi(routes.account, async (c) =>
     c.json({ account: await createAccount(deps, c.req.valid('json')) }, 200),
   );
   router.openapi(routes.license, async (c) => {
     const { paidThrough, ...input } = c.req.valid('json');
-    const created = await createLicense(deps, {
-      ...input,
-      ...(paidThrough ? { paidThrough: new Date(paidThrough) } : {}),
-    });
+    const created = await createLicense(
+      deps,
+      { ...input, ...(paidThrough ? { paidThrough } : {}) },
+      services.config.plans,
+    );
     return c.json(
       {
-        license: licenseView(created.license, now()),
+        license: toLicenseView(created.license, 0, now()),
         licenseKey: created.licenseKey,
         publishableKey: created.publishableKey,
       },
       200,
     );
   });
-  router.openapi(routes.showLicense, async (c) => {
-    const license = await findLicenseById(deps.db, c.req.valid('param').id);
-    if (!license) throw new AppError('NOT_FOUND', 'No such license.');
-    const activations = (await listActivationsByLicense(deps.db, license.id)).map((a) => ({
-      ...a,
-      idle: a.releasedAt === null && isIdleActivation(a, now()),
-    }));
-    const keys = await licenseKeysView(deps.db, license.id, now());
-    return c.json({ license: licenseView(license, now()), ...keys, activations }, 200);
+  router.openapi(routes.revokeLicense, async (c) => {
+    const { id } = c.req.valid('param');
+    await revokeLicense(deps, id);
+    return c.json(await showLicense(deps, id), 200);
   });
   router.openapi(routes.rollKey, async (c) => {
     const { kind, overlapSeconds } = c.req.valid('json');
@@ -296,9 +267,6 @@ export function createAdminRoutes(services: Services, adminToken: string) {
       200,
     );
   });
-  router.openapi(routes.revokeLicense, async (c) =>
-    c.json({ license: licenseView(await revokeLicense(deps, c.req.valid('param').id), now()) }, 200),
-  );
   router.openapi(routes.apiKey, async (c) => {
     const { apiKey, row } = await createApiKey(deps, c.req.valid('json'));
     return c.json(

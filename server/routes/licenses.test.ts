@@ -140,6 +140,8 @@ describe('GET /v1/api/licenses/status', () => {
         allowedDomains: ['smithlaw.com', '*.smithlaw.com'],
         expiresAt: '2026-03-15T12:00:00.000Z',
         trialEndsAt: '2026-03-15T12:00:00.000Z',
+        overSeat: false,
+        next: 'Trial ends 2026-03-15; widgets stop then unless the license is paid.',
       });
       t.clock.set('2026-03-15T12:00:00Z');
       await expectError(await activate(trial.licenseKey), 401, 'INVALID_LICENSE');
@@ -158,6 +160,9 @@ describe('GET /v1/api/licenses/status', () => {
       set = await (await activate(paid.licenseKey)).json();
       status = await (await t.get('/v1/api/licenses/status', set.accessJwt)).json();
       expect(status.status).toBe('grace');
+      expect(status.next).toBe(
+        'Payment is overdue since 2026-03-10; grace ends 2026-03-17; widgets stop then.',
+      );
 
       // Tokens never outlive the grace period.
       t.clock.set('2026-03-16T23:55:00Z');

@@ -33,6 +33,10 @@ const StatusSchema = z
     expiresAt: Iso.nullable(),
     trialEndsAt: Iso.optional(),
     graceEndsAt: Iso.optional(),
+    renewsAt: Iso.optional().openapi({ description: 'When Stripe renews the subscription' }),
+    cancelAt: Iso.optional().openapi({ description: 'When the cancelled subscription ends' }),
+    overSeat: z.boolean().openapi({ description: 'More sites than seats: new sites are refused' }),
+    next: z.string().openapi({ example: 'Grace ends 2026-03-17; widgets stop then.' }),
   })
   .openapi('LicenseStatus');
 

@@ -19,6 +19,7 @@ import {
   mailMessages,
   outboxEvents,
   refreshTokens,
+  stripeEvents,
   webhookDeliveries,
   webhookEndpoints,
 } from '../../db/schema.ts';
@@ -102,6 +103,7 @@ export const ACCOUNT_DATA_TABLES = [
   'refresh_tokens',
   'auth_codes',
   'license_keys',
+  'stripe_events',
   'activations',
   'api_keys',
   'licenses',
@@ -132,6 +134,7 @@ async function deleteAccountRows(tx: Db, accountId: string): Promise<void> {
     await tx.delete(authCodes).where(inArray(authCodes.licenseId, licenseIds));
     await tx.delete(activations).where(inArray(activations.licenseId, licenseIds));
     await tx.delete(licenseKeys).where(inArray(licenseKeys.licenseId, licenseIds));
+    await tx.delete(stripeEvents).where(inArray(stripeEvents.licenseId, licenseIds));
   }
   await tx.delete(apiKeys).where(eq(apiKeys.accountId, accountId));
   await tx.delete(licenses).where(eq(licenses.accountId, accountId));
