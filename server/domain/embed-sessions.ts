@@ -1,4 +1,5 @@
 import { calculators, isCalculatorSlug } from '../../calculators/index.ts';
+import { findAccountById } from '../db/accounts-repo.ts';
 import { AppError } from '../errors.ts';
 import { canonicalHost } from './domains.ts';
 import { findUsableLicenseByKey } from './license-lookup.ts';
@@ -12,6 +13,8 @@ export interface EmbedSession {
   expiresAt: string;
   embedUrl: string;
   calculators: string[];
+  /** The firm's name and accent from its settings, so the widget, consent text and PDF agree. */
+  firm: { name: string; accent?: string };
 }
 
 /**
@@ -49,10 +52,17 @@ export async function createEmbedSession(
     claims: { acc: license.accountId, dom: host, org: origin },
     expiresAt: new Date(end),
   });
+  const account = await findAccountById(deps.db, license.accountId);
   return {
     token,
     expiresAt: expiresAt.toISOString(),
     embedUrl: deps.embedUrl,
     calculators: input.calculator ? [input.calculator] : calculators.map((c) => c.slug),
+    firm: {
+      name: account?.name ?? '',
+      ...(account?.accentColor && /^#[0-9a-f]{6}$/i.test(account.accentColor)
+        ? { accent: account.accentColor }
+        : {}),
+    },
   };
 }

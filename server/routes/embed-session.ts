@@ -21,7 +21,15 @@ const route = createRoute({
     200: jsonResponse(
       'An embed session',
       z
-        .object({ token: z.string(), expiresAt: Iso, embedUrl: z.string(), calculators: z.array(z.string()) })
+        .object({
+          token: z.string(),
+          expiresAt: Iso,
+          embedUrl: z.string(),
+          calculators: z.array(z.string()),
+          firm: z
+            .object({ name: z.string(), accent: z.string().optional() })
+            .openapi({ description: 'The firm’s name and accent colour from its settings' }),
+        })
         .openapi('EmbedSession'),
     ),
     ...errorResponses(400, 401, 403),
