@@ -65,7 +65,8 @@ async function open(body: string, opts: { width?: number; dark?: boolean } = {})
     origin: HOST,
     body,
     context: {
-      viewport: { width: opts.width ?? 1280, height: 900 },
+      // Tall enough that the whole iframe is painted for its screenshot.
+      viewport: { width: opts.width ?? 1280, height: 2400 },
       colorScheme: opts.dark ? 'dark' : 'light',
     },
   });

@@ -53,7 +53,7 @@ export function App({ calc, bridge, preset, onReady }: AppProps) {
       <header>
         {firm && <p class="eyebrow">{firm}</p>}
         <h1>{core.name} calculator</h1>
-        <p class="lede">{core.description}</p>
+        <p class="lede">{form.lede}</p>
       </header>
       <form
         class="calc"

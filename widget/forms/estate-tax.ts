@@ -4,6 +4,7 @@ import type { FormSpec } from './types.ts';
 import { about, num } from './words.ts';
 
 export const estateTaxForm: FormSpec = {
+  lede: 'See what federal and state estate tax an estate might owe, and how much would go to the heirs.',
   fields: [
     {
       name: 'estateValue',

@@ -2,6 +2,7 @@ import type { FormSpec } from './types.ts';
 import { about, num } from './words.ts';
 
 export const executorCommissionForm: FormSpec = {
+  lede: 'See the commission New York law allows an executor for handling an estate.',
   fields: [
     {
       name: 'estateValue',

@@ -19,6 +19,7 @@ const CLASS_WORDS: Record<string, string> = {
 const ALL = [...new Set(Object.values(HEIR_CLASSES).flat() as string[])];
 
 export const inheritanceTaxForm: FormSpec = {
+  lede: 'Some states tax what an heir receives. See what one heir would owe and keep.',
   fields: [
     {
       name: 'state',
@@ -41,7 +42,7 @@ export const inheritanceTaxForm: FormSpec = {
     {
       name: 'heirClass',
       label: 'How is the heir related?',
-      help: 'The heir class the state’s law uses; needed only in the four states with the tax.',
+      help: 'The heir class the state’s law uses. Needed only in the four states that tax heirs.',
       kind: 'select',
       required: false,
       options: ALL.map((value) => ({ value, label: CLASS_WORDS[value] ?? value })),

@@ -2,6 +2,7 @@ import type { FormSpec } from './types.ts';
 import { about, num } from './words.ts';
 
 export const probateFeesForm: FormSpec = {
+  lede: 'See the fees California law sets for the executor and the attorney in a probate.',
   fields: [
     {
       name: 'estateValue',

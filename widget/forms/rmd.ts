@@ -3,6 +3,7 @@ import type { FormSpec } from './types.ts';
 import { num, usd } from './words.ts';
 
 export const rmdForm: FormSpec = {
+  lede: 'See the least you must withdraw this year from an IRA or retirement plan account.',
   fields: [
     {
       name: 'balance',

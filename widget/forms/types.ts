@@ -40,6 +40,8 @@ export interface Slice {
 }
 
 export interface FormSpec {
+  /** One sentence under the title, in the visitor's words. */
+  lede: string;
   fields: readonly FieldSpec[];
   /** Checks across fields that the schema makes too (e.g. heir classes per state). */
   check?(inputs: Record<string, unknown>): FieldIssue[];
