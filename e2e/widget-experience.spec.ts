@@ -1,5 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
 import type { Browser, Frame } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCalculator } from '../calculators/index.ts';
@@ -301,5 +302,68 @@ describe('honest events and a complete loader', () => {
     );
     await expect.poll(() => host.count('svc-ready'), WAIT).toBe(1);
     await host.close();
+  });
+});
+
+describe('host SDK and raw messages', () => {
+  it('mounts through embed.mjs in a React page and hears svc-result through its on()', async () => {
+    const bundle = await build({
+      entryPoints: [fileURLToPath(new URL('../examples/react/main.tsx', import.meta.url))],
+      bundle: true,
+      write: false,
+      format: 'esm',
+      jsx: 'automatic',
+      jsxImportSource: 'react',
+      define: { 'process.env.NODE_ENV': '"production"' },
+      logLevel: 'silent',
+    });
+    const context = await browser.newContext();
+    await context.route(`${HOST}/app.js`, (route) =>
+      route.fulfill({ contentType: 'text/javascript', body: bundle.outputFiles[0]!.text }),
+    );
+    await context.route(`${HOST}/`, (route) =>
+      route.fulfill({
+        contentType: 'text/html',
+        body: `<!doctype html><html lang="en"><title>React</title><div id="root" data-embed="${stack.embedUrl}" data-key="${pageKey(stack)}"></div><script type="module" src="/app.js"></script></html>`,
+      }),
+    );
+    const page = await context.newPage();
+    await page.goto(`${HOST}/`);
+    const frame = page.locator('iframe').contentFrame();
+    await frame.locator('#f-estateValue').fill('16000000', WAIT);
+    await frame.locator('#f-state').selectOption('NY');
+    const calculate = frame.getByRole('button', { name: 'Calculate' });
+    await expect.poll(() => calculate.isEnabled(), WAIT).toBe(true);
+    await calculate.click();
+    const expected = runCalculator('estate-tax', { estateValue: 16_000_000, state: 'NY' });
+    if (!expected.ok) throw new Error('refused');
+    await expect
+      .poll(() => page.locator('#react-total').textContent(), WAIT)
+      .toBe(`Total estate tax from the widget: ${expected.result.outputs.totalTax}`);
+    expect(await page.evaluate(() => typeof (window as unknown as { Svc?: unknown }).Svc)).toBe('object');
+    await context.close();
+  });
+
+  it('serves embed.d.ts and embed.mjs from the embed host', async () => {
+    const dts = await fetch(`${stack.embedUrl}/embed.d.ts`);
+    expect(dts.status).toBe(200);
+    expect(await dts.text()).toContain('export interface ResultPayload');
+    const mjs = await fetch(`${stack.embedUrl}/embed.mjs`);
+    expect(mjs.headers.get('content-type')).toMatch(/javascript/);
+    expect(mjs.headers.get('access-control-allow-origin')).toBe('*');
+  });
+
+  it('the raw-postMessage example shows the widget’s messages behind its own origin check', async () => {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await page.goto(`${stack.examplesUrl}/raw-postmessage.html`);
+    await expect.poll(() => page.locator('#log li').first().textContent(), WAIT).toMatch(/^svc-ready/);
+    // A message from the page itself (wrong origin and source) is not logged.
+    await page.evaluate(() =>
+      window.postMessage({ type: 'svc-lead', v: 1, payload: { leadId: 'forged' } }, '*'),
+    );
+    await page.waitForTimeout(200);
+    expect(await page.locator('#log').textContent()).not.toContain('forged');
+    await context.close();
   });
 });
