@@ -76,7 +76,7 @@ export function FieldInput(props: {
           type="text"
           inputMode="decimal"
           autoComplete="off"
-          placeholder={field.example}
+          placeholder={field.example && `e.g. ${field.example}`}
           required={field.required}
           value={String(value ?? '')}
           onInput={(e) => onInput(reformat(e.currentTarget))}
@@ -92,7 +92,7 @@ export function FieldInput(props: {
         min={field.kind === 'date' ? (field.min as string | undefined) : undefined}
         max={field.kind === 'date' ? (field.max as string | undefined) : undefined}
         autoComplete="off"
-        placeholder={field.example}
+        placeholder={field.example && `e.g. ${field.example}`}
         required={field.required}
         value={String(value ?? '')}
         onInput={(e) => onInput(e.currentTarget.value)}
