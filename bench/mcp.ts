@@ -130,7 +130,8 @@ export async function explainOn(database: Database, accountId: string): Promise<
     ],
     [
       'totalMatching (capped count)',
-      sql`select count(*) from (select 1 from leads where account_id = ${accountId} and created_at <= ${now} and ${live} limit 1001) m`,
+      sql`select count(*) from (select 1 from leads where account_id = ${accountId} and created_at <= ${now} and ${live}
+        order by created_at desc, id desc limit 1001) m`,
     ],
     [
       'get_directory_stats window, whole days (daily counters)',
