@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { sql } from 'drizzle-orm';
-import { createDatabase } from '../server/db/database.ts';
+import { createDatabase, type Database } from '../server/db/database.ts';
 import { startStack } from '../server/test-support/stack.ts';
 
 export interface McpFigure {
@@ -103,6 +103,15 @@ export async function runMcpBench(
 /** The query plans behind the tools, on the benchmark's own database (100,000 leads). */
 async function explainPlans(dataDir: string, accountId: string): Promise<string[]> {
   const database = await createDatabase({ dataDir: join(dataDir, 'pglite') });
+  try {
+    return await explainOn(database, accountId);
+  } finally {
+    await database.close();
+  }
+}
+
+/** EXPLAIN ANALYZE of the tools' queries for one account. */
+export async function explainOn(database: Database, accountId: string): Promise<string[]> {
   const live = sql`test = false and quarantined_at is null`;
   const now = new Date();
   const month = new Date(now.getTime() - 30 * 86_400_000);
@@ -121,28 +130,31 @@ async function explainPlans(dataDir: string, accountId: string): Promise<string[
     ],
     [
       'totalMatching (capped count)',
-      sql`select count(*) from (select 1 from leads where account_id = ${accountId} and created_at <= ${now} and ${live} limit 1001) m`,
+      sql`select count(*) from (select 1 from leads where account_id = ${accountId} and created_at <= ${now} and ${live}
+        order by created_at desc, id desc limit 1001) m`,
     ],
     [
-      'get_directory_stats window (30 days)',
+      'get_directory_stats window, whole days (daily counters)',
+      sql`select status, calculator, sum(leads) from lead_daily_counts where account_id = ${accountId}
+        and day > ${month.toISOString().slice(0, 10)}::date and day <= ${now.toISOString().slice(0, 10)}::date
+        group by status, calculator`,
+    ],
+    [
+      'get_directory_stats window, first partial day (leads)',
       sql`select status, calculator, count(*) from leads where account_id = ${accountId} and ${live}
-        and created_at >= ${month} and created_at < ${now} group by status, calculator`,
+        and created_at >= ${month} and created_at < ${nextMidnight} group by status, calculator`,
     ],
     [
-      'get_directory_stats total',
-      sql`select count(*) from leads where account_id = ${accountId} and ${live}`,
+      'get_directory_stats total (daily counters)',
+      sql`select coalesce(sum(leads), 0) from lead_daily_counts where account_id = ${accountId}`,
     ],
   ];
   const out: string[] = [];
-  try {
-    for (const [label, query] of queries) {
-      const result = (await database.db.execute(
-        sql`explain (analyze, costs off, timing on, summary on) ${query}`,
-      )) as unknown as { rows: Record<string, string>[] };
-      out.push(`-- ${label}\n${result.rows.map((r) => Object.values(r)[0]).join('\n')}`);
-    }
-  } finally {
-    await database.close();
+  for (const [label, query] of queries) {
+    const result = (await database.db.execute(
+      sql`explain (analyze, costs off, timing on, summary on) ${query}`,
+    )) as unknown as { rows: Record<string, string>[] };
+    out.push(`-- ${label}\n${result.rows.map((r) => Object.values(r)[0]).join('\n')}`);
   }
   return out;
 }

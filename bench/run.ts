@@ -1,6 +1,7 @@
 import { runHttpBench } from './http.ts';
 import { printMcpFigures, runMcpBench } from './mcp.ts';
 import { runPdfBench } from './pdf.ts';
+import { READY_BUDGET_MS, runReadyBench } from './ready.ts';
 import { embedSizes } from './size.ts';
 import { runWebhookBench } from './webhooks.ts';
 
@@ -30,6 +31,10 @@ printMcpFigures((await runMcpBench()).figures);
 const hooks = await runWebhookBench();
 console.log(
   `Webhooks (${hooks.events} events, one worker, loopback receiver): outbox write ${hooks.enqueueMs} ms/event, ${hooks.perSecond} deliveries/s`,
+);
+const ready = await runReadyBench();
+console.log(
+  `time to svc-ready (tag inserted → session held, ×${ready.runs}): median ${ready.medianMs} ms, min ${ready.minMs} ms, max ${ready.maxMs} ms — target ${READY_BUDGET_MS} ms`,
 );
 for (const r of embedSizes())
   console.log(`${r.file.padEnd(32)} raw ${r.raw} B, gzip ${r.gzip} B, brotli ${r.brotli} B`);

@@ -10,10 +10,12 @@ export const EXAMPLE_PAGES = [
   'events.html',
   'spa.html',
   'wrong-key.html',
+  'raw-postmessage.html',
 ] as const;
 
 const ASSETS = new Map([
   ['examples.js', 'text/javascript; charset=utf-8'],
+  ['raw.js', 'text/javascript; charset=utf-8'],
   ['examples.css', 'text/css; charset=utf-8'],
 ]);
 

@@ -100,6 +100,8 @@ export async function countLeads(db: Db, q: LeadSearch, cap: number): Promise<nu
     .select({ one: sql`1` })
     .from(leads)
     .where(and(...leadConditions(q)))
+    // In index order, so the planner walks the page index and stops after `cap` entries.
+    .orderBy(desc(leads.createdAt), desc(leads.id))
     .limit(cap)
     .as('m');
   const [row] = await db.select({ n: count() }).from(sub);
@@ -111,6 +113,7 @@ export async function countResults(db: Db, q: ResultSearch, cap: number): Promis
     .select({ one: sql`1` })
     .from(calculationResults)
     .where(and(...resultConditions(q)))
+    .orderBy(desc(calculationResults.createdAt), desc(calculationResults.id))
     .limit(cap)
     .as('m');
   const [row] = await db.select({ n: count() }).from(sub);

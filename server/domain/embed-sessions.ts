@@ -1,4 +1,5 @@
 import { calculators, isCalculatorSlug } from '../../calculators/index.ts';
+import { findAccountById } from '../db/accounts-repo.ts';
 import { hasAuditSince, recordAudit } from '../db/audit-repo.ts';
 import { newId } from '../db/ids.ts';
 import type { LicenseRow } from '../db/licenses-repo.ts';
@@ -30,6 +31,8 @@ export interface EmbedSession {
   /** Test mode: a development host (or the portal's preview); its data stays out of the firm's pipeline. */
   test: boolean;
   warnings?: EmbedWarning[];
+  /** The firm's name and accent from its settings, so the widget, consent text and PDF agree. */
+  firm: { name: string; accent?: string };
 }
 
 export interface EmbedSessionInput {
@@ -85,6 +88,7 @@ export async function createEmbedSession(
     expiresAt: new Date(end),
   });
   if (legacy) await auditSecretInPage(deps, license, origin);
+  const account = await findAccountById(deps.db, license.accountId);
   return {
     token,
     expiresAt: expiresAt.toISOString(),
@@ -94,6 +98,12 @@ export async function createEmbedSession(
     ...(legacy ? { warnings: [SECRET_IN_PAGE] } : {}),
     license: { id: license.id, accountId: license.accountId, plan: license.plan },
     sid,
+    firm: {
+      name: account?.name ?? '',
+      ...(account?.accentColor && /^#[0-9a-f]{6}$/i.test(account.accentColor)
+        ? { accent: account.accentColor }
+        : {}),
+    },
   };
 }
 

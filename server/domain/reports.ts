@@ -1,4 +1,5 @@
 import { getCalculator } from '../../calculators/index.ts';
+import { visitorNotes } from '../../calculators/visitor-notes.ts';
 import { findAccountById } from '../db/accounts-repo.ts';
 import { findResult, type ResultRow } from '../db/results-repo.ts';
 import { AppError } from '../errors.ts';
@@ -83,16 +84,20 @@ export async function resultReport(
       .map(([k, v]) => ({ label: outLabels[k] ?? k, amount: v as number })),
     extraOutputs: outputs
       .filter(
+        // A visitor's report: no "no" flags (e.g. "Estimate (no closed form): no"), and the rules'
+        // date is in the header ("Rules as of" the rule set), not the date the figures were asked for.
         ([k, v]) =>
           !MONEY_OUTPUTS.has(k) &&
           k !== 'estateValue' &&
+          k !== 'dateOfDeath' &&
+          v !== false &&
           (typeof v !== 'number' || k === 'effectiveRate' || k === 'factor'),
       )
       .map(([k, v]) => ({
         label: outLabels[k] ?? k,
         value: k === 'effectiveRate' && typeof v === 'number' ? `${(v * 100).toFixed(2)} %` : formatValue(v),
       })),
-    notes: view.notes,
+    notes: visitorNotes(view.notes),
     ruleSet,
     disclaimer: view.disclaimer,
     resultId: row.id,

@@ -21,6 +21,7 @@ describe('POST /v1/api/license/activate (embed sessions)', () => {
     expect(body.expiresAt).toBe('2026-03-01T12:10:00.000Z');
     expect(body.embedUrl).toBe(t.services.config.publicEmbedUrl);
     expect(body.calculators).toContain('estate-tax');
+    expect(body.firm).toEqual({ name: account.name });
     expect(decodeProtectedHeader(body.token)).toMatchObject({ alg: 'EdDSA', typ: 'embed+jwt' });
     expect(decodeJwt(body.token)).toMatchObject({
       sub: license.id,

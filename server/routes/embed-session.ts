@@ -36,6 +36,9 @@ const route = createRoute({
           warnings: z
             .array(z.object({ code: z.literal('SECRET_KEY_IN_PAGE'), message: z.string() }))
             .optional(),
+          firm: z
+            .object({ name: z.string(), accent: z.string().optional() })
+            .openapi({ description: 'The firm’s name and accent colour from its settings' }),
         })
         .openapi('EmbedSession'),
     ),
