@@ -33,6 +33,9 @@ const EnvSchema = z.object({
   PUBLIC_API_URL: optionalUrl(['http:', 'https:']),
   PUBLIC_EMBED_URL: optionalUrl(['http:', 'https:']),
   PUBLIC_EXAMPLES_URL: optionalUrl(['http:', 'https:']),
+  PUBLIC_PORTAL_URL: optionalUrl(['http:', 'https:']),
+  SMTP_URL: optionalUrl(['smtp:', 'smtps:']),
+  MAIL_FROM: z.string().min(3).default('svc <no-reply@svc.localhost>'),
   CORS_ORIGINS: optionalText,
   TRUST_PROXY: flag(false),
   RATE_LIMIT_SCALE: z.coerce.number().positive().max(1000).default(1),
@@ -63,6 +66,8 @@ export interface Config extends Env {
   publicApiUrl: string;
   publicEmbedUrl: string;
   publicExamplesUrl: string;
+  /** Where the portal is served and what WebAuthn uses as relying party (a host name, never an IP). */
+  publicPortalUrl: string;
   corsOrigins: string[];
   plans: PlanTable;
 }
@@ -79,7 +84,9 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     const name = String(issue.path[0] ?? 'environment');
     const value = source[name];
     const shown =
-      value === undefined || /SECRET|TOKEN|KEY|DATABASE_URL|REDIS_URL/.test(name) ? '' : ` (got "${value}")`;
+      value === undefined || /SECRET|TOKEN|KEY|DATABASE_URL|REDIS_URL|SMTP_URL/.test(name)
+        ? ''
+        : ` (got "${value}")`;
     throw new ConfigError(`Invalid configuration: ${name} ${issue.message}${shown}`);
   }
   const env = parsed.data;
@@ -90,6 +97,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     publicApiUrl: trimSlash(env.PUBLIC_API_URL ?? `http://${hostForUrl}:${env.API_PORT}`),
     publicEmbedUrl: trimSlash(env.PUBLIC_EMBED_URL ?? `http://${hostForUrl}:${env.EMBED_PORT}`),
     publicExamplesUrl: trimSlash(env.PUBLIC_EXAMPLES_URL ?? `http://localhost:${env.EXAMPLES_PORT}`),
+    publicPortalUrl: trimSlash(env.PUBLIC_PORTAL_URL ?? `http://localhost:${env.API_PORT}`),
     corsOrigins: (env.CORS_ORIGINS ?? '')
       .split(',')
       .map((o) => trimSlash(o.trim()))

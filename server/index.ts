@@ -9,12 +9,14 @@ import { acquireDataDirLock } from './db/data-dir-lock.ts';
 import { createDatabase } from './db/database.ts';
 import { migrate } from './db/migrate.ts';
 import { seedDemo } from './domain/demo-seed.ts';
+import { demoAdminSignInLink } from './domain/portal/demo-admin.ts';
 import { createEmbedApp } from './embed-host.ts';
 import { type Config, ConfigError, loadConfig } from './env.ts';
 import { createExamplesApp } from './examples-host.ts';
 import { createLogger } from './logger.ts';
 import { repoRoot } from './repo-root.ts';
 import { createAdminRoutes } from './routes/admin.ts';
+import { createAdminUserRoutes } from './routes/admin-users.ts';
 import { loadSecretKey } from './secrets/secret-key.ts';
 import { createApiApp, createServices } from './services.ts';
 
@@ -25,6 +27,9 @@ export interface RunningServers {
   embedUrl: string;
   examplesUrl: string;
   demo: { licenseKey: string; apiKey: string };
+  /** Where the portal is served (`PUBLIC_PORTAL_URL`), and a one-hour sign-in link for the demo firm's owner. */
+  portalUrl: string;
+  demoSignInLink?: string;
   adminToken: string;
   close(): Promise<void>;
 }
@@ -83,12 +88,16 @@ export async function startServers(
       PUBLIC_API_URL: config.PUBLIC_API_URL ?? urlOf(api, config.HOST),
       PUBLIC_EMBED_URL: config.PUBLIC_EMBED_URL ?? urlOf(embed, config.HOST),
       PUBLIC_EXAMPLES_URL: config.PUBLIC_EXAMPLES_URL ?? urlOf(examples, 'localhost'),
+      // WebAuthn refuses IP addresses as relying-party ids: the portal defaults to localhost.
+      PUBLIC_PORTAL_URL:
+        config.PUBLIC_PORTAL_URL ?? `http://localhost:${(api.address() as AddressInfo).port}`,
     });
     const effective: Config = {
       ...config,
       publicApiUrl: bound.publicApiUrl,
       publicEmbedUrl: bound.publicEmbedUrl,
       publicExamplesUrl: bound.publicExamplesUrl,
+      publicPortalUrl: bound.publicPortalUrl,
     };
 
     const services = await createServices({
@@ -99,11 +108,13 @@ export async function startServers(
       secretKey,
     });
     const demo = await seedDemo(services.licensing, secretKey);
+    const demoSignInLink = await demoAdminSignInLink(services.portal);
     const apiApp = createApiApp(services, {
       ...(redis ? { redis } : {}),
       isShuttingDown: () => shuttingDown,
     });
     apiApp.route('/', createAdminRoutes(services, adminToken));
+    apiApp.route('/', createAdminUserRoutes(services, adminToken));
     apiFetch = apiApp.fetch;
     embedFetch = createEmbedApp({
       distDir: `${repoRoot()}/dist/embed`,
@@ -147,6 +158,8 @@ export async function startServers(
       embedUrl: effective.publicEmbedUrl,
       examplesUrl: effective.publicExamplesUrl,
       demo,
+      portalUrl: effective.publicPortalUrl,
+      ...(demoSignInLink ? { demoSignInLink } : {}),
       adminToken,
       close,
     };
@@ -179,10 +192,17 @@ async function main(): Promise<void> {
       `  API        ${running.apiUrl}/v1   (docs: ${running.apiUrl}/docs)`,
       `  Embed host ${running.embedUrl}/loader.js`,
       `  Examples   ${running.examplesUrl}/`,
+      `  Portal     ${running.portalUrl}/portal/`,
       '',
       'Demo credentials',
       `  License key ${running.demo.licenseKey}   (allowed on localhost)`,
       `  API key     ${running.demo.apiKey}`,
+      ...(running.demoSignInLink
+        ? [
+            `  Portal      ${running.demoSignInLink}`,
+            '              (sign-in link for demo@svc.test, owner; single use, 1 hour)',
+          ]
+        : []),
       '',
     ].join('\n'),
   );

@@ -6,18 +6,24 @@ import type { BillingDeps } from './billing/billing-portal.ts';
 import { createStripeClient } from './billing/stripe-client.ts';
 import type { Clock } from './clock.ts';
 import type { Database } from './db/database.ts';
+import type { PortalDeps } from './domain/portal/portal-deps.ts';
 import { createSigningKeyRing, ensureActiveSigningKey } from './domain/signing-key-ring.ts';
 import type { LicensingDeps } from './domain/token-set.ts';
 import { createTokenService, type KeyRing } from './domain/tokens.ts';
 import type { Config } from './env.ts';
 import { credentialRateKey } from './http/auth.ts';
 import { createRateLimiter } from './http/rate-limiter.ts';
+import { createSignInLimiter } from './http/sign-in-limiter.ts';
+import { createMailer } from './mail/mailer.ts';
+import { repoRoot } from './repo-root.ts';
 import { createBillingPageRoutes, createBillingRoutes } from './routes/billing.ts';
 import { createCalculationRoutes } from './routes/calculations.ts';
 import { createEmbedSessionRoutes } from './routes/embed-session.ts';
 import { createJwksRoutes } from './routes/jwks.ts';
 import { createLeadRoutes } from './routes/leads.ts';
 import { createLicenseRoutes } from './routes/licenses.ts';
+import { createPortalRoutes } from './routes/portal/index.ts';
+import { createPortalPageRoutes } from './routes/portal/portal-pages.ts';
 import { createSecretStore } from './secrets/secret-store.ts';
 
 export interface Services {
@@ -29,6 +35,7 @@ export interface Services {
   keys: KeyRing & { refresh(): void };
   licensing: LicensingDeps;
   billing: BillingDeps;
+  portal: PortalDeps;
 }
 
 /**
@@ -63,7 +70,19 @@ export async function createServices(opts: {
       ? { stripe: createStripeClient(config.STRIPE_SECRET_KEY, config.STRIPE_API_BASE) }
       : {}),
   };
-  return { ...opts, keys, licensing, billing };
+  const portal: PortalDeps = {
+    ...licensing,
+    mailer: createMailer({
+      ...(config.SMTP_URL ? { smtpUrl: config.SMTP_URL } : {}),
+      outboxDir: `${config.DATA_DIR}/outbox`,
+      from: config.MAIL_FROM,
+    }),
+    portalUrl: config.publicPortalUrl,
+    embedUrl: config.publicEmbedUrl,
+    apiUrl: config.publicApiUrl,
+    logger: opts.logger,
+  };
+  return { ...opts, keys, licensing, billing, portal };
 }
 
 /** The API app with every feature router mounted. */
@@ -89,7 +108,20 @@ export function createApiApp(
       createBillingRoutes(licensing, services.billing),
       createCalculationRoutes(licensing),
       createLeadRoutes(licensing),
+      ...createPortalRoutes(
+        services.portal,
+        createSignInLimiter({ scale: config.RATE_LIMIT_SCALE, ...(opts.redis ? { redis: opts.redis } : {}) }),
+        config.TRUST_PROXY,
+      ),
     ],
-    rootRoutes: [createJwksRoutes(services.keys), createBillingPageRoutes(services.billing)],
+    rootRoutes: [
+      createJwksRoutes(services.keys),
+      createBillingPageRoutes(services.billing),
+      createPortalPageRoutes({
+        distDir: `${repoRoot()}/dist/portal`,
+        apiUrl: config.publicApiUrl,
+        embedUrl: config.publicEmbedUrl,
+      }),
+    ],
   });
 }

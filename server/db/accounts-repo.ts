@@ -22,3 +22,13 @@ export async function countAccounts(db: Db): Promise<number> {
   const [row] = await db.select({ n: count() }).from(accounts);
   return Number(row?.n ?? 0);
 }
+
+export async function findAccountByEmail(db: Db, email: string): Promise<AccountRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(accounts)
+    .where(eq(accounts.email, email))
+    .orderBy(accounts.createdAt)
+    .limit(1);
+  return row;
+}

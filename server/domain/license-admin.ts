@@ -5,6 +5,7 @@ import { findLicenseById, insertLicense, revokeLicense as revokeLicenseRow } fro
 import { AppError } from '../errors.ts';
 import { generateApiKey, generateLicenseKey, hmacSecret, lastFour } from './credential-formats.ts';
 import { parseDomainPattern } from './domains.ts';
+import { type ApiKeyScope, formatScopes } from './scopes.ts';
 import type { LicensingDeps } from './token-set.ts';
 
 const DAY_MS = 86_400_000;
@@ -75,7 +76,16 @@ export async function revokeLicense(deps: LicensingDeps, licenseId: string) {
 
 export async function createApiKey(
   deps: LicensingDeps,
-  input: { accountId: string; name: string; expiresAt?: Date; apiKey?: string },
+  input: {
+    accountId: string;
+    name: string;
+    expiresAt?: Date;
+    apiKey?: string;
+    /** What the key may do; default `admin` (the CLI's keys before scopes). */
+    scopes?: readonly ApiKeyScope[];
+    /** The portal user who created it; null from the CLI and the admin API. */
+    createdBy?: string;
+  },
 ) {
   const apiKey = input.apiKey ?? generateApiKey();
   const row = await insertApiKey(deps.db, {
@@ -84,7 +94,8 @@ export async function createApiKey(
     name: input.name,
     keyHmac: hmacSecret(deps.pepper, apiKey),
     keyLast4: lastFour(apiKey),
-    scopes: 'admin',
+    scopes: formatScopes(input.scopes?.length ? input.scopes : ['admin']),
+    createdBy: input.createdBy ?? null,
     createdAt: deps.clock.now(),
     expiresAt: input.expiresAt ?? null,
   });
@@ -94,6 +105,7 @@ export async function createApiKey(
 export const listApiKeys = (deps: LicensingDeps, accountId: string) =>
   listApiKeysByAccount(deps.db, accountId);
 
-export async function revokeApiKey(deps: LicensingDeps, accountId: string, id: string) {
-  await revokeApiKeyRow(deps.db, accountId, id, deps.clock.now());
+/** True when a live key of this account was revoked now. */
+export async function revokeApiKey(deps: LicensingDeps, accountId: string, id: string): Promise<boolean> {
+  return revokeApiKeyRow(deps.db, accountId, id, deps.clock.now());
 }

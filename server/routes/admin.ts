@@ -31,7 +31,7 @@ const ok = (description: string) => ({
 });
 const IdParam = z.object({ id: z.string().min(1).max(64) });
 
-function requireAdmin(token: string): MiddlewareHandler<AppEnv> {
+export function requireAdmin(token: string): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const bearer = bearerOf(c);
     if (!bearer || !safeEqual(bearer, token)) {
