@@ -1,0 +1,66 @@
+import { Badge } from '../components/ui.tsx';
+import { calculatorName, formatDateTime } from '../format.ts';
+
+export type LeadStatus = 'new' | 'contacted' | 'converted';
+export interface Lead {
+  leadId: string;
+  name: string;
+  email: string;
+  phone: string | null;
+  state: string | null;
+  calculator: string;
+  status: LeadStatus;
+  createdAt: string;
+}
+
+/** The allowed moves (the API refuses the others with INVALID_TRANSITION). */
+export const NEXT_STATUSES: Record<LeadStatus, LeadStatus[]> = {
+  new: ['contacted', 'converted'],
+  contacted: ['converted'],
+  converted: [],
+};
+
+const TONE: Record<LeadStatus, 'accent' | 'warn' | 'good'> = {
+  new: 'accent',
+  contacted: 'warn',
+  converted: 'good',
+};
+export const StatusBadge = (props: { status: LeadStatus }) => (
+  <Badge tone={TONE[props.status]}>{props.status}</Badge>
+);
+
+/** A lead table; `statusCell` replaces the status badge (e.g. with a status picker). */
+export function LeadsTable(props: { leads: Lead[]; statusCell?: (lead: Lead) => preact.ComponentChildren }) {
+  return (
+    <div class="table-wrap">
+      <table class="table">
+        <thead>
+          <tr>
+            <th scope="col">Person</th>
+            <th scope="col">Calculator</th>
+            <th scope="col">State</th>
+            <th scope="col">Received</th>
+            <th scope="col">Status</th>
+          </tr>
+        </thead>
+        <tbody>
+          {props.leads.map((lead) => (
+            <tr key={lead.leadId}>
+              <td>
+                <span class="cell-main">{lead.name}</span>
+                <span class="cell-sub">
+                  <a href={`mailto:${lead.email}`}>{lead.email}</a>
+                  {lead.phone ? ` · ${lead.phone}` : ''}
+                </span>
+              </td>
+              <td>{calculatorName(lead.calculator)}</td>
+              <td>{lead.state ?? '—'}</td>
+              <td class="num nowrap">{formatDateTime(lead.createdAt)}</td>
+              <td>{props.statusCell ? props.statusCell(lead) : <StatusBadge status={lead.status} />}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
