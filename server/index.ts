@@ -30,6 +30,7 @@ export interface RunningServers {
   /** Where the portal is served (`PUBLIC_PORTAL_URL`), and a one-hour sign-in link for the demo firm's owner. */
   portalUrl: string;
   demoSignInLink?: string;
+  demoAccountId?: string;
   adminToken: string;
   close(): Promise<void>;
 }
@@ -108,7 +109,7 @@ export async function startServers(
       secretKey,
     });
     const demo = await seedDemo(services.licensing, secretKey);
-    const demoSignInLink = await demoAdminSignInLink(services.portal);
+    const demoAdmin = await demoAdminSignInLink(services.portal);
     const apiApp = createApiApp(services, {
       ...(redis ? { redis } : {}),
       isShuttingDown: () => shuttingDown,
@@ -159,7 +160,7 @@ export async function startServers(
       examplesUrl: effective.publicExamplesUrl,
       demo,
       portalUrl: effective.publicPortalUrl,
-      ...(demoSignInLink ? { demoSignInLink } : {}),
+      ...(demoAdmin ? { demoSignInLink: demoAdmin.url, demoAccountId: demoAdmin.accountId } : {}),
       adminToken,
       close,
     };

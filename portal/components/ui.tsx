@@ -41,7 +41,7 @@ export function Card(props: {
 }) {
   const headingId = props.id ? `${props.id}-title` : undefined;
   return (
-    <section class="card" aria-labelledby={props.title ? headingId : undefined}>
+    <section class="card" id={props.id} aria-labelledby={props.title ? headingId : undefined}>
       {props.title ? (
         <div class="card-head">
           <h2 id={headingId}>{props.title}</h2>

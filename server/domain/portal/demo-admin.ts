@@ -11,7 +11,9 @@ const START_LINK_TTL_MS = 60 * 60_000;
  * The demo firm's administrator (`demo@svc.test`, owner) and a fresh single-use sign-in link for
  * the start-up banner, valid for an hour. Undefined when there is no demo firm.
  */
-export async function demoAdminSignInLink(deps: PortalDeps): Promise<string | undefined> {
+export async function demoAdminSignInLink(
+  deps: PortalDeps,
+): Promise<{ url: string; accountId: string } | undefined> {
   const account = await findAccountByEmail(deps.db, DEMO_ADMIN_EMAIL);
   if (!account) return undefined;
   const now = deps.clock.now();
@@ -35,5 +37,5 @@ export async function demoAdminSignInLink(deps: PortalDeps): Promise<string | un
     next: '/portal/',
     ttlMs: START_LINK_TTL_MS,
   });
-  return link.url;
+  return { url: link.url, accountId: account.id };
 }
