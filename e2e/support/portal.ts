@@ -88,7 +88,7 @@ export async function signInWithLink(
   const violations = watchPage(page);
   await page.goto(link);
   await page.getByRole('button', { name: 'Continue' }).click();
-  await expect.poll(() => page.locator('.sidebar').count(), WAIT).toBe(1);
+  await page.locator('.sidebar').waitFor(WAIT);
   return { context, page, ...violations };
 }
 

@@ -120,3 +120,13 @@ export function CodeBlock(props: { code: string; label: string }) {
     </div>
   );
 }
+
+/** A table that scrolls sideways on small screens; the scrolling region is reachable by keyboard. */
+export function TableWrap(props: { label: string; children: ComponentChildren }) {
+  return (
+    // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region must be reachable by keyboard (WCAG 2.1.1)
+    <section class="table-wrap" aria-label={props.label} tabIndex={0}>
+      {props.children}
+    </section>
+  );
+}

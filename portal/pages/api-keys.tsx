@@ -9,6 +9,7 @@ import {
   ErrorNote,
   Loading,
   PageHeader,
+  TableWrap,
 } from '../components/ui.tsx';
 import { formatDate, formatRelative } from '../format.ts';
 import { mcpSnippets } from '../mcp-snippets.ts';
@@ -178,7 +179,7 @@ export function ApiKeysPage() {
             Create one to connect Claude, Cursor or VS Code to your leads.
           </Empty>
         ) : (
-          <div class="table-wrap">
+          <TableWrap label="Key list">
             <table class="table">
               <thead>
                 <tr>
@@ -230,7 +231,7 @@ export function ApiKeysPage() {
                 ))}
               </tbody>
             </table>
-          </div>
+          </TableWrap>
         )}
       </Card>
     </div>

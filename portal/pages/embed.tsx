@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api } from '../api.ts';
-import { Card, CodeBlock, ErrorNote, PageHeader } from '../components/ui.tsx';
+import { Card, CodeBlock, ErrorNote, PageHeader, TableWrap } from '../components/ui.tsx';
 import { CALCULATORS, type LicenseView } from '../format.ts';
 import { session$ } from '../session.ts';
 import { useResource } from '../use-resource.ts';
@@ -164,7 +164,7 @@ export function EmbedPage() {
           />
         ) : null}
         {previewKey ? (
-          <div class="table-wrap">
+          <TableWrap label="Events seen">
             <table class="table" aria-label="Events from the preview">
               <thead>
                 <tr>
@@ -195,11 +195,11 @@ export function EmbedPage() {
                 )}
               </tbody>
             </table>
-          </div>
+          </TableWrap>
         ) : null}
       </Card>
       <Card title="Events your page can listen to" id="events">
-        <div class="table-wrap">
+        <TableWrap label="Event reference">
           <table class="table">
             <thead>
               <tr>
@@ -222,7 +222,7 @@ export function EmbedPage() {
               ))}
             </tbody>
           </table>
-        </div>
+        </TableWrap>
         <CodeBlock code={listenerOf(embedUrl)} label="JavaScript listener" />
       </Card>
     </div>

@@ -1,4 +1,4 @@
-import { Badge } from '../components/ui.tsx';
+import { Badge, TableWrap } from '../components/ui.tsx';
 import { calculatorName, formatDateTime } from '../format.ts';
 
 export type LeadStatus = 'new' | 'contacted' | 'converted';
@@ -32,7 +32,7 @@ export const StatusBadge = (props: { status: LeadStatus }) => (
 /** A lead table; `statusCell` replaces the status badge (e.g. with a status picker). */
 export function LeadsTable(props: { leads: Lead[]; statusCell?: (lead: Lead) => preact.ComponentChildren }) {
   return (
-    <div class="table-wrap">
+    <TableWrap label="Lead list">
       <table class="table">
         <thead>
           <tr>
@@ -61,6 +61,6 @@ export function LeadsTable(props: { leads: Lead[]; statusCell?: (lead: Lead) => 
           ))}
         </tbody>
       </table>
-    </div>
+    </TableWrap>
   );
 }

@@ -1,5 +1,5 @@
 import { api } from '../api.ts';
-import { Badge, Card, Empty, ErrorNote, Loading, PageHeader } from '../components/ui.tsx';
+import { Badge, Card, Empty, ErrorNote, Loading, PageHeader, TableWrap } from '../components/ui.tsx';
 import {
   domainLabel,
   formatDate,
@@ -69,7 +69,7 @@ function LicenseCard(props: { license: LicenseView }) {
           A site takes a seat the first time it activates the license; development hosts take none.
         </Empty>
       ) : (
-        <div class="table-wrap">
+        <TableWrap label={`Sites using license …${l.keyLast4}`}>
           <table class="table">
             <thead>
               <tr>
@@ -103,7 +103,7 @@ function LicenseCard(props: { license: LicenseView }) {
               ))}
             </tbody>
           </table>
-        </div>
+        </TableWrap>
       )}
       <div class="card-actions">
         <button

@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { api, type PortalError } from '../api.ts';
-import { Badge, Card, ErrorNote, Loading, PageHeader } from '../components/ui.tsx';
+import { Badge, Card, ErrorNote, Loading, PageHeader, TableWrap } from '../components/ui.tsx';
 import { formatRelative } from '../format.ts';
 import { canManage, session$ } from '../session.ts';
 import { useResource } from '../use-resource.ts';
@@ -97,7 +97,7 @@ export function MembersPage() {
         {!data ? (
           <Loading />
         ) : (
-          <div class="table-wrap">
+          <TableWrap label="Member list">
             <table class="table">
               <thead>
                 <tr>
@@ -135,7 +135,7 @@ export function MembersPage() {
                 ))}
               </tbody>
             </table>
-          </div>
+          </TableWrap>
         )}
       </Card>
     </div>
