@@ -73,40 +73,42 @@ function Shell(props: { path: string; children: ComponentChildren }) {
         Skip to content
       </a>
       <aside class="sidebar">
-        <div class="brand">
-          <span class="brand-mark" aria-hidden="true">
-            s
-          </span>
-          <div>
-            <p class="brand-firm">{session.firm.name}</p>
-            <p class="brand-user">
-              {session.user.email} · {session.firm.role}
-            </p>
+        <div class="sidebar-inner">
+          <div class="brand">
+            <span class="brand-mark" aria-hidden="true">
+              s
+            </span>
+            <div>
+              <p class="brand-firm">{session.firm.name}</p>
+              <p class="brand-user">
+                {session.user.email} · {session.firm.role}
+              </p>
+            </div>
           </div>
+          <nav aria-label="Portal">
+            <ul class="nav">
+              {NAV.map((item) => {
+                const heading = item.section && item.section !== section ? item.section : undefined;
+                section = item.section;
+                return (
+                  <li key={item.href}>
+                    {heading ? <p class="nav-section">{heading}</p> : null}
+                    <Link
+                      href={item.href}
+                      class="nav-link"
+                      current={item.href === props.path || `${props.path}/` === item.href}
+                    >
+                      {item.label}
+                    </Link>
+                  </li>
+                );
+              })}
+            </ul>
+          </nav>
+          <button type="button" class="button button-ghost sign-out" onClick={signOut}>
+            Sign out
+          </button>
         </div>
-        <nav aria-label="Portal">
-          <ul class="nav">
-            {NAV.map((item) => {
-              const heading = item.section && item.section !== section ? item.section : undefined;
-              section = item.section;
-              return (
-                <li key={item.href}>
-                  {heading ? <p class="nav-section">{heading}</p> : null}
-                  <Link
-                    href={item.href}
-                    class="nav-link"
-                    current={item.href === props.path || `${props.path}/` === item.href}
-                  >
-                    {item.label}
-                  </Link>
-                </li>
-              );
-            })}
-          </ul>
-        </nav>
-        <button type="button" class="button button-ghost sign-out" onClick={signOut}>
-          Sign out
-        </button>
       </aside>
       <main id="main" class="main" tabIndex={-1}>
         {props.children}

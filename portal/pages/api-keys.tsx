@@ -180,7 +180,7 @@ export function ApiKeysPage() {
           </Empty>
         ) : (
           <TableWrap label="Key list">
-            <table class="table">
+            <table class="table table-stack">
               <thead>
                 <tr>
                   <th scope="col">Name</th>
@@ -200,20 +200,24 @@ export function ApiKeysPage() {
                       <span class="cell-main">{k.name}</span>
                       <span class="cell-sub">by {k.createdBy}</span>
                     </td>
-                    <td>
+                    <td data-label="Key">
                       <code>
                         {k.prefix}…{k.last4}
                       </code>
                     </td>
-                    <td>
+                    <td data-label="Access">
                       <span class="chips-inline">
                         {k.scopes.map((s) => (
                           <Badge key={s}>{s}</Badge>
                         ))}
                       </span>
                     </td>
-                    <td class="num nowrap">{formatDate(k.createdAt)}</td>
-                    <td class="num nowrap">{formatRelative(k.lastUsedAt)}</td>
+                    <td class="num nowrap" data-label="Created">
+                      {formatDate(k.createdAt)}
+                    </td>
+                    <td class="num nowrap" data-label="Last used">
+                      {formatRelative(k.lastUsedAt)}
+                    </td>
                     <td class="actions">
                       {k.revokedAt ? (
                         <Badge tone="bad">revoked</Badge>

@@ -96,36 +96,38 @@ export function EmbedPage() {
       <ErrorNote error={licenses.error} />
       <div class="grid-2">
         <Card title="1. Choose calculators" id="choose">
-          <fieldset class="field">
-            <legend class="visually-hidden">Calculators</legend>
-            {CALCULATORS.map((c) => (
-              <label key={c.slug} class="check">
+          <div class="stack">
+            <fieldset class="field">
+              <legend class="visually-hidden">Calculators</legend>
+              {CALCULATORS.map((c) => (
+                <label key={c.slug} class="check">
+                  <input
+                    type="checkbox"
+                    checked={selected.includes(c.slug)}
+                    onChange={(e) => toggle(c.slug, (e.target as HTMLInputElement).checked)}
+                  />
+                  <span class="check-label">{c.name}</span>
+                </label>
+              ))}
+            </fieldset>
+            {publishable ? null : (
+              <div class="field">
+                <label for="data-key">Your license key</label>
                 <input
-                  type="checkbox"
-                  checked={selected.includes(c.slug)}
-                  onChange={(e) => toggle(c.slug, (e.target as HTMLInputElement).checked)}
+                  id="data-key"
+                  placeholder="SVC-XXXXX-…"
+                  autocomplete="off"
+                  spellcheck={false}
+                  value={key}
+                  onInput={(e) => setKey((e.target as HTMLInputElement).value)}
                 />
-                <span class="check-label">{c.name}</span>
-              </label>
-            ))}
-          </fieldset>
-          {publishable ? null : (
-            <div class="field">
-              <label for="data-key">Your license key</label>
-              <input
-                id="data-key"
-                placeholder="SVC-XXXXX-…"
-                autocomplete="off"
-                spellcheck={false}
-                value={key}
-                onInput={(e) => setKey((e.target as HTMLInputElement).value)}
-              />
-              <p class="help">
-                The key you received with your license; it stays in this page (it goes into the snippet and
-                the preview).
-              </p>
-            </div>
-          )}
+                <p class="help">
+                  The key you received with your license; it stays in this page (it goes into the snippet and
+                  the preview).
+                </p>
+              </div>
+            )}
+          </div>
         </Card>
         <Card title="2. Copy the snippet" id="snippet">
           <CodeBlock code={snippet} label="HTML" />

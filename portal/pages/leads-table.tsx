@@ -33,7 +33,7 @@ export const StatusBadge = (props: { status: LeadStatus }) => (
 export function LeadsTable(props: { leads: Lead[]; statusCell?: (lead: Lead) => preact.ComponentChildren }) {
   return (
     <TableWrap label="Lead list">
-      <table class="table">
+      <table class="table table-stack">
         <thead>
           <tr>
             <th scope="col">Person</th>
@@ -53,10 +53,14 @@ export function LeadsTable(props: { leads: Lead[]; statusCell?: (lead: Lead) => 
                   {lead.phone ? ` · ${lead.phone}` : ''}
                 </span>
               </td>
-              <td>{calculatorName(lead.calculator)}</td>
-              <td>{lead.state ?? '—'}</td>
-              <td class="num nowrap">{formatDateTime(lead.createdAt)}</td>
-              <td>{props.statusCell ? props.statusCell(lead) : <StatusBadge status={lead.status} />}</td>
+              <td data-label="Calculator">{calculatorName(lead.calculator)}</td>
+              <td data-label="State">{lead.state ?? '—'}</td>
+              <td class="num nowrap" data-label="Received">
+                {formatDateTime(lead.createdAt)}
+              </td>
+              <td data-label="Status">
+                {props.statusCell ? props.statusCell(lead) : <StatusBadge status={lead.status} />}
+              </td>
             </tr>
           ))}
         </tbody>

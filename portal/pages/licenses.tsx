@@ -20,7 +20,8 @@ function LicenseCard(props: { license: LicenseView }) {
   return (
     <Card title={`${l.plan[0]!.toUpperCase()}${l.plan.slice(1)} license`} id={l.id}>
       <p class="status-line">
-        <Badge tone={STATUS_TONE[l.status]}>{l.status}</Badge> {licenseStatusWords(l)}
+        <Badge tone={STATUS_TONE[l.status]}>{l.status}</Badge>
+        <span>{licenseStatusWords(l).replace(/^[^—]+— /, '')}</span>
       </p>
       <dl class="facts">
         <div>
@@ -70,7 +71,7 @@ function LicenseCard(props: { license: LicenseView }) {
         </Empty>
       ) : (
         <TableWrap label={`Sites using license …${l.keyLast4}`}>
-          <table class="table">
+          <table class="table table-stack">
             <thead>
               <tr>
                 <th scope="col">Site</th>
@@ -86,9 +87,15 @@ function LicenseCard(props: { license: LicenseView }) {
               {activations.map((a) => (
                 <tr key={a.id}>
                   <td>{domainLabel(a.domain)}</td>
-                  <td>{a.env === 'prod' ? 'Live site (1 seat)' : 'Development (no seat)'}</td>
-                  <td class="num nowrap">{formatDate(a.firstSeenAt)}</td>
-                  <td class="num nowrap">{formatRelative(a.lastSeenAt)}</td>
+                  <td data-label="Kind">
+                    {a.env === 'prod' ? 'Live site (1 seat)' : 'Development (no seat)'}
+                  </td>
+                  <td class="num nowrap" data-label="First seen">
+                    {formatDate(a.firstSeenAt)}
+                  </td>
+                  <td class="num nowrap" data-label="Last seen">
+                    {formatRelative(a.lastSeenAt)}
+                  </td>
                   <td class="actions">
                     <button
                       type="button"

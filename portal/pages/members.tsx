@@ -98,7 +98,7 @@ export function MembersPage() {
           <Loading />
         ) : (
           <TableWrap label="Member list">
-            <table class="table">
+            <table class="table table-stack">
               <thead>
                 <tr>
                   <th scope="col">E-mail</th>
@@ -116,10 +116,12 @@ export function MembersPage() {
                       <span class="cell-main">{m.email}</span>
                       {m.you ? <span class="cell-sub">you</span> : null}
                     </td>
-                    <td>
+                    <td data-label="Role">
                       <Badge tone={m.role === 'viewer' ? 'neutral' : 'accent'}>{m.role}</Badge>
                     </td>
-                    <td class="num nowrap">{formatRelative(m.lastSignInAt)}</td>
+                    <td class="num nowrap" data-label="Last sign-in">
+                      {formatRelative(m.lastSignInAt)}
+                    </td>
                     <td class="actions">
                       {manage && !m.you && (m.role !== 'owner' || isOwner) ? (
                         <button

@@ -1,5 +1,5 @@
 import { api } from '../api.ts';
-import { Badge, Card, Empty, ErrorNote, Link, Loading, PageHeader } from '../components/ui.tsx';
+import { Card, Empty, ErrorNote, Link, Loading, PageHeader } from '../components/ui.tsx';
 import { type LicenseView, licenseStatusWords, plural, STATUS_TONE } from '../format.ts';
 import { useResource } from '../use-resource.ts';
 import { type Lead, LeadsTable } from './leads-table.tsx';
@@ -43,9 +43,7 @@ export function OverviewPage() {
                 <p class="stat-label">
                   {l.plan[0]!.toUpperCase() + l.plan.slice(1)} license · …{l.keyLast4}
                 </p>
-                <p class="stat-status">
-                  <Badge tone={STATUS_TONE[l.status]}>{l.status}</Badge> {licenseStatusWords(l)}
-                </p>
+                <p class={`stat-status tone-${STATUS_TONE[l.status]}`}>{licenseStatusWords(l)}</p>
                 <label class="meter-label" for={`seats-${l.id}`}>
                   <span class="num">
                     {l.seatsUsed} of {plural(l.seats, 'seat')}

@@ -53,6 +53,14 @@ export async function revokeSession(db: Db, userId: string, id: string, at: Date
   return rows.length === 1;
 }
 
+/** Ends the session a browser presented, whoever it belongs to (sign-in replaces it). */
+export async function revokeSessionByToken(db: Db, tokenHmac: string, at: Date): Promise<void> {
+  await db
+    .update(portalSessions)
+    .set({ revokedAt: at })
+    .where(and(eq(portalSessions.tokenHmac, tokenHmac), isNull(portalSessions.revokedAt)));
+}
+
 export async function listLiveSessionsOfUser(db: Db, userId: string, now: Date) {
   return db
     .select()

@@ -6,6 +6,7 @@ import {
   insertPortalSession,
   listLiveSessionsOfUser,
   revokeSession,
+  revokeSessionByToken,
   setSessionAccount,
   touchSession,
 } from '../../db/portal-sessions-repo.ts';
@@ -24,7 +25,14 @@ const SESSION_PREFIX = 'svc_ps_';
  */
 export async function startSession(
   deps: PortalDeps,
-  input: { userId: string; method: 'magic_link' | 'passkey'; accountId?: string | null; userAgent?: string },
+  input: {
+    userId: string;
+    method: 'magic_link' | 'passkey';
+    accountId?: string | null;
+    userAgent?: string;
+    /** The session cookie the browser already had, if any: it ends here (rotation). */
+    previousToken?: string;
+  },
 ): Promise<{ token: string; principal: PortalPrincipal }> {
   const memberships = await listMembershipsOfUser(deps.db, input.userId);
   const chosen = memberships.find((m) => m.accountId === input.accountId) ?? memberships[0];
@@ -32,6 +40,8 @@ export async function startSession(
   if (!chosen || !user) throw new AppError('FORBIDDEN', 'This person is not a member of any firm.');
   const token = SESSION_PREFIX + toBase62(randomBytes(32));
   const now = deps.clock.now();
+  if (input.previousToken)
+    await revokeSessionByToken(deps.db, hmacSecret(deps.pepper, input.previousToken), now);
   const row = await insertPortalSession(deps.db, {
     id: newId('ps'),
     userId: user.id,

@@ -5,7 +5,7 @@ import { normalizeEmail, type PortalDeps } from '../../domain/portal/portal-deps
 import { startSession } from '../../domain/portal/sessions.ts';
 import { clientIp } from '../../http/client-ip.ts';
 import { createRouter } from '../../http/openapi-router.ts';
-import { assertSameOrigin, setSessionCookie } from '../../http/portal-session.ts';
+import { assertSameOrigin, sessionTokenOf, setSessionCookie } from '../../http/portal-session.ts';
 import type { SignInLimiter } from '../../http/sign-in-limiter.ts';
 import { errorResponses, jsonBody, jsonResponse } from '../schemas.ts';
 import { Any } from './portal-schemas.ts';
@@ -80,6 +80,7 @@ export function createPortalAuthRoutes(deps: PortalDeps, limiter: SignInLimiter,
       method: 'magic_link',
       accountId: link.accountId,
       userAgent: c.req.header('user-agent') ?? '',
+      previousToken: sessionTokenOf(c, deps.portalUrl),
     });
     setSessionCookie(c, deps.portalUrl, token);
     return c.json({ next: link.next }, 200);
@@ -99,6 +100,7 @@ export function createPortalAuthRoutes(deps: PortalDeps, limiter: SignInLimiter,
       userId,
       method: 'passkey',
       userAgent: c.req.header('user-agent') ?? '',
+      previousToken: sessionTokenOf(c, deps.portalUrl),
     });
     setSessionCookie(c, deps.portalUrl, token);
     return c.json({ next: safeNextPath(body.next) }, 200);
