@@ -77,7 +77,12 @@ export function ConnectPage() {
                   {data.site.unicode !== data.site.ascii ? (
                     <span class="muted"> ({data.site.ascii})</span>
                   ) : null}
-                  {data.developmentHost ? <span class="badge badge-warn">development host</span> : null}
+                  {data.developmentHost ? (
+                    <>
+                      {' '}
+                      <span class="badge badge-warn">development host</span>
+                    </>
+                  ) : null}
                 </dd>
               </div>
               <div>

@@ -13,6 +13,8 @@ import { lifecycle } from '../lifecycle-client.ts';
 import { canManage } from '../session.ts';
 import { useResource } from '../use-resource.ts';
 
+const capitalize = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
+
 function LicenseCard(props: { license: LicenseView }) {
   const l = props.license;
   const editable = lifecycle.available && canManage();
@@ -21,7 +23,7 @@ function LicenseCard(props: { license: LicenseView }) {
     <Card title={`${l.plan[0]!.toUpperCase()}${l.plan.slice(1)} license`} id={l.id}>
       <p class="status-line">
         <Badge tone={STATUS_TONE[l.status]}>{l.status}</Badge>
-        <span>{licenseStatusWords(l).replace(/^[^—]+— /, '')}</span>
+        <span>{capitalize(licenseStatusWords(l).replace(/^[^—]+— /, ''))}</span>
       </p>
       <dl class="facts">
         <div>
