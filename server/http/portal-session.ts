@@ -25,9 +25,12 @@ export function sessionCookie(portalUrl: string) {
   };
 }
 
+const BARE_NAME = 'svc_session';
+
 export function setSessionCookie(c: Context, portalUrl: string, token: string) {
-  const { name, options } = sessionCookie(portalUrl);
-  setCookie(c, name, token, {
+  const { options } = sessionCookie(portalUrl);
+  // hono adds the `__Host-` prefix itself when told to, so it gets the bare name.
+  setCookie(c, BARE_NAME, token, {
     ...options,
     maxAge: Math.floor(SESSION_TTL_MS / 1000),
     ...(options.secure ? { prefix: 'host' as const } : {}),
@@ -35,8 +38,8 @@ export function setSessionCookie(c: Context, portalUrl: string, token: string) {
 }
 
 export function clearSessionCookie(c: Context, portalUrl: string) {
-  const { name, options } = sessionCookie(portalUrl);
-  deleteCookie(c, name, {
+  const { options } = sessionCookie(portalUrl);
+  deleteCookie(c, BARE_NAME, {
     path: '/',
     secure: options.secure,
     ...(options.secure ? { prefix: 'host' as const } : {}),
@@ -44,8 +47,7 @@ export function clearSessionCookie(c: Context, portalUrl: string) {
 }
 
 export function sessionTokenOf(c: Context, portalUrl: string): string | undefined {
-  const { name } = sessionCookie(portalUrl);
-  return name.startsWith('__Host-') ? getCookie(c, name.slice(7), 'host') : getCookie(c, name);
+  return sessionCookie(portalUrl).options.secure ? getCookie(c, BARE_NAME, 'host') : getCookie(c, BARE_NAME);
 }
 
 /**

@@ -95,6 +95,29 @@ describe('magic links and sessions', () => {
     expect(sessionCookie('http://localhost:8787').options.secure).toBe(false);
   });
 
+  it('over HTTPS the Set-Cookie is `__Host-svc_session` with Secure, and it is read back', async () => {
+    const https = await createTestContext({ PUBLIC_PORTAL_URL: 'https://portal.smithlaw.example' });
+    const { account } = await https.seed.firm();
+    const invited = await inviteMember(https.services.portal, {
+      accountId: account.id,
+      email: 'https@firm.example',
+      role: 'owner',
+      invitedBy: null,
+    });
+    const res = await https.app.request('/v1/portal/auth/link', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin: 'https://portal.smithlaw.example' },
+      body: JSON.stringify({ token: new URL(invited.link).hash.replace('#token=', '') }),
+    });
+    const setCookie = res.headers.get('set-cookie')!;
+    expect(setCookie).toMatch(/^__Host-svc_session=svc_ps_/);
+    expect(setCookie).toContain('Secure');
+    const me = await https.app.request('/v1/portal/session', {
+      headers: { cookie: setCookie.split(';')[0]! },
+    });
+    expect(me.status).toBe(200);
+  });
+
   it('signing in again rotates: the session the browser presented ends', async () => {
     const member = await firmWithMember();
     const a = await signIn(member.token);
