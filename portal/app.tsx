@@ -1,4 +1,5 @@
 import type { ComponentChildren } from 'preact';
+import { useEffect } from 'preact/hooks';
 import { api } from './api.ts';
 import { Link, Loading } from './components/ui.tsx';
 import { ActivityPage } from './pages/activity.tsx';
@@ -66,6 +67,13 @@ function Shell(props: { path: string; children: ComponentChildren }) {
     session$.value = null;
     navigate('/portal/', true);
   };
+  // On phones the navigation scrolls sideways: keep the current page's link in view.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs again whenever the page changes
+  useEffect(() => {
+    document
+      .querySelector('.nav-link[aria-current="page"]')
+      ?.scrollIntoView({ block: 'nearest', inline: 'nearest' });
+  }, [props.path]);
   let section: string | undefined;
   return (
     <div class="shell">
