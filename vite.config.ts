@@ -27,7 +27,7 @@ export default defineConfig({
         test: {
           name: 'browser',
           environment: 'happy-dom',
-          include: ['loader/**/*.test.ts', 'widget/**/*.test.{ts,tsx}'],
+          include: ['loader/**/*.test.ts', 'widget/**/*.test.{ts,tsx}', 'sdk/**/*.test.ts'],
         },
       },
       {

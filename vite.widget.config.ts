@@ -1,15 +1,16 @@
-import { readdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { defineConfig } from 'vite';
 
-const PAGES_DIR = resolve(import.meta.dirname, 'widget/w');
-/** One HTML entry per calculator (`widget/w/<slug>.html`); they share one hashed script and stylesheet. */
-const pages = readdirSync(PAGES_DIR).filter((f) => f.endsWith('.html'));
-
 /**
- * Widget pages: dist/embed/w/<slug>.html with content-hashed assets under dist/embed/assets/.
- * JSX goes through oxc with Preact's automatic runtime (no Babel preset needed).
+ * One widget page per build: `SVC_PAGE=<slug> vite build -c vite.widget.config.ts` writes
+ * dist/embed/w/<slug>.html with exactly one content-hashed script and one stylesheet under
+ * dist/embed/assets/, holding only that calculator's code (`npm run build:embed` runs it for
+ * every page in widget/w). JSX goes through oxc with Preact's automatic runtime.
  */
+const page = process.env.SVC_PAGE;
+if (!page || !/^[a-z0-9-]+$/.test(page))
+  throw new Error('Set SVC_PAGE to a page of widget/w, e.g. estate-tax');
+
 export default defineConfig({
   root: resolve(import.meta.dirname, 'widget'),
   base: '/',
@@ -20,7 +21,8 @@ export default defineConfig({
     target: 'es2022',
     modulePreload: { polyfill: false },
     rollupOptions: {
-      input: Object.fromEntries(pages.map((page) => [page.replace(/\.html$/, ''), resolve(PAGES_DIR, page)])),
+      input: { [page]: resolve(import.meta.dirname, 'widget/w', `${page}.html`) },
+      output: { codeSplitting: false },
     },
   },
 });

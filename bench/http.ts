@@ -59,7 +59,7 @@ export async function runHttpBench(requests = 2000, concurrency = 16): Promise<H
     const session = await (
       await fetch(
         `${api}/license/activate`,
-        json({ licenseKey: stack.demo.licenseKey }, { origin: 'http://localhost' }),
+        json({ licenseKey: stack.demo.publishableKey }, { origin: 'http://localhost' }),
       )
     ).json();
     const site = await (
@@ -74,7 +74,7 @@ export async function runHttpBench(requests = 2000, concurrency = 16): Promise<H
       await load('POST /license/activate (embed session)', requests, concurrency, () =>
         fetch(
           `${api}/license/activate`,
-          json({ licenseKey: stack.demo.licenseKey }, { origin: 'http://localhost' }),
+          json({ licenseKey: stack.demo.publishableKey }, { origin: 'http://localhost' }),
         ),
       ),
       await load('GET /licenses/status', requests, concurrency, () =>

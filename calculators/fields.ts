@@ -1,8 +1,8 @@
 import { z } from 'zod';
+import { type Coverage, isCovered, MAX_DOLLARS, US_STATES } from './limits.ts';
 import { hasAtMostTwoDecimals } from './money.ts';
 
-/** The largest amount any calculator accepts ($1 trillion): beyond any real estate, within exact doubles. */
-export const MAX_DOLLARS = 1_000_000_000_000;
+export { type Coverage, isCovered, MAX_DOLLARS, US_STATES } from './limits.ts';
 
 /**
  * A dollar amount: a number ≥ 0, at most MAX_DOLLARS, with at most two decimals. zod 4 already
@@ -23,71 +23,8 @@ export const money = (label: string, options: { default?: number; description?: 
   return options.default === undefined ? base : base.default(options.default);
 };
 
-export const US_STATES = [
-  'AL',
-  'AK',
-  'AZ',
-  'AR',
-  'CA',
-  'CO',
-  'CT',
-  'DE',
-  'DC',
-  'FL',
-  'GA',
-  'HI',
-  'ID',
-  'IL',
-  'IN',
-  'IA',
-  'KS',
-  'KY',
-  'LA',
-  'ME',
-  'MD',
-  'MA',
-  'MI',
-  'MN',
-  'MS',
-  'MO',
-  'MT',
-  'NE',
-  'NV',
-  'NH',
-  'NJ',
-  'NM',
-  'NY',
-  'NC',
-  'ND',
-  'OH',
-  'OK',
-  'OR',
-  'PA',
-  'RI',
-  'SC',
-  'SD',
-  'TN',
-  'TX',
-  'UT',
-  'VT',
-  'VA',
-  'WA',
-  'WV',
-  'WI',
-  'WY',
-] as const;
-
 export const usState = (label = 'State') =>
   z.enum(US_STATES, { error: 'Expected a two-letter US state code such as NY' }).meta({ label });
-
-/** The dates of death (inclusive ISO dates) that a calculator's law tables cover. */
-export interface Coverage {
-  from: string;
-  to: string;
-}
-
-export const isCovered = (date: string, coverage: Coverage): boolean =>
-  date >= coverage.from && date <= coverage.to;
 
 /** An ISO calendar date (YYYY-MM-DD, a real day) inside the coverage of the tables. */
 export const dateIn = (label: string, coverage: Coverage) =>

@@ -39,9 +39,16 @@ export interface CalculatorInfo {
   outputLabels: Record<string, string>;
 }
 
-export interface CalculatorDefinition<I> extends CalculatorInfo {
-  inputSchema: z.ZodType<I>;
+/**
+ * A calculator without its zod schema: what the browser bundles (the widget validates with its
+ * own small checks, and the server, holding the schema, stays authoritative).
+ */
+export interface CalculatorCore<I> extends Omit<CalculatorInfo, 'inputSchema'> {
   compute(input: I, context: { now: Date }): CalculationResult;
+}
+
+export interface CalculatorDefinition<I> extends CalculatorCore<I> {
+  inputSchema: z.ZodType<I>;
 }
 
 export const DISCLAIMER =

@@ -36,6 +36,29 @@ describe('configFromScript', () => {
     ['data-calculator', { 'data-calculator': 'rmd' }, 'https://a.test', { defaultCalculator: 'rmd' }],
     ['estate-tax by default', {}, 'https://a.test', { defaultCalculator: 'estate-tax', embedOrigin: EMBED }],
     ['data-target', { 'data-target': '.calc' }, 'https://a.test', { target: '.calc' }],
+    [
+      'theming, state, mount and legacy events',
+      {
+        'data-theme': 'dark',
+        'data-accent': '#1f4e79',
+        'data-radius': '4',
+        'data-font': 'inherit',
+        'data-state': 'NY',
+        'data-mount': 'manual',
+        'data-legacy-events': 'off',
+      },
+      'https://a.test',
+      {
+        theme: 'dark',
+        accent: '#1f4e79',
+        radius: '4',
+        font: 'inherit',
+        state: 'NY',
+        manual: true,
+        legacyEvents: false,
+      },
+    ],
+    ['legacy events on by default', {}, 'https://a.test', { legacyEvents: true, manual: false }],
   ])('reads %s', (_name, attrs, apiUrl, expected) => {
     expect(configFromScript(script({ 'data-key': 'SVC-KEY', ...attrs }), apiUrl)).toMatchObject({
       licenseKey: 'SVC-KEY',
@@ -47,7 +70,7 @@ describe('configFromScript', () => {
     ['no data-key', script({}), 'https://a.test', /data-key/],
     ['an empty data-key', script({ 'data-key': '  ' }), 'https://a.test', /data-key/],
     ['no API URL at all', script({ 'data-key': 'K' }), '__SVC_API_URL__', /data-api/],
-    ['no script', null, 'https://a.test', /script/],
+    ['no script', null, 'https://a.test', /loader.js/],
   ])('does not start with %s, and says what to fix', (_name, tag, apiUrl, hint) => {
     expect(configFromScript(tag, apiUrl)).toBeUndefined();
     expect(String(vi.mocked(console.error).mock.calls[0]![0])).toMatch(hint);
@@ -55,7 +78,13 @@ describe('configFromScript', () => {
 });
 
 describe('findTargets', () => {
-  const config = { licenseKey: 'K', apiUrl: 'https://a.test', embedOrigin: EMBED, defaultCalculator: 'rmd' };
+  const config = {
+    licenseKey: 'K',
+    apiUrl: 'https://a.test',
+    embedOrigin: EMBED,
+    defaultCalculator: 'rmd',
+    legacyEvents: true,
+  };
 
   it('finds [data-svc-calculator] containers, or what data-target selects', () => {
     document.body.innerHTML = '<div data-svc-calculator="rmd"></div><p class="x"></p><p class="x"></p>';
@@ -73,13 +102,19 @@ describe('reasonFor', () => {
   it.each([
     [401, 'INVALID_LICENSE', 'token_denied'],
     [403, 'DOMAIN_NOT_ALLOWED', 'domain_not_allowed'],
-    [403, undefined, 'domain_not_allowed'],
+    [400, 'WRONG_KEY_KIND', 'wrong_key_kind'],
     [403, 'FORBIDDEN', 'token_denied'],
     [429, 'RATE_LIMITED', 'rate_limited'],
-    [400, 'INVALID_REQUEST', 'invalid_input'],
+    [400, 'INVALID_REQUEST', 'token_denied'],
     [500, 'INTERNAL_ERROR', 'unknown'],
     [503, undefined, 'unknown'],
   ])('%d %s → %s', (status, code, reason) => {
     expect(reasonFor(status, code).reason).toBe(reason);
+  });
+
+  it('passes the API’s own message on (it says which key goes where)', () => {
+    expect(reasonFor(400, 'WRONG_KEY_KIND', 'Use the publishable key').message).toBe(
+      'Use the publishable key',
+    );
   });
 });

@@ -1,7 +1,16 @@
 /** Written into loader.js by the embed host when it serves the file (server/embed-host.ts). */
 export const API_URL_PLACEHOLDER = '__SVC_API_URL__';
 
-export interface LoaderConfig {
+/** The look the host page asks for; passed to each iframe in its URL hash. */
+export interface ThemeConfig {
+  theme?: string;
+  accent?: string;
+  radius?: string;
+  /** `inherit`: the container's computed font family. */
+  font?: string;
+}
+
+export interface LoaderConfig extends ThemeConfig {
   licenseKey: string;
   /** API base without `/v1`. */
   apiUrl: string;
@@ -13,6 +22,10 @@ export interface LoaderConfig {
   target?: string;
   /** `data-mount="manual"`: mount nothing on load; the page calls `Svc.mount` (single-page apps). */
   manual?: boolean;
+  /** `data-state`: pre-selects the state in the form (two letters). */
+  state?: string;
+  /** `data-legacy-events="off"` stops the two legacy resize aliases (on by default). */
+  legacyEvents: boolean;
 }
 
 /** `URL.canParse` is too new for every host page's visitors. */
@@ -25,42 +38,38 @@ function parseUrl(value: string): URL | undefined {
 }
 
 /**
- * Reads the loader's own `<script>` tag:
- * `data-key` (required), `data-calculator`, `data-target` (a CSS selector), `data-api`,
- * `data-mount="manual"`.
+ * Reads the loader's own `<script>` tag (the attribute table is in the README):
+ * `data-key` (required), `data-calculator`, `data-state`, `data-theme`, `data-accent`,
+ * `data-radius`, `data-font`, `data-target`, `data-mount`, `data-api`, `data-legacy-events`.
  * Returns undefined, and says why in the console, when the loader cannot start.
  *
  * @example
  * ```html
- * <script src="https://embed.svc.example/loader.js" data-key="SVC-…" data-target="#calc" async></script>
+ * <script src="https://embed.svc.example/loader.js" data-key="svc_pk_…" data-target="#calc" async></script>
  * ```
  */
 export function configFromScript(script: HTMLScriptElement | null, apiUrl: string): LoaderConfig | undefined {
-  const src = script?.src ? parseUrl(script.src) : undefined;
-  if (!script || !src) {
-    console.error('[svc] loader.js could not find its own <script src> tag.');
-    return undefined;
-  }
-  const licenseKey = script.dataset.key?.trim();
-  if (!licenseKey) {
-    console.error('[svc] loader.js needs data-key="SVC-…" (your license key) on its <script> tag.');
-    return undefined;
-  }
+  const src = parseUrl(script?.src ?? '');
+  const d = script?.dataset ?? {};
+  const licenseKey = d.key?.trim();
   // Compared by prefix: the embed host rewrites every copy of the full placeholder in loader.js.
-  const injected = apiUrl.startsWith('__') ? '' : apiUrl;
-  const api = (script.dataset.api ?? injected).replace(/\/+$/, '');
-  if (!/^https?:$/.test(parseUrl(api)?.protocol ?? '')) {
-    console.error('[svc] loader.js does not know the API URL: set data-api="https://…" on its <script> tag.');
+  const api = (d.api ?? (apiUrl.startsWith('__') ? '' : apiUrl)).replace(/\/+$/, '');
+  if (!src || !licenseKey || !/^https?:$/.test(parseUrl(api)?.protocol ?? '')) {
+    console.error('[svc] loader.js needs data-key="svc_pk_…" (and data-api)');
     return undefined;
   }
-  return {
+  const config: LoaderConfig = {
     licenseKey,
     apiUrl: api,
     embedOrigin: src.origin,
-    defaultCalculator: script.dataset.calculator ?? 'estate-tax',
-    ...(script.dataset.target ? { target: script.dataset.target } : {}),
-    ...(script.dataset.mount === 'manual' ? { manual: true } : {}),
+    defaultCalculator: d.calculator ?? 'estate-tax',
+    manual: d.mount === 'manual',
+    legacyEvents: d.legacyEvents !== 'off',
   };
+  for (const key of ['target', 'state', 'theme', 'accent', 'radius', 'font'] as const) {
+    if (d[key]) config[key] = d[key];
+  }
+  return config;
 }
 
 /** The containers to mount into: `data-target` matches, else `[data-svc-calculator]` elements. */
@@ -69,7 +78,7 @@ export function findTargets(doc: Document, config: LoaderConfig): HTMLElement[] 
   try {
     return [...doc.querySelectorAll<HTMLElement>(selector)];
   } catch {
-    console.error(`[svc] data-target="${selector}" is not a valid CSS selector.`);
+    console.error(`[svc] bad data-target "${selector}"`);
     return [];
   }
 }

@@ -14,24 +14,21 @@ export function createEmitter() {
   const listeners = new Map<string, Set<Listener>>();
   return {
     on<T extends EventType>(type: T, listener: Listener<T>): () => void {
-      if (typeof listener !== 'function') return () => {};
-      if (!listeners.has(type)) listeners.set(type, new Set());
-      listeners.get(type)!.add(listener as Listener);
-      return () => void listeners.get(type)?.delete(listener as Listener);
+      const set = listeners.get(type) ?? new Set();
+      listeners.set(type, set.add(listener as Listener));
+      return () => void set.delete(listener as Listener);
     },
     off<T extends EventType>(type: T, listener: Listener<T>): void {
       listeners.get(type)?.delete(listener as Listener);
     },
     emit(target: { id: string; element: HTMLElement }, message: SvcMessage): void {
-      target.element.dispatchEvent(
-        new CustomEvent(message.type, { detail: message.payload, bubbles: true, composed: true }),
-      );
+      target.element.dispatchEvent(new CustomEvent(message.type, { detail: message.payload, bubbles: true }));
       for (const listener of [...(listeners.get(message.type) ?? [])]) {
         try {
           listener(message.payload as never, { widgetId: target.id, element: target.element });
         } catch (error) {
           // A bug in one host listener must not stop the others, nor the loader.
-          console.error('[svc] an Svc.on listener threw', error);
+          console.error(error);
         }
       }
     },

@@ -1,32 +1,44 @@
 /** Slugs are lower-case words joined by hyphens; anything else never reaches a URL. */
 export const SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
-const INITIAL_HEIGHT = 520;
+const INITIAL_HEIGHT = 560;
 const MIN_HEIGHT = 120;
 
 /**
- * The widget iframe. Its URL carries the widget id and the host origin (so the widget knows
- * where to post), never the token or the license key. Styles are set through the element's
- * properties: no `style` attribute or `<style>` reaches the host page, so a strict CSP holds.
+ * The widget iframe. Its URL hash carries the widget id, the host origin (so the widget knows
+ * where to post) and the look the page asked for; never the token or the key. Styles are set
+ * through the element's properties: no `style` attribute or `<style>` reaches the host page, so
+ * a strict CSP holds.
  */
 export function createFrame(
   doc: Document,
-  opts: { embedOrigin: string; calculator: string; widgetId: string; hostOrigin: string },
+  opts: { embedOrigin: string; calculator: string; params: Record<string, string | undefined> },
 ): HTMLIFrameElement {
   const iframe = doc.createElement('iframe');
-  const hash = new URLSearchParams({ widgetId: opts.widgetId, host: opts.hostOrigin });
+  const hash = new URLSearchParams();
+  for (const [key, value] of Object.entries(opts.params)) if (value) hash.set(key, value);
   iframe.src = `${opts.embedOrigin}/w/${opts.calculator}.html#${hash}`;
-  iframe.title = `${opts.calculator.replace(/-/g, ' ')} calculator`;
-  iframe.loading = 'lazy';
+  // Until the page says its name in `svc-hello` (the loader carries no list of names).
+  iframe.title = 'Calculator';
   // The widget needs only the host's origin, which it gets from the hash.
   iframe.referrerPolicy = 'no-referrer';
-  iframe.style.display = 'block';
-  iframe.style.width = '100%';
-  iframe.style.border = '0';
-  iframe.style.colorScheme = 'normal';
-  iframe.style.height = `${INITIAL_HEIGHT}px`;
+  const style = iframe.style;
+  style.display = 'block';
+  style.width = '100%';
+  style.border = '0';
+  style.colorScheme = 'normal';
+  resizeFrame(iframe, INITIAL_HEIGHT);
   return iframe;
 }
 
 export function resizeFrame(iframe: HTMLIFrameElement, height: number): void {
   iframe.style.height = `${Math.max(MIN_HEIGHT, Math.ceil(height))}px`;
+}
+
+/** What a visitor sees in place of a widget that cannot run here: polite, no jargon. */
+export function createFallback(doc: Document): HTMLElement {
+  const p = doc.createElement('p');
+  p.dataset.svcFallback = '';
+  p.textContent = 'This calculator isn’t available here right now.';
+  p.style.padding = '1em';
+  return p;
 }

@@ -2,22 +2,26 @@ import {
   createMessage,
   type ErrorPayload,
   type EventType,
-  isResizeMessage,
-  isSvcMessage,
-  isTokenRequestMessage,
+  isEnvelope,
+  isHelloMessage,
   type LoaderPortMessage,
   PROTOCOL_VERSION,
 } from '../protocol/index.ts';
-import type { LoaderConfig } from './config.ts';
+import { findTargets, type LoaderConfig } from './config.ts';
 import { createEmitter, type Listener } from './emitter.ts';
-import { createFrame, resizeFrame, SLUG } from './frame.ts';
-import { toErrorPayload } from './reasons.ts';
+import { createFallback, createFrame, resizeFrame, SLUG } from './frame.ts';
+import { isPermanent, toErrorPayload } from './reasons.ts';
 import { createSession, type EmbedSession } from './session.ts';
 
 declare const __SVC_VERSION__: string | undefined;
 
-/** After the iframe's page has loaded, this long without `svc-ready` means it never will. */
-export const READY_TIMEOUT_MS = 15_000;
+/**
+ * After the iframe's load event, this long without its hello means it never will: an unknown
+ * `data-calculator` (the page is a 404) or a host CSP without `frame-src` for the embed origin.
+ */
+export const READY_TIMEOUT_MS = 5_000;
+
+export type { Listener };
 
 /**
  * `window.Svc`, set by loader.js.
@@ -27,10 +31,9 @@ export const READY_TIMEOUT_MS = 15_000;
  * const stop = Svc.on('svc-result', (payload) => analytics.track('estimate', payload.outputs));
  * const id = Svc.mount(document.querySelector('#slot'), 'rmd'); // single-page apps
  * Svc.unmount(document.querySelector('#slot'));
+ * Svc.destroy(); // every widget, listener and timer gone
  * ```
  */
-export type { Listener };
-
 export interface SvcApi {
   /** The loader's version, e.g. `0.1.0`. */
   version: string;
@@ -43,208 +46,215 @@ export interface SvcApi {
    * (with an `svc-error` or a console message) when it cannot.
    */
   mount(element: HTMLElement, calculator?: string): string | undefined;
-  /** Removes the widget from `element`; the container itself stays. */
+  /** Removes the widget from `element` and releases its channel; the container itself stays. */
   unmount(element: HTMLElement): void;
+  /** Removes every widget, stops watching the page and forgets every listener. */
+  destroy(): void;
 }
 
+/** What main.ts drives besides the public API. */
+export interface Loader extends SvcApi {
+  /** Mounts the page's placeholders not tried yet and unmounts widgets whose container left the page. */
+  sync(): void;
+  /** Keeps `sync` running as the page changes (MutationObserver). */
+  watch(): void;
+}
+
+/** One mounted widget, its state kept in a closure (nothing for page scripts to poke at). */
 interface Widget {
   id: string;
   element: HTMLElement;
   iframe: HTMLIFrameElement;
-  calculator: string;
-  ready: boolean;
-  port?: MessagePort;
-  /** The current port has had its `svc-init`. */
-  initialized: boolean;
-  readyTimer?: ReturnType<typeof setTimeout>;
-  /** The last reason reported, so one failure gives one `svc-error` per widget. */
-  reported?: string;
+  fail(error: ErrorPayload): void;
+  deliver(session: EmbedSession): void;
+  refuse(error: ErrorPayload): void;
+  receive(data: unknown): void;
+  release(): void;
 }
 
-type Target = Pick<Widget, 'id' | 'element'> & Partial<Widget>;
+const isElement = (value: unknown): value is HTMLElement => (value as Node | null)?.nodeType === 1;
 
-function mountProblem(slug: string, hostOrigin: string): ErrorPayload | undefined {
-  if (!SLUG.test(slug)) {
-    return {
-      reason: 'invalid_input',
-      message: `"${slug}" is not a calculator name; write e.g. data-svc-calculator="estate-tax".`,
-    };
-  }
-  if (!/^https?:/.test(hostOrigin)) {
-    return {
-      reason: 'domain_not_allowed',
-      message: 'Widgets run only on pages served over http(s), not from a file.',
-    };
-  }
-  return undefined;
-}
-
-const isElement = (value: unknown): value is HTMLElement =>
-  typeof value === 'object' && value !== null && (value as Node).nodeType === 1;
-
-export function createLoader(config: LoaderConfig, win: Window = window): SvcApi {
+export function createLoader(config: LoaderConfig, win: Window = window, onDestroy?: () => void): Loader {
   const widgets = new Map<string, Widget>();
   const { on, off, emit } = createEmitter();
   let counter = 0;
-  const session = createSession(config, {
-    onRenewed: (s) => {
-      for (const widget of widgets.values()) deliver(widget, s);
-    },
-    onRenewFailed: (error) => {
-      for (const widget of widgets.values()) refuse(widget, error);
-    },
-  });
+  const session = createSession(config);
+  const give = (widget: Widget, pending: Promise<EmbedSession>) =>
+    pending.then(widget.deliver, (error: unknown) => widget.refuse(toErrorPayload(error)));
 
-  function fail(target: Target, error: ErrorPayload): void {
-    if (target.reported === error.reason) return;
-    target.reported = error.reason;
-    emit(target, createMessage('svc-error', target.id, error));
-  }
+  function createWidget(element: HTMLElement, id: string, iframe: HTMLIFrameElement): Widget {
+    let port: MessagePort | undefined;
+    /** The last reason reported, so one failure gives one `svc-error` per widget. */
+    let reported: string | undefined;
+    let readyTimer: ReturnType<typeof setTimeout> | undefined;
+    let fallback: HTMLElement | undefined;
+    const post = (message: LoaderPortMessage) => port?.postMessage(message);
 
-  const post = (widget: Widget, message: LoaderPortMessage) => widget.port?.postMessage(message);
-
-  function deliver(widget: Widget, s: EmbedSession): void {
-    if (!widget.port) return; // not ready yet: it gets the session when it connects
-    const { token, expiresAt } = s;
-    post(
-      widget,
-      widget.initialized
-        ? { type: 'svc-token', v: PROTOCOL_VERSION, token, expiresAt }
-        : { type: 'svc-init', v: PROTOCOL_VERSION, token, expiresAt, apiUrl: config.apiUrl },
-    );
-    widget.initialized = true;
-    widget.reported = undefined;
-  }
-
-  function refuse(widget: Widget, error: ErrorPayload): void {
-    post(widget, { type: 'svc-session-error', v: PROTOCOL_VERSION, ...error });
-    fail(widget, error);
-  }
-
-  /** The iframe said it is ready: give it a private channel, then the session over it. */
-  function connect(widget: Widget): void {
-    widget.port?.close();
-    const channel = new MessageChannel();
-    widget.port = channel.port1;
-    widget.initialized = false;
-    channel.port1.onmessage = (event) => {
-      if (isTokenRequestMessage(event.data)) renewFor(widget);
+    const widget: Widget = {
+      id,
+      element,
+      iframe,
+      fail(error) {
+        if (reported === error.reason) return;
+        reported = error.reason;
+        emit(widget, createMessage('svc-error', id, error));
+      },
+      deliver({ token, expiresAt, firm }) {
+        if (!port) return; // not connected yet: it gets the session when it says hello
+        // Renewals are an `svc-init` again: the widget takes the newest, and stays ready.
+        post({
+          type: 'svc-init',
+          v: PROTOCOL_VERSION,
+          token,
+          expiresAt,
+          apiUrl: config.apiUrl,
+          ...(firm && { firm }),
+        });
+        reported = undefined;
+      },
+      /** No session: the widget is told why, the host gets `svc-error`, a refusal shows the fallback. */
+      refuse(error) {
+        post({ type: 'svc-session-error', v: PROTOCOL_VERSION, ...error });
+        widget.fail(error);
+        if (isPermanent(error.reason) && !fallback) {
+          console.error(`[svc] ${error.message}`);
+          fallback = createFallback(win.document);
+          iframe.replaceWith(fallback);
+        }
+      },
+      receive(data) {
+        if (isHelloMessage(data)) {
+          // The page is up: a private channel, then the session over it.
+          if (data.title) iframe.title = data.title;
+          clearTimeout(readyTimer);
+          port?.close();
+          const channel = new MessageChannel();
+          port = channel.port1;
+          port.onmessage = (event) => {
+            // The port is private to this widget: its only request is `svc-token-request`.
+            if (event.data?.type === 'svc-token-request') give(widget, session.renew());
+          };
+          iframe.contentWindow?.postMessage(
+            { type: 'svc-connect', v: PROTOCOL_VERSION, widgetId: id },
+            config.embedOrigin,
+            [channel.port2],
+          );
+          give(widget, session.get());
+          return;
+        }
+        // Origin and source are checked by the caller: the envelope is enough.
+        if (!isEnvelope(data)) return;
+        if (data.type === 'svc-resize') resizeFrame(iframe, data.payload.height);
+        emit(widget, data);
+      },
+      release() {
+        if (port) port.onmessage = null;
+        port?.close();
+        port = undefined;
+        clearTimeout(readyTimer);
+        iframe.remove();
+        fallback?.remove();
+        widgets.delete(id);
+        delete element.dataset.svcWidgetId;
+      },
     };
-    widget.iframe.contentWindow?.postMessage(
-      { type: 'svc-connect', v: PROTOCOL_VERSION, widgetId: widget.id },
-      config.embedOrigin,
-      [channel.port2],
-    );
-    session.get().then(
-      (s) => deliver(widget, s),
-      (error: unknown) => refuse(widget, toErrorPayload(error)),
-    );
-  }
-
-  function renewFor(widget: Widget): void {
-    // Another widget may have just renewed: then this one only needs the current token.
-    if (session.renewNow() === 'fresh') {
-      session.get().then(
-        (s) => deliver(widget, s),
-        (error: unknown) => refuse(widget, toErrorPayload(error)),
+    iframe.addEventListener('load', () => {
+      if (port) return;
+      clearTimeout(readyTimer);
+      readyTimer = setTimeout(
+        () =>
+          !port &&
+          widget.fail({
+            reason: 'network',
+            message: 'The page did not start: check data-calculator, and frame-src in the CSP',
+          }),
+        READY_TIMEOUT_MS,
       );
-    }
+    });
+    return widget;
   }
 
   function onMessage(event: MessageEvent): void {
-    if (event.origin !== config.embedOrigin || !isSvcMessage(event.data)) return;
-    const message = event.data;
-    const widget = widgets.get(message.widgetId);
-    const frame = widget?.iframe.contentWindow;
+    const widget = widgets.get((event.data as { widgetId?: string } | null)?.widgetId ?? '');
     // The id alone proves nothing: the message must come from that widget's own frame.
-    if (!widget || !frame || event.source !== frame) return;
-    if (message.type === 'svc-ready') {
-      widget.ready = true;
-      clearTimeout(widget.readyTimer);
-      connect(widget);
-    } else if (isResizeMessage(message)) {
-      resizeFrame(widget.iframe, message.payload.height);
+    if (event.origin === config.embedOrigin && widget && event.source === widget.iframe.contentWindow) {
+      widget.receive(event.data);
     }
-    emit(widget, message);
-  }
-
-  function watchLoad(widget: Widget): void {
-    widget.iframe.addEventListener('load', () => {
-      if (widget.ready) return;
-      clearTimeout(widget.readyTimer);
-      widget.readyTimer = setTimeout(() => {
-        if (widget.ready || !widgets.has(widget.id)) return;
-        fail(widget, {
-          reason: 'network',
-          message: `The calculator page did not start. If this site sends a Content-Security-Policy, allow frame-src ${config.embedOrigin}.`,
-        });
-      }, READY_TIMEOUT_MS);
-    });
-  }
-
-  /** Checks the slug against the license once the session says which calculators it covers. */
-  function checkCalculator(widget: Widget): void {
-    session.get().then(
-      (s) => {
-        if (!s.calculators || s.calculators.includes(widget.calculator)) return;
-        unmount(widget.element);
-        fail(widget, {
-          reason: 'invalid_input',
-          message: `There is no calculator "${widget.calculator}". Use one of: ${s.calculators.join(', ')}.`,
-        });
-      },
-      (error: unknown) => fail(widget, toErrorPayload(error)),
-    );
   }
 
   function mount(element: HTMLElement, calculator?: string): string | undefined {
-    if (!isElement(element)) {
-      console.error('[svc] Svc.mount(element, calculator?) needs a DOM element.');
-      return undefined;
-    }
+    if (!isElement(element)) return undefined;
     const existing = element.dataset.svcWidgetId;
     if (existing && widgets.has(existing)) return existing;
     const slug = calculator ?? element.dataset.svcCalculator ?? config.defaultCalculator;
-    const id = `svc-${++counter}-${Math.random().toString(36).slice(2, 8)}`;
-    const hostOrigin = win.location.origin;
-    const problem = mountProblem(slug, hostOrigin);
-    if (problem) {
-      fail({ id, element }, problem);
+    // Not a secret: what proves a message is the widget's is its frame (`event.source`), not its id.
+    const id = `svc-${++counter}`;
+    if (!SLUG.test(slug)) {
+      emit(
+        { id, element },
+        createMessage('svc-error', id, { reason: 'invalid_input', message: `No calculator "${slug}"` }),
+      );
       return undefined;
     }
     const iframe = createFrame(win.document, {
       embedOrigin: config.embedOrigin,
       calculator: slug,
-      widgetId: id,
-      hostOrigin,
+      params: {
+        widgetId: id,
+        host: win.location.origin,
+        theme: config.theme,
+        accent: config.accent,
+        radius: config.radius,
+        font: config.font === 'inherit' ? win.getComputedStyle(element).fontFamily : config.font,
+        state: element.dataset.svcState ?? config.state,
+        legacy: config.legacyEvents ? undefined : 'off',
+      },
     });
-    const widget: Widget = { id, element, iframe, calculator: slug, ready: false, initialized: false };
+    const widget = createWidget(element, id, iframe);
     widgets.set(id, widget);
     element.dataset.svcWidgetId = id;
-    watchLoad(widget);
     element.appendChild(iframe);
-    checkCalculator(widget);
+    // Asked now, in parallel with the page load (the hello delivers it); a refusal shows the fallback at once.
+    session.get().catch((error: unknown) => widget.refuse(toErrorPayload(error)));
     return id;
   }
 
   function unmount(element: HTMLElement): void {
-    const id = isElement(element) ? element.dataset.svcWidgetId : undefined;
-    const widget = id ? widgets.get(id) : undefined;
+    const widget = widgets.get(isElement(element) ? (element.dataset.svcWidgetId ?? '') : '');
     if (!widget) return;
-    widget.port?.close();
-    clearTimeout(widget.readyTimer);
-    widget.iframe.remove();
-    widgets.delete(widget.id);
-    delete element.dataset.svcWidgetId;
+    widget.release();
     if (widgets.size === 0) session.stop();
   }
 
+  /** Placeholders added later mount (each tried once); containers removed from the page unmount. */
+  const tried = new WeakSet<HTMLElement>();
+  function sync(): void {
+    for (const widget of [...widgets.values()]) if (!widget.element.isConnected) unmount(widget.element);
+    if (config.manual) return;
+    for (const target of findTargets(win.document, config)) {
+      if (!tried.has(target)) {
+        tried.add(target);
+        mount(target);
+      }
+    }
+  }
+  const observer = new MutationObserver(sync);
+
   win.addEventListener('message', onMessage);
   return {
+    sync,
+    watch: () => observer.observe(win.document.documentElement, { childList: true, subtree: true }),
     version: typeof __SVC_VERSION__ === 'string' ? __SVC_VERSION__ : 'dev',
     on,
     off,
     mount,
     unmount,
+    destroy() {
+      observer.disconnect();
+      win.removeEventListener('message', onMessage);
+      for (const widget of [...widgets.values()]) widget.release();
+      session.stop();
+      onDestroy?.();
+    },
   };
 }

@@ -22,8 +22,9 @@ beforeEach(() => {
   vi.spyOn(console, 'error').mockImplementation(() => {});
 });
 afterEach(() => {
-  for (const el of document.querySelectorAll<HTMLElement>('[data-svc-widget-id]')) window.Svc?.unmount(el);
+  window.Svc?.destroy();
   delete window.Svc;
+  for (const link of document.head.querySelectorAll('link')) link.remove();
   vi.unstubAllGlobals();
   vi.restoreAllMocks();
 });
@@ -37,7 +38,44 @@ describe('loader.js entry', () => {
     const frames = [...document.querySelectorAll('iframe')].map((f) => new URL(f.src).pathname);
     expect(frames).toEqual(['/w/rmd.html', '/w/estate-tax.html']);
     expect(window.Svc).toMatchObject({ version: expect.any(String) });
-    expect(Object.keys(window.Svc!).sort()).toEqual(['mount', 'off', 'on', 'unmount', 'version']);
+    expect(window.Svc).toMatchObject({
+      mount: expect.any(Function),
+      unmount: expect.any(Function),
+      on: expect.any(Function),
+      off: expect.any(Function),
+      destroy: expect.any(Function),
+    });
+  });
+
+  it('is not switched off by page content such as <a id="Svc"> (named access on window)', async () => {
+    document.body.innerHTML = '<a id="Svc" href="#">comment</a><div data-svc-calculator="rmd"></div>';
+    // What a browser's named access does (happy-dom has none): window.Svc is the element.
+    Object.defineProperty(window, 'Svc', {
+      value: document.getElementById('Svc'),
+      configurable: true,
+      writable: true,
+    });
+    addScript({ 'data-key': 'SVC-KEY', 'data-api': 'https://api.svc.test' });
+    await runLoader();
+    expect(document.querySelectorAll('iframe')).toHaveLength(1);
+    expect(typeof window.Svc?.mount).toBe('function');
+  });
+
+  it('Svc.destroy() removes every widget and lets the loader start again', async () => {
+    document.body.innerHTML = '<div data-svc-calculator="rmd"></div>';
+    addScript({ 'data-key': 'SVC-KEY', 'data-api': 'https://api.svc.test' });
+    await runLoader();
+    window.Svc!.destroy();
+    expect(document.querySelector('iframe')).toBeNull();
+    expect(window.Svc).toBeUndefined();
+  });
+
+  it('preconnects to the API', async () => {
+    addScript({ 'data-key': 'SVC-KEY', 'data-api': 'https://api.svc.test', 'data-mount': 'manual' });
+    await runLoader();
+    expect(document.head.querySelector('link[rel="preconnect"]')?.getAttribute('href')).toBe(
+      'https://api.svc.test',
+    );
   });
 
   it('runs once when the page includes it twice', async () => {

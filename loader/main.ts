@@ -1,5 +1,5 @@
 import { API_URL_PLACEHOLDER, configFromScript, findTargets, type LoaderConfig } from './config.ts';
-import { createLoader, type SvcApi } from './loader.ts';
+import { createLoader, type Loader, type SvcApi } from './loader.ts';
 
 declare global {
   interface Window {
@@ -7,19 +7,22 @@ declare global {
   }
 }
 
-function mountAll(svc: SvcApi, config: LoaderConfig, script: HTMLScriptElement): void {
-  if (config.manual) return;
-  const targets = findTargets(document, config);
-  if (targets.length > 0) {
-    for (const target of targets) svc.mount(target);
-  } else if (config.target) {
-    console.error(`[svc] data-target="${config.target}" matched no element.`);
-  } else {
+/**
+ * The run-once flag. A symbol, not `window.Svc`: page content such as `<a id="Svc">` (a
+ * visitor's comment can add one) makes `window.Svc` truthy through named access, and must not
+ * switch the loader off. No markup can create a symbol-keyed property.
+ */
+const STARTED = Symbol.for('svc.loader');
+
+function mountAll(loader: Loader, config: LoaderConfig, script: HTMLScriptElement): void {
+  if (!config.manual && !config.target && findTargets(document, config).length === 0) {
     // No container on the page: the widget goes right after the script tag.
     const container = document.createElement('div');
     script.insertAdjacentElement('afterend', container);
-    svc.mount(container);
+    loader.mount(container);
   }
+  loader.sync();
+  loader.watch();
 }
 
 /**
@@ -29,23 +32,36 @@ function mountAll(svc: SvcApi, config: LoaderConfig, script: HTMLScriptElement):
  * @example
  * ```html
  * <div data-svc-calculator="estate-tax"></div>
- * <script src="https://embed.svc.example/loader.js" data-key="SVC-…" async></script>
+ * <script src="https://embed.svc.example/loader.js" data-key="svc_pk_…" async></script>
  * ```
  */
 function start(): void {
-  if (typeof window === 'undefined' || typeof document === 'undefined' || window.Svc) return;
+  if (typeof document === 'undefined') return;
+  const flags = window as unknown as Record<symbol, boolean>;
+  if (flags[STARTED]) return;
   const script =
     (document.currentScript as HTMLScriptElement | null) ??
     document.querySelector<HTMLScriptElement>('script[data-key][src*="loader"]');
   const config = configFromScript(script, API_URL_PLACEHOLDER);
   if (!config || !script) return;
-  const svc = createLoader(config);
-  window.Svc = svc;
+  flags[STARTED] = true;
+  // The API's connection is warm by the time the session is asked for (the embed origin already
+  // is: loader.js came from it).
+  const link = document.createElement('link');
+  link.rel = 'preconnect';
+  link.href = config.apiUrl;
+  link.crossOrigin = '';
+  document.head.appendChild(link);
+  const loader = createLoader(config, window, () => {
+    delete window.Svc;
+    flags[STARTED] = false;
+  });
+  window.Svc = loader;
   const run = () => {
     try {
-      mountAll(svc, config, script);
+      mountAll(loader, config, script);
     } catch (error) {
-      console.error('[svc] could not mount the widgets', error);
+      console.error(error);
     }
   };
   if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', run, { once: true });
@@ -55,5 +71,5 @@ function start(): void {
 try {
   start();
 } catch (error) {
-  console.error('[svc] loader failed to start', error);
+  console.error(error);
 }

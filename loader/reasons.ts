@@ -1,47 +1,40 @@
 import type { ErrorPayload, ErrorReason } from '../protocol/index.ts';
 
-/** Failures that another try on this page cannot fix: the session stays refused until reload. */
-export const PERMANENT_REASONS: readonly ErrorReason[] = [
-  'token_denied',
-  'domain_not_allowed',
-  'invalid_input',
-];
+/**
+ * Failures that another try on this page cannot fix (`token_denied`, `domain_not_allowed`,
+ * `invalid_input`, `wrong_key_kind`): the session stays refused until reload. The others
+ * (`network`, `rate_limited`, `unknown`) may pass.
+ */
+export const isPermanent = (reason: ErrorReason): boolean => !/^(net|rat|unk)/.test(reason);
 
-/** Maps the API's answer to `license/activate` to a reason and a sentence the site's developer can act on. */
-export function reasonFor(status: number, code?: string): ErrorPayload {
-  if (code === 'DOMAIN_NOT_ALLOWED' || (status === 403 && code === undefined)) {
-    return {
-      reason: 'domain_not_allowed',
-      message: 'This site is not in the license’s allowed domains. Add it in the svc portal.',
-    };
-  }
-  if (status === 401 || status === 403) {
-    return {
-      reason: 'token_denied',
-      message: 'The license key was refused: check data-key, and that the license is active and paid.',
-    };
-  }
-  if (status === 429) {
-    return { reason: 'rate_limited', message: 'Too many requests from this visitor; try again in a minute.' };
-  }
-  if (status === 400) {
-    return {
-      reason: 'invalid_input',
-      message: 'The embed request was refused: check data-key and data-calculator.',
-    };
-  }
-  return { reason: 'unknown', message: `The svc API answered ${status}; try again later.` };
+/**
+ * Maps the API's refusal of `license/activate` to a reason. The message is the API's own
+ * (`error.message`, written to be acted on: which key goes where, which domain to add), so the
+ * loader carries no copy of those sentences; a short one stands in when the body has none.
+ */
+export function reasonFor(status: number, code?: string, message?: string): ErrorPayload {
+  // Any other 4xx (unknown, expired or revoked key; a malformed body) is the key's fault.
+  const reason: ErrorReason =
+    code === 'WRONG_KEY_KIND'
+      ? 'wrong_key_kind'
+      : code === 'DOMAIN_NOT_ALLOWED'
+        ? 'domain_not_allowed'
+        : status === 429
+          ? 'rate_limited'
+          : status < 500
+            ? 'token_denied'
+            : 'unknown';
+  return { reason, message: message || `svc API: ${status}` };
 }
 
 export const NETWORK_ERROR: ErrorPayload = {
   reason: 'network',
-  message: 'The svc API could not be reached. Check the connection, or data-api if you set it.',
+  message: 'The svc API could not be reached.',
 };
 
 /** Anything thrown inside the loader becomes a payload; never a raw exception for the host page. */
 export function toErrorPayload(error: unknown): ErrorPayload {
-  if (typeof error === 'object' && error !== null && 'reason' in error && 'message' in error) {
-    return error as ErrorPayload;
-  }
-  return { reason: 'unknown', message: 'The svc loader failed unexpectedly; see the console.' };
+  return (error as ErrorPayload)?.reason
+    ? (error as ErrorPayload)
+    : { reason: 'unknown', message: String(error) };
 }

@@ -66,5 +66,15 @@ export function fakeFrame(iframe: HTMLIFrameElement, widgetId: string) {
         new MessageEvent('message', { data: createMessage(type, id, payload), origin, source: win as never }),
       );
     },
+    /** The page has loaded: `svc-hello`, as the widget sends it. */
+    hello(origin = EMBED, source: unknown = win) {
+      window.dispatchEvent(
+        new MessageEvent('message', {
+          data: { type: 'svc-hello', v: 1, widgetId, title: 'Required minimum distribution calculator' },
+          origin,
+          source: source as never,
+        }),
+      );
+    },
   };
 }

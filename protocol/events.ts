@@ -41,12 +41,17 @@ export const ERROR_REASONS = [
   'rate_limited',
   /** The visitor's inputs (or the page's `data-*` attributes) are not valid. */
   'invalid_input',
+  /** `data-key` holds the secret license key: pages take the publishable key (`svc_pk_…`). */
+  'wrong_key_kind',
+  /** The widget's height kept changing (oscillation or runaway growth); resizing was stopped. */
+  'resize_loop',
   'unknown',
 ] as const;
 export type ErrorReason = (typeof ERROR_REASONS)[number];
 
 /**
- * `svc-ready`: the widget page has loaded and is about to receive its session.
+ * `svc-ready`: the widget is interactive: its page has loaded and it holds a valid session.
+ * Never sent when the key or the domain is refused (then only `svc-error`).
  * @example `{ calculator: 'estate-tax' }`
  */
 export interface ReadyPayload {

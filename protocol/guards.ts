@@ -3,11 +3,11 @@ import {
   EVENT_TYPES,
   type EventType,
   PROTOCOL_VERSION,
-  RESIZE_TYPES,
+  type RESIZE_TYPES,
   type SvcMessage,
   type SvcMessageOf,
 } from './events.ts';
-import type { ConnectMessage, LoaderPortMessage, TokenRequestMessage } from './handshake.ts';
+import type { ConnectMessage, HelloMessage, LoaderPortMessage, TokenRequestMessage } from './handshake.ts';
 
 type Unknown = Record<string, unknown>;
 
@@ -52,28 +52,35 @@ const PAYLOAD_CHECKS: Record<EventType, (payload: Unknown) => boolean> = {
  */
 export function isSvcMessage(value: unknown): value is SvcMessage {
   return (
-    isObject(value) &&
-    value.v === PROTOCOL_VERSION &&
+    isEnvelope(value) &&
     isOneOf(EVENT_TYPES, value.type) &&
     isString(value.widgetId) &&
-    isObject(value.payload) &&
-    PAYLOAD_CHECKS[value.type](value.payload)
+    PAYLOAD_CHECKS[value.type](value.payload as unknown as Unknown)
   );
 }
+
+/**
+ * The envelope alone (version, known type, widget id, an object payload): enough for the loader,
+ * which has already checked that the message comes from its own widget's frame on the embed origin.
+ */
+export const isEnvelope = (value: unknown): value is SvcMessage =>
+  isObject(value) &&
+  value.v === PROTOCOL_VERSION &&
+  /^(svc|alt)-/.test(value.type as string) &&
+  isObject(value.payload);
 
 /** True for `svc-resize` and its legacy aliases. */
 export const isResizeMessage = (
   message: SvcMessage,
-): message is SvcMessageOf<(typeof RESIZE_TYPES)[number]> => isOneOf(RESIZE_TYPES, message.type);
+): message is SvcMessageOf<(typeof RESIZE_TYPES)[number]> => /-resize$/.test(message.type);
 
-export function isConnectMessage(value: unknown): value is ConnectMessage {
-  return (
-    isObject(value) &&
-    value.type === 'svc-connect' &&
-    value.v === PROTOCOL_VERSION &&
-    isString(value.widgetId)
-  );
-}
+const isHandshake = (value: unknown, type: string) =>
+  isObject(value) && value.type === type && value.v === PROTOCOL_VERSION && isString(value.widgetId);
+
+export const isConnectMessage = (value: unknown): value is ConnectMessage =>
+  isHandshake(value, 'svc-connect');
+
+export const isHelloMessage = (value: unknown): value is HelloMessage => isHandshake(value, 'svc-hello');
 
 /** What the widget accepts over its port. */
 export function isLoaderPortMessage(value: unknown): value is LoaderPortMessage {

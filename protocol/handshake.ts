@@ -2,19 +2,36 @@ import type { ErrorReason, PROTOCOL_VERSION } from './events.ts';
 
 /**
  * The private channel between the loader and one widget iframe (internal: host pages never see
- * these). After the iframe's `svc-ready`, the loader posts `svc-connect` to the iframe's window,
+ * these). After the iframe's `svc-hello`, the loader posts `svc-connect` to the iframe's window,
  * targeted at the embed origin, transferring one end of a `MessageChannel`. Everything else,
  * the embed token above all, travels over that port and never through a URL or `window`.
  *
  * ```
- * iframe ──svc-ready──▶ loader            (window.postMessage, target = host origin)
+ * iframe ──svc-hello──▶ loader            (window.postMessage, target = host origin; not relayed)
  * loader ──svc-connect + port──▶ iframe   (window.postMessage, target = embed origin)
  * loader ──svc-init { token, … }──▶ port
  * loader ──svc-token { token, … }──▶ port (renewals, before expiry or on request)
  * loader ──svc-session-error──▶ port      (the session could not be opened)
  * iframe ──svc-token-request──▶ port      (the API refused the token, e.g. after the laptop slept)
+ * iframe ──svc-ready──▶ host page         (only once the token's `org` is the parent's origin)
  * ```
  */
+
+/** Iframe → loader window: the page has loaded and wants its channel. Internal; never relayed. */
+export interface HelloMessage {
+  type: 'svc-hello';
+  v: typeof PROTOCOL_VERSION;
+  widgetId: string;
+  /** The calculator's name, for the iframe's `title`. */
+  title?: string;
+}
+
+/** The firm behind the license, as its settings name it: the widget, consent text and PDF agree. */
+export interface FirmInfo {
+  name: string;
+  /** `#rrggbb`, when the firm chose one. */
+  accent?: string;
+}
 
 /** Loader → iframe window, once per `svc-ready`; `ports[0]` is the widget's end of the channel. */
 export interface ConnectMessage {
@@ -32,6 +49,7 @@ export interface InitMessage {
   expiresAt: string;
   /** API base without `/v1`, e.g. `https://api.svc.example`. */
   apiUrl: string;
+  firm?: FirmInfo;
 }
 
 /** Loader → iframe over the port: a renewed token. */

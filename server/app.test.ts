@@ -89,14 +89,14 @@ describe('routing', () => {
   });
 
   it('keeps a caller-supplied request id and makes one otherwise', async () => {
-    const mine = await app.request('/healthz', { headers: { 'x-request-id': 'abc-123' } });
+    const mine = await app.request('/readyz', { headers: { 'x-request-id': 'abc-123' } });
     expect(mine.headers.get('x-request-id')).toBe('abc-123');
-    const made = await app.request('/healthz');
+    const made = await app.request('/readyz');
     expect(made.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
   });
 
   it('sets security headers', async () => {
-    const res = await app.request('/healthz');
+    const res = await app.request('/readyz');
     expect(res.headers.get('x-content-type-options')).toBe('nosniff');
     expect(res.headers.get('content-security-policy')).toContain("default-src 'none'");
     expect(res.headers.get('strict-transport-security')).toContain('max-age');
@@ -107,6 +107,17 @@ describe('health', () => {
   it('answers /healthz and /readyz', async () => {
     expect((await app.request('/healthz')).status).toBe(200);
     expect((await app.request('/readyz')).status).toBe(200);
+  });
+
+  it('answers /healthz before the middleware chain: never rate limited, still not cacheable or framable', async () => {
+    const tight = createApp(coreDeps({}, { RATE_LIMIT_SCALE: '0.01' }));
+    const answers = await Promise.all(Array.from({ length: 30 }, () => tight.request('/healthz')));
+    expect(answers.map((r) => r.status)).toEqual(answers.map(() => 200));
+    const res = answers[0]!;
+    expect(res.headers.get('x-ratelimit-limit')).toBeNull();
+    expect(res.headers.get('cache-control')).toBe('no-store');
+    expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(res.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
   });
 
   it('is not ready when the database is unreachable or the server is draining', async () => {

@@ -10,11 +10,14 @@ import { AppError } from './errors.ts';
 import type { AppEnv } from './http/app-env.ts';
 import { clientIp } from './http/client-ip.ts';
 import { corsPolicy } from './http/cors-policy.ts';
+import { discardUnreadBody } from './http/discard-body.ts';
 import { errorResponse, handleError } from './http/error-handler.ts';
 import { requireJsonBody } from './http/json-body.ts';
 import { allowedMethods } from './http/method-not-allowed.ts';
-import { type CredentialKeyResolver, rateLimit } from './http/rate-limit.ts';
+import { type Metrics, metricsHandler } from './http/metrics.ts';
+import { type CredentialKeyResolver, type RateLimitOptions, rateLimit } from './http/rate-limit.ts';
 import type { RateLimiter } from './http/rate-limiter.ts';
+import { refuseNul } from './http/refuse-nul.ts';
 import { requestLog } from './http/request-log.ts';
 import { createDocsRoutes } from './routes/docs.ts';
 import { createHealthRoutes } from './routes/health.ts';
@@ -27,17 +30,26 @@ export interface AppDeps {
   /** Database liveness for /readyz. */
   ping(): Promise<void>;
   isShuttingDown?: () => boolean;
+  /** Prometheus metrics; served at /metrics when METRICS_TOKEN is set. */
+  metrics?: Metrics;
   /** Verified credential → rate-limit key; provided by the auth layer. */
   credentialKey?: CredentialKeyResolver;
+  /** Per-license ceilings for embed-token traffic (trust model); see `RateLimitOptions.tighten`. */
+  tighten?: RateLimitOptions['tighten'];
   /** Feature routers mounted under /v1 (each an OpenAPIHono so it appears in the OpenAPI document). */
   v1Routes?: OpenAPIHono<AppEnv>[];
   /** Routers mounted at the root (e.g. /.well-known/jwks.json, built-in billing page). */
   rootRoutes?: OpenAPIHono<AppEnv>[];
 }
 
-/** Unversioned `/api/...` and `/mcp` paths are aliases of `/v1/...`: one route table serves both. */
+/**
+ * Unversioned `/api/...` and `/mcp` paths are aliases of `/v1/...`: one route table serves both.
+ * A trailing slash is dropped (`/v1/api/leads/` is `/v1/api/leads`), so a route, its 405 and its
+ * `Allow` header agree whichever way the path is written.
+ */
 export function canonicalPath(request: Request): string {
-  const path = getPath(request);
+  const raw = getPath(request);
+  const path = raw.length > 1 ? raw.replace(/\/+$/, '') || '/' : raw;
   if (path.startsWith('/api/') || path === '/mcp') return `/v1${path}`;
   return path;
 }
@@ -48,6 +60,18 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   const { config } = deps;
   const app = new OpenAPIHono<AppEnv>({ getPath: canonicalPath });
 
+  // Liveness probes run every few seconds from every balancer: answered before the middleware chain
+  // (no log line, no rate-limit count), with the few headers a static answer needs.
+  app.get('/healthz', (c) => {
+    c.header('Cache-Control', 'no-store');
+    c.header('X-Content-Type-Options', 'nosniff');
+    c.header('Content-Security-Policy', "default-src 'none'; frame-ancestors 'none'");
+    return c.json({ status: 'ok' });
+  });
+  // Scrapes come from the operator's Prometheus, behind its own token: not rate limited either.
+  if (deps.metrics && config.METRICS_TOKEN)
+    app.get('/metrics', metricsHandler(deps.metrics, config.METRICS_TOKEN));
+  if (deps.metrics) app.use(deps.metrics.middleware);
   app.use(requestId({ limitLength: 128 }));
   app.use(requestLog(deps.logger));
   app.use(
@@ -64,15 +88,21 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
       limiter: deps.rateLimiter,
       ipOf: (c) => clientIp(c, config.TRUST_PROXY),
       credentialKey: deps.credentialKey,
+      tighten: deps.tighten,
       now: () => deps.clock.now().getTime(),
+      ...(deps.metrics ? { onRefused: deps.metrics.rateLimited } : {}),
     }),
   );
-  app.use('/v1/*', corsPolicy(config.publicEmbedUrl, config.corsOrigins));
+  app.use(
+    '/v1/*',
+    corsPolicy(config.publicEmbedUrl, config.corsOrigins, new URL(config.publicApiUrl).origin),
+  );
   app.use(
     '/v1/*',
     bodyLimit({
       maxSize: config.BODY_LIMIT_BYTES,
-      onError: () => {
+      onError: async (c) => {
+        await discardUnreadBody(c);
         throw new AppError(
           'PAYLOAD_TOO_LARGE',
           `The request body is larger than ${config.BODY_LIMIT_BYTES} bytes.`,
@@ -81,6 +111,8 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
     }),
   );
   app.use('/v1/*', requireJsonBody(FORM_PATHS));
+  // Everywhere, not only /v1: admin, portal and OAuth paths carry ids and text to the database too.
+  app.use(refuseNul());
 
   app.route(
     '/',

@@ -6,6 +6,8 @@ import { Hono } from 'hono';
 
 const TYPES: Record<string, string> = {
   '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.ts': 'text/plain; charset=utf-8',
   '.css': 'text/css; charset=utf-8',
   '.html': 'text/html; charset=utf-8',
   '.json': 'application/json',
@@ -13,7 +15,7 @@ const TYPES: Record<string, string> = {
   '.png': 'image/png',
   '.woff2': 'font/woff2',
 };
-const COMPRESSIBLE = new Set(['.js', '.css', '.html', '.json', '.svg']);
+const COMPRESSIBLE = new Set(['.js', '.mjs', '.ts', '.css', '.html', '.json', '.svg']);
 /** A missing file is looked for again at most this often, so a fresh build shows up without a restart. */
 const RESCAN_MS = 2_000;
 
@@ -71,7 +73,7 @@ function headersFor(path: string, asset: Asset, pageCsp: string): Record<string,
     'x-content-type-options': 'nosniff',
     'cross-origin-resource-policy': 'cross-origin',
   };
-  if (path === 'loader.js') {
+  if (path === 'loader.js' || path === 'embed.mjs' || path === 'embed.d.ts') {
     // A stable URL on every firm's pages: short cache, revalidated by ETag.
     headers['cache-control'] = 'public, max-age=300, stale-while-revalidate=3600';
     headers['access-control-allow-origin'] = '*';

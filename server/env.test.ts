@@ -15,7 +15,7 @@ describe('loadConfig', () => {
     expect(config.publicEmbedUrl).toBe('http://127.0.0.1:8788');
     expect(config.publicExamplesUrl).toBe('http://localhost:8789');
     expect(config.RATE_LIMIT_SCALE).toBe(1);
-    expect(config.TRUST_PROXY).toBe(false);
+    expect(config.TRUST_PROXY).toEqual({ hops: 0 });
   });
 
   it.each([
@@ -25,6 +25,8 @@ describe('loadConfig', () => {
     ['REDIS_URL', 'http://127.0.0.1:6379'],
     ['RATE_LIMIT_SCALE', '-1'],
     ['TRUST_PROXY', 'maybe'],
+    ['TRUST_PROXY', '10.0.0.0/33'],
+    ['TRUST_PROXY', '10.0.0.0/8, nonsense'],
     ['PUBLIC_API_URL', 'not a url'],
     ['SECRET_KEY', 'short'],
     ['LOG_LEVEL', 'loud'],
@@ -37,6 +39,19 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ SECRET_KEY: 'hunter2' })).toThrow(/^(?!.*hunter2)/);
   });
 
+  it.each([
+    ['false', { hops: 0 }],
+    ['true', { hops: 1 }],
+    ['2', { hops: 2 }],
+  ])('reads TRUST_PROXY=%s', (value, expected) => {
+    expect(loadConfig({ TRUST_PROXY: value }).TRUST_PROXY).toEqual(expected);
+  });
+
+  it('reads TRUST_PROXY as a list of proxy CIDRs', () => {
+    const trust = loadConfig({ TRUST_PROXY: '10.0.0.0/8, 2001:db8::/32, 192.0.2.7' }).TRUST_PROXY;
+    expect(trust).toMatchObject({ cidrs: ['10.0.0.0/8', '2001:db8::/32', '192.0.2.7'] });
+  });
+
   it('reads lists and flags', () => {
     const config = loadConfig({
       CORS_ORIGINS: 'https://a.example/, https://b.example',
@@ -44,7 +59,7 @@ describe('loadConfig', () => {
       HOST: '0.0.0.0',
     });
     expect(config.corsOrigins).toEqual(['https://a.example', 'https://b.example']);
-    expect(config.TRUST_PROXY).toBe(true);
+    expect(config.TRUST_PROXY).toEqual({ hops: 1 });
     expect(config.publicApiUrl).toBe('http://127.0.0.1:8787');
   });
 });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { type PlanTable, parsePlans } from './domain/plans.ts';
+import { parseTrustProxy } from './http/client-ip.ts';
 
 /**
  * The one place configuration is read. Every variable is validated here; a bad value stops
@@ -30,26 +31,62 @@ const EnvSchema = z.object({
   DATA_DIR: z.string().min(1).default('./data'),
   DATABASE_URL: optionalUrl(['postgres:', 'postgresql:']),
   REDIS_URL: optionalUrl(['redis:', 'rediss:']),
+  REDIS_KEY_PREFIX: z
+    .string()
+    .regex(/^[\w:.-]{1,64}$/, 'must be 1–64 letters, digits, or : . _ -')
+    .default('svc:'),
   PUBLIC_API_URL: optionalUrl(['http:', 'https:']),
   PUBLIC_EMBED_URL: optionalUrl(['http:', 'https:']),
   PUBLIC_EXAMPLES_URL: optionalUrl(['http:', 'https:']),
   PUBLIC_PORTAL_URL: optionalUrl(['http:', 'https:']),
-  SMTP_URL: optionalUrl(['smtp:', 'smtps:']),
-  MAIL_FROM: z.string().min(3).default('svc <no-reply@svc.localhost>'),
   CORS_ORIGINS: optionalText,
-  TRUST_PROXY: flag(false),
+  TRUST_PROXY: optionalText.transform((v, ctx) => {
+    try {
+      return parseTrustProxy(v);
+    } catch (error) {
+      ctx.addIssue({ code: 'custom', message: (error as Error).message });
+      return z.NEVER;
+    }
+  }),
   RATE_LIMIT_SCALE: z.coerce.number().positive().max(1000).default(1),
   BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).max(10_485_760).default(65_536),
   STRIPE_SECRET_KEY: optionalText,
   STRIPE_API_BASE: optionalUrl(['http:', 'https:']),
+  STRIPE_WEBHOOK_SECRET: optionalText.refine(
+    (v) => v === undefined || v.startsWith('whsec_'),
+    'must be the endpoint signing secret Stripe shows (whsec_…)',
+  ),
   SECRET_KEY: optionalText.refine((v) => v === undefined || v.length >= 32, 'must be at least 32 characters'),
   ADMIN_TOKEN: optionalText.refine(
     (v) => v === undefined || v.length >= 32,
     'must be at least 32 characters',
   ),
+  METRICS_TOKEN: optionalText.refine(
+    (v) => v === undefined || v.length >= 16,
+    'must be at least 16 characters',
+  ),
   SEED_DEMO: flag(true),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).max(120_000).default(10_000),
+  // Lead delivery (webhooks, alert mails, retention).
+  WEBHOOK_ALLOW_PRIVATE_HOSTS: optionalText.transform((v) =>
+    (v ?? '')
+      .split(',')
+      .map((h) =>
+        h
+          .trim()
+          .toLowerCase()
+          .replace(/^\[|\]$/g, ''),
+      )
+      .filter(Boolean),
+  ),
+  WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(500).max(60_000).default(15_000),
+  DELIVERY_WORKER: flag(true),
+  DELIVERY_POLL_MS: z.coerce.number().int().min(50).max(60_000).default(1_000),
+  SMTP_URL: optionalUrl(['smtp:', 'smtps:']),
+  MAIL_FROM: z.string().min(3).max(200).default('svc alerts <alerts@svc.localhost>'),
+  RESULT_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(365),
+  ACCOUNT_CLOSE_GRACE_DAYS: z.coerce.number().int().min(0).max(365).default(30),
   PLANS: optionalText.transform((v, ctx) => {
     try {
       return parsePlans(v);

@@ -5,7 +5,7 @@ describe('examples host', () => {
   const app = createExamplesApp({
     apiUrl: 'http://api.test:8787',
     embedUrl: 'http://embed.test:8788',
-    demoLicenseKey: 'SVC-DEMO',
+    demoPublishableKey: 'svc_pk_DEMO',
   });
 
   it.each(EXAMPLE_PAGES)('serves %s with every placeholder filled', async (page) => {
@@ -18,8 +18,8 @@ describe('examples host', () => {
   });
 
   it('uses the demo key on the pages that should work, and a wrong one on wrong-key.html', async () => {
-    expect(await (await app.request('/')).text()).toContain('data-key="SVC-DEMO"');
-    expect(await (await app.request('/wrong-key.html')).text()).not.toContain('SVC-DEMO');
+    expect(await (await app.request('/')).text()).toContain('data-key="svc_pk_DEMO"');
+    expect(await (await app.request('/wrong-key.html')).text()).not.toContain('svc_pk_DEMO');
   });
 
   it('serves the pages under a strict CSP that allows just the embed host and the API', async () => {
@@ -53,7 +53,7 @@ describe('examples host', () => {
     const hostile = createExamplesApp({
       apiUrl: 'http://a.test',
       embedUrl: 'http://e.test',
-      demoLicenseKey: '"><x',
+      demoPublishableKey: '"><x',
     });
     expect(await (await hostile.request('/')).text()).toContain('data-key="&#34;&#62;&#60;x"');
   });

@@ -10,10 +10,12 @@ export const EXAMPLE_PAGES = [
   'events.html',
   'spa.html',
   'wrong-key.html',
+  'raw-postmessage.html',
 ] as const;
 
 const ASSETS = new Map([
   ['examples.js', 'text/javascript; charset=utf-8'],
+  ['raw.js', 'text/javascript; charset=utf-8'],
   ['examples.css', 'text/css; charset=utf-8'],
 ]);
 
@@ -32,7 +34,12 @@ const notFound = () =>
  * style; scripts from itself and the embed host, frames from the embed host, calls to the
  * API), which shows that the loader needs nothing more.
  */
-export function createExamplesApp(opts: { apiUrl: string; embedUrl: string; demoLicenseKey: string }): Hono {
+export function createExamplesApp(opts: {
+  apiUrl: string;
+  embedUrl: string;
+  /** The demo license's publishable key: the only key that belongs in a page. */
+  demoPublishableKey: string;
+}): Hono {
   const app = new Hono();
   const dir = join(repoRoot(), 'examples');
   const embedOrigin = new URL(opts.embedUrl).origin;
@@ -50,7 +57,7 @@ export function createExamplesApp(opts: { apiUrl: string; embedUrl: string; demo
     html
       .replaceAll('{{API_URL}}', escapeHtml(opts.apiUrl))
       .replaceAll('{{EMBED_URL}}', escapeHtml(opts.embedUrl))
-      .replaceAll('{{LICENSE_KEY}}', escapeHtml(opts.demoLicenseKey));
+      .replaceAll('{{PUBLISHABLE_KEY}}', escapeHtml(opts.demoPublishableKey));
 
   app.get('/:page?', (c) => {
     const page = c.req.param('page') ?? 'index.html';

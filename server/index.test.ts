@@ -12,6 +12,19 @@ describe('startServers', () => {
     const running = await startStack({ DATA_DIR: dataDir });
     try {
       expect(running.demo.licenseKey).toMatch(/^SVC-/);
+      expect(running.demo.publishableKey).toMatch(/^svc_pk_/);
+      // Pages get the publishable key; the secret key is refused there.
+      const page = await (await fetch(`${running.examplesUrl}/`)).text();
+      expect(page).toContain(`data-key="${running.demo.publishableKey}"`);
+      expect(page).not.toContain(running.demo.licenseKey);
+      const embed = (licenseKey: string) =>
+        fetch(`${running.apiUrl}/v1/api/license/activate`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', origin: running.examplesUrl },
+          body: JSON.stringify({ licenseKey }),
+        });
+      expect((await embed(running.demo.publishableKey)).status).toBe(200);
+      expect((await (await embed(running.demo.licenseKey)).json()).error.code).toBe('WRONG_KEY_KIND');
       const notFound = await fetch(`${running.apiUrl}/nowhere`);
       expect(notFound.status).toBe(404);
       expect((await notFound.json()).error.code).toBe('NOT_FOUND');
@@ -25,6 +38,22 @@ describe('startServers', () => {
     // The demo credentials are the same on the next start, and the lock was released.
     const again = await startStack({ DATA_DIR: dataDir });
     expect(again.demo.licenseKey).toBe(running.demo.licenseKey);
+    expect(again.demo.publishableKey).toBe(running.demo.publishableKey);
+    await again.close();
+  }, 90_000);
+});
+
+describe('start-up with the wrong secret key', () => {
+  it('stops with a message naming SECRET_KEY, not a raw AES-GCM error, and leaves the data dir usable', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'svc-key-'));
+    const first = await startStack({ DATA_DIR: dataDir, SECRET_KEY: 'a'.repeat(64) });
+    await first.close();
+    await expect(startStack({ DATA_DIR: dataDir, SECRET_KEY: 'b'.repeat(64) })).rejects.toThrow(
+      /SECRET_KEY is not the one this database was set up with/,
+    );
+    // The failed start released the lock: the right key still opens it.
+    const again = await startStack({ DATA_DIR: dataDir, SECRET_KEY: 'a'.repeat(64) });
+    expect(again.demo.licenseKey).toBe(first.demo.licenseKey);
     await again.close();
   });
 });
@@ -72,12 +101,13 @@ describe('the server process', () => {
     child.stderr.on('data', (chunk) => {
       output += chunk;
     });
-    await expect.poll(() => output, { timeout: 30_000, interval: 100 }).toContain('Demo credentials');
+    // Generous: on a loaded 2-core CI machine a cold tsx start can take tens of seconds.
+    await expect.poll(() => output, { timeout: 90_000, interval: 100 }).toContain('Demo credentials');
     const apiUrl = /API\s+(http:\/\/\S+)\/v1/.exec(output)![1]!;
     expect((await fetch(`${apiUrl}/readyz`)).status).toBe(200);
     const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
     child.kill('SIGTERM');
     expect(await exited).toBe(0);
     expect(output).toContain('shutdown complete');
-  }, 60_000);
+  }, 150_000);
 });

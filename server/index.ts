@@ -1,4 +1,4 @@
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { serve } from '@hono/node-server';
@@ -6,9 +6,12 @@ import { Redis } from 'ioredis';
 import { loadAdminToken, serverInfoFile } from './admin-token.ts';
 import { systemClock } from './clock.ts';
 import { acquireDataDirLock } from './db/data-dir-lock.ts';
+import { secureDataDir } from './db/data-dir-permissions.ts';
 import { createDatabase } from './db/database.ts';
 import { migrate } from './db/migrate.ts';
+import { startDeliveryWorker } from './domain/delivery/worker.ts';
 import { seedDemo } from './domain/demo-seed.ts';
+import { ensurePublishableKeys } from './domain/licensing/license-keys.ts';
 import { demoAdminSignInLink } from './domain/portal/demo-admin.ts';
 import { createEmbedApp } from './embed-host.ts';
 import { type Config, ConfigError, loadConfig } from './env.ts';
@@ -16,6 +19,7 @@ import { createExamplesApp } from './examples-host.ts';
 import { createLogger } from './logger.ts';
 import { repoRoot } from './repo-root.ts';
 import { createAdminRoutes } from './routes/admin.ts';
+import { createBackupRoutes } from './routes/admin-backup.ts';
 import { createAdminUserRoutes } from './routes/admin-users.ts';
 import { loadSecretKey } from './secrets/secret-key.ts';
 import { createApiApp, createServices } from './services.ts';
@@ -26,7 +30,13 @@ export interface RunningServers {
   apiUrl: string;
   embedUrl: string;
   examplesUrl: string;
-  demo: { licenseKey: string; apiKey: string };
+  demo: {
+    licenseKey: string;
+    publishableKey: string;
+    apiKey: string;
+    accountId: string | null;
+    licenseId: string | null;
+  };
   /** Where the portal is served (`PUBLIC_PORTAL_URL`), and a one-hour sign-in link for the demo firm's owner. */
   portalUrl: string;
   demoSignInLink?: string;
@@ -35,11 +45,9 @@ export interface RunningServers {
   close(): Promise<void>;
 }
 
-function listen(
-  app: { fetch: (req: Request) => Response | Promise<Response> },
-  host: string,
-  port: number,
-): Promise<NodeServer> {
+type Fetch = (req: Request, env?: unknown) => Response | Promise<Response>;
+
+function listen(app: { fetch: Fetch }, host: string, port: number): Promise<NodeServer> {
   return new Promise((resolve, reject) => {
     const server = serve({ fetch: app.fetch, hostname: host, port }, () => resolve(server));
     server.once('error', reject);
@@ -60,7 +68,7 @@ export async function startServers(
   env: Record<string, string | undefined> = process.env,
 ): Promise<RunningServers> {
   const logger = createLogger(config.LOG_LEVEL);
-  mkdirSync(config.DATA_DIR, { recursive: true });
+  secureDataDir(config.DATA_DIR);
   const lock = config.DATABASE_URL ? undefined : acquireDataDirLock(config.DATA_DIR);
   const database = await createDatabase(
     config.DATABASE_URL ? { databaseUrl: config.DATABASE_URL } : { dataDir: `${config.DATA_DIR}/pglite` },
@@ -73,17 +81,22 @@ export async function startServers(
       ? new Redis(config.REDIS_URL, { maxRetriesPerRequest: 1, enableOfflineQueue: false })
       : undefined;
     redis?.on('error', (err) =>
-      logger.warn({ err: err.message }, 'redis unavailable; rate limits fall back to this instance'),
+      logger.warn({ redisError: err.message }, 'redis unavailable; rate limits fall back to this instance'),
     );
 
     // Bind first so port-0 listeners know their URLs before the apps are built with them.
     let shuttingDown = false;
-    let apiFetch: (req: Request) => Response | Promise<Response> = () => new Response(null, { status: 503 });
+    // The node adapter's env ({ incoming, outgoing }) is passed on: the app reads the socket from it.
+    let apiFetch: Fetch = () => new Response(null, { status: 503 });
     let embedFetch = apiFetch;
     let examplesFetch = apiFetch;
-    const api = await listen({ fetch: (r) => apiFetch(r) }, config.HOST, config.API_PORT);
-    const embed = await listen({ fetch: (r) => embedFetch(r) }, config.HOST, config.EMBED_PORT);
-    const examples = await listen({ fetch: (r) => examplesFetch(r) }, config.HOST, config.EXAMPLES_PORT);
+    const api = await listen({ fetch: (r, e) => apiFetch(r, e) }, config.HOST, config.API_PORT);
+    const embed = await listen({ fetch: (r, e) => embedFetch(r, e) }, config.HOST, config.EMBED_PORT);
+    const examples = await listen(
+      { fetch: (r, e) => examplesFetch(r, e) },
+      config.HOST,
+      config.EXAMPLES_PORT,
+    );
     const bound = loadConfig({
       ...env,
       PUBLIC_API_URL: config.PUBLIC_API_URL ?? urlOf(api, config.HOST),
@@ -110,12 +123,18 @@ export async function startServers(
     });
     const demo = await seedDemo(services.licensing, secretKey);
     const demoAdmin = await demoAdminSignInLink(services.portal);
+    await ensurePublishableKeys(services.licensing);
     const apiApp = createApiApp(services, {
       ...(redis ? { redis } : {}),
       isShuttingDown: () => shuttingDown,
     });
     apiApp.route('/', createAdminRoutes(services, adminToken));
     apiApp.route('/', createAdminUserRoutes(services, adminToken));
+    apiApp.route('/', createBackupRoutes(database, adminToken));
+    // Webhooks, alert mails and retention: every instance runs the worker; row locks share the work.
+    const worker = config.DELIVERY_WORKER
+      ? startDeliveryWorker(services.delivery, { pollMs: config.DELIVERY_POLL_MS })
+      : undefined;
     apiFetch = apiApp.fetch;
     embedFetch = createEmbedApp({
       distDir: `${repoRoot()}/dist/embed`,
@@ -124,7 +143,7 @@ export async function startServers(
     examplesFetch = createExamplesApp({
       apiUrl: effective.publicApiUrl,
       embedUrl: effective.publicEmbedUrl,
-      demoLicenseKey: demo.licenseKey,
+      demoPublishableKey: demo.publishableKey,
     }).fetch;
     writeFileSync(
       serverInfoFile(config.DATA_DIR),
@@ -149,6 +168,8 @@ export async function startServers(
         ),
       );
       clearTimeout(timer);
+      await worker?.stop();
+      services.delivery.mailer.close();
       redis?.disconnect();
       await database.close();
       rmSync(serverInfoFile(config.DATA_DIR), { force: true });
@@ -196,8 +217,16 @@ async function main(): Promise<void> {
       `  Portal     ${running.portalUrl}/portal/`,
       '',
       'Demo credentials',
-      `  License key ${running.demo.licenseKey}   (allowed on localhost)`,
-      `  API key     ${running.demo.apiKey}`,
+      `  Publishable key  ${running.demo.publishableKey}`,
+      '                   goes in pages: <script … data-key="svc_pk_…">; opens embed sessions only',
+      `  Secret key       ${running.demo.licenseKey}`,
+      '                   for plugins and servers (licenses/activate); never put it in a page',
+      `  API key          ${running.demo.apiKey}   (every scope; REST and MCP)`,
+      '  The demo license allows localhost; development hosts open test-mode sessions.',
+      `  Account          ${running.demo.accountId ?? '(not found)'}`,
+      `  License          ${running.demo.licenseId ?? '(not found)'}`,
+      `  More leads       npm run svc -- demo seed --account ${running.demo.accountId ?? '<id>'} --leads 10000`,
+      `  MCP              ${running.apiUrl}/v1/mcp   (Authorization: Bearer <API key>)`,
       ...(running.demoSignInLink
         ? [
             `  Portal      ${running.demoSignInLink}`,

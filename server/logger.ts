@@ -1,4 +1,5 @@
 import pino, { type Logger } from 'pino';
+import { safeError } from './log-safe-error.ts';
 
 /**
  * Structured JSON logs. Credentials never reach a log line: request logging writes only method,
@@ -11,6 +12,8 @@ export function createLogger(level: string, destination?: pino.DestinationStream
       level,
       base: { service: 'svc' },
       timestamp: pino.stdTimeFunctions.isoTime,
+      // Errors are logged through `safeError`: never SQL parameters or the values a message quotes.
+      serializers: { err: safeError, error: safeError, reason: safeError },
       redact: {
         paths: [
           'licenseKey',

@@ -6,15 +6,21 @@ import type { BillingDeps } from './billing/billing-portal.ts';
 import { createStripeClient } from './billing/stripe-client.ts';
 import type { Clock } from './clock.ts';
 import type { Database } from './db/database.ts';
+import { createDeliveryDeps, type DeliveryDeps } from './domain/delivery/deps.ts';
+import { cursorKeyFrom } from './domain/leads/cursor.ts';
+import { createLicenseCeilings } from './domain/licensing/ceilings.ts';
 import type { PortalDeps } from './domain/portal/portal-deps.ts';
 import { createSigningKeyRing, ensureActiveSigningKey } from './domain/signing-key-ring.ts';
 import type { LicensingDeps } from './domain/token-set.ts';
 import { createTokenService, type KeyRing } from './domain/tokens.ts';
 import type { Config } from './env.ts';
 import { credentialRateKey } from './http/auth.ts';
+import { createMetrics, type Metrics } from './http/metrics.ts';
 import { createRateLimiter } from './http/rate-limiter.ts';
 import { createSignInLimiter } from './http/sign-in-limiter.ts';
-import { createMailer } from './mail/mailer.ts';
+import { createMailer, outboxDirOf } from './mail/mailer.ts';
+import { createMcpRoutes } from './mcp/mcp-routes.ts';
+import type { McpDeps } from './mcp/tools.ts';
 import { repoRoot } from './repo-root.ts';
 import { createBillingPageRoutes, createBillingRoutes } from './routes/billing.ts';
 import { createCalculationRoutes } from './routes/calculations.ts';
@@ -24,6 +30,7 @@ import { createLeadRoutes } from './routes/leads.ts';
 import { createLicenseRoutes } from './routes/licenses.ts';
 import { createPortalRoutes } from './routes/portal/index.ts';
 import { createPortalPageRoutes } from './routes/portal/portal-pages.ts';
+import { createStripeWebhookRoutes } from './routes/stripe-webhooks.ts';
 import { createSecretStore } from './secrets/secret-store.ts';
 
 export interface Services {
@@ -36,6 +43,10 @@ export interface Services {
   licensing: LicensingDeps;
   billing: BillingDeps;
   portal: PortalDeps;
+  metrics: Metrics;
+  /** Lead queries (MCP tools, REST lead list): database, clock and the cursor-signing key. */
+  queries: McpDeps;
+  delivery: DeliveryDeps;
 }
 
 /**
@@ -59,30 +70,49 @@ export async function createServices(opts: {
   );
   await ensureActiveSigningKey({ db, secretKey, clock });
   const keys = createSigningKeyRing({ db, secretKey, clock });
-  const tokens = createTokenService({ issuer: config.publicApiUrl, keys, clock });
-  const licensing: LicensingDeps = { db, clock, tokens, pepper };
+  const tokens = createTokenService({ issuer: await tokenIssuer(config, store), keys, clock });
+  const licensing: LicensingDeps = { db, clock, tokens, pepper, plans: config.plans };
   const billing: BillingDeps = {
     db,
     clock,
     tokens,
     publicApiUrl: config.publicApiUrl,
+    plans: config.plans,
+    ...(config.STRIPE_WEBHOOK_SECRET ? { webhookSecret: config.STRIPE_WEBHOOK_SECRET } : {}),
     ...(config.STRIPE_SECRET_KEY
       ? { stripe: createStripeClient(config.STRIPE_SECRET_KEY, config.STRIPE_API_BASE) }
       : {}),
   };
+  const metrics = createMetrics();
+  const pool = database.poolStats;
+  if (pool) {
+    metrics.gauge('svc_db_pool_total', 'PostgreSQL pool connections open.', () => pool().total);
+    metrics.gauge('svc_db_pool_idle', 'PostgreSQL pool connections idle.', () => pool().idle);
+    metrics.gauge('svc_db_pool_waiting', 'Queries waiting for a pool connection.', () => pool().waiting);
+  }
+  const queries: McpDeps = { db, clock, cursorKey: cursorKeyFrom(pepper), logger: opts.logger };
+  const delivery = createDeliveryDeps({ db, clock, secretKey, logger: opts.logger, config });
   const portal: PortalDeps = {
     ...licensing,
-    mailer: createMailer({
-      ...(config.SMTP_URL ? { smtpUrl: config.SMTP_URL } : {}),
-      outboxDir: `${config.DATA_DIR}/outbox`,
-      from: config.MAIL_FROM,
-    }),
+    mailer: createMailer({ smtpUrl: config.SMTP_URL, outboxDir: outboxDirOf(config.DATA_DIR) }),
+    mailFrom: config.MAIL_FROM,
+    queries,
     portalUrl: config.publicPortalUrl,
     embedUrl: config.publicEmbedUrl,
     apiUrl: config.publicApiUrl,
     logger: opts.logger,
   };
-  return { ...opts, keys, licensing, billing, portal };
+  return { ...opts, keys, licensing, billing, metrics, queries, delivery, portal };
+}
+
+/**
+ * The `iss` of every token. PUBLIC_API_URL when the operator sets it (then it must be the same on
+ * every instance, as it is the public address); otherwise the first instance's API URL, stored in
+ * the shared database, so instances on different ports or hosts agree without being told.
+ */
+async function tokenIssuer(config: Config, store: ReturnType<typeof createSecretStore>): Promise<string> {
+  if (config.PUBLIC_API_URL) return config.publicApiUrl;
+  return store.getOrCreate('token-issuer', () => config.publicApiUrl);
 }
 
 /** The API app with every feature router mounted. */
@@ -91,23 +121,50 @@ export function createApiApp(
   opts: { redis?: Redis; isShuttingDown?: () => boolean } = {},
 ) {
   const { config, licensing } = services;
+  const rateLimiter = createRateLimiter({
+    scale: config.RATE_LIMIT_SCALE,
+    prefix: config.REDIS_KEY_PREFIX,
+    ...(opts.redis ? { redis: opts.redis } : {}),
+  });
+  const ceilings = createLicenseCeilings(licensing, {
+    count: rateLimiter.count,
+    peek: rateLimiter.peek,
+    tight: async (key) => {
+      const decision = await rateLimiter.consume('tight', key);
+      return { allowed: decision.allowed, resetMs: decision.resetMs };
+    },
+  });
   return createApp({
     config,
     clock: services.clock,
     logger: services.logger,
-    rateLimiter: createRateLimiter({
-      scale: config.RATE_LIMIT_SCALE,
-      ...(opts.redis ? { redis: opts.redis } : {}),
-    }),
+    rateLimiter,
+    tighten: (caller, ipKey) => ceilings.embedCall(caller.licenseId, caller.plan, ipKey),
     ping: () => services.database.ping(),
+    metrics: services.metrics,
     ...(opts.isShuttingDown ? { isShuttingDown: opts.isShuttingDown } : {}),
     credentialKey: credentialRateKey(licensing),
     v1Routes: [
       createLicenseRoutes(licensing),
-      createEmbedSessionRoutes({ ...licensing, embedUrl: config.publicEmbedUrl }),
+      createEmbedSessionRoutes(
+        {
+          ...licensing,
+          embedUrl: config.publicEmbedUrl,
+          // The portal (served from the API origin) previews widgets in test mode.
+          testOrigins: [new URL(config.publicApiUrl).origin],
+        },
+        ceilings,
+      ),
       createBillingRoutes(licensing, services.billing),
+      createStripeWebhookRoutes(services.billing),
       createCalculationRoutes(licensing),
-      createLeadRoutes(licensing),
+      createLeadRoutes(licensing, services.queries),
+      createMcpRoutes({
+        licensing,
+        mcp: services.queries,
+        publicApiUrl: config.publicApiUrl,
+        corsOrigins: config.corsOrigins,
+      }),
       ...createPortalRoutes(
         services.portal,
         createSignInLimiter({ scale: config.RATE_LIMIT_SCALE, ...(opts.redis ? { redis: opts.redis } : {}) }),

@@ -1,4 +1,3 @@
-import ky, { HTTPError, type KyResponse } from 'ky';
 import type { ErrorPayload, ErrorReason, ResultPayload } from '../protocol/index.ts';
 
 export interface Credentials {
@@ -26,6 +25,7 @@ export class ApiError extends Error {
 /** What `POST /v1/api/calc/estimate` answers. */
 export interface EstimateResponse extends ResultPayload {
   lineItems: { label: string; amount: number; kind?: string }[];
+  notes: string[];
   disclaimer: string;
   createdAt: string;
 }
@@ -36,6 +36,8 @@ const MESSAGES: Record<ErrorReason, string> = {
   network: 'The calculator could not reach its server. Check your connection and try again.',
   rate_limited: 'Too many requests just now. Please wait a minute and try again.',
   invalid_input: 'Some answers need another look.',
+  wrong_key_kind: 'This calculator is not set up correctly on this website.',
+  resize_loop: 'This calculator could not lay itself out on this page.',
   unknown: 'Something went wrong on our side. Please try again.',
 };
 
@@ -47,19 +49,17 @@ function reasonOf(status: number, code: string | undefined): ErrorReason {
   return 'unknown';
 }
 
-export async function toApiError(error: unknown): Promise<ApiError> {
-  if (error instanceof ApiError) return error;
-  if (!(error instanceof HTTPError)) {
-    return new ApiError({ reason: 'network', message: MESSAGES.network });
-  }
-  const { status } = error.response;
-  const body = (await error.response.json().catch(() => ({}))) as {
+/** A refused response as an ApiError, with the field details of a 400. */
+export async function toApiError(res: Response): Promise<ApiError> {
+  const body = (await res.json().catch(() => ({}))) as {
     error?: { code?: string; details?: FieldProblem[] };
   };
-  const reason = reasonOf(status, body.error?.code);
+  const reason = reasonOf(res.status, body.error?.code);
   const details = Array.isArray(body.error?.details) ? body.error.details : [];
-  return new ApiError({ reason, message: MESSAGES[reason] }, status, details);
+  return new ApiError({ reason, message: MESSAGES[reason] }, res.status, details);
 }
+
+const GATEWAY = [408, 502, 503, 504];
 
 export interface ApiDeps {
   credentials(): Credentials | undefined;
@@ -68,47 +68,57 @@ export interface ApiDeps {
 }
 
 /**
- * The widget's calls, with the embed token. A 401 (the token expired while the laptop slept)
+ * The widget's calls (plain fetch: no HTTP library in the page), with the embed token. A 401 (the token expired while the laptop slept)
  * asks the loader for a fresh token and tries once more. Only lead posts are retried on
  * gateway errors: they carry an Idempotency-Key, so a retry never stores a lead twice.
  */
 export function createApi(deps: ApiDeps) {
-  async function post<T>(
+  async function post(
     path: string,
     json: unknown,
-    read: (res: KyResponse) => Promise<T>,
     options: { headers?: Record<string, string>; retry?: number } = {},
-  ): Promise<T> {
+  ): Promise<Response> {
+    let renewed = false;
     for (let attempt = 0; ; attempt++) {
       const credentials = deps.credentials();
       if (!credentials) {
         throw new ApiError({ reason: 'token_denied', message: 'The calculator is still connecting.' });
       }
+      let res: Response;
       try {
-        const res = await ky.post(`${credentials.apiUrl}/v1/api/${path}`, {
-          json,
-          headers: { authorization: `Bearer ${credentials.token}`, ...options.headers },
-          timeout: 15_000,
-          retry: { limit: options.retry ?? 0, methods: ['post'], statusCodes: [408, 502, 503, 504] },
+        res = await fetch(`${credentials.apiUrl}/v1/api/${path}`, {
+          method: 'POST',
+          headers: {
+            'content-type': 'application/json',
+            authorization: `Bearer ${credentials.token}`,
+            ...options.headers,
+          },
+          body: JSON.stringify(json),
+          signal: AbortSignal.timeout(15_000),
         });
-        return await read(res);
-      } catch (error) {
-        const failure = await toApiError(error);
-        if (failure.status === 401 && attempt === 0 && (await deps.renew())) continue;
-        throw failure;
+      } catch {
+        throw new ApiError({ reason: 'network', message: MESSAGES.network });
       }
+      if (res.ok) return res;
+      if (GATEWAY.includes(res.status) && attempt < (options.retry ?? 0)) continue;
+      if (res.status === 401 && !renewed && (await deps.renew())) {
+        renewed = true;
+        continue;
+      }
+      throw await toApiError(res);
     }
   }
 
   return {
-    estimate: (body: { calculator: string; inputs: Record<string, unknown> }) =>
-      post('calc/estimate', body, (res) => res.json<EstimateResponse>()),
-    submitLead: (body: Record<string, unknown>, idempotencyKey: string) =>
-      post('leads', body, (res) => res.json<{ leadId: string }>(), {
-        headers: { 'idempotency-key': idempotencyKey },
-        retry: 2,
-      }),
-    report: (resultId: string) => post('pdf/generate', { resultId }, (res) => res.blob()),
+    estimate: async (body: { calculator: string; inputs: Record<string, unknown> }) =>
+      (await post('calc/estimate', body)).json() as Promise<EstimateResponse>,
+    submitLead: async (body: Record<string, unknown>, idempotencyKey: string) =>
+      (
+        await post('leads', body, { headers: { 'idempotency-key': idempotencyKey }, retry: 2 })
+      ).json() as Promise<{
+        leadId: string;
+      }>,
+    report: async (resultId: string) => (await post('pdf/generate', { resultId })).blob(),
   };
 }
 

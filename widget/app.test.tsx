@@ -1,9 +1,28 @@
 import { render } from 'preact';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { estateTaxCore } from '../calculators/estate-tax/core.ts';
+import { executorCommissionCore } from '../calculators/executor-commission/core.ts';
 import { runCalculator } from '../calculators/index.ts';
+import { inheritanceTaxCore } from '../calculators/inheritance-tax/core.ts';
+import { probateFeesCore } from '../calculators/probate-fees/core.ts';
+import { rmdCore } from '../calculators/rmd/core.ts';
 import { App } from './app.tsx';
 import { formatOutput } from './format.ts';
+import { estateTaxForm } from './forms/estate-tax.ts';
+import { executorCommissionForm } from './forms/executor-commission.ts';
+import { inheritanceTaxForm } from './forms/inheritance-tax.ts';
+import { probateFeesForm } from './forms/probate-fees.ts';
+import { rmdForm } from './forms/rmd.ts';
+import type { WidgetCalculator } from './forms/types.ts';
 import { fakeBridge, json, stubFetch } from './testing.ts';
+
+const CALCS: Record<string, WidgetCalculator> = {
+  'estate-tax': { core: estateTaxCore, form: estateTaxForm },
+  'inheritance-tax': { core: inheritanceTaxCore, form: inheritanceTaxForm },
+  'probate-fees': { core: probateFeesCore, form: probateFeesForm },
+  'executor-commission': { core: executorCommissionCore, form: executorCommissionForm },
+  rmd: { core: rmdCore, form: rmdForm },
+};
 
 let root: HTMLElement;
 
@@ -29,7 +48,7 @@ describe('widget page', () => {
   it.each(['estate-tax', 'inheritance-tax', 'probate-fees', 'executor-commission', 'rmd'])(
     'labels every control of %s',
     (slug) => {
-      render(<App slug={slug} bridge={fakeBridge().bridge} />, root);
+      render(<App calc={CALCS[slug]!} bridge={fakeBridge().bridge} />, root);
       const controls = [...root.querySelectorAll('input, select')].filter((c) => !c.closest('.honeypot'));
       expect(controls.length).toBeGreaterThan(0);
       for (const control of controls) {
@@ -41,7 +60,7 @@ describe('widget page', () => {
 
   it('waits for its session, then enables Calculate', async () => {
     const fake = fakeBridge();
-    render(<App slug="rmd" bridge={fake.bridge} />, root);
+    render(<App calc={CALCS.rmd!} bridge={fake.bridge} />, root);
     const button = () => $<HTMLButtonElement>('form.calc button[type=submit]')!;
     expect(button().disabled).toBe(true);
     expect(button().textContent).toBe('Connecting…');
@@ -52,22 +71,35 @@ describe('widget page', () => {
 
   it('says why when the loader reports that the session was refused', async () => {
     const fake = fakeBridge();
-    render(<App slug="rmd" bridge={fake.bridge} />, root);
+    render(<App calc={CALCS.rmd!} bridge={fake.bridge} />, root);
     fake.refuse('domain_not_allowed', 'Not licensed for this website.');
     await vi.waitFor(() => expect($('.notice')?.textContent).toBe('Not licensed for this website.'));
   });
 
   it('previews as the visitor types, then stores, reports svc-result and takes a lead', async () => {
     const fake = fakeBridge();
-    render(<App slug="estate-tax" bridge={fake.bridge} />, root);
-    fake.init();
+    render(<App calc={CALCS['estate-tax']!} bridge={fake.bridge} />, root);
+    fake.init('token-1', { name: 'Smith & Lee LLP', accent: '#7a1f1f' });
     type('#f-estateValue', '16000000');
+    expect($<HTMLInputElement>('#f-estateValue')!.value).toBe('16,000,000');
     type('#f-state', 'NY');
     const local = runCalculator('estate-tax', { estateValue: 16_000_000, state: 'NY' });
     if (!local.ok) throw new Error('valid inputs refused');
     const total = formatOutput('totalTax', local.result.outputs.totalTax);
     await vi.waitFor(() => expect($('[data-output="totalTax"]')?.textContent).toBe(total));
-    expect($('.result h3')?.textContent).toMatch(/Preview/);
+    expect($('.result .status')?.textContent).toMatch(/Preview/);
+    expect($('.headline')?.textContent).toMatch(
+      /^Your estate would owe about \$[\d,]+00 in New York estate tax; no federal tax\.$/,
+    );
+    const legend = [...root.querySelectorAll('.legend li')].map(
+      (li) => li.querySelector('.slice-amount')?.textContent,
+    );
+    expect(legend).toEqual([
+      formatOutput('x', 16_000_000 - (local.result.outputs.totalTax as number)),
+      formatOutput('x', local.result.outputs.federalTax),
+      formatOutput('x', local.result.outputs.stateTax),
+    ]);
+    expect(root.textContent).not.toMatch(/unverified|Estimate \(no closed form\)/);
 
     const stored = {
       resultId: 'res_1',
@@ -76,6 +108,7 @@ describe('widget page', () => {
       inputs: local.inputs,
       outputs: local.result.outputs,
       lineItems: local.result.lineItems,
+      notes: local.result.notes,
       ruleSet: local.result.ruleSet,
       disclaimer: local.result.disclaimer,
       createdAt: '2026-01-01T00:00:00Z',
@@ -88,27 +121,38 @@ describe('widget page', () => {
     $<HTMLFormElement>('form.calc')!.requestSubmit();
     await vi.waitFor(() => expect(fake.of('svc-result')).toHaveLength(1));
     expect(fake.of('svc-result')[0]).toMatchObject({ resultId: 'res_1', outputs: local.result.outputs });
-    await vi.waitFor(() => expect($('.result h3')?.textContent).toBe('Your estimate'));
+    await vi.waitFor(() => expect($('.result .status')?.textContent).toBe('Your estimate'));
+    expect(root.textContent).toContain('Rules as of January 1, 2026');
 
     await vi.waitFor(() => expect($('#lead-state')).toBeTruthy());
     expect($<HTMLInputElement>('#lead-state')!.value).toBe('NY');
     type('#lead-name', 'Zoë');
+    expect($('label[for="lead-consent"]')?.textContent).toContain('Smith & Lee LLP may contact me');
     type('#lead-email', 'zoe@example.com');
-    const consent = $<HTMLInputElement>('.consent input')!;
+    const consent = $<HTMLInputElement>('#lead-consent')!;
     consent.checked = true;
     consent.dispatchEvent(new Event('change', { bubbles: true }));
-    await vi.waitFor(() => expect($<HTMLInputElement>('.consent input')!.checked).toBe(true));
+    await vi.waitFor(() => expect($<HTMLInputElement>('#lead-consent')!.checked).toBe(true));
     $<HTMLFormElement>('form.lead')!.requestSubmit();
     await vi.waitFor(() =>
       expect(fake.of('svc-lead')).toEqual([
         { leadId: 'lead_1', calculator: 'estate-tax', resultId: 'res_1' },
       ]),
     );
-    await vi.waitFor(() => expect($('.thanks')).toBeTruthy());
+    await vi.waitFor(() => expect($('.lead.done')).toBeTruthy());
   });
 
-  it('renders a readable message for an unknown calculator', () => {
-    render(<App slug="nope" bridge={undefined} />, root);
-    expect(root.textContent).toContain('nope');
+  it('shows what to fix next to the field, in plain words, and opens Advanced when the problem is there', async () => {
+    const fake = fakeBridge();
+    render(<App calc={CALCS['estate-tax']!} bridge={fake.bridge} />, root);
+    fake.init();
+    await vi.waitFor(() => expect($<HTMLButtonElement>('form.calc button')!.disabled).toBe(false));
+    expect($('.result.empty')?.textContent).toMatch(/Answer the questions/);
+    $<HTMLFormElement>('form.calc')!.requestSubmit();
+    await vi.waitFor(() =>
+      expect($('#f-estateValue-error')?.textContent).toBe('Enter the estate’s value, e.g. 2,500,000'),
+    );
+    expect($('#f-estateValue')?.getAttribute('aria-describedby')).toContain('f-estateValue-error');
+    expect($<HTMLDetailsElement>('details.advanced')!.open).toBe(false);
   });
 });

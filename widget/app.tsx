@@ -1,77 +1,112 @@
 import { useModel } from '@preact/signals';
 import { useMemo } from 'preact/hooks';
-import { getCalculator } from '../calculators/index.ts';
 import { createApi } from './api.ts';
 import type { Bridge } from './bridge.ts';
 import { CalculatorModel, type Emit } from './calculator-model.ts';
 import { FieldInput } from './components/field-input.tsx';
 import { LeadForm } from './components/lead-form.tsx';
 import { ResultView } from './components/result-view.tsx';
+import type { WidgetCalculator } from './forms/types.ts';
 import { LeadModel } from './lead-model.ts';
 import { SessionModel } from './session-model.ts';
 
-/** The whole widget page: the form, the figures, the contact form once a result is stored. */
-export function App({ slug, bridge }: { slug: string; bridge: Bridge | undefined }) {
-  const calculator = getCalculator(slug);
-  const session = useModel(() => new SessionModel(bridge));
+export interface AppProps {
+  calc: WidgetCalculator;
+  bridge: Bridge | undefined;
+  /** Answers the host page chose (`data-state`). */
+  preset?: Record<string, string>;
+  /** Called once the first session arrives (the page then emits `svc-ready`). */
+  onReady?: () => void;
+}
+
+/** The whole widget page: the questions, the result, the contact form once a result is stored. */
+export function App({ calc, bridge, preset, onReady }: AppProps) {
+  const { core, form } = calc;
+  const session = useModel(() => new SessionModel(bridge, onReady));
   const { api, emit } = useMemo(() => {
     const emit: Emit = (type, payload) => bridge?.emit(type, payload);
     const api = createApi({ credentials: () => session.credentials.value, renew: session.renew });
     return { api, emit };
   }, [bridge, session]);
-  const calc = useModel(() => new CalculatorModel(slug, api, emit));
-  const lead = useModel(() => new LeadModel(slug, api, emit, calc.result));
+  const model = useModel(() => new CalculatorModel(calc, api, emit, preset));
+  const lead = useModel(() => new LeadModel(core.slug, api, emit, model.result, session.firm));
 
-  if (!calculator) return <p class="error">There is no calculator “{slug}”.</p>;
-  const stored = calc.result.value;
-  const instant = calc.instant.value;
+  const stored = model.result.value;
+  const instant = model.instant.value;
   const connected = session.credentials.value !== undefined;
-  const figures = stored ?? (instant.ok ? instant.result : undefined);
+  const problem = session.problem.value;
+  const figures = stored ?? (instant.ok ? { ...instant.result, inputs: instant.inputs } : undefined);
+  const errors = model.fieldErrors.value;
+  const field = (f: (typeof form.fields)[number]) => (
+    <FieldInput
+      key={f.name}
+      field={f}
+      value={model.values.value[f.name]}
+      error={errors[f.name]}
+      onInput={(v) => model.setValue(f.name, v)}
+    />
+  );
+  const advanced = form.fields.filter((f) => f.advanced);
+  const firm = session.firm.value?.name;
   return (
-    <main>
-      <h2>{calculator.name}</h2>
+    <main class="card">
+      <header>
+        {firm && <p class="eyebrow">{firm}</p>}
+        <h1>{core.name} calculator</h1>
+        <p class="lede">{form.lede}</p>
+      </header>
       <form
         class="calc"
         noValidate
         onSubmit={(e) => {
           e.preventDefault();
-          void calc.calculate();
+          void model.calculate();
         }}
       >
-        {calc.fields.value.map((field) => (
-          <FieldInput
-            key={field.name}
-            field={field}
-            value={calc.values.value[field.name]}
-            error={calc.fieldErrors.value[field.name]}
-            onInput={(v) => calc.setValue(field.name, v)}
-          />
-        ))}
-        <button type="submit" disabled={calc.busy.value || !connected}>
-          {connected ? 'Calculate' : session.problem.value ? 'Unavailable' : 'Connecting…'}
-        </button>
+        {form.fields.filter((f) => !f.advanced).map(field)}
+        {advanced.length > 0 && (
+          <details class="advanced" open={advanced.some((f) => errors[f.name])}>
+            <summary>Advanced</summary>
+            {advanced.map(field)}
+          </details>
+        )}
+        <div class="actions">
+          <button type="submit" class="primary" disabled={model.busy.value || !connected}>
+            {connected
+              ? model.busy.value
+                ? 'Calculating…'
+                : 'Calculate'
+              : problem
+                ? 'Unavailable'
+                : 'Connecting…'}
+          </button>
+        </div>
+        {model.error.value && (
+          <p class="error" role="alert">
+            {model.error.value}
+          </p>
+        )}
       </form>
-      {session.problem.value && (
+      {problem && (
         <p class="notice" role="status">
-          {session.problem.value.message}
+          {problem.message}
         </p>
       )}
-      {calc.error.value && (
-        <p class="error" role="alert">
-          {calc.error.value}
-        </p>
-      )}
-      {figures && (
+      {figures ? (
         <ResultView
-          labels={calculator.outputLabels}
-          outputs={figures.outputs}
-          lineItems={figures.lineItems}
+          form={form}
+          figures={figures}
           stored={stored !== undefined}
-          {...(stored ? { onReport: () => void calc.downloadReport() } : {})}
+          busy={model.busy.value}
+          onReport={stored ? () => void model.downloadReport() : undefined}
         />
+      ) : (
+        <section class="result empty" aria-label="Result">
+          <p>Answer the questions above to see an estimate here.</p>
+        </section>
       )}
-      {stored && <LeadForm lead={lead} />}
-      <p class="disclaimer">{calculator.disclaimer}</p>
+      {stored && <LeadForm lead={lead} firm={firm} />}
+      <footer class="disclaimer">{core.disclaimer}</footer>
     </main>
   );
 }

@@ -2,10 +2,17 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createBridge, TOKEN_REQUEST_TIMEOUT_MS } from './bridge.ts';
 
 const HOST = 'https://firm.test';
+/** An embed token's shape: the widget reads only the `org` claim (the API verifies the rest). */
+const jwt = (org: string, n = 1) =>
+  [
+    'e30',
+    btoa(JSON.stringify({ org, n })).replace(/=+$/, '').replace(/\+/g, '-').replace(/\//g, '_'),
+    'sig',
+  ].join('.');
 const INIT = {
   type: 'svc-init',
   v: 1,
-  token: 'tok',
+  token: jwt(HOST),
   expiresAt: '2099-01-01T00:00:00Z',
   apiUrl: 'https://api.test',
 };
@@ -85,10 +92,36 @@ describe('createBridge', () => {
     const loader = connect(frame);
     loader.postMessage(INIT);
     loader.postMessage({ type: 'svc-init', v: 1, token: 5 }); // malformed: dropped
-    loader.postMessage({ type: 'svc-token', v: 1, token: 'tok2', expiresAt: '2099-01-01T00:00:00Z' });
+    loader.postMessage({ type: 'svc-token', v: 1, token: jwt(HOST, 2), expiresAt: '2099-01-01T00:00:00Z' });
     await vi.waitFor(() => expect(got).toHaveLength(2));
     expect(got[0]).toEqual(INIT);
-    expect(got[1]).toMatchObject({ type: 'svc-token', token: 'tok2' });
+    expect(got[1]).toMatchObject({ type: 'svc-token', token: jwt(HOST, 2) });
+  });
+
+  it.each([
+    ['names another origin than its parent', jwt('https://evil.test')],
+    ['names no origin', 'not-a-jwt'],
+  ])('refuses the session when the token %s, and closes the channel', async (_name, token) => {
+    const frame = frameWindow();
+    const bridge = createBridge(frame.win)!;
+    const got: unknown[] = [];
+    bridge.onSession((m) => got.push(m));
+    const loader = connect(frame);
+    loader.postMessage({ ...INIT, token });
+    await roundTrip();
+    loader.postMessage(INIT); // the port is closed: not even a valid token gets through now
+    await roundTrip();
+    expect(got).toEqual([]);
+    expect(await bridge.requestToken()).toBe(false);
+  });
+
+  it('says hello to the parent, on the host origin only', () => {
+    const frame = frameWindow();
+    createBridge(frame.win)!.hello();
+    expect(frame.parent.postMessage).toHaveBeenCalledWith(
+      { type: 'svc-hello', v: 1, widgetId: 'w1', title: expect.any(String) },
+      HOST,
+    );
   });
 
   it.each([
@@ -112,7 +145,7 @@ describe('createBridge', () => {
     const asked: unknown[] = [];
     loader.onmessage = (e) => {
       asked.push(e.data);
-      loader.postMessage({ type: 'svc-token', v: 1, token: 'fresh', expiresAt: '2099-01-01T00:00:00Z' });
+      loader.postMessage({ type: 'svc-token', v: 1, token: jwt(HOST), expiresAt: '2099-01-01T00:00:00Z' });
     };
     await expect(bridge.requestToken()).resolves.toBe(true);
     expect(asked).toEqual([{ type: 'svc-token-request', v: 1 }]);

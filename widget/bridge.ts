@@ -14,16 +14,30 @@ export const TOKEN_REQUEST_TIMEOUT_MS = 10_000;
 /**
  * The iframe's side of the protocol. The loader wrote the host page's origin into the URL hash;
  * every event is posted to exactly that origin, and the session is accepted only over the
- * MessagePort that the parent window, from that origin, handed over in `svc-connect`.
+ * MessagePort that the parent window, from that origin, handed over in `svc-connect`, and only
+ * with a token whose `org` claim is that same origin.
  */
 export interface Bridge {
   widgetId: string;
   hostOrigin: string;
   emit<T extends EventType>(type: T, payload: PayloadOf[T]): void;
+  /** Asks the loader for the channel (`svc-hello`); the session follows over it. */
+  hello(): void;
   /** Session messages from the loader (init, renewed token, refusal). Returns an unsubscribe function. */
   onSession(listener: (message: LoaderPortMessage) => void): () => void;
   /** Asks the loader for a fresh token; true once one arrives, false on refusal or timeout. */
   requestToken(): Promise<boolean>;
+}
+
+/** The `org` claim of an embed token (read, not verified: the API verifies; this only binds the port). */
+export function tokenOrigin(token: string): string | undefined {
+  try {
+    const part = token.split('.')[1] ?? '';
+    const claims = JSON.parse(atob(part.replace(/-/g, '+').replace(/_/g, '/'))) as { org?: unknown };
+    return typeof claims.org === 'string' ? claims.org : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 function hostOriginOf(value: string | null): string | undefined {
@@ -49,10 +63,19 @@ export function createBridge(win: Window = window): Bridge | undefined {
     if (event.source !== win.parent || event.origin !== hostOrigin) return;
     if (!isConnectMessage(event.data) || event.data.widgetId !== widgetId || !event.ports[0]) return;
     port?.close();
-    port = event.ports[0];
-    port.onmessage = (message) => {
-      if (!isLoaderPortMessage(message.data)) return;
-      for (const listener of [...listeners]) listener(message.data);
+    const current = event.ports[0];
+    port = current;
+    current.onmessage = (message) => {
+      const data = message.data;
+      if (!isLoaderPortMessage(data)) return;
+      // A token names the page it was issued to: a parent of another origin (a site that framed
+      // the widget with a token obtained elsewhere) gets no session, and the channel closes.
+      if (data.type !== 'svc-session-error' && tokenOrigin(data.token) !== hostOrigin) {
+        current.close();
+        if (port === current) port = undefined;
+        return;
+      }
+      for (const listener of [...listeners]) listener(data);
     };
   });
 
@@ -66,6 +89,12 @@ export function createBridge(win: Window = window): Bridge | undefined {
     hostOrigin,
     emit(type, payload) {
       win.parent.postMessage(createMessage(type, widgetId, payload), hostOrigin);
+    },
+    hello() {
+      win.parent.postMessage(
+        { type: 'svc-hello', v: PROTOCOL_VERSION, widgetId, title: document.title },
+        hostOrigin,
+      );
     },
     onSession,
     requestToken() {

@@ -2,9 +2,9 @@ import { action, createModel, effect, type ReadonlySignal, signal } from '@preac
 import { type Api, ApiError } from './api.ts';
 import type { Emit } from './calculator-model.ts';
 
-/** Shown beside the consent box and stored with the lead, word for word. */
-export const CONSENT_TEXT =
-  'I agree that this firm may contact me by email or phone about my estate plan. This is not legal advice and does not create an attorney–client relationship.';
+/** Shown beside the consent box and stored with the lead, word for word, with the firm's name. */
+export const consentText = (firm = 'this firm') =>
+  `I agree that ${firm} may contact me by email or phone about my estate plan. This is not legal advice and does not create an attorney–client relationship.`;
 
 export interface LeadValues {
   name: string;
@@ -24,6 +24,7 @@ export const LeadModel = createModel(
     api: Api,
     emit: Emit,
     result: ReadonlySignal<{ resultId: string; state: string | null } | undefined>,
+    firm: ReadonlySignal<{ name: string } | undefined> = signal(undefined),
   ) => {
     const values = signal<LeadValues>({ ...EMPTY });
     const consent = signal(false);
@@ -51,14 +52,22 @@ export const LeadModel = createModel(
         key = undefined; // different answers are a different request
       }),
       submit: action(async () => {
-        if (!consent.value) {
-          error.value = 'Please tick the box to agree to be contacted.';
+        const { name, email } = values.value;
+        const missing: Record<string, string> = {};
+        if (!name.trim()) missing.name = 'Enter your name';
+        if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email.trim()))
+          missing.email = 'Enter an email address, e.g. jane@example.com';
+        if (!/^[A-Z]{2}$/.test(values.value.state)) missing.state = 'Choose your state';
+        if (!consent.value) missing.consent = 'Tick the box so the firm may contact you';
+        fieldErrors.value = missing;
+        if (Object.keys(missing).length) {
+          error.value = undefined;
           return;
         }
         busy.value = true;
         error.value = undefined;
         key ??= crypto.randomUUID();
-        const { name, email, phone, state, website } = values.value;
+        const { phone, state, website } = values.value;
         const id = result.value?.resultId;
         try {
           const created = await api.submitLead(
@@ -70,7 +79,7 @@ export const LeadModel = createModel(
               ...(phone.trim() ? { phone: phone.trim() } : {}),
               state: state.trim().toUpperCase(),
               consent: true,
-              consentText: CONSENT_TEXT,
+              consentText: consentText(firm.value?.name),
               website,
             },
             key,

@@ -1,12 +1,18 @@
 import { signal } from '@preact/signals';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { estateTaxCore } from '../calculators/estate-tax/core.ts';
 import { runCalculator } from '../calculators/index.ts';
+import { rmdCore } from '../calculators/rmd/core.ts';
 import { ApiError, createApi } from './api.ts';
 import { CalculatorModel, type Emit } from './calculator-model.ts';
-import { CONSENT_TEXT, LeadModel } from './lead-model.ts';
+import { estateTaxForm } from './forms/estate-tax.ts';
+import { rmdForm } from './forms/rmd.ts';
+import { consentText, LeadModel } from './lead-model.ts';
 import { SessionModel } from './session-model.ts';
 import { API, apiError, fakeBridge, json, stubFetch } from './testing.ts';
 
+const ESTATE = { core: estateTaxCore, form: estateTaxForm };
+const RMD = { core: rmdCore, form: rmdForm };
 const emitted: { type: string; payload: unknown }[] = [];
 const emit: Emit = (type, payload) => void emitted.push({ type, payload });
 const api = createApi({ credentials: () => ({ token: 't', apiUrl: API }), renew: async () => false });
@@ -19,8 +25,10 @@ afterEach(() => {
 describe('SessionModel', () => {
   it('holds the credentials from svc-init, renews the token, and clears them on a refusal', () => {
     const fake = fakeBridge();
-    const session = new SessionModel(fake.bridge);
+    let ready = 0;
+    const session = new SessionModel(fake.bridge, () => ready++);
     expect(session.credentials.value).toBeUndefined();
+    expect(ready).toBe(0);
     fake.init('tok-1');
     expect(session.credentials.value).toEqual({ token: 'tok-1', apiUrl: API });
     fake.renewWith('tok-2');
@@ -28,6 +36,7 @@ describe('SessionModel', () => {
     expect(session.credentials.value).toEqual({ token: 'tok-2', apiUrl: API });
     fake.refuse('domain_not_allowed', 'not here');
     expect(session.credentials.value).toBeUndefined();
+    expect(ready).toBe(1); // once, at the first session
     expect(session.problem.value).toEqual({ reason: 'domain_not_allowed', message: 'not here' });
     session[Symbol.dispose]();
     fake.init('after-dispose');
@@ -41,7 +50,7 @@ describe('SessionModel', () => {
 
 describe('CalculatorModel', () => {
   it('computes the instant result locally as values change, exactly as runCalculator does', () => {
-    const model = new CalculatorModel('estate-tax', api, emit);
+    const model = new CalculatorModel(ESTATE, api, emit);
     expect(model.instant.value.ok).toBe(false);
     model.setValue('estateValue', '16,000,000');
     model.setValue('state', 'NY');
@@ -55,13 +64,21 @@ describe('CalculatorModel', () => {
     expect(model.instant.value).toEqual(expected);
   });
 
+  it('pre-selects the state the host page named (data-state), and only a real one', () => {
+    expect(new CalculatorModel(ESTATE, api, emit, { state: 'NY' }).values.value.state).toBe('NY');
+    expect(new CalculatorModel(ESTATE, api, emit, { state: 'XX' }).values.value.state).toBe('');
+  });
+
   it('refuses invalid inputs locally: field errors, svc-error invalid_input, no request', async () => {
     const { fetch } = stubFetch(() => json(200, {}));
-    const model = new CalculatorModel('rmd', api, emit);
+    const model = new CalculatorModel(RMD, api, emit);
     model.setValue('balance', '-5');
     await model.calculate();
     expect(fetch).not.toHaveBeenCalled();
-    expect(Object.keys(model.fieldErrors.value).sort()).toEqual(['age', 'balance']);
+    expect(model.fieldErrors.value).toEqual({
+      balance: 'Enter an amount of zero or more',
+      age: 'Enter your age, e.g. 75',
+    });
     expect(emitted).toEqual([
       { type: 'svc-error', payload: expect.objectContaining({ reason: 'invalid_input' }) },
     ]);
@@ -76,16 +93,17 @@ describe('CalculatorModel', () => {
       outputs: { rmd: 4_065.04 },
       ruleSet: { id: 'r', taxYear: 2026, effectiveDate: '2026-01-01' },
       lineItems: [],
+      notes: [],
       disclaimer: 'd',
       createdAt: '2026-01-01T00:00:00Z',
     };
     stubFetch(() => json(200, server));
-    const model = new CalculatorModel('rmd', api, emit);
+    const model = new CalculatorModel(RMD, api, emit);
     model.setValue('balance', '100000');
     model.setValue('age', '75');
     await model.calculate();
     expect(model.result.value).toEqual(server);
-    const { lineItems: _l, disclaimer: _d, createdAt: _c, ...payload } = server;
+    const { lineItems: _l, notes: _n, disclaimer: _d, createdAt: _c, ...payload } = server;
     expect(emitted).toEqual([{ type: 'svc-result', payload }]);
     model.setValue('age', '76');
     expect(model.result.value).toBeUndefined();
@@ -93,7 +111,7 @@ describe('CalculatorModel', () => {
 
   it('shows and emits a server refusal', async () => {
     stubFetch(() => apiError(429, 'RATE_LIMITED'));
-    const model = new CalculatorModel('rmd', api, emit);
+    const model = new CalculatorModel(RMD, api, emit);
     model.setValue('balance', '100000');
     model.setValue('age', '75');
     await model.calculate();
@@ -112,7 +130,7 @@ describe('LeadModel', () => {
   });
 
   function filled() {
-    const lead = new LeadModel('estate-tax', api, emit, result);
+    const lead = new LeadModel('estate-tax', api, emit, result, signal({ name: 'Smith & Søn Estate Law' }));
     lead.setValue('name', ' Zoë Ødegård ');
     lead.setValue('email', 'zoe@example.com');
     return lead;
@@ -127,7 +145,7 @@ describe('LeadModel', () => {
     const lead = filled();
     await lead.submit();
     expect(fetch).not.toHaveBeenCalled();
-    expect(lead.error.value).toBeTruthy();
+    expect(lead.fieldErrors.value).toEqual({ consent: expect.stringMatching(/Tick the box/) });
   });
 
   it('sends the contract’s body and emits svc-lead after 201', async () => {
@@ -142,7 +160,7 @@ describe('LeadModel', () => {
       email: 'zoe@example.com',
       state: 'NY',
       consent: true,
-      consentText: CONSENT_TEXT,
+      consentText: consentText('Smith & Søn Estate Law'),
       website: '',
     });
     expect(lead.leadId.value).toBe('lead_1');
@@ -177,6 +195,12 @@ describe('LeadModel', () => {
     expect(lead.fieldErrors.value).toEqual({ email: 'Invalid email' });
     expect(emitted[0]!.payload).toMatchObject({ reason: 'invalid_input' });
   });
+});
+
+it('names the firm in the consent text', () => {
+  expect(consentText('Smith & Søn Estate Law')).toMatch(
+    /^I agree that Smith & Søn Estate Law may contact me/,
+  );
 });
 
 it('ApiError keeps the payload the host receives', () => {

@@ -5,13 +5,14 @@ import { calculators } from '../calculators/index.ts';
 
 const DIR = join(import.meta.dirname, 'w');
 
-it('has one page per calculator, each naming its own calculator and nothing inline', () => {
+it('has one page per calculator, each with its own entry, its name as title and nothing inline', () => {
   const pages = readdirSync(DIR).filter((f) => f.endsWith('.html'));
   expect(pages.sort()).toEqual(calculators.map((c) => `${c.slug}.html`).sort());
-  for (const page of pages) {
-    const html = readFileSync(join(DIR, page), 'utf8');
-    expect(html).toContain(`data-calculator="${page.replace('.html', '')}"`);
-    expect(html).toMatch(/<script type="module" src="..\/main.tsx"><\/script>/);
+  for (const { slug, name } of calculators) {
+    const html = readFileSync(join(DIR, `${slug}.html`), 'utf8');
+    expect(html).toContain(`data-calculator="${slug}"`);
+    expect(html).toContain(`<title>${name} calculator</title>`);
+    expect(html).toMatch(new RegExp(`<script type="module" src="../entries/${slug}.ts"></script>`));
     expect(html).not.toMatch(/<style|\sstyle=|<script>/);
   }
 });

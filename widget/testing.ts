@@ -16,6 +16,7 @@ export function fakeBridge() {
     emit<T extends EventType>(type: T, payload: PayloadOf[T]) {
       emitted.push({ type, payload });
     },
+    hello: vi.fn(),
     onSession(listener) {
       listeners.add(listener);
       return () => void listeners.delete(listener);
@@ -31,9 +32,16 @@ export function fakeBridge() {
     bridge,
     emitted,
     of: (type: EventType) => emitted.filter((e) => e.type === type).map((e) => e.payload),
-    init(token = 'token-1') {
+    init(token = 'token-1', firm?: { name: string; accent?: string }) {
       for (const l of listeners)
-        l({ type: 'svc-init', v: 1, token, expiresAt: '2099-01-01T00:00:00Z', apiUrl: API });
+        l({
+          type: 'svc-init',
+          v: 1,
+          token,
+          expiresAt: '2099-01-01T00:00:00Z',
+          apiUrl: API,
+          ...(firm ? { firm } : {}),
+        });
     },
     refuse(reason: 'token_denied' | 'domain_not_allowed', message = 'refused') {
       for (const l of listeners) l({ type: 'svc-session-error', v: 1, reason, message });

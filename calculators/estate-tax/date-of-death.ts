@@ -1,4 +1,4 @@
-import { type Coverage, isCovered } from '../fields.ts';
+import { type Coverage, isCovered } from '../limits.ts';
 
 export interface RuleDate {
   /** The date whose rules are applied. */

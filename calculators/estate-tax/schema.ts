@@ -1,17 +1,8 @@
 import { z } from 'zod';
-import { type Coverage, dateIn, money, usState } from '../fields.ts';
+import { dateIn, money, usState } from '../fields.ts';
+import { COVERAGE, INPUT_LABELS } from './labels.ts';
 
-/** The dates of death the tables cover (2026 only). */
-export const COVERAGE: Coverage = { from: '2026-01-01', to: '2026-12-31' };
-
-export const INPUT_LABELS = {
-  estateValue: 'Taxable estate',
-  state: 'State of residence',
-  adjustedTaxableGifts: 'Adjusted taxable gifts',
-  portableExclusion: 'Deceased spouse’s unused exclusion (DSUE)',
-  dateOfDeath: 'Date of death',
-  applyStateDeathTaxDeduction: 'Deduct state estate tax (IRC §2058)',
-} as const;
+export { COVERAGE, INPUT_LABELS } from './labels.ts';
 
 export const estateTaxSchema = z.object({
   estateValue: money(INPUT_LABELS.estateValue, {

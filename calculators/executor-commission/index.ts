@@ -1,24 +1,9 @@
 import { z } from 'zod';
 import { money } from '../fields.ts';
-import { dollars, toDollars } from '../money.ts';
-import { bands } from '../schedule.ts';
-import { type CalculationResult, type CalculatorDefinition, DISCLAIMER, type RuleSet } from '../types.ts';
+import type { CalculatorDefinition } from '../types.ts';
+import { executorCommissionCore } from './core.ts';
 
-/** N.Y. SCPA §2307(1): on sums received and paid out. */
-const TIERS = [
-  [100_000, '5'],
-  [300_000, '4'],
-  [1_000_000, '3'],
-  [5_000_000, '2.5'],
-  [null, '2'],
-] as const;
-
-export const COMMISSION_RULES: RuleSet = {
-  id: 'ny-executor-commission-2026',
-  taxYear: 2026,
-  effectiveDate: '2026-01-01',
-  sources: ['N.Y. Surrogate’s Court Procedure Act §2307'],
-};
+export { COMMISSION_RULES, executorCommissionCore } from './core.ts';
 
 const schema = z.object({
   estateValue: money('Commissionable estate', { description: 'Sums received and paid out by the executor' }),
@@ -26,30 +11,7 @@ const schema = z.object({
 
 export type CommissionInput = z.output<typeof schema>;
 
-function compute(input: CommissionInput): CalculationResult {
-  const commission = toDollars(bands(dollars(input.estateValue), TIERS));
-  return {
-    outputs: { commission },
-    lineItems: [
-      { label: 'Commissionable estate', amount: input.estateValue, kind: 'subtotal' },
-      { label: 'Executor commission (SCPA §2307)', amount: commission, kind: 'total' },
-    ],
-    notes: [
-      'One full commission. Where several executors serve, SCPA §2307 decides how many commissions are allowed and how they are shared.',
-    ],
-    ruleSet: COMMISSION_RULES,
-    disclaimer: DISCLAIMER,
-  };
-}
-
 export const executorCommission: CalculatorDefinition<CommissionInput> = {
-  slug: 'executor-commission',
-  name: 'New York executor commission',
-  description: 'The statutory commission of an executor in New York (SCPA §2307).',
-  disclaimer: DISCLAIMER,
-  ruleSet: COMMISSION_RULES,
+  ...executorCommissionCore,
   inputSchema: schema,
-  inputLabels: { estateValue: 'Commissionable estate' },
-  outputLabels: { commission: 'Executor commission' },
-  compute,
 };

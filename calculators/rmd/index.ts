@@ -1,18 +1,9 @@
 import { z } from 'zod';
 import { money } from '../fields.ts';
-import { divRoundHalfUp, dollars } from '../money.ts';
-import { type CalculationResult, type CalculatorDefinition, DISCLAIMER, type RuleSet } from '../types.ts';
-import { lifetimeFactor, TABLE_SOURCE } from './uniform-lifetime-table.ts';
+import type { CalculatorDefinition } from '../types.ts';
+import { RMD_START_AGE, rmdCore } from './core.ts';
 
-/** SECURE 2.0 §107: required beginning age 73 (75 for those reaching 74 after 2032). */
-export const RMD_START_AGE = 73;
-
-export const RMD_RULES: RuleSet = {
-  id: 'rmd-2026',
-  taxYear: 2026,
-  effectiveDate: '2026-01-01',
-  sources: [TABLE_SOURCE, 'IRC §401(a)(9)(C) as amended by SECURE 2.0 §107'],
-};
+export { RMD_RULES, RMD_START_AGE, rmdCore } from './core.ts';
 
 const schema = z.object({
   balance: money('Balance on 31 December of last year'),
@@ -29,39 +20,4 @@ const schema = z.object({
 
 export type RmdInput = z.output<typeof schema>;
 
-function compute(input: RmdInput): CalculationResult {
-  const factor = lifetimeFactor(input.age);
-  // balance / factor with the factor as tenths: exact, then half-up to cents.
-  const cents = divRoundHalfUp(dollars(input.balance) * 10n, BigInt(Math.round(factor * 10)) * 10_000n);
-  const rmd = Number(cents) / 100;
-  return {
-    outputs: { rmd, factor, balance: input.balance },
-    lineItems: [
-      { label: 'Balance on 31 December', amount: input.balance, kind: 'subtotal' },
-      { label: `Required minimum distribution (÷ ${factor.toFixed(1)})`, amount: rmd, kind: 'total' },
-    ],
-    notes: [
-      `Required minimum distributions start at age ${RMD_START_AGE} (75 for those reaching 74 after 2032); younger ages are refused.`,
-      'Uses the Uniform Lifetime Table; an owner whose sole beneficiary is a spouse more than 10 years younger uses the Joint and Last Survivor Table instead.',
-    ],
-    ruleSet: RMD_RULES,
-    disclaimer: DISCLAIMER,
-  };
-}
-
-export const rmd: CalculatorDefinition<RmdInput> = {
-  slug: 'rmd',
-  name: 'Required minimum distribution',
-  description:
-    'This year’s required minimum distribution from an IRA or plan account (Uniform Lifetime Table).',
-  disclaimer: DISCLAIMER,
-  ruleSet: RMD_RULES,
-  inputSchema: schema,
-  inputLabels: { balance: 'Balance on 31 December of last year', age: 'Age at birthday this year' },
-  outputLabels: {
-    rmd: 'Required minimum distribution',
-    factor: 'Life expectancy factor',
-    balance: 'Balance',
-  },
-  compute,
-};
+export const rmd: CalculatorDefinition<RmdInput> = { ...rmdCore, inputSchema: schema };

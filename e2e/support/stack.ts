@@ -19,8 +19,16 @@ export function startStack(): Promise<RunningServers> {
   return startServerStack({ RATE_LIMIT_SCALE: '10' });
 }
 
-/** Debian's Chromium (`apt-get install -y chromium`), never a downloaded browser. */
-export function launchChromium(): Promise<Browser> {
+/**
+ * Debian's Chromium (`apt-get install -y chromium`), never a downloaded browser. Pages answered
+ * by `context.route` (see custom-page.ts) count as public to Chromium's Local Network Access
+ * checks, which would then refuse the loopback stack: those specs pass LOCAL_NETWORK_ARGS.
+ */
+export const LOCAL_NETWORK_ARGS = [
+  '--disable-features=LocalNetworkAccessChecks,BlockInsecurePrivateNetworkRequests',
+];
+
+export function launchChromium(extraArgs: string[] = []): Promise<Browser> {
   return chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
     headless: true,
@@ -33,6 +41,7 @@ export function launchChromium(): Promise<Browser> {
       '--disable-sync',
       '--disable-quic',
       '--disable-dev-shm-usage',
+      ...extraArgs,
     ],
   });
 }

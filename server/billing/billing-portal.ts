@@ -2,6 +2,7 @@ import type Stripe from 'stripe';
 import type { Clock } from '../clock.ts';
 import { findAccountById, setStripeCustomerId } from '../db/accounts-repo.ts';
 import type { Db } from '../db/database.ts';
+import type { PlanTable } from '../domain/plans.ts';
 import type { Principal } from '../domain/principal.ts';
 import type { TokenService } from '../domain/tokens.ts';
 import { AppError } from '../errors.ts';
@@ -15,6 +16,10 @@ export interface BillingDeps {
   publicApiUrl: string;
   /** Set when STRIPE_SECRET_KEY is configured; otherwise the built-in billing page is used. */
   stripe?: Stripe;
+  /** STRIPE_WEBHOOK_SECRET: without it `POST /webhooks/stripe` answers 501. */
+  webhookSecret?: string;
+  /** The plan table (PLANS): Stripe prices name their plan by metadata `plan` or lookup key. */
+  plans: PlanTable;
 }
 
 /**
@@ -29,7 +34,7 @@ export async function createBillingPortalUrl(
   const account = await findAccountById(deps.db, principal.accountId);
   if (!account) throw new AppError('NOT_FOUND', 'The account does not exist.');
   if (deps.stripe) {
-    const customer = account.stripeCustomerId ?? (await createCustomer(deps, deps.stripe, account));
+    const customer = await ensureStripeCustomer(deps, deps.stripe, account);
     const session = await deps.stripe.billingPortal.sessions.create({
       customer,
       ...(returnUrl ? { return_url: returnUrl } : {}),
@@ -46,6 +51,15 @@ export async function createBillingPortalUrl(
     url: `${deps.publicApiUrl}/billing/portal?token=${encodeURIComponent(token)}`,
     expiresAt: expiresAt.toISOString(),
   };
+}
+
+/** The account's Stripe customer, created (once, idempotently) on first use and linked to the account. */
+export async function ensureStripeCustomer(
+  deps: BillingDeps,
+  stripe: Stripe,
+  account: { id: string; name: string; email: string | null; stripeCustomerId: string | null },
+): Promise<string> {
+  return account.stripeCustomerId ?? createCustomer(deps, stripe, account);
 }
 
 async function createCustomer(

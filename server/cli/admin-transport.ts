@@ -3,8 +3,10 @@ import { loadAdminToken, serverInfoFile } from '../admin-token.ts';
 import { createApp } from '../app.ts';
 import { systemClock } from '../clock.ts';
 import { acquireDataDirLock } from '../db/data-dir-lock.ts';
+import { secureDataDir } from '../db/data-dir-permissions.ts';
 import { createDatabase } from '../db/database.ts';
 import { migrate } from '../db/migrate.ts';
+import { ensurePublishableKeys } from '../domain/licensing/license-keys.ts';
 import type { Config } from '../env.ts';
 import { createRateLimiter } from '../http/rate-limiter.ts';
 import { silentLogger } from '../logger.ts';
@@ -53,7 +55,7 @@ export async function connectAdmin(config: Config): Promise<AdminTransport> {
   return openDirect(config, token);
 }
 
-async function reachServer(config: Config, token: string): Promise<string | undefined> {
+export async function reachServer(config: Config, token: string): Promise<string | undefined> {
   const file = serverInfoFile(config.DATA_DIR);
   const candidates = [
     ...(existsSync(file) ? [(JSON.parse(readFileSync(file, 'utf8')) as { apiUrl: string }).apiUrl] : []),
@@ -74,6 +76,7 @@ async function reachServer(config: Config, token: string): Promise<string | unde
 }
 
 async function openDirect(config: Config, token: string): Promise<AdminTransport> {
+  if (!config.DATABASE_URL) secureDataDir(config.DATA_DIR);
   const lock = config.DATABASE_URL ? undefined : acquireDataDirLock(config.DATA_DIR);
   const database = await createDatabase(
     config.DATABASE_URL ? { databaseUrl: config.DATABASE_URL } : { dataDir: `${config.DATA_DIR}/pglite` },
@@ -82,6 +85,7 @@ async function openDirect(config: Config, token: string): Promise<AdminTransport
   const secretKey = loadSecretKey({ secretKey: config.SECRET_KEY, dataDir: config.DATA_DIR });
   const logger = silentLogger();
   const services = await createServices({ config, database, clock: systemClock, logger, secretKey });
+  await ensurePublishableKeys(services.licensing);
   const app = createApp({
     config,
     clock: systemClock,

@@ -50,6 +50,7 @@ describe('admin CLI', () => {
     expect(license.stdout).toMatch(/key\s+SVC-[0-9A-Z-]+/);
     expect(license.stdout).toMatch(/status\s+trial/);
     expect(license.stdout).toContain('not shown again');
+    expect(license.stdout).toMatch(/publishable\s+svc_pk_\w+/);
     const licenseId = /license\s+(lic_\w+)/.exec(license.stdout)![1]!;
 
     const bad = await svc(
@@ -83,11 +84,36 @@ describe('admin CLI', () => {
         accountId,
         '--name',
         'Zapier',
+        '--scopes',
+        'leads:read,leads:write',
         '--json',
       );
       expect(key.code).toBe(0);
       const created = JSON.parse(key.stdout);
       expect(created.apiKey).toMatch(/^svc_pat_/);
+      expect(created.scopes).toEqual(['leads:read', 'leads:write']);
+      const before = JSON.parse((await svc(dataDir, 'license', 'show', licenseId, '--json')).stdout);
+      expect(before.publishableKey).toMatch(/^svc_pk_/);
+      const rolled = await svc(dataDir, 'license', 'roll-key', licenseId, '--kind', 'publishable', '--now');
+      expect(rolled.code).toBe(0);
+      const after = JSON.parse((await svc(dataDir, 'license', 'show', licenseId, '--json')).stdout);
+      expect(after.publishableKey).toMatch(/^svc_pk_/);
+      expect(after.publishableKey).not.toBe(before.publishableKey);
+      expect(rolled.stdout).toContain(after.publishableKey);
+      const secret = await svc(
+        dataDir,
+        'license',
+        'roll-key',
+        licenseId,
+        '--kind',
+        'secret',
+        '--overlap',
+        '2h',
+      );
+      expect(secret.stdout).toMatch(/secret key\s+SVC-/);
+      expect(
+        (await svc(dataDir, 'license', 'roll-key', licenseId, '--kind', 'secret', '--overlap', 'soon')).code,
+      ).toBe(2);
       const list = await svc(dataDir, 'apikey', 'list', '--account', accountId);
       expect(list.stdout).toContain(created.id);
       expect(list.stdout).not.toContain(created.apiKey);
@@ -97,5 +123,5 @@ describe('admin CLI', () => {
     } finally {
       await server.close();
     }
-  }, 120_000);
+  }, 240_000);
 });

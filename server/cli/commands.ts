@@ -1,7 +1,16 @@
 import { parseArgs } from 'node:util';
+import { parseOverlap } from '../domain/licensing/license-keys.ts';
+import { DELIVERY_OPTIONS, DELIVERY_USAGE, deliveryRequest } from './delivery-commands.ts';
+import {
+  LIFECYCLE_OPTIONS,
+  LIFECYCLE_USAGE,
+  LifecycleUsageError,
+  lifecycleRequest,
+  renderLicenseDetail,
+} from './lifecycle-commands.ts';
 
 export interface CliRequest {
-  method: 'GET' | 'POST';
+  method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
   path: string;
   body?: unknown;
   /** Human-readable rendering of a successful response. */
@@ -16,17 +25,22 @@ export const USAGE = `Usage: npm run svc -- <command> [options] [--json]
 
   account create --name NAME [--email EMAIL]
   license create --account ACCOUNT_ID --plan PLAN --seats N --domains a.com,*.b.com (--trial-days N | --paid-through YYYY-MM-DD)
-  license show LICENSE_ID
   license revoke LICENSE_ID
-  apikey create --account ACCOUNT_ID --name NAME
+  license roll-key LICENSE_ID --kind publishable|secret [--overlap 24h | --now]
+${LIFECYCLE_USAGE}
+  apikey create --account ACCOUNT_ID --name NAME [--scopes leads:read,leads:write,billing,admin]
   apikey list --account ACCOUNT_ID
   apikey revoke KEY_ID --account ACCOUNT_ID
   connect-code create --license LICENSE_ID --redirect-uri URL --code-challenge S256_CHALLENGE --site-domain DOMAIN
   user invite --account ACCOUNT_ID --email EMAIL --role owner|admin|viewer
   keys rotate
-  demo seed
+  demo seed [--account ACCOUNT_ID --leads N [--days 365]]
+${DELIVERY_USAGE}
 
-Secrets (license keys, API keys, codes) are printed once, at creation, and never stored in clear.`;
+Two keys per license: the publishable key (svc_pk_…) goes in pages as the loader's data-key; the
+secret license key (SVC-…) is for site activation from a plugin or server only. Secrets (secret
+license keys, API keys, codes) are printed once, at creation, and never stored in clear. API keys
+get the scopes named (default leads:read).`;
 
 const OPTIONS = {
   json: { type: 'boolean' },
@@ -44,6 +58,14 @@ const OPTIONS = {
   'code-challenge': { type: 'string' },
   'site-domain': { type: 'string' },
   role: { type: 'string' },
+  kind: { type: 'string' },
+  overlap: { type: 'string' },
+  now: { type: 'boolean' },
+  scopes: { type: 'string' },
+  leads: { type: 'string' },
+  days: { type: 'string' },
+  ...LIFECYCLE_OPTIONS,
+  ...DELIVERY_OPTIONS,
 } as const;
 
 export function parseCli(argv: string[]) {
@@ -70,29 +92,6 @@ function integer(text: string, name: string): number {
 }
 
 const line = (pairs: [string, unknown][]) => pairs.map(([k, v]) => `${k.padEnd(14)} ${v ?? '—'}`).join('\n');
-
-function renderLicense(body: Record<string, unknown>): string {
-  const l = body.license as Record<string, unknown>;
-  const rows: [string, unknown][] = [
-    ['license', l.id],
-    ['account', l.accountId],
-    ['status', l.status],
-    ['plan', l.plan],
-    ['seats', l.seats],
-    ['domains', (l.allowedDomains as string[]).join(', ')],
-    ['trial ends', l.trialEndsAt],
-    ['paid through', l.paidThrough],
-    ['grace ends', l.graceEndsAt],
-    ['revoked', l.revokedAt],
-    ['key', body.licenseKey ?? `…${l.keyLast4}`],
-  ];
-  const activations = body.activations as Record<string, unknown>[] | undefined;
-  const extra = activations?.length
-    ? `\nactivations\n${activations.map((a) => `  ${a.domain} (${a.env})${a.releasedAt ? ' released' : ''}`).join('\n')}`
-    : '';
-  const note = body.licenseKey ? '\n\nStore the key now: it is not shown again.' : '';
-  return line(rows) + extra + note;
-}
 
 /** Maps a command line to an admin API call. */
 export function toRequest(positionals: string[], values: Values): CliRequest {
@@ -127,36 +126,73 @@ export function toRequest(positionals: string[], values: Values): CliRequest {
           ...(trial ? { trialDays: integer(trial, 'trial-days') } : {}),
           ...(paid ? { paidThrough: paid } : {}),
         },
-        render: renderLicense,
+        render: renderLicenseDetail,
       };
     }
-    case 'license show':
     case 'license revoke':
       if (!arg) throw new UsageError(`license ${verb} needs a LICENSE_ID`);
       return {
-        method: verb === 'show' ? 'GET' : 'POST',
-        path: `/admin/v1/licenses/${encodeURIComponent(arg)}${verb === 'revoke' ? '/revoke' : ''}`,
-        render: renderLicense,
+        method: 'POST',
+        path: `/admin/v1/licenses/${encodeURIComponent(arg)}/revoke`,
+        render: renderLicenseDetail,
       };
-    case 'apikey create':
+    case 'license roll-key': {
+      if (!arg) throw new UsageError('license roll-key needs a LICENSE_ID');
+      const kind = required(values, 'kind');
+      if (kind !== 'publishable' && kind !== 'secret')
+        throw new UsageError('--kind must be publishable or secret');
+      if (values.now && values.overlap) throw new UsageError('give --overlap or --now, not both');
+      let overlapSeconds: number | undefined;
+      if (values.now) overlapSeconds = 0;
+      else if (values.overlap) {
+        const ms = parseOverlap(values.overlap);
+        if (ms === undefined) throw new UsageError('--overlap takes a duration such as 90m, 24h or 7d');
+        overlapSeconds = ms / 1000;
+      }
+      return {
+        method: 'POST',
+        path: `/admin/v1/licenses/${encodeURIComponent(arg)}/roll-key`,
+        body: { kind, ...(overlapSeconds === undefined ? {} : { overlapSeconds }) },
+        render: (b) =>
+          `${line([
+            ['kind', b.kind],
+            [kind === 'secret' ? 'secret key' : 'publishable', b.licenseKey ?? b.publishableKey],
+            ['old key ends', b.previousKeysEndAt],
+          ])}${kind === 'secret' ? '\n\nStore the key now: it is not shown again.' : ''}`,
+      };
+    }
+    case 'apikey create': {
+      const scopes = values.scopes
+        ?.split(',')
+        .map((s) => s.trim())
+        .filter(Boolean);
       return {
         method: 'POST',
         path: '/admin/v1/api-keys',
-        body: { accountId: required(values, 'account'), name: required(values, 'name') },
+        body: {
+          accountId: required(values, 'account'),
+          name: required(values, 'name'),
+          ...(scopes ? { scopes } : {}),
+        },
         render: (b) =>
           `${line([
             ['id', b.id],
             ['name', b.name],
+            ['scopes', (b.scopes as string[] | undefined)?.join(' ')],
             ['api key', b.apiKey],
           ])}\n\nStore the key now: it is not shown again.`,
       };
+    }
     case 'apikey list':
       return {
         method: 'GET',
         path: `/admin/v1/accounts/${encodeURIComponent(required(values, 'account'))}/api-keys`,
         render: (b) =>
           (b.apiKeys as Record<string, unknown>[])
-            .map((k) => `${k.id}  …${k.keyLast4}  ${k.name}${k.revokedAt ? '  (revoked)' : ''}`)
+            .map(
+              (k) =>
+                `${k.id}  …${k.keyLast4}  ${k.name}  [${(k.scopes as string[]).join(' ')}]${k.revokedAt ? '  (revoked)' : ''}`,
+            )
             .join('\n') || 'no API keys',
       };
     case 'apikey revoke':
@@ -204,19 +240,56 @@ export function toRequest(positionals: string[], values: Values): CliRequest {
         render: (b) => line(Object.entries(b)),
       };
     case 'demo seed':
+      if (values.account) {
+        if (!values.leads) throw new UsageError('--leads is required with --account');
+        return {
+          method: 'POST',
+          path: '/admin/v1/demo/seed',
+          body: {
+            accountId: values.account,
+            leads: integer(values.leads, 'leads'),
+            ...(values.days ? { days: integer(values.days, 'days') } : {}),
+          },
+          render: (b) => {
+            const s = b.seeded as Record<string, unknown>;
+            return line([
+              ['account', s.accountId],
+              ['leads added', s.leads],
+              ['spread over', `${s.days} days`],
+              ['took', `${s.ms} ms`],
+            ]);
+          },
+        };
+      }
       return {
         method: 'POST',
         path: '/admin/v1/demo/seed',
         render: (b) => {
           const d = b.demo as Record<string, unknown>;
           return line([
-            ['license key', d.licenseKey],
+            ['publishable', d.publishableKey],
+            ['secret key', d.licenseKey],
             ['api key', d.apiKey],
+            ['account', d.accountId],
+            ['license', d.licenseId],
             ['created now', d.created],
           ]);
         },
       };
-    default:
+    default: {
+      const lifecycle = lifecycleCommand(positionals, values);
+      if (lifecycle) return lifecycle;
+      const delivery = deliveryRequest(positionals, values, (message) => new UsageError(message));
+      if (delivery) return delivery;
       throw new UsageError(noun ? `unknown command "${positionals.join(' ')}"` : 'no command given');
+    }
+  }
+}
+
+function lifecycleCommand(positionals: string[], values: Values): CliRequest | undefined {
+  try {
+    return lifecycleRequest(positionals, values);
+  } catch (error) {
+    throw error instanceof LifecycleUsageError ? new UsageError(error.message) : error;
   }
 }

@@ -1,22 +1,33 @@
 import { ConfigError, loadConfig } from '../env.ts';
 import { connectAdmin } from './admin-transport.ts';
+import { BACKUP_USAGE, runBackupCommand } from './backup-commands.ts';
 import { parseCli, toRequest, USAGE, UsageError } from './commands.ts';
 
 /** `npm run svc -- <command>`: exits 0 on success, 1 with one clear line on any error, 2 on bad usage. */
 async function main(argv: string[]): Promise<number> {
   let parsed: ReturnType<typeof parseCli>;
-  let req: ReturnType<typeof toRequest>;
+  let req: ReturnType<typeof toRequest> | undefined;
+  let backupCall: { verb: 'backup' | 'restore'; file: string } | undefined;
   try {
     parsed = parseCli(argv);
     if (parsed.help || parsed.positionals.length === 0) {
-      console.log(USAGE);
+      console.log(`${USAGE}\n\n${BACKUP_USAGE}`);
       return parsed.help ? 0 : 2;
     }
-    req = toRequest(parsed.positionals, parsed.values);
+    const [verb, file] = parsed.positionals;
+    if (verb === 'backup' || verb === 'restore') {
+      if (!file) throw new UsageError(`${verb} needs a FILE`);
+      backupCall = { verb, file };
+    } else req = toRequest(parsed.positionals, parsed.values);
   } catch (error) {
     console.error(`svc: ${error instanceof Error ? error.message : String(error)}\n\n${USAGE}`);
     return 2;
   }
+  if (backupCall) {
+    console.log(await runBackupCommand(loadConfig(), backupCall.verb, backupCall.file));
+    return 0;
+  }
+  if (!req) return 2;
   const admin = await connectAdmin(loadConfig());
   try {
     const { status, body } = await admin.call(req.method, req.path, req.body);

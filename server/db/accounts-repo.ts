@@ -1,4 +1,4 @@
-import { count, eq } from 'drizzle-orm';
+import { asc, count, eq } from 'drizzle-orm';
 import type { Db } from './database.ts';
 import { accounts } from './schema.ts';
 
@@ -30,5 +30,24 @@ export async function findAccountByEmail(db: Db, email: string): Promise<Account
     .where(eq(accounts.email, email))
     .orderBy(accounts.createdAt)
     .limit(1);
+  return row;
+}
+
+export async function listAccounts(db: Db): Promise<AccountRow[]> {
+  return db.select().from(accounts).orderBy(asc(accounts.createdAt), asc(accounts.id));
+}
+
+export type AccountChanges = Partial<Pick<AccountRow, 'name' | 'alertEmails' | 'accentColor'>>;
+
+export async function updateAccount(db: Db, id: string, changes: AccountChanges): Promise<AccountRow> {
+  const [row] = await db.update(accounts).set(changes).where(eq(accounts.id, id)).returning();
+  return row!;
+}
+
+export async function findAccountByStripeCustomerId(
+  db: Db,
+  customerId: string,
+): Promise<AccountRow | undefined> {
+  const [row] = await db.select().from(accounts).where(eq(accounts.stripeCustomerId, customerId));
   return row;
 }

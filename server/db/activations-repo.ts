@@ -1,4 +1,4 @@
-import { and, count, eq, isNull } from 'drizzle-orm';
+import { and, count, eq, gt, isNull, lte } from 'drizzle-orm';
 import type { Db } from './database.ts';
 import { newId } from './ids.ts';
 import { activations, licenses } from './schema.ts';
@@ -33,14 +33,45 @@ export async function findActivation(db: Db, id: string): Promise<ActivationRow 
   return row;
 }
 
-export async function countLiveProdActivations(db: Db, licenseId: string): Promise<number> {
+/**
+ * Production activations holding a seat: live and not idle. `activeSince` is the idle cut-off: an
+ * activation last seen (activated or refreshed) before it holds no seat.
+ */
+export async function countLiveProdActivations(
+  db: Db,
+  licenseId: string,
+  activeSince: Date,
+): Promise<number> {
   const [row] = await db
     .select({ n: count() })
     .from(activations)
     .where(
-      and(eq(activations.licenseId, licenseId), eq(activations.env, 'prod'), isNull(activations.releasedAt)),
+      and(
+        eq(activations.licenseId, licenseId),
+        eq(activations.env, 'prod'),
+        isNull(activations.releasedAt),
+        gt(activations.lastSeenAt, activeSince),
+      ),
     );
   return Number(row?.n ?? 0);
+}
+
+/** Live activations last seen at or before `idleSince`. */
+export async function listIdleActivations(
+  db: Db,
+  licenseId: string,
+  idleSince: Date,
+): Promise<ActivationRow[]> {
+  return db
+    .select()
+    .from(activations)
+    .where(
+      and(
+        eq(activations.licenseId, licenseId),
+        isNull(activations.releasedAt),
+        lte(activations.lastSeenAt, idleSince),
+      ),
+    );
 }
 
 export async function insertActivation(
@@ -77,5 +108,13 @@ export async function listActivationsByLicense(db: Db, licenseId: string): Promi
     .select()
     .from(activations)
     .where(eq(activations.licenseId, licenseId))
+    .orderBy(activations.firstSeenAt);
+}
+
+export async function listLiveActivations(db: Db, licenseId: string): Promise<ActivationRow[]> {
+  return db
+    .select()
+    .from(activations)
+    .where(and(eq(activations.licenseId, licenseId), isNull(activations.releasedAt)))
     .orderBy(activations.firstSeenAt);
 }

@@ -1,4 +1,4 @@
-import { and, desc, eq, lt, or } from 'drizzle-orm';
+import { and, desc, eq, gte, lt, or } from 'drizzle-orm';
 import type { Db } from './database.ts';
 import { newId } from './ids.ts';
 import { auditEvents } from './schema.ts';
@@ -54,4 +54,20 @@ export async function listAuditByAccount(
     .where(and(...conditions))
     .orderBy(desc(auditEvents.createdAt), desc(auditEvents.id))
     .limit(opts.limit);
+}
+
+/** Whether `action` was recorded for `subject` since `since` (to write repeated alerts once). */
+export async function hasAuditSince(db: Db, action: string, subject: string, since: Date): Promise<boolean> {
+  const rows = await db
+    .select({ id: auditEvents.id })
+    .from(auditEvents)
+    .where(
+      and(
+        eq(auditEvents.action, action),
+        eq(auditEvents.subject, subject),
+        gte(auditEvents.createdAt, since),
+      ),
+    )
+    .limit(1);
+  return rows.length === 1;
 }

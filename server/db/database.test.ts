@@ -42,6 +42,15 @@ describe('migrations on PGlite', () => {
       'CREATE INDEX i ON a (x)',
     ]);
   });
+
+  it('keeps a $$ function body with its semicolons in one statement', () => {
+    const text =
+      'CREATE FUNCTION f() RETURNS trigger LANGUAGE plpgsql AS $$\nBEGIN\n  RETURN NULL;\nEND\n$$;\nCREATE TABLE b (y int);\n';
+    expect(splitStatements(text)).toEqual([
+      'CREATE FUNCTION f() RETURNS trigger LANGUAGE plpgsql AS $$\nBEGIN\n  RETURN NULL;\nEND\n$$',
+      'CREATE TABLE b (y int)',
+    ]);
+  });
 });
 
 describe('test template', () => {
@@ -80,10 +89,12 @@ describe.runIf(process.env.DATABASE_URL)('migrations on PostgreSQL (PostgreSQL)'
   it('race fresh migrations safely', async () => {
     const { url, drop, database } = await createPostgresTestDatabase(process.env.DATABASE_URL!);
     try {
+      // Every table, whichever migrations made them (a list here would go stale with each one).
+      const tables = (await database.db.execute(
+        sql`select tablename from pg_tables where schemaname = current_schema()`,
+      )) as unknown as { rows: { tablename: string }[] };
       await database.db.execute(
-        sql.raw(
-          'drop table schema_migrations, audit_events, idempotency_keys, leads, calculation_results, secrets, signing_keys, api_keys, auth_codes, refresh_tokens, activations, licenses, accounts',
-        ),
+        sql.raw(`drop table ${tables.rows.map((r) => `"${r.tablename}"`).join(', ')} cascade`),
       );
       const instances = await Promise.all([1, 2, 3].map(() => createDatabase({ databaseUrl: url })));
       const applied = await Promise.all(instances.map((o) => migrate(o)));

@@ -12,6 +12,10 @@ export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
 export interface Database {
   db: Db;
   kind: 'pglite' | 'postgres';
+  /** Connection pool figures (PostgreSQL only), for metrics. */
+  poolStats?(): { total: number; idle: number; waiting: number };
+  /** The embedded database's whole data directory as a gzipped tarball (PGlite only). */
+  dump?(): Promise<Blob>;
   ping(): Promise<void>;
   close(): Promise<void>;
 }
@@ -35,6 +39,7 @@ export async function createDatabase(opts: DatabaseOptions): Promise<Database> {
     return {
       db,
       kind: 'postgres',
+      poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
       ping: async () => {
         await db.execute(sql`select 1`);
       },
@@ -51,6 +56,8 @@ export async function createDatabase(opts: DatabaseOptions): Promise<Database> {
   return {
     db,
     kind: 'pglite',
+    // PGlite serves one query at a time, so the dump is a consistent snapshot between queries.
+    dump: () => client.dumpDataDir('gzip'),
     ping: async () => {
       await client.query('select 1');
     },

@@ -1,4 +1,4 @@
-import { and, desc, eq, lt, or } from 'drizzle-orm';
+import { and, count, desc, eq, gte, isNotNull, lt, or } from 'drizzle-orm';
 import type { Db } from './database.ts';
 import { leads } from './schema.ts';
 
@@ -19,30 +19,6 @@ export async function findLead(db: Db, accountId: string, id: string): Promise<L
   return row;
 }
 
-/** Newest first, keyset-paginated on (created_at, id). */
-export async function listLeads(
-  db: Db,
-  accountId: string,
-  opts: { limit: number; status?: LeadStatus; before?: { createdAt: Date; id: string } },
-): Promise<LeadRow[]> {
-  const conditions = [eq(leads.accountId, accountId)];
-  if (opts.status) conditions.push(eq(leads.status, opts.status));
-  if (opts.before) {
-    conditions.push(
-      or(
-        lt(leads.createdAt, opts.before.createdAt),
-        and(eq(leads.createdAt, opts.before.createdAt), lt(leads.id, opts.before.id)),
-      )!,
-    );
-  }
-  return db
-    .select()
-    .from(leads)
-    .where(and(...conditions))
-    .orderBy(desc(leads.createdAt), desc(leads.id))
-    .limit(opts.limit);
-}
-
 /** Compare-and-set on the status, so two concurrent updates cannot both pass the transition check. */
 export async function updateLeadStatus(
   db: Db,
@@ -56,6 +32,41 @@ export async function updateLeadStatus(
     .update(leads)
     .set({ status: to, updatedAt: at })
     .where(and(eq(leads.accountId, accountId), eq(leads.id, id), eq(leads.status, from)))
+    .returning();
+  return row;
+}
+
+/** Test-mode leads a list without `includeTest` leaves out (same status filter). */
+export async function countTestLeads(db: Db, accountId: string, status?: LeadStatus): Promise<number> {
+  const conditions = [eq(leads.accountId, accountId), eq(leads.test, true)];
+  if (status) conditions.push(eq(leads.status, status));
+  const [row] = await db
+    .select({ n: count() })
+    .from(leads)
+    .where(and(...conditions));
+  return Number(row?.n ?? 0);
+}
+
+/** Live (not test) leads of a license since `since`: the daily quota's count. */
+export async function countLiveLeadsSince(db: Db, licenseId: string, since: Date): Promise<number> {
+  const [row] = await db
+    .select({ n: count() })
+    .from(leads)
+    .where(and(eq(leads.licenseId, licenseId), eq(leads.test, false), gte(leads.createdAt, since)));
+  return Number(row?.n ?? 0);
+}
+
+/** Clears the quarantine mark; the lead is then an ordinary lead. Undefined when not quarantined. */
+export async function releaseLead(
+  db: Db,
+  accountId: string,
+  id: string,
+  at: Date,
+): Promise<LeadRow | undefined> {
+  const [row] = await db
+    .update(leads)
+    .set({ quarantinedAt: null, updatedAt: at })
+    .where(and(eq(leads.accountId, accountId), eq(leads.id, id), isNotNull(leads.quarantinedAt)))
     .returning();
   return row;
 }

@@ -46,12 +46,21 @@ export async function migrate(database: Database): Promise<string[]> {
 }
 
 /**
- * One statement at a time: PGlite's extended protocol takes a single statement per query. Our
- * migrations are plain DDL, so a semicolon at the end of a line ends a statement.
+ * One statement at a time: PGlite's extended protocol takes a single statement per query. A
+ * semicolon at the end of a line ends a statement, except inside a `$$ … $$` body (functions).
  */
 export function splitStatements(text: string): string[] {
-  return text
-    .split(/;\s*$/m)
-    .map((s) => s.replace(/^\s*--.*$/gm, '').trim())
-    .filter(Boolean);
+  const statements: string[] = [];
+  let current: string[] = [];
+  let inBody = false;
+  for (const line of text.split('\n')) {
+    current.push(line);
+    if ((line.match(/\$\$/g)?.length ?? 0) % 2 === 1) inBody = !inBody;
+    if (!inBody && /;\s*$/.test(line)) {
+      statements.push(current.join('\n').replace(/;\s*$/, ''));
+      current = [];
+    }
+  }
+  statements.push(current.join('\n'));
+  return statements.map((s) => s.replace(/^\s*--.*$/gm, '').trim()).filter(Boolean);
 }

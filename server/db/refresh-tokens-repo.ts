@@ -43,11 +43,19 @@ export async function revokeFamily(db: Db, familyId: string, at: Date): Promise<
     .where(and(eq(refreshTokens.familyId, familyId), isNull(refreshTokens.revokedAt)));
 }
 
-export async function revokeActivationTokens(db: Db, activationId: string, at: Date): Promise<void> {
+/** Revokes the activation's tokens; with `scope`, only the families of that scope. */
+export async function revokeActivationTokens(
+  db: Db,
+  activationId: string,
+  at: Date,
+  scope?: string,
+): Promise<void> {
+  const conditions = [eq(refreshTokens.activationId, activationId), isNull(refreshTokens.revokedAt)];
+  if (scope !== undefined) conditions.push(eq(refreshTokens.scope, scope));
   await db
     .update(refreshTokens)
     .set({ revokedAt: at })
-    .where(and(eq(refreshTokens.activationId, activationId), isNull(refreshTokens.revokedAt)));
+    .where(and(...conditions));
 }
 
 export async function isFamilyRevoked(db: Db, familyId: string): Promise<boolean> {

@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import {
   bigint,
   boolean,
+  date,
   index,
   integer,
   jsonb,
@@ -16,6 +17,8 @@ import {
  * The tables of DESIGN.md §3. The SQL of record is server/db/migrations/*.sql; this file mirrors
  * it for typed queries. Every time is set by the application's clock, never by SQL `now()`.
  */
+const LIVE_LEAD = sql`test = false AND quarantined_at IS NULL`;
+
 const at = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 
 export const accounts = pgTable('accounts', {
@@ -60,8 +63,43 @@ export const licenses = pgTable(
     revokedAt: at('revoked_at'),
     createdAt: at('created_at').notNull(),
     updatedAt: at('updated_at').notNull(),
+    stripeSubscriptionId: text('stripe_subscription_id'),
+    renewsAt: at('renews_at'),
+    cancelAt: at('cancel_at'),
+    /** Made before publishable keys: the secret key still opens embed sessions until it is rolled. */
+    legacySecretEmbed: boolean('legacy_secret_embed').notNull().default(false),
   },
-  (t) => [uniqueIndex('licenses_key_hmac_key').on(t.keyHmac), index('licenses_account_idx').on(t.accountId)],
+  (t) => [
+    uniqueIndex('licenses_key_hmac_key').on(t.keyHmac),
+    index('licenses_account_idx').on(t.accountId),
+    index('licenses_stripe_subscription_idx').on(t.stripeSubscriptionId),
+  ],
+);
+
+/**
+ * Every key of a license, current and rolled. `expiresAt` null = current; a rolled key keeps
+ * working until its `expiresAt` (the overlap). Secret keys are stored as HMACs, publishable keys
+ * as is (they are public).
+ */
+export const licenseKeys = pgTable(
+  'license_keys',
+  {
+    id: text('id').primaryKey(),
+    licenseId: text('license_id')
+      .notNull()
+      .references(() => licenses.id),
+    kind: text('kind').$type<'secret' | 'publishable'>().notNull(),
+    keyValue: text('key_value'),
+    keyHmac: text('key_hmac'),
+    keyLast4: text('key_last4').notNull(),
+    createdAt: at('created_at').notNull(),
+    expiresAt: at('expires_at'),
+  },
+  (t) => [
+    uniqueIndex('license_keys_value_key').on(t.keyValue).where(sql`key_value is not null`),
+    uniqueIndex('license_keys_hmac_key').on(t.keyHmac).where(sql`key_hmac is not null`),
+    index('license_keys_license_idx').on(t.licenseId, t.kind),
+  ],
 );
 
 export const activations = pgTable(
@@ -188,7 +226,20 @@ export const calculationResults = pgTable(
     test: boolean('test').notNull().default(false),
     embedSessionId: text('embed_session_id'),
   },
-  (t) => [index('calculation_results_account_idx').on(t.accountId, t.createdAt)],
+  (t) => [
+    index('calculation_results_account_idx').on(t.accountId, t.createdAt),
+    // 0004: keyset pages newest first; partial indexes for live (non-test) rows.
+    index('calculation_results_page_idx').on(t.accountId, t.createdAt.desc(), t.id.desc()),
+    index('calculation_results_live_page_idx')
+      .on(t.accountId, t.createdAt.desc(), t.id.desc())
+      .where(sql`test = false`),
+    index('calculation_results_live_calculator_idx')
+      .on(t.accountId, t.calculator, t.createdAt.desc(), t.id.desc())
+      .where(sql`test = false`),
+    index('calculation_results_live_state_idx')
+      .on(t.accountId, t.state, t.createdAt.desc(), t.id.desc())
+      .where(sql`test = false`),
+  ],
 );
 
 export const leads = pgTable(
@@ -215,7 +266,32 @@ export const leads = pgTable(
     test: boolean('test').notNull().default(false),
     quarantinedAt: at('quarantined_at'),
   },
-  (t) => [index('leads_account_idx').on(t.accountId, t.createdAt)],
+  (t) => [
+    index('leads_account_idx').on(t.accountId, t.createdAt),
+    // 0004: keyset pages newest first; partial indexes for live rows (not test, not quarantined).
+    index('leads_account_page_idx').on(t.accountId, t.createdAt.desc(), t.id.desc()),
+    index('leads_live_page_idx').on(t.accountId, t.createdAt.desc(), t.id.desc()).where(LIVE_LEAD),
+    index('leads_live_status_idx')
+      .on(t.accountId, t.status, t.createdAt.desc(), t.id.desc())
+      .where(LIVE_LEAD),
+    index('leads_live_calculator_idx')
+      .on(t.accountId, t.calculator, t.createdAt.desc(), t.id.desc())
+      .where(LIVE_LEAD),
+    index('leads_live_state_idx').on(t.accountId, t.state, t.createdAt.desc(), t.id.desc()).where(LIVE_LEAD),
+  ],
+);
+
+/** Live leads per account, UTC day, calculator and status; kept by triggers (0004), read by stats. */
+export const leadDailyCounts = pgTable(
+  'lead_daily_counts',
+  {
+    accountId: text('account_id').notNull(),
+    day: date('day', { mode: 'string' }).notNull(),
+    calculator: text('calculator').notNull(),
+    status: text('status').notNull(),
+    leads: integer('leads').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.accountId, t.day, t.calculator, t.status] })],
 );
 
 export const idempotencyKeys = pgTable(
@@ -344,4 +420,138 @@ export const webauthnChallenges = pgTable('webauthn_challenges', {
   expiresAt: at('expires_at').notNull(),
   usedAt: at('used_at'),
   createdAt: at('created_at').notNull(),
+});
+
+/** Stripe events applied (or deliberately ignored), each once: a replay is a no-op. */
+export const stripeEvents = pgTable('stripe_events', {
+  id: text('id').primaryKey(),
+  type: text('type').notNull(),
+  licenseId: text('license_id'),
+  outcome: text('outcome').notNull(),
+  receivedAt: at('received_at').notNull(),
+});
+
+export const webhookEndpoints = pgTable(
+  'webhook_endpoints',
+  {
+    id: text('id').primaryKey(),
+    accountId: text('account_id')
+      .notNull()
+      .references(() => accounts.id),
+    url: text('url').notNull(),
+    events: jsonb('events').$type<string[]>().notNull(),
+    description: text('description'),
+    includeTest: boolean('include_test').notNull().default(false),
+    secretEnc: text('secret_enc').notNull(),
+    previousSecretEnc: text('previous_secret_enc'),
+    previousSecretExpiresAt: at('previous_secret_expires_at'),
+    disabledAt: at('disabled_at'),
+    disabledReason: text('disabled_reason'),
+    failingSince: at('failing_since'),
+    createdAt: at('created_at').notNull(),
+    updatedAt: at('updated_at').notNull(),
+  },
+  (t) => [index('webhook_endpoints_account_idx').on(t.accountId)],
+);
+
+export const outboxEvents = pgTable(
+  'outbox_events',
+  {
+    id: text('id').primaryKey(),
+    accountId: text('account_id')
+      .notNull()
+      .references(() => accounts.id),
+    type: text('type').notNull(),
+    payload: jsonb('payload').$type<Record<string, unknown>>().notNull(),
+    test: boolean('test').notNull().default(false),
+    leadId: text('lead_id'),
+    resultId: text('result_id'),
+    createdAt: at('created_at').notNull(),
+  },
+  (t) => [
+    index('outbox_events_account_idx').on(t.accountId, t.createdAt),
+    index('outbox_events_lead_idx').on(t.leadId),
+    index('outbox_events_result_idx').on(t.resultId),
+  ],
+);
+
+export const webhookDeliveries = pgTable(
+  'webhook_deliveries',
+  {
+    id: text('id').primaryKey(),
+    accountId: text('account_id')
+      .notNull()
+      .references(() => accounts.id),
+    endpointId: text('endpoint_id')
+      .notNull()
+      .references(() => webhookEndpoints.id, { onDelete: 'cascade' }),
+    eventId: text('event_id')
+      .notNull()
+      .references(() => outboxEvents.id, { onDelete: 'cascade' }),
+    status: text('status').$type<'pending' | 'succeeded' | 'failed' | 'cancelled'>().notNull(),
+    attempts: integer('attempts').notNull().default(0),
+    nextAttemptAt: at('next_attempt_at').notNull(),
+    lockedUntil: at('locked_until'),
+    lastAttemptAt: at('last_attempt_at'),
+    completedAt: at('completed_at'),
+    createdAt: at('created_at').notNull(),
+  },
+  (t) => [
+    index('webhook_deliveries_due_idx').on(t.nextAttemptAt).where(sql`status = 'pending'`),
+    index('webhook_deliveries_endpoint_idx').on(t.endpointId, t.createdAt),
+    index('webhook_deliveries_event_idx').on(t.eventId),
+  ],
+);
+
+export const deliveryAttempts = pgTable(
+  'delivery_attempts',
+  {
+    id: text('id').primaryKey(),
+    deliveryId: text('delivery_id')
+      .notNull()
+      .references(() => webhookDeliveries.id, { onDelete: 'cascade' }),
+    attempt: integer('attempt').notNull(),
+    startedAt: at('started_at').notNull(),
+    durationMs: integer('duration_ms').notNull(),
+    statusCode: integer('status_code'),
+    error: text('error'),
+    responseExcerpt: text('response_excerpt'),
+    createdAt: at('created_at').notNull(),
+  },
+  (t) => [index('delivery_attempts_delivery_idx').on(t.deliveryId, t.attempt)],
+);
+
+export const mailMessages = pgTable(
+  'mail_messages',
+  {
+    id: text('id').primaryKey(),
+    accountId: text('account_id')
+      .notNull()
+      .references(() => accounts.id),
+    kind: text('kind').$type<'lead_alert' | 'endpoint_disabled'>().notNull(),
+    eventId: text('event_id').references(() => outboxEvents.id, { onDelete: 'cascade' }),
+    leadId: text('lead_id'),
+    recipients: jsonb('recipients').$type<string[]>().notNull(),
+    subject: text('subject'),
+    body: jsonb('body').$type<Record<string, unknown>>(),
+    status: text('status').$type<'pending' | 'sent' | 'failed'>().notNull(),
+    attempts: integer('attempts').notNull().default(0),
+    nextAttemptAt: at('next_attempt_at').notNull(),
+    lockedUntil: at('locked_until'),
+    sentAt: at('sent_at'),
+    filePath: text('file_path'),
+    lastError: text('last_error'),
+    createdAt: at('created_at').notNull(),
+  },
+  (t) => [
+    index('mail_messages_due_idx').on(t.nextAttemptAt).where(sql`status = 'pending'`),
+    index('mail_messages_lead_idx').on(t.leadId),
+  ],
+);
+
+export const accountClosures = pgTable('account_closures', {
+  accountId: text('account_id').primaryKey(),
+  requestedAt: at('requested_at').notNull(),
+  deleteAfter: at('delete_after').notNull(),
+  actor: text('actor').notNull(),
 });

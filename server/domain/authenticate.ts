@@ -4,6 +4,7 @@ import { findApiKeyByHmac, touchApiKey } from '../db/api-keys-repo.ts';
 import { isFamilyRevoked } from '../db/refresh-tokens-repo.ts';
 import { AppError } from '../errors.ts';
 import { hmacSecret, isWellFormedApiKey } from './credential-formats.ts';
+import { isDevHost, isDomainAllowed } from './domains.ts';
 import { findUsableLicenseById } from './license-lookup.ts';
 import type { CredentialKind, Principal } from './principal.ts';
 import { parseScopes } from './scopes.ts';
@@ -66,13 +67,21 @@ async function authenticateEmbed(deps: LicensingDeps, token: string): Promise<Pr
   const claims = await deps.tokens.verify('embed', token);
   const found = await findUsableLicenseById(deps, String(claims.sub));
   if (!found) throw invalidToken('The embed token was revoked.');
+  // A domain removed from the license ends its embed tokens on the next request, not at expiry.
+  const host = String(claims.dom);
+  if (!isDevHost(host) && !isDomainAllowed(host, found.license.allowedDomains))
+    throw invalidToken('The license no longer covers this site.');
   return {
     kind: 'embed',
     accountId: found.license.accountId,
     licenseId: found.license.id,
+    plan: found.license.plan,
     domain: String(claims.dom),
     origin: String(claims.org),
     jti: String(claims.jti),
+    // Tokens from before session ids existed are their own session.
+    sid: typeof claims.sid === 'string' ? claims.sid : `jti:${String(claims.jti)}`,
+    test: claims.test === true,
   };
 }
 

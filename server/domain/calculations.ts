@@ -1,7 +1,9 @@
 import { runCalculator } from '../../calculators/index.ts';
+import { withTransaction } from '../db/database.ts';
 import { newId } from '../db/ids.ts';
 import { insertResult, type ResultRow } from '../db/results-repo.ts';
 import { AppError } from '../errors.ts';
+import { enqueueResultEvent } from './delivery/outbox.ts';
 import type { Principal } from './principal.ts';
 import type { LicensingDeps } from './token-set.ts';
 
@@ -61,7 +63,7 @@ export async function estimate(
   }
   const { result } = outcome;
   const state = typeof outcome.inputs.state === 'string' ? outcome.inputs.state : null;
-  const row = await insertResult(deps.db, {
+  const values = {
     id: newId('res'),
     accountId: principal.accountId,
     licenseId: principal.licenseId,
@@ -74,7 +76,16 @@ export async function estimate(
     ruleSet: { ...result.ruleSet },
     disclaimer: result.disclaimer,
     originDomain: principal.domain,
+    // The PDF capability: the embed session (kept across renewals) or the site activation.
+    embedSessionId: principal.kind === 'embed' ? principal.sid : principal.activationId,
+    test: principal.kind === 'embed' && principal.test,
     createdAt: deps.clock.now(),
+  };
+  // The result and its `result.created` event commit together (transactional outbox).
+  const row = await withTransaction(deps.db, async (tx) => {
+    const stored = await insertResult(tx, values);
+    await enqueueResultEvent(tx, stored, toResultView(stored), stored.createdAt);
+    return stored;
   });
   return toResultView(row);
 }

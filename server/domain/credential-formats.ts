@@ -83,6 +83,37 @@ export function isWellFormedApiKey(key: string): boolean {
   return match !== null && apiKeyChecksum(match[1]!) === match[2];
 }
 
+// Publishable key: svc_pk_ + 24 random bytes in base62 + a 6-character checksum. Public by design
+// (it is the loader's data-key), so it is stored as is; the checksum catches a mangled paste.
+const PUBLISHABLE_KEY = /^svc_pk_([0-9A-Za-z]{33})([0-9A-Za-z]{6})$/;
+
+export function generatePublishableKey(random: RandomSource = randomBytes): string {
+  const body = toBase62(random(24));
+  return `svc_pk_${body}${prefixedChecksum('svc_pk_', body)}`;
+}
+
+function prefixedChecksum(prefix: string, body: string): string {
+  return toBase62(sha256(`${prefix}${body}`).subarray(0, 5))
+    .slice(-6)
+    .padStart(6, '0');
+}
+
+export function isWellFormedPublishableKey(key: string): boolean {
+  const match = PUBLISHABLE_KEY.exec(key);
+  return match !== null && prefixedChecksum('svc_pk_', match[1]!) === match[2];
+}
+
+/**
+ * Which kind of license key a string looks like, from its format alone (never from a database
+ * lookup, so an endpoint that refuses the wrong kind is no oracle for valid keys).
+ */
+export function licenseKeyKindOf(input: string): 'publishable' | 'secret' | undefined {
+  const trimmed = input.trim();
+  if (/^svc_pk_/i.test(trimmed)) return 'publishable';
+  if (/^svc[-\s]/i.test(trimmed) || normalizeLicenseKey(trimmed) !== null) return 'secret';
+  return undefined;
+}
+
 /** Opaque bearer secrets (refresh tokens, connect codes): prefix + 32 random bytes. */
 export function generateOpaqueToken(prefix: 'svc_rt_' | 'svc_ac_'): string {
   return prefix + toBase62(randomBytes(32));

@@ -1,12 +1,16 @@
 import { createHmac } from 'node:crypto';
-import { generateApiKey, generateLicenseKey } from './credential-formats.ts';
+import { generateApiKey, generateLicenseKey, generatePublishableKey } from './credential-formats.ts';
 
 /**
  * The demo firm's credentials are derived from the instance's secret key instead of being stored:
  * the database keeps only their HMACs, yet every start can print them again. Anyone holding the
  * secret key can already decrypt the signing keys, so this exposes nothing new.
  */
-export function demoCredentials(secretKey: Buffer): { licenseKey: string; apiKey: string } {
+export function demoCredentials(secretKey: Buffer): {
+  licenseKey: string;
+  publishableKey: string;
+  apiKey: string;
+} {
   const stream = (label: string) => {
     let counter = 0;
     return (size: number) => {
@@ -21,6 +25,7 @@ export function demoCredentials(secretKey: Buffer): { licenseKey: string; apiKey
   };
   return {
     licenseKey: generateLicenseKey(stream('demo-license')),
+    publishableKey: generatePublishableKey(stream('demo-publishable')),
     apiKey: generateApiKey(stream('demo-api-key')),
   };
 }

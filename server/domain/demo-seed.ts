@@ -1,14 +1,22 @@
 import { countAccounts } from '../db/accounts-repo.ts';
 import { newId } from '../db/ids.ts';
 import { insertLead } from '../db/leads-repo.ts';
+import { findLicenseByKey, insertLicenseKey, listUsableKeys } from '../db/license-keys-repo.ts';
 import { estimate } from './calculations.ts';
+import { hmacSecret, lastFour } from './credential-formats.ts';
 import { demoCredentials } from './demo-credentials.ts';
 import { createAccount, createApiKey, createLicense } from './license-admin.ts';
 import type { LicensingDeps } from './token-set.ts';
 
 export interface DemoInfo {
+  /** Secret license key: site activation from a plugin or server. */
   licenseKey: string;
+  /** Publishable key: the loader's data-key in pages. */
+  publishableKey: string;
   apiKey: string;
+  /** The demo firm and its license (printed by `npm start`; `demo seed --account` takes the id). */
+  accountId: string | null;
+  licenseId: string | null;
   created: boolean;
 }
 
@@ -19,7 +27,15 @@ export interface DemoInfo {
  */
 export async function seedDemo(deps: LicensingDeps, secretKey: Buffer): Promise<DemoInfo> {
   const credentials = demoCredentials(secretKey);
-  if ((await countAccounts(deps.db)) > 0) return { ...credentials, created: false };
+  if ((await countAccounts(deps.db)) > 0) {
+    const license = await ensureDemoPublishableKey(deps, credentials);
+    return {
+      ...credentials,
+      accountId: license?.accountId ?? null,
+      licenseId: license?.id ?? null,
+      created: false,
+    };
+  }
   const account = await createAccount(deps, { name: 'Demo Estate Law LLP', email: 'demo@svc.test' });
   const now = deps.clock.now();
   const { license } = await createLicense(deps, {
@@ -29,10 +45,44 @@ export async function seedDemo(deps: LicensingDeps, secretKey: Buffer): Promise<
     domains: ['localhost', 'demo.svc.test'],
     paidThrough: new Date(now.getTime() + 365 * 86_400_000),
     licenseKey: credentials.licenseKey,
+    publishableKey: credentials.publishableKey,
   });
-  await createApiKey(deps, { accountId: account.id, name: 'Demo API key', apiKey: credentials.apiKey });
+  await createApiKey(deps, {
+    accountId: account.id,
+    name: 'Demo API key',
+    scopes: ['admin'],
+    apiKey: credentials.apiKey,
+  });
   await seedSampleLeads(deps, account.id, license.id, now);
-  return { ...credentials, created: true };
+  return { ...credentials, accountId: account.id, licenseId: license.id, created: true };
+}
+
+/**
+ * A demo firm seeded before publishable keys existed gets the derived publishable key (the one
+ * `npm start` prints) rather than a random one.
+ */
+async function ensureDemoPublishableKey(
+  deps: LicensingDeps,
+  credentials: { licenseKey: string; publishableKey: string },
+): Promise<{ id: string; accountId: string } | undefined> {
+  const now = deps.clock.now();
+  const found = await findLicenseByKey(
+    deps.db,
+    'secret',
+    { keyHmac: hmacSecret(deps.pepper, credentials.licenseKey) },
+    now,
+  );
+  if (!found) return undefined;
+  const keys = await listUsableKeys(deps.db, found.license.id, now);
+  if (keys.some((k) => k.kind === 'publishable')) return found.license;
+  await insertLicenseKey(deps.db, {
+    licenseId: found.license.id,
+    kind: 'publishable',
+    keyValue: credentials.publishableKey,
+    keyLast4: lastFour(credentials.publishableKey),
+    at: now,
+  });
+  return found.license;
 }
 
 const SAMPLES = [
@@ -69,9 +119,13 @@ async function seedSampleLeads(
     kind: 'embed' as const,
     accountId,
     licenseId,
+    plan: 'pro',
     domain: 'localhost',
     origin: 'http://localhost:8789',
     jti: 'demo-seed',
+    sid: 'sid_demo_seed',
+    // The sample data is live: it is what a firm's lead list looks like.
+    test: false,
   };
   for (const sample of SAMPLES) {
     const result = await estimate(deps, principal, {

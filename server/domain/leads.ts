@@ -1,5 +1,8 @@
 import { createHash } from 'node:crypto';
-import type { Db } from '../db/database.ts';
+import { calculators, isCalculatorSlug } from '../../calculators/index.ts';
+import { findAccountById } from '../db/accounts-repo.ts';
+import { recordAudit } from '../db/audit-repo.ts';
+import { type Db, withTransaction } from '../db/database.ts';
 import {
   deleteIdempotencyKey,
   findIdempotencyKey,
@@ -8,15 +11,19 @@ import {
 } from '../db/idempotency-repo.ts';
 import { newId } from '../db/ids.ts';
 import {
+  countLiveLeadsSince,
   findLead,
   insertLead,
   type LeadRow,
   type LeadStatus,
-  listLeads,
+  releaseLead,
   updateLeadStatus,
 } from '../db/leads-repo.ts';
 import { findResult } from '../db/results-repo.ts';
 import { AppError } from '../errors.ts';
+import { type ConsentVersion, ensureCurrentConsent } from './accounts/consent.ts';
+import { enqueueLeadEvent } from './delivery/outbox.ts';
+import { alert, planOf } from './licensing/ceilings.ts';
 import type { Principal } from './principal.ts';
 import type { LicensingDeps } from './token-set.ts';
 
@@ -31,7 +38,11 @@ export interface LeadInput {
   phone?: string;
   state: string;
   consent: true;
-  consentText: string;
+  /**
+   * What the widget showed, accepted for compatibility and ignored: the consent stored is the
+   * firm's server-side consent version in force (text + hash), never text a client sent.
+   */
+  consentText?: string;
   /** Honeypot: invisible to people, filled in by bots. */
   website?: string;
 }
@@ -66,6 +77,11 @@ export async function submitLead(
   key: string,
   input: LeadInput,
 ): Promise<StoredResponse> {
+  if (!isCalculatorSlug(input.calculator)) {
+    throw new AppError('INVALID_REQUEST', `Unknown calculator "${input.calculator}".`, {
+      details: [{ path: 'calculator', message: `One of: ${calculators.map((c) => c.slug).join(', ')}` }],
+    });
+  }
   if (input.website) {
     // A bot: answer as if stored, store nothing.
     return {
@@ -75,6 +91,7 @@ export async function submitLead(
     };
   }
   const hash = requestHash(input);
+  const context = await leadContext(deps, principal);
   try {
     return await deps.db.transaction(async (txRaw) => {
       const tx = txRaw as unknown as Db;
@@ -86,7 +103,8 @@ export async function submitLead(
         });
       }
       await purgeExpiredKeys(tx, principal.accountId, deps.clock.now());
-      const lead = await insertLead(tx, leadValues(deps, principal, key, input));
+      const lead = await insertLead(tx, leadValues(deps, principal, key, input, context));
+      await enqueueLeadEvent(tx, 'lead.created', lead, toLeadView(lead), lead.createdAt);
       const body = { leadId: lead.id, status: lead.status, createdAt: lead.createdAt.toISOString() };
       const now = deps.clock.now();
       const inserted = await insertIdempotencyKey(tx, {
@@ -132,11 +150,43 @@ async function replay(
   return { status: row.responseStatus, body: row.responseBody as Record<string, unknown>, replayed: true };
 }
 
+interface LeadContext {
+  consent: ConsentVersion;
+  quarantined: boolean;
+}
+
+/**
+ * The consent version in force for the firm (its default text is written as version 1 on first
+ * use), and whether the license is over its plan's daily lead quota. Over the quota a lead is
+ * stored quarantined (never dropped: the firm sees it and may release it) and the first one writes
+ * an alert to the audit log. Test-mode leads neither count nor get quarantined.
+ */
+async function leadContext(
+  deps: LicensingDeps,
+  principal: Extract<Principal, { kind: 'embed' }>,
+): Promise<LeadContext> {
+  const account = await findAccountById(deps.db, principal.accountId);
+  const consent = await ensureCurrentConsent(deps, principal.accountId, account?.name ?? 'this firm');
+  if (principal.test) return { consent, quarantined: false };
+  const quota = planOf(deps.plans, principal.plan).leadsPerDay;
+  const now = deps.clock.now();
+  const today = await countLiveLeadsSince(deps.db, principal.licenseId, new Date(now.getTime() - 86_400_000));
+  if (today < quota) return { consent, quarantined: false };
+  await alert(
+    deps,
+    { id: principal.licenseId, accountId: principal.accountId, plan: principal.plan },
+    'ceiling.leads_per_day',
+    { quota },
+  );
+  return { consent, quarantined: true };
+}
+
 function leadValues(
   deps: LicensingDeps,
   principal: Extract<Principal, { kind: 'embed' }>,
   key: string,
   input: LeadInput,
+  context: LeadContext,
 ) {
   const now = deps.clock.now();
   return {
@@ -150,9 +200,12 @@ function leadValues(
     phone: input.phone ?? null,
     state: input.state,
     status: 'new' as const,
-    consentText: input.consentText,
+    consentText: context.consent.text,
+    consentVersionId: context.consent.id,
     consentedAt: now,
     idempotencyKey: key,
+    test: principal.test,
+    quarantinedAt: context.quarantined ? now : null,
     createdAt: now,
     updatedAt: now,
   };
@@ -168,7 +221,12 @@ export interface LeadView {
   state: string | null;
   status: LeadStatus;
   consentText: string;
+  consentVersionId: string | null;
   consentedAt: string;
+  /** From a test-mode session (development host); listed only with `includeTest=true`. */
+  test: boolean;
+  /** Over the plan's daily quota: stored, no alerts or webhooks, until the firm releases it. */
+  quarantined: boolean;
   createdAt: string;
   updatedAt: string;
 }
@@ -184,7 +242,10 @@ export function toLeadView(row: LeadRow): LeadView {
     state: row.state,
     status: row.status as LeadStatus,
     consentText: row.consentText,
+    consentVersionId: row.consentVersionId,
     consentedAt: row.consentedAt.toISOString(),
+    test: row.test,
+    quarantined: row.quarantinedAt !== null,
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
   };
@@ -209,41 +270,38 @@ export async function changeLeadStatus(
   if (!TRANSITIONS[from].includes(to)) {
     throw new AppError('INVALID_TRANSITION', `A lead cannot go from ${from} to ${to}.`);
   }
-  const updated = await updateLeadStatus(deps.db, accountId, leadId, from, to, deps.clock.now());
+  const updated = await withTransaction(deps.db, async (tx) => {
+    const row = await updateLeadStatus(tx, accountId, leadId, from, to, deps.clock.now());
+    if (row) await enqueueLeadEvent(tx, 'lead.updated', row, toLeadView(row), row.updatedAt);
+    return row;
+  });
   if (!updated) throw new AppError('INVALID_TRANSITION', 'The lead changed meanwhile; read it again.');
   return toLeadView(updated);
 }
 
-/** A page of leads, newest first; `cursor` is the opaque `nextCursor` of the previous page. */
-export async function pageOfLeads(
+/**
+ * Takes a lead out of quarantine (it was over the plan's daily quota): from now on it is an
+ * ordinary lead, delivered to the firm's endpoints and inbox as `lead.created`. NOT_FOUND when the firm has no such quarantined lead.
+ */
+export async function releaseQuarantinedLead(
   deps: LicensingDeps,
   accountId: string,
-  opts: { limit: number; status?: LeadStatus; cursor?: string },
-): Promise<{ data: LeadView[]; nextCursor: string | null }> {
-  const before = opts.cursor ? decodeCursor(opts.cursor) : undefined;
-  const rows = await listLeads(deps.db, accountId, {
-    limit: opts.limit + 1,
-    ...(opts.status ? { status: opts.status } : {}),
-    ...(before ? { before } : {}),
+  leadId: string,
+): Promise<LeadView> {
+  // Released, it is an ordinary new lead: its webhooks and alert mail go now (same transaction).
+  const row = await withTransaction(deps.db, async (tx) => {
+    const released = await releaseLead(tx, accountId, leadId, deps.clock.now());
+    if (released)
+      await enqueueLeadEvent(tx, 'lead.created', released, toLeadView(released), deps.clock.now());
+    return released;
   });
-  const page = rows.slice(0, opts.limit);
-  const last = page.at(-1);
-  return {
-    data: page.map(toLeadView),
-    nextCursor:
-      rows.length > opts.limit && last
-        ? Buffer.from(`${last.createdAt.toISOString()}|${last.id}`).toString('base64url')
-        : null,
-  };
-}
-
-function decodeCursor(cursor: string): { createdAt: Date; id: string } {
-  const [at, id] = Buffer.from(cursor, 'base64url').toString().split('|');
-  const createdAt = new Date(at ?? '');
-  if (!id || Number.isNaN(createdAt.getTime())) {
-    throw new AppError('INVALID_REQUEST', 'cursor is not valid.', {
-      details: [{ path: 'cursor', message: 'Use nextCursor as given' }],
-    });
-  }
-  return { createdAt, id };
+  if (!row) throw new AppError('NOT_FOUND', 'No such quarantined lead.');
+  await recordAudit(deps.db, {
+    accountId,
+    actor: 'firm',
+    action: 'lead.released',
+    subject: leadId,
+    at: deps.clock.now(),
+  });
+  return toLeadView(row);
 }

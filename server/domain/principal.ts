@@ -12,7 +12,20 @@ export type Principal =
       admin: boolean;
       jti: string;
     }
-  | { kind: 'embed'; accountId: string; licenseId: string; domain: string; origin: string; jti: string }
+  | {
+      kind: 'embed';
+      accountId: string;
+      licenseId: string;
+      /** The license's plan, for its per-license ceilings. */
+      plan: string;
+      domain: string;
+      origin: string;
+      jti: string;
+      /** Embed session id: kept across renewals; the capability for that session's PDFs. */
+      sid: string;
+      /** Test mode (development host or portal preview): data stays out of the firm's pipeline. */
+      test: boolean;
+    }
   | { kind: 'apikey'; accountId: string; apiKeyId: string; admin: true; scopes: ApiKeyScope[] };
 
 export type CredentialKind = Principal['kind'];
@@ -20,9 +33,13 @@ export type CredentialKind = Principal['kind'];
 /** Admin credentials: an access token from the Connect flow, or a personal API key. */
 export const isAdmin = (p: Principal) => (p.kind === 'access' && p.admin) || p.kind === 'apikey';
 
-/** The rate-limit key of a principal (README "Rate limits"). */
-export function rateKeyOf(p: Principal): string {
+/**
+ * The rate-limit key of a principal (README "Rate limits"). Embed tokens are public to mint, so
+ * their traffic is keyed by license and client IP (`ipKey`), never by token: minting more tokens
+ * buys nothing.
+ */
+export function rateKeyOf(p: Principal, ipKey: string): string {
   if (p.kind === 'access') return `license:${p.licenseId}`;
-  if (p.kind === 'embed') return `embed:${p.jti}`;
+  if (p.kind === 'embed') return `embed:${p.licenseId}:${ipKey}`;
   return `apikey:${p.apiKeyId}`;
 }

@@ -1,21 +1,28 @@
 import { getCalculator } from '../../calculators/index.ts';
+import { visitorNotes } from '../../calculators/visitor-notes.ts';
 import { findAccountById } from '../db/accounts-repo.ts';
 import { findResult, type ResultRow } from '../db/results-repo.ts';
 import { AppError } from '../errors.ts';
 import { formatUsd, type ReportInput, renderReport } from '../pdf/render-report.ts';
 import { toResultView } from './calculations.ts';
 import { isAdmin, type Principal } from './principal.ts';
+import { hasScope } from './scopes.ts';
 import type { LicensingDeps } from './token-set.ts';
 
 /**
- * Who may have a result's PDF: the site that computed it (same license and domain, whichever
- * of its embed sessions or site tokens asks), or an admin credential of the same firm. Anyone
- * else gets NOT_FOUND, which reveals nothing about other firms' result ids.
+ * Who may have a result's PDF. A result id alone is no capability (ids reach every script on the
+ * host page through `svc-result`): only the embed session that computed it (its `sid`, which
+ * survives renewal), the site activation whose token computed it, or an admin credential of the
+ * firm (a Connect token, or an API key with `leads:read`). Anyone else gets NOT_FOUND, which
+ * reveals nothing about other firms' result ids.
  */
 function mayRead(principal: Principal, row: ResultRow): boolean {
+  if (principal.kind === 'apikey') return hasScope(principal, 'leads:read');
   if (isAdmin(principal)) return true;
-  if (principal.kind === 'apikey') return false;
-  return principal.licenseId === row.licenseId && principal.domain === row.originDomain;
+  if (row.embedSessionId === null || principal.licenseId !== row.licenseId) return false;
+  return principal.kind === 'embed'
+    ? principal.sid === row.embedSessionId
+    : principal.activationId === row.embedSessionId;
 }
 
 const MONEY_OUTPUTS = new Set([
@@ -77,16 +84,20 @@ export async function resultReport(
       .map(([k, v]) => ({ label: outLabels[k] ?? k, amount: v as number })),
     extraOutputs: outputs
       .filter(
+        // A visitor's report: no "no" flags (e.g. "Estimate (no closed form): no"), and the rules'
+        // date is in the header ("Rules as of" the rule set), not the date the figures were asked for.
         ([k, v]) =>
           !MONEY_OUTPUTS.has(k) &&
           k !== 'estateValue' &&
+          k !== 'dateOfDeath' &&
+          v !== false &&
           (typeof v !== 'number' || k === 'effectiveRate' || k === 'factor'),
       )
       .map(([k, v]) => ({
         label: outLabels[k] ?? k,
         value: k === 'effectiveRate' && typeof v === 'number' ? `${(v * 100).toFixed(2)} %` : formatValue(v),
       })),
-    notes: view.notes,
+    notes: visitorNotes(view.notes),
     ruleSet,
     disclaimer: view.disclaimer,
     resultId: row.id,

@@ -1,7 +1,12 @@
 import { createLocalJWKSet, jwtVerify } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, type TestContext } from '../test-support/services.ts';
-import { MAX_TOKEN_LIFETIME_MS, rotateSigningKeys } from './signing-key-ring.ts';
+import {
+  createSigningKeyRing,
+  MAX_TOKEN_LIFETIME_MS,
+  rotateSigningKeys,
+  UNKNOWN_KID_RELOAD_MS,
+} from './signing-key-ring.ts';
 
 let t: TestContext;
 beforeAll(async () => {
@@ -53,5 +58,27 @@ describe('signing key rotation', () => {
     t.clock.advance(MAX_TOKEN_LIFETIME_MS + 1000);
     t.services.keys.refresh();
     expect((await jwks()).keys.map((k) => k.kid)).toEqual([step1.published]);
+  });
+});
+
+describe('unknown kid', () => {
+  it('attack: tokens with made-up kids do not reload keys from the database on every request', async () => {
+    let reads = 0;
+    const db = new Proxy(t.database.db, {
+      get(target, prop, receiver) {
+        if (prop === 'select') reads++;
+        const value = Reflect.get(target, prop, receiver);
+        return typeof value === 'function' ? value.bind(target) : value;
+      },
+    });
+    const ring = createSigningKeyRing({ db, secretKey: t.services.secretKey, clock: t.clock });
+    await ring.jwks();
+    const before = reads;
+    for (let i = 0; i < 50; i++) expect(await ring.verificationKey(`k_forged${i}`)).toBeUndefined();
+    expect(reads - before).toBe(1);
+    // A few seconds later one more re-read is allowed (a key another instance just minted).
+    t.clock.advance(UNKNOWN_KID_RELOAD_MS);
+    await ring.verificationKey('k_forged_later');
+    expect(reads - before).toBe(2);
   });
 });

@@ -8,13 +8,19 @@ import {
   type SigningKeyRow,
   updateSigningKeyStatus,
 } from '../db/signing-keys-repo.ts';
-import { decrypt, encrypt } from '../secrets/encryption.ts';
+import { encrypt } from '../secrets/encryption.ts';
+import { openSecret } from '../secrets/secret-store.ts';
 import type { KeyRing, SigningKey } from './tokens.ts';
 
 /** Longest-lived JWT we sign (access 15 min, embed 10 min, billing link 10 min), plus slack. */
 export const MAX_TOKEN_LIFETIME_MS = 20 * 60_000;
 /** Instances re-read the key table this often, so a rotation reaches all of them. */
 const CACHE_MS = 30_000;
+/**
+ * An unknown `kid` triggers an early re-read at most this often: a key minted by another instance
+ * is found within seconds, while a stream of forged tokens with random kids costs no database work.
+ */
+export const UNKNOWN_KID_RELOAD_MS = 5_000;
 
 interface LoadedKey {
   row: SigningKeyRow;
@@ -34,6 +40,7 @@ export function createSigningKeyRing(deps: {
   clock: Clock;
 }): KeyRing & { refresh(): void } {
   let cache: { at: number; keys: LoadedKey[] } | undefined;
+  let lastUnknownKidReload = Number.NEGATIVE_INFINITY;
 
   async function load(): Promise<LoadedKey[]> {
     const now = deps.clock.now().getTime();
@@ -60,8 +67,10 @@ export function createSigningKeyRing(deps: {
     },
     async verificationKey(kid) {
       let key = (await load()).find((k) => k.row.kid === kid);
-      if (!key && cache) {
+      const now = deps.clock.now().getTime();
+      if (!key && cache && now - lastUnknownKidReload >= UNKNOWN_KID_RELOAD_MS) {
         // A key minted by another instance since our last read.
+        lastUnknownKidReload = now;
         cache = undefined;
         key = (await load()).find((k) => k.row.kid === kid);
       }
@@ -80,7 +89,7 @@ function isPublished(row: SigningKeyRow, now: Date): boolean {
 async function loadKey(row: SigningKeyRow, secretKey: Buffer): Promise<LoadedKey> {
   const publicKey = (await importJWK(row.publicJwk as JWK, 'EdDSA')) as CryptoKey;
   if (row.status !== 'active') return { row, publicKey };
-  const privateKey = await importPKCS8(decrypt(secretKey, row.privateKeyEnc), 'EdDSA');
+  const privateKey = await importPKCS8(openSecret(secretKey, row.privateKeyEnc), 'EdDSA');
   return { row, publicKey, privateKey };
 }
 

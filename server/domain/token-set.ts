@@ -5,6 +5,7 @@ import { insertRefreshToken, type RefreshTokenRow } from '../db/refresh-tokens-r
 import { AppError } from '../errors.ts';
 import { generateOpaqueToken, hmacSecret, toBase62 } from './credential-formats.ts';
 import { type LicenseDates, licenseState } from './license-status.ts';
+import type { PlanTable } from './plans.ts';
 import type { TokenService } from './tokens.ts';
 
 export const ACCESS_TOKEN_TTL_MS = 15 * 60_000;
@@ -19,6 +20,8 @@ export interface LicensingDeps {
   clock: Clock;
   tokens: TokenService;
   pepper: Buffer;
+  /** The plan table (`PLANS`); the defaults when absent. */
+  plans?: PlanTable;
 }
 
 export interface TokenSet {

@@ -8,6 +8,8 @@ export interface AppVariables {
   requestId: string;
   logger: Logger;
   rateDecision?: RateDecision;
+  /** The client's address as TRUST_PROXY reads it (set by the rate limiter, which runs first). */
+  clientIp?: string;
   /** Set by the auth layer once a credential has been verified, so it is verified only once. */
   credential?: unknown;
   /** The verified caller of a route guarded by `requireCredential`. */

@@ -4,6 +4,8 @@ import { type CredentialKind, type Principal, rateKeyOf } from '../domain/princi
 import type { LicensingDeps } from '../domain/token-set.ts';
 import { invalidToken } from '../domain/tokens.ts';
 import type { AppEnv } from './app-env.ts';
+import { ipRateKey } from './client-ip.ts';
+import type { CredentialKeyResolver } from './rate-limit.ts';
 
 const ALL_KINDS: readonly CredentialKind[] = ['access', 'embed', 'apikey'];
 
@@ -31,11 +33,15 @@ async function principalOf(deps: LicensingDeps, c: Context<AppEnv>): Promise<Pri
 }
 
 /** Rate-limit key of a request's verified credential; undefined falls back to the client IP. */
-export function credentialRateKey(deps: LicensingDeps) {
-  return async (c: Context<AppEnv>): Promise<string | undefined> => {
+export function credentialRateKey(deps: LicensingDeps): CredentialKeyResolver {
+  return async (c) => {
     if (!bearerOf(c)) return undefined;
     const principal = await principalOf(deps, c);
-    return principal instanceof Error ? undefined : rateKeyOf(principal);
+    if (principal instanceof Error) return undefined;
+    const key = rateKeyOf(principal, ipRateKey(c.get('clientIp') ?? 'unknown'));
+    return principal.kind === 'embed'
+      ? { key, embed: { licenseId: principal.licenseId, plan: principal.plan } }
+      : { key };
   };
 }
 

@@ -1,20 +1,104 @@
+import { BlockList, isIP } from 'node:net';
 import { getConnInfo } from '@hono/node-server/conninfo';
 import type { Context } from 'hono';
 
 /**
- * The caller's IP. `X-Forwarded-For` is honoured only with TRUST_PROXY, and then only its last
- * entry: the one our own proxy appended. Earlier entries are whatever the client chose to send.
+ * Which proxies in front of us are trusted to append to `X-Forwarded-For`:
+ * - `{ hops: 0 }`: none (the socket's peer is the client);
+ * - `{ hops: n }`: exactly n proxies (a CDN and a load balancer = 2); the client is the n-th
+ *   address counting back from the socket's peer;
+ * - `{ cidrs }`: any proxy inside these networks; the client is the nearest address outside them.
  */
-export function clientIp(c: Context, trustProxy: boolean): string {
-  if (trustProxy) {
-    const forwarded = c.req.header('x-forwarded-for');
-    const last = forwarded?.split(',').at(-1)?.trim();
-    if (last) return last;
+export type TrustProxy = { hops: number } | { cidrs: string[]; list: BlockList };
+
+/**
+ * Parses `TRUST_PROXY`: `false`/`true` (= 0 / 1 hop, as before), a hop count, or a comma list of
+ * addresses and CIDRs (`10.0.0.0/8, 2001:db8::/32`). Throws a readable message on anything else.
+ */
+export function parseTrustProxy(text: string | undefined): TrustProxy {
+  const value = (text ?? '').trim().toLowerCase();
+  if (['', 'false', 'no', 'off'].includes(value)) return { hops: 0 };
+  if (['true', 'yes', 'on'].includes(value)) return { hops: 1 };
+  if (/^\d{1,2}$/.test(value)) return { hops: Number(value) };
+  const list = new BlockList();
+  const cidrs = value.split(',').map((part) => part.trim());
+  for (const cidr of cidrs) {
+    const [address = '', prefix] = cidr.split('/');
+    const family = isIP(address);
+    const bits = prefix === undefined ? (family === 6 ? 128 : 32) : Number(prefix);
+    if (
+      !family ||
+      !Number.isInteger(bits) ||
+      bits < 0 ||
+      bits > (family === 6 ? 128 : 32) ||
+      (prefix !== undefined && !/^\d+$/.test(prefix))
+    )
+      throw new Error('must be true, false, a hop count, or a comma list of proxy CIDRs (10.0.0.0/8)');
+    list.addSubnet(address, bits, family === 6 ? 'ipv6' : 'ipv4');
   }
+  return { cidrs, list };
+}
+
+/** `::ffff:192.0.2.1` is the IPv4 client it wraps. */
+function plain(address: string): string {
+  const trimmed = address.trim().replace(/^\[(.*)\]$/, '$1');
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(trimmed);
+  return mapped ? mapped[1]! : trimmed;
+}
+
+function isTrusted(list: BlockList, address: string): boolean {
+  const family = isIP(address);
+  return family !== 0 && list.check(address, family === 6 ? 'ipv6' : 'ipv4');
+}
+
+function peerOf(c: Context): string | undefined {
   try {
-    return getConnInfo(c).remote.address ?? 'unknown';
+    return getConnInfo(c).remote.address;
   } catch {
     // app.request() in tests has no socket.
-    return 'unknown';
+    return undefined;
   }
+}
+
+/**
+ * The caller's IP. `X-Forwarded-For` entries count only as far as trusted proxies wrote them:
+ * anything further left is whatever the client chose to send.
+ */
+export function clientIp(c: Context, trust: TrustProxy): string {
+  const peer = peerOf(c);
+  // Nearest first: the socket's peer, then the forwarded entries from right to left.
+  const forwarded = (c.req.header('x-forwarded-for') ?? '').split(',').map(plain).filter(Boolean).reverse();
+  const chain = [...(peer ? [plain(peer)] : []), ...forwarded];
+  if ('hops' in trust) {
+    // Without a socket (tests) the first forwarded entry stands where the peer would be.
+    const index = peer ? trust.hops : Math.max(0, trust.hops - 1);
+    const pick = trust.hops === 0 ? (peer ? plain(peer) : undefined) : (chain[index] ?? chain.at(-1));
+    return pick && isIP(pick) ? pick : 'unknown';
+  }
+  for (const address of chain) {
+    if (!isIP(address)) return 'unknown';
+    if (!isTrusted(trust.list, address)) return address;
+  }
+  return chain.at(-1) ?? 'unknown';
+}
+
+/**
+ * The rate-limit key of an address: IPv4 as is, IPv6 by its /64 (one subscriber's whole prefix,
+ * which a single host can otherwise rotate through freely).
+ */
+export function ipRateKey(ip: string): string {
+  if (isIP(ip) !== 6) return ip;
+  return `${expandIpv6(ip).slice(0, 4).join(':')}::/64`;
+}
+
+function expandIpv6(ip: string): string[] {
+  const [head = '', tail] = ip.toLowerCase().split('::');
+  const left = head ? head.split(':') : [];
+  const right = tail ? tail.split(':') : [];
+  // An embedded IPv4 tail (::1.2.3.4) occupies two groups.
+  const last = right.at(-1) ?? left.at(-1);
+  const v4 = last?.includes('.') ? 1 : 0;
+  const missing = 8 - left.length - right.length - v4;
+  const groups = tail === undefined ? left : [...left, ...Array(missing).fill('0'), ...right];
+  return groups.map((g) => (g.includes('.') ? g : g.replace(/^0+(?=.)/, '')));
 }

@@ -10,7 +10,7 @@ function toRegex(path: string): RegExp {
       return part.replace(/[.+?^${}()|[\]\\]/g, '\\$&');
     })
     .join('/');
-  return new RegExp(`^${pattern}/?$`);
+  return new RegExp(`^${pattern}$`);
 }
 
 /** The methods that some route accepts for `path`, used to tell a 405 from a 404. */

@@ -6,7 +6,14 @@ export const RATE_LIMIT_GROUPS = {
   activation: { limit: 10, windowSeconds: 60 },
   calculations: { limit: 60, windowSeconds: 60 },
   pdf: { limit: 20, windowSeconds: 60 },
+  leads: { limit: 10, windowSeconds: 60 },
   default: { limit: 120, windowSeconds: 60 },
+  /**
+   * Not a route group: the per-IP budget of embed traffic (sessions, calculations, PDFs, leads) of
+   * a license that has crossed its plan ceiling (trust model). Generous for a person, tight for a
+   * script.
+   */
+  tight: { limit: 10, windowSeconds: 60 },
 } as const;
 
 export type RateLimitGroup = keyof typeof RATE_LIMIT_GROUPS;
@@ -16,6 +23,7 @@ const GROUP_BY_ROUTE: Record<string, RateLimitGroup> = {
   'POST /v1/api/licenses/exchange': 'activation',
   'POST /v1/api/calc/estimate': 'calculations',
   'POST /v1/api/pdf/generate': 'pdf',
+  'POST /v1/api/leads': 'leads',
 };
 
 /** `path` is the canonical (/v1) path; aliases are rewritten before this runs. */

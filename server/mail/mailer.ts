@@ -1,48 +1,64 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import nodemailer from 'nodemailer';
-import { newId } from '../db/ids.ts';
 
-export interface MailMessage {
-  to: string;
+export interface OutgoingMail {
+  /** Our id for the message; also the Message-ID's local part and the outbox file name. */
+  id: string;
+  from: string;
+  to: string[];
   subject: string;
   text: string;
-  html?: string;
+  html: string;
 }
 
 export interface Mailer {
-  /** Where mail goes, for the start-up banner: `smtp://host:port` or the outbox directory. */
-  readonly target: string;
-  send(message: MailMessage): Promise<void>;
+  kind: 'smtp' | 'files';
+  /** Sends (or writes) one message; returns the file written when there is no SMTP server. */
+  send(mail: OutgoingMail): Promise<{ filePath: string | null }>;
+  close(): void;
 }
 
 /**
- * Outgoing mail. With `SMTP_URL` (e.g. `smtp://user:pass@mail.example:587`, `smtps://…`)
- * nodemailer delivers it; without, each message is written to `DATA_DIR/outbox/` as an `.eml`
- * file so the demo works offline. The sender is `MAIL_FROM`.
+ * nodemailer over `SMTP_URL`, or, without one, RFC 5322 files in `outboxDir` (0600 in a 0700
+ * directory) so the demo works offline. The Message-ID is derived from our id: a message sent again
+ * after a crash carries the same Message-ID (mail clients fold such duplicates) and overwrites the
+ * same file.
  */
-export function createMailer(opts: { smtpUrl?: string; outboxDir: string; from: string }): Mailer {
+export function createMailer(opts: { smtpUrl?: string | undefined; outboxDir: string }): Mailer {
+  const message = (mail: OutgoingMail) => ({
+    from: mail.from,
+    to: mail.to,
+    subject: mail.subject,
+    text: mail.text,
+    html: mail.html,
+    messageId: `<${mail.id}@svc>`,
+  });
   if (opts.smtpUrl) {
     const transport = nodemailer.createTransport(opts.smtpUrl);
-    const url = new URL(opts.smtpUrl);
     return {
-      target: `${url.protocol}//${url.host}`,
-      async send(message) {
-        await transport.sendMail({ from: opts.from, ...message });
+      kind: 'smtp',
+      async send(mail) {
+        await transport.sendMail(message(mail));
+        return { filePath: null };
       },
+      close: () => transport.close(),
     };
   }
-  const stream = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
+  const transport = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
   return {
-    target: opts.outboxDir,
-    async send(message) {
-      const info = await stream.sendMail({ from: opts.from, ...message });
+    kind: 'files',
+    async send(mail) {
+      const info = await transport.sendMail(message(mail));
       mkdirSync(opts.outboxDir, { recursive: true, mode: 0o700 });
-      const file = join(
-        opts.outboxDir,
-        `${new Date().toISOString().replace(/[:.]/g, '-')}-${newId('mail')}.eml`,
-      );
-      writeFileSync(file, info.message as Buffer, { mode: 0o600 });
+      chmodSync(opts.outboxDir, 0o700);
+      const filePath = join(opts.outboxDir, `${mail.id}.eml`);
+      writeFileSync(filePath, info.message as Buffer, { mode: 0o600 });
+      return { filePath };
     },
+    close: () => transport.close(),
   };
 }
+
+/** `DATA_DIR/outbox`, where mails go without SMTP. */
+export const outboxDirOf = (dataDir: string) => join(dataDir, 'outbox');

@@ -26,7 +26,7 @@ function drawMeta(ctx: Ctx, input: ReportInput): void {
   const cells: [string, string][] = [
     ['Result ID', input.resultId],
     ['Generated (UTC)', isoDate(input.generatedAt)],
-    ['Tax year', String(input.ruleSet.taxYear)],
+    ['Rules as of', input.ruleSet.effectiveDate],
   ];
   const cellWidth = ctx.width / cells.length;
   const y = doc.y;

@@ -1,10 +1,10 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import type { MiddlewareHandler } from 'hono';
-import { listActivationsByLicense } from '../db/activations-repo.ts';
-import { findLicenseById, type LicenseRow } from '../db/licenses-repo.ts';
 import { createConnectCode } from '../domain/connect-codes.ts';
 import { safeEqual } from '../domain/credential-formats.ts';
+import { seedDemoLeads } from '../domain/demo-leads.ts';
 import { seedDemo } from '../domain/demo-seed.ts';
+import { releaseQuarantinedLead } from '../domain/leads.ts';
 import {
   createAccount,
   createApiKey,
@@ -13,13 +13,19 @@ import {
   revokeApiKey,
   revokeLicense,
 } from '../domain/license-admin.ts';
-import { licenseState } from '../domain/license-status.ts';
+import { DateText } from '../domain/licensing/license-input.ts';
+import { DEFAULT_KEY_OVERLAP_MS, rollLicenseKey } from '../domain/licensing/license-keys.ts';
+import { showLicense } from '../domain/licensing/license-lifecycle.ts';
+import { toLicenseView } from '../domain/licensing/license-view.ts';
+import { API_KEY_SCOPES, parseScopes } from '../domain/scopes.ts';
 import { rotateSigningKeys } from '../domain/signing-key-ring.ts';
 import { AppError } from '../errors.ts';
 import type { AppEnv } from '../http/app-env.ts';
 import { bearerOf } from '../http/auth.ts';
 import { createRouter } from '../http/openapi-router.ts';
 import type { Services } from '../services.ts';
+import { createDeliveryAdminRoutes } from './admin-delivery.ts';
+import { createLifecycleAdminRoutes } from './admin-lifecycle.ts';
 import { errorResponses, jsonBody, jsonResponse } from './schemas.ts';
 
 const tags = ['Admin'];
@@ -40,24 +46,6 @@ export function requireAdmin(token: string): MiddlewareHandler<AppEnv> {
       });
     }
     await next();
-  };
-}
-
-export function licenseView(license: LicenseRow, now: Date) {
-  const state = licenseState(license, now);
-  return {
-    id: license.id,
-    accountId: license.accountId,
-    keyLast4: license.keyLast4,
-    plan: license.plan,
-    seats: license.seats,
-    allowedDomains: license.allowedDomains,
-    status: state.status,
-    expiresAt: state.expiresAt?.toISOString() ?? null,
-    trialEndsAt: license.trialEndsAt?.toISOString() ?? null,
-    paidThrough: license.paidThrough?.toISOString() ?? null,
-    graceEndsAt: state.graceEndsAt?.toISOString() ?? null,
-    revokedAt: license.revokedAt?.toISOString() ?? null,
   };
 }
 
@@ -92,7 +80,7 @@ const routes = {
           seats: z.number().int().min(0).max(10_000),
           domains: z.array(z.string().min(1).max(253)).max(100),
           trialDays: z.number().int().min(1).max(365).optional(),
-          paidThrough: z.iso.datetime({ offset: true }).or(z.iso.date()).optional(),
+          paidThrough: DateText.optional(),
         })
         .refine(
           (v) => v.trialDays !== undefined || v.paidThrough !== undefined,
@@ -101,13 +89,28 @@ const routes = {
     ),
     responses: ok('The license and its key'),
   }),
-  showLicense: createRoute({
-    method: 'get',
-    path: '/admin/v1/licenses/{id}',
+  rollKey: createRoute({
+    method: 'post',
+    path: '/admin/v1/licenses/{id}/roll-key',
     tags,
     security,
-    request: { params: IdParam },
-    responses: ok('The license, its status and activations'),
+    summary: 'Issue a new publishable or secret key; the old one stays valid for the overlap',
+    request: {
+      params: IdParam,
+      ...jsonBody(
+        z.object({
+          kind: z.enum(['publishable', 'secret']),
+          overlapSeconds: z
+            .number()
+            .int()
+            .min(0)
+            .max(30 * 86_400)
+            .optional()
+            .openapi({ description: 'How long the old key keeps working (default 24 h; 0 = ends now)' }),
+        }),
+      ),
+    },
+    responses: ok('The new key (shown once) and when the old one ends'),
   }),
   revokeLicense: createRoute({
     method: 'post',
@@ -123,7 +126,18 @@ const routes = {
     tags,
     security,
     summary: 'Create a personal API key; the key is in this response only',
-    request: jsonBody(z.object({ accountId: z.string().min(1), name: z.string().min(1).max(100) })),
+    request: jsonBody(
+      z.object({
+        accountId: z.string().min(1),
+        name: z.string().min(1).max(100),
+        scopes: z
+          .array(z.enum(API_KEY_SCOPES))
+          .min(1)
+          .max(4)
+          .optional()
+          .openapi({ description: 'Default ["leads:read"]; "admin" includes every other scope' }),
+      }),
+    ),
     responses: ok('The API key'),
   }),
   listApiKeys: createRoute({
@@ -141,6 +155,15 @@ const routes = {
     security,
     request: { params: IdParam.extend({ keyId: z.string().min(1).max(64) }) },
     responses: ok('Revoked'),
+  }),
+  releaseLead: createRoute({
+    method: 'post',
+    path: '/admin/v1/accounts/{id}/leads/{leadId}/release',
+    tags,
+    security,
+    summary: 'Release a quarantined lead (over its plan’s daily quota)',
+    request: { params: IdParam.extend({ leadId: z.string().min(1).max(64) }) },
+    responses: ok('The released lead'),
   }),
   connectCode: createRoute({
     method: 'post',
@@ -164,7 +187,22 @@ const routes = {
     path: '/admin/v1/demo/seed',
     tags,
     security,
-    responses: ok('Demo credentials'),
+    summary: 'Create the demo firm if missing; with accountId, add generated leads to that account',
+    request: {
+      body: {
+        required: false,
+        content: {
+          'application/json': {
+            schema: z.object({
+              accountId: z.string().min(1).max(64).optional(),
+              leads: z.number().int().min(1).max(1_000_000).optional(),
+              days: z.number().int().min(1).max(3650).optional(),
+            }),
+          },
+        },
+      },
+    },
+    responses: ok('Demo credentials, or what was generated'),
   }),
   rotateKeys: createRoute({
     method: 'post',
@@ -187,50 +225,95 @@ export function createAdminRoutes(services: Services, adminToken: string) {
     description: 'The instance admin token (ADMIN_TOKEN or DATA_DIR/admin-token).',
   });
   router.use('/admin/*', requireAdmin(adminToken));
+  router.route('/', createLifecycleAdminRoutes(services));
   router.openapi(routes.health, (c) => c.json({ ok: true, database: services.database.kind }, 200));
   router.openapi(routes.account, async (c) =>
     c.json({ account: await createAccount(deps, c.req.valid('json')) }, 200),
   );
   router.openapi(routes.license, async (c) => {
     const { paidThrough, ...input } = c.req.valid('json');
-    const created = await createLicense(deps, {
-      ...input,
-      ...(paidThrough ? { paidThrough: new Date(paidThrough) } : {}),
+    const created = await createLicense(
+      deps,
+      { ...input, ...(paidThrough ? { paidThrough } : {}) },
+      services.config.plans,
+    );
+    return c.json(
+      {
+        license: toLicenseView(created.license, 0, now()),
+        licenseKey: created.licenseKey,
+        publishableKey: created.publishableKey,
+      },
+      200,
+    );
+  });
+  router.openapi(routes.revokeLicense, async (c) => {
+    const { id } = c.req.valid('param');
+    await revokeLicense(deps, id);
+    return c.json(await showLicense(deps, id), 200);
+  });
+  router.openapi(routes.rollKey, async (c) => {
+    const { kind, overlapSeconds } = c.req.valid('json');
+    const rolled = await rollLicenseKey(deps, {
+      licenseId: c.req.valid('param').id,
+      kind,
+      overlapMs: overlapSeconds === undefined ? DEFAULT_KEY_OVERLAP_MS : overlapSeconds * 1000,
     });
-    return c.json({ license: licenseView(created.license, now()), licenseKey: created.licenseKey }, 200);
+    return c.json(
+      {
+        kind,
+        ...(kind === 'secret' ? { licenseKey: rolled.key } : { publishableKey: rolled.key }),
+        previousKeysEndAt: rolled.previousKeysEndAt,
+      },
+      200,
+    );
   });
-  router.openapi(routes.showLicense, async (c) => {
-    const license = await findLicenseById(deps.db, c.req.valid('param').id);
-    if (!license) throw new AppError('NOT_FOUND', 'No such license.');
-    const activations = await listActivationsByLicense(deps.db, license.id);
-    return c.json({ license: licenseView(license, now()), activations }, 200);
-  });
-  router.openapi(routes.revokeLicense, async (c) =>
-    c.json({ license: licenseView(await revokeLicense(deps, c.req.valid('param').id), now()) }, 200),
-  );
   router.openapi(routes.apiKey, async (c) => {
     const { apiKey, row } = await createApiKey(deps, c.req.valid('json'));
     return c.json(
-      { apiKey, id: row.id, name: row.name, keyLast4: row.keyLast4, createdAt: row.createdAt },
+      {
+        apiKey,
+        id: row.id,
+        name: row.name,
+        scopes: parseScopes(row.scopes),
+        keyLast4: row.keyLast4,
+        createdAt: row.createdAt,
+      },
       200,
     );
   });
   router.openapi(routes.listApiKeys, async (c) => {
     const keys = await listApiKeys(deps, c.req.valid('param').id);
-    return c.json({ apiKeys: keys.map(({ keyHmac: _hidden, ...key }) => key) }, 200);
+    return c.json(
+      { apiKeys: keys.map(({ keyHmac: _hidden, ...key }) => ({ ...key, scopes: parseScopes(key.scopes) })) },
+      200,
+    );
   });
   router.openapi(routes.revokeApiKey, async (c) => {
     const { id, keyId } = c.req.valid('param');
     await revokeApiKey(deps, id, keyId);
     return c.json({ revoked: true }, 200);
   });
+  router.openapi(routes.releaseLead, async (c) => {
+    const { id, leadId } = c.req.valid('param');
+    return c.json({ lead: await releaseQuarantinedLead(deps, id, leadId) }, 200);
+  });
   router.openapi(routes.connectCode, async (c) => {
     const { code, expiresAt } = await createConnectCode(deps, c.req.valid('json'));
     return c.json({ code, expiresAt: expiresAt.toISOString() }, 200);
   });
-  router.openapi(routes.demoSeed, async (c) =>
-    c.json({ demo: await seedDemo(deps, services.secretKey) }, 200),
-  );
+  router.openapi(routes.demoSeed, async (c) => {
+    const body = c.req.header('content-length') === '0' ? {} : ((await c.req.json().catch(() => ({}))) ?? {});
+    const parsed = routes.demoSeed.request.body.content['application/json'].schema.parse(body);
+    if (parsed.accountId) {
+      const seeded = await seedDemoLeads(deps, {
+        accountId: parsed.accountId,
+        leads: parsed.leads ?? 1_000,
+        days: parsed.days ?? 365,
+      });
+      return c.json({ seeded }, 200);
+    }
+    return c.json({ demo: await seedDemo(deps, services.secretKey) }, 200);
+  });
   router.openapi(routes.rotateKeys, async (c) => {
     const result = await rotateSigningKeys({
       db: deps.db,
@@ -240,5 +323,6 @@ export function createAdminRoutes(services: Services, adminToken: string) {
     services.keys.refresh();
     return c.json(result, 200);
   });
+  router.route('/', createDeliveryAdminRoutes(services.delivery));
   return router;
 }

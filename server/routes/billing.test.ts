@@ -1,52 +1,7 @@
-import { createServer, type IncomingMessage } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase } from '../test-support/db.ts';
+import { type FakeStripe, startFakeStripe } from '../test-support/fake-stripe.ts';
 import { createTestContext, type TestContext } from '../test-support/services.ts';
-
-interface Seen {
-  method: string;
-  path: string;
-  body: URLSearchParams;
-  auth: string | undefined;
-}
-
-/** A local stand-in for api.stripe.com that the real `stripe` client is pointed at. */
-async function fakeStripe() {
-  const seen: Seen[] = [];
-  const server = createServer(async (req: IncomingMessage, res) => {
-    let raw = '';
-    for await (const chunk of req) raw += chunk;
-    seen.push({
-      method: req.method ?? '',
-      path: req.url ?? '',
-      body: new URLSearchParams(raw),
-      auth: req.headers.authorization,
-    });
-    res.setHeader('content-type', 'application/json');
-    if (req.url === '/v1/customers') {
-      res.end(JSON.stringify({ id: 'cus_test123', object: 'customer' }));
-    } else if (req.url === '/v1/billing_portal/sessions') {
-      res.end(
-        JSON.stringify({
-          id: 'bps_1',
-          object: 'billing_portal.session',
-          url: 'https://billing.stripe.test/session/bps_1',
-        }),
-      );
-    } else {
-      res.statusCode = 404;
-      res.end(JSON.stringify({ error: { type: 'invalid_request_error', message: 'unknown path' } }));
-    }
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    seen,
-    close: () => new Promise<void>((r) => server.close(() => r())),
-  };
-}
 
 const portal = (t: TestContext, token: string, body: unknown = {}) =>
   t.json('/v1/api/billing/customer-portal', body, { authorization: `Bearer ${token}` });
@@ -79,6 +34,9 @@ describe('billing portal without Stripe (built-in page)', () => {
     expect(html).toContain('Smith &amp; Søn Estate Law');
     expect(html).toContain('active');
     expect(html).toContain('2026-12-31');
+    expect(html).toContain(
+      'Paid through 2026-12-31; unless renewed, grace ends 2027-01-07 and widgets stop then.',
+    );
     expect(html).toContain('https://smithlaw.com/admin');
     expect(page.headers.get('content-security-policy')).toContain("default-src 'none'");
 
@@ -96,9 +54,9 @@ describe('billing portal without Stripe (built-in page)', () => {
 
 describe('billing portal with Stripe', () => {
   let t: TestContext;
-  let stripe: Awaited<ReturnType<typeof fakeStripe>>;
+  let stripe: FakeStripe;
   beforeAll(async () => {
-    stripe = await fakeStripe();
+    stripe = await startFakeStripe();
     t = await createTestContext(
       { STRIPE_SECRET_KEY: 'sk_test_fake', STRIPE_API_BASE: stripe.url },
       await createTestDatabase(),
@@ -114,14 +72,16 @@ describe('billing portal with Stripe', () => {
     const { apiKey } = await t.seed.apiKey(firm.account.id);
     const res = await portal(t, apiKey, { returnUrl: 'https://smithlaw.com/admin' });
     expect(res.status).toBe(200);
-    expect(await res.json()).toEqual({ url: 'https://billing.stripe.test/session/bps_1' });
+    const { url } = await res.json();
+    expect(url).toMatch(/^https:\/\/billing\.stripe\.test\/session\/bps_/);
     expect(stripe.seen.map((s) => `${s.method} ${s.path}`)).toEqual([
       'POST /v1/customers',
       'POST /v1/billing_portal/sessions',
     ]);
     expect(stripe.seen[0]!.auth).toBe('Bearer sk_test_fake');
     expect(stripe.seen[0]!.body.get('metadata[svc_account_id]')).toBe(firm.account.id);
-    expect(stripe.seen[1]!.body.get('customer')).toBe('cus_test123');
+    const [customerId] = [...stripe.customers.keys()];
+    expect(stripe.seen[1]!.body.get('customer')).toBe(customerId);
     expect(stripe.seen[1]!.body.get('return_url')).toBe('https://smithlaw.com/admin');
 
     await portal(t, apiKey);

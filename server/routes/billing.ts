@@ -1,8 +1,8 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { renderBillingPage } from '../billing/billing-page.ts';
 import { type BillingDeps, createBillingPortalUrl } from '../billing/billing-portal.ts';
-import { forbidden } from '../domain/authenticate.ts';
-import { isAdmin } from '../domain/principal.ts';
+import { CheckoutSchema, createCheckoutUrl } from '../billing/checkout.ts';
+import { requireScope } from '../domain/scopes.ts';
 import type { LicensingDeps } from '../domain/token-set.ts';
 import { requireCredential } from '../http/auth.ts';
 import { createRouter } from '../http/openapi-router.ts';
@@ -31,14 +31,36 @@ const portal = createRoute({
   },
 });
 
+const checkout = createRoute({
+  method: 'post',
+  path: '/api/billing/checkout',
+  tags: ['Billing'],
+  summary: 'A Stripe Checkout URL that starts a subscription for a license (admin credential)',
+  description:
+    'The price is the active Stripe price whose lookup key is the plan name. Without Stripe configured the answer is 501 `BILLING_NOT_CONFIGURED`.',
+  security: bearerSecurity,
+  request: jsonBody(CheckoutSchema),
+  responses: {
+    200: jsonResponse('Where to send the firm admin', z.object({ url: z.string(), id: z.string() })),
+    ...errorResponses(400, 401, 403, 404, 501, 503),
+  },
+});
+
 export function createBillingRoutes(deps: LicensingDeps, billing: BillingDeps) {
   const router = createRouter();
   router.use(portal.path, requireCredential(deps, ['access', 'apikey']));
   router.openapi(portal, async (c) => {
     const principal = c.get('principal')!;
-    if (!isAdmin(principal)) throw forbidden('Billing needs an admin credential (Connect token or API key).');
+    requireScope(principal, 'billing');
     c.header('Cache-Control', 'no-store');
     return c.json(await createBillingPortalUrl(billing, principal, c.req.valid('json').returnUrl), 200);
+  });
+  router.use(checkout.path, requireCredential(deps, ['access', 'apikey']));
+  router.openapi(checkout, async (c) => {
+    const principal = c.get('principal')!;
+    requireScope(principal, 'billing');
+    c.header('Cache-Control', 'no-store');
+    return c.json(await createCheckoutUrl(billing, principal, c.req.valid('json')), 200);
   });
   return router;
 }

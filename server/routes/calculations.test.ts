@@ -1,10 +1,7 @@
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCalculator } from '../../calculators/index.ts';
 import { formatUsd } from '../pdf/render-report.ts';
+import { readPdf, renderPdfPage } from '../test-support/pdf-reader.ts';
 import { createTestContext, type TestContext } from '../test-support/services.ts';
 
 let t: TestContext;
@@ -15,7 +12,7 @@ afterAll(() => t.close());
 
 async function session(origin = 'https://smithlaw.com') {
   const firm = await t.seed.firm({ domains: ['smithlaw.com', 'other-site.com'] });
-  const res = await t.json('/v1/api/license/activate', { licenseKey: firm.licenseKey }, { origin });
+  const res = await t.json('/v1/api/license/activate', { licenseKey: firm.publishableKey }, { origin });
   return { ...firm, embed: (await res.json()).token as string };
 }
 
@@ -100,13 +97,11 @@ describe('POST /v1/api/pdf/generate', () => {
     const res = await pdf(s.embed, result.resultId);
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('application/pdf');
-    const dir = mkdtempSync(join(tmpdir(), 'svc-pdf-'));
-    const file = join(dir, 'report.pdf');
-    writeFileSync(file, Buffer.from(await res.arrayBuffer()));
-    execFileSync('pdftoppm', ['-png', '-r', '50', '-f', '1', '-l', '1', file, join(dir, 'page')]);
-    expect(readFileSync(join(dir, 'page-1.png')).byteLength).toBeGreaterThan(5_000);
-    const text = execFileSync('pdftotext', ['-layout', file, '-'], { encoding: 'utf8' });
+    const bytes = new Uint8Array(await res.arrayBuffer());
+    expect((await renderPdfPage(bytes)).byteLength).toBeGreaterThan(5_000);
+    const { text } = await readPdf(bytes);
     expect(text).toContain('Smith & Søn Estate Law');
+    expect(text).not.toMatch(/Estimate \(no closed form\)|\[unverified\]/);
     for (const key of ['federalTax', 'stateTax', 'totalTax'])
       expect(text).toContain(formatUsd(result.outputs[key]));
     expect(text).toContain(result.ruleSet.effectiveDate);
@@ -121,7 +116,7 @@ describe('POST /v1/api/pdf/generate', () => {
       await (
         await t.json(
           '/v1/api/license/activate',
-          { licenseKey: s.licenseKey },
+          { licenseKey: s.publishableKey },
           { origin: 'https://other-site.com' },
         )
       ).json()

@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { Hono } from 'hono';
+import { AppError } from '../errors.ts';
 import type { AppEnv } from '../http/app-env.ts';
 
 const require = createRequire(import.meta.url);
@@ -43,8 +44,10 @@ export function createDocsRoutes(): Hono<AppEnv> {
   });
   docs.get('/docs/assets/:file', async (c) => {
     const file = c.req.param('file');
-    const type = ASSETS[file];
-    if (!type) return c.notFound();
+    // Own keys only: `constructor`, `__proto__` and `toString` are not files.
+    const type = Object.hasOwn(ASSETS, file) ? ASSETS[file] : undefined;
+    // Thrown rather than c.notFound(): the route exists for GET, so the 405 logic must not answer.
+    if (!type) throw new AppError('NOT_FOUND', 'No such documentation asset.');
     const body = await readFile(join(SWAGGER_DIR, file));
     c.header('Cache-Control', 'public, max-age=86400');
     return c.body(body, 200, { 'Content-Type': type });

@@ -7,10 +7,9 @@ export interface HealthDeps {
   isShuttingDown(): boolean;
 }
 
-/** `/healthz`: the process answers. `/readyz`: it should get traffic (database up, not draining). */
+/** `/readyz`: the instance should get traffic (database up, not draining). `/healthz` lives in app.ts. */
 export function createHealthRoutes(deps: HealthDeps): Hono<AppEnv> {
   const health = new Hono<AppEnv>();
-  health.get('/healthz', (c) => c.json({ status: 'ok' }));
   health.get('/readyz', async (c) => {
     c.header('Cache-Control', 'no-store');
     if (deps.isShuttingDown()) throw new AppError('SERVICE_UNAVAILABLE', 'The server is shutting down.');

@@ -14,7 +14,7 @@ async function firmWithTokens() {
   const firm = await t.seed.firm();
   const embed = (
     await (
-      await t.json('/v1/api/license/activate', { licenseKey: firm.licenseKey }, { origin: ORIGIN })
+      await t.json('/v1/api/license/activate', { licenseKey: firm.publishableKey }, { origin: ORIGIN })
     ).json()
   ).token as string;
   const site = await (
@@ -104,7 +104,7 @@ describe('POST /v1/api/leads', () => {
     t.clock.advance(23 * 3_600_000);
     const fresh = (
       await (
-        await t.json('/v1/api/license/activate', { licenseKey: f.licenseKey }, { origin: ORIGIN })
+        await t.json('/v1/api/license/activate', { licenseKey: f.publishableKey }, { origin: ORIGIN })
       ).json()
     ).token;
     expect((await (await postLead(fresh, 'key-00000004', lead())).json()).leadId).toBe(first.leadId);
@@ -112,7 +112,7 @@ describe('POST /v1/api/leads', () => {
     t.clock.advance(2 * 3_600_000);
     const later = (
       await (
-        await t.json('/v1/api/license/activate', { licenseKey: f.licenseKey }, { origin: ORIGIN })
+        await t.json('/v1/api/license/activate', { licenseKey: f.publishableKey }, { origin: ORIGIN })
       ).json()
     ).token;
     expect((await (await postLead(later, 'key-00000004', lead())).json()).leadId).not.toBe(first.leadId);

@@ -1,7 +1,8 @@
 import { createRoute, z } from '@hono/zod-openapi';
-import { forbidden } from '../domain/authenticate.ts';
-import { changeLeadStatus, pageOfLeads, submitLead } from '../domain/leads.ts';
-import { isAdmin } from '../domain/principal.ts';
+import { countTestLeads } from '../db/leads-repo.ts';
+import { findLeads, nextCursorOf, type QueryDeps } from '../domain/leads/lead-query.ts';
+import { changeLeadStatus, releaseQuarantinedLead, submitLead, toLeadView } from '../domain/leads.ts';
+import { requireScope } from '../domain/scopes.ts';
 import type { LicensingDeps } from '../domain/token-set.ts';
 import { requireCredential } from '../http/auth.ts';
 import { createRouter } from '../http/openapi-router.ts';
@@ -20,8 +21,13 @@ const LeadSchema = z
     phone: z.string().nullable(),
     state: z.string().nullable(),
     status: Status,
-    consentText: z.string(),
+    consentText: z.string().openapi({ description: 'The text of the consent version the visitor saw' }),
+    consentVersionId: z.string().nullable(),
     consentedAt: Iso,
+    test: z.boolean().openapi({ description: 'From a test-mode session (development host)' }),
+    quarantined: z
+      .boolean()
+      .openapi({ description: 'Over the plan’s daily quota; release it to treat it as usual' }),
     createdAt: Iso,
     updatedAt: Iso,
   })
@@ -54,7 +60,9 @@ const create = createRoute({
           .optional(),
         state: z.string().regex(/^[A-Z]{2}$/, 'Expected a two-letter state code'),
         consent: z.literal(true, { error: 'The visitor must consent to be contacted' }),
-        consentText: z.string().trim().min(1).max(2000),
+        consentText: z.string().trim().max(2000).optional().openapi({
+          description: 'Ignored: the firm’s server-side consent version in force is stored instead',
+        }),
         website: z.string().max(500).optional().openapi({ description: 'Honeypot: leave empty' }),
       }),
     ),
@@ -78,13 +86,40 @@ const list = createRoute({
     query: z.object({
       limit: z.coerce.number().int().min(1).max(200).default(50),
       status: Status.optional(),
-      cursor: z.string().max(200).optional(),
+      calculator: z.string().min(1).max(64).optional().openapi({ description: 'Calculator slug' }),
+      state: z.string().min(1).max(8).optional().openapi({ description: 'Two-letter state code' }),
+      createdFrom: z
+        .string()
+        .max(40)
+        .optional()
+        .openapi({ description: 'ISO date or date-time, UTC, inclusive' }),
+      createdTo: z
+        .string()
+        .max(40)
+        .optional()
+        .openapi({ description: 'ISO date or date-time, UTC, exclusive' }),
+      includeTest: z
+        .enum(['true', 'false'])
+        .optional()
+        .openapi({ description: 'Include test-mode leads (default false)' }),
+      cursor: z
+        .string()
+        .max(1000)
+        .optional()
+        .openapi({ description: 'nextCursor of the previous page (signed; same filters)' }),
     }),
   },
   responses: {
     200: jsonResponse(
       'A page of leads',
-      z.object({ data: z.array(LeadSchema), nextCursor: z.string().nullable() }),
+      z.object({
+        data: z.array(LeadSchema),
+        nextCursor: z.string().nullable(),
+        hiddenTest: z
+          .number()
+          .int()
+          .openapi({ description: 'Test-mode leads left out (0 with includeTest=true)' }),
+      }),
     ),
     ...errorResponses(400, 401, 403),
   },
@@ -100,7 +135,17 @@ const patch = createRoute({
   responses: { 200: jsonResponse('The lead', LeadSchema), ...errorResponses(400, 401, 403, 404, 409) },
 });
 
-export function createLeadRoutes(deps: LicensingDeps) {
+const release = createRoute({
+  method: 'post',
+  path: '/api/leads/{id}/release',
+  tags,
+  summary: 'Release a quarantined lead (over the plan’s daily quota) into the usual flow (leads:write)',
+  security: bearerSecurity,
+  request: { params: z.object({ id: z.string().min(1).max(64) }) },
+  responses: { 200: jsonResponse('The lead', LeadSchema), ...errorResponses(401, 403, 404) },
+});
+
+export function createLeadRoutes(deps: LicensingDeps, queries: QueryDeps) {
   const router = createRouter();
   router.on(['POST'], create.path, requireCredential(deps, ['embed']));
   router.openapi(create, async (c) => {
@@ -114,24 +159,32 @@ export function createLeadRoutes(deps: LicensingDeps) {
   const admin = requireCredential(deps, ['access', 'apikey']);
   router.on(['GET'], list.path, admin);
   router.on(['PATCH'], '/api/leads/:id', admin);
+  router.on(['POST'], '/api/leads/:id/release', admin);
   router.openapi(list, async (c) => {
     const principal = c.get('principal')!;
-    if (!isAdmin(principal))
-      throw forbidden('Reading leads needs an admin credential (Connect token or API key).');
-    const { limit, status, cursor } = c.req.valid('query');
+    requireScope(principal, 'leads:read');
+    const { limit, cursor, includeTest, ...filters } = c.req.valid('query');
+    const page = await findLeads(
+      queries,
+      principal.accountId,
+      { ...filters, includeTest: includeTest === 'true' },
+      { limit, ...(cursor ? { cursor } : {}) },
+    );
+    // Test-mode leads are left out unless asked for; say how many, so nobody wonders where they went.
+    const hiddenTest =
+      includeTest === 'true' ? 0 : await countTestLeads(deps.db, principal.accountId, filters.status);
     return c.json(
-      (await pageOfLeads(deps, principal.accountId, {
-        limit,
-        ...(status ? { status } : {}),
-        ...(cursor ? { cursor } : {}),
-      })) as never,
+      {
+        data: page.rows.map(toLeadView),
+        nextCursor: nextCursorOf(page, page.rows.length) ?? null,
+        hiddenTest,
+      } as never,
       200,
     );
   });
   router.openapi(patch, async (c) => {
     const principal = c.get('principal')!;
-    if (!isAdmin(principal))
-      throw forbidden('Updating leads needs an admin credential (Connect token or API key).');
+    requireScope(principal, 'leads:write');
     return c.json(
       (await changeLeadStatus(
         deps,
@@ -139,6 +192,14 @@ export function createLeadRoutes(deps: LicensingDeps) {
         c.req.valid('param').id,
         c.req.valid('json').status,
       )) as never,
+      200,
+    );
+  });
+  router.openapi(release, async (c) => {
+    const principal = c.get('principal')!;
+    requireScope(principal, 'leads:write');
+    return c.json(
+      (await releaseQuarantinedLead(deps, principal.accountId, c.req.valid('param').id)) as never,
       200,
     );
   });

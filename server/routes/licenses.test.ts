@@ -140,6 +140,8 @@ describe('GET /v1/api/licenses/status', () => {
         allowedDomains: ['smithlaw.com', '*.smithlaw.com'],
         expiresAt: '2026-03-15T12:00:00.000Z',
         trialEndsAt: '2026-03-15T12:00:00.000Z',
+        overSeat: false,
+        next: 'Trial ends 2026-03-15; widgets stop then unless the license is paid.',
       });
       t.clock.set('2026-03-15T12:00:00Z');
       await expectError(await activate(trial.licenseKey), 401, 'INVALID_LICENSE');
@@ -158,6 +160,9 @@ describe('GET /v1/api/licenses/status', () => {
       set = await (await activate(paid.licenseKey)).json();
       status = await (await t.get('/v1/api/licenses/status', set.accessJwt)).json();
       expect(status.status).toBe('grace');
+      expect(status.next).toBe(
+        'Payment is overdue since 2026-03-10; grace ends 2026-03-17; widgets stop then.',
+      );
 
       // Tokens never outlive the grace period.
       t.clock.set('2026-03-16T23:55:00Z');
@@ -183,7 +188,7 @@ describe('GET /v1/api/licenses/status', () => {
   });
 
   it('refuses missing, expired, foreign-kind and tampered tokens', async () => {
-    const { licenseKey } = await t.seed.firm({ domains: ['smithlaw.com', 'localhost'] });
+    const { licenseKey, publishableKey } = await t.seed.firm({ domains: ['smithlaw.com', 'localhost'] });
     const set = await (await activate(licenseKey)).json();
     await expectError(await t.get('/v1/api/licenses/status'), 401, 'UNAUTHORIZED');
     await expectError(await t.get('/v1/api/licenses/status', 'garbage'), 401, 'UNAUTHORIZED');
@@ -194,7 +199,11 @@ describe('GET /v1/api/licenses/status', () => {
     );
     await expectError(await t.get('/v1/api/licenses/status', set.refreshToken), 401, 'UNAUTHORIZED');
     const embed = await (
-      await t.json('/v1/api/license/activate', { licenseKey }, { origin: 'http://localhost:8789' })
+      await t.json(
+        '/v1/api/license/activate',
+        { licenseKey: publishableKey },
+        { origin: 'http://localhost:8789' },
+      )
     ).json();
     expect(decodeProtectedHeader(embed.token).typ).toBe('embed+jwt');
     await expectError(await t.get('/v1/api/licenses/status', embed.token), 401, 'UNAUTHORIZED');

@@ -33,6 +33,10 @@ const StatusSchema = z
     expiresAt: Iso.nullable(),
     trialEndsAt: Iso.optional(),
     graceEndsAt: Iso.optional(),
+    renewsAt: Iso.optional().openapi({ description: 'When Stripe renews the subscription' }),
+    cancelAt: Iso.optional().openapi({ description: 'When the cancelled subscription ends' }),
+    overSeat: z.boolean().openapi({ description: 'More sites than seats: new sites are refused' }),
+    next: z.string().openapi({ example: 'Grace ends 2026-03-17; widgets stop then.' }),
   })
   .openapi('LicenseStatus');
 
@@ -40,7 +44,9 @@ const activate = createRoute({
   method: 'post',
   path: '/api/licenses/activate',
   tags,
-  summary: 'Activate a license key for a site domain',
+  summary: 'Activate the secret license key for a site domain',
+  description:
+    'Takes the **secret license key** (`SVC-…`), from a plugin or server, never from a page. The publishable key (`svc_pk_…`) is answered 400 `WRONG_KEY_KIND`, recognised by its format alone. Re-activating a domain replaces only that activation’s site family (never a Connect login’s admin family); activations with no refresh for 60 days are idle and free their seat.',
   request: jsonBody(
     z.object({
       licenseKey: z.string().min(1).max(200).openapi({ example: 'SVC-…' }),

@@ -74,7 +74,7 @@ describe.runIf(process.env.DATABASE_URL)('two instances sharing PostgreSQL (Post
     const session = await (
       await a.json(
         '/v1/api/license/activate',
-        { licenseKey: firm.licenseKey },
+        { licenseKey: firm.publishableKey },
         { origin: 'https://smithlaw.com' },
       )
     ).json();

@@ -17,9 +17,11 @@ const errorResponse = (description: string) => ({
   content: { 'application/json': { schema: ErrorSchema } },
 });
 
-export const errorResponses = (...statuses: (400 | 401 | 403 | 404 | 409 | 413 | 415 | 429)[]) => {
+export const errorResponses = (
+  ...statuses: (400 | 401 | 403 | 404 | 409 | 413 | 415 | 429 | 501 | 503)[]
+) => {
   const descriptions: Record<number, string> = {
-    400: 'Invalid request (`INVALID_REQUEST`, `INVALID_GRANT`)',
+    400: 'Invalid request (`INVALID_REQUEST`, `INVALID_GRANT`, `WRONG_KEY_KIND`)',
     401: 'Missing or invalid credential (`UNAUTHORIZED`, `INVALID_LICENSE`)',
     403: 'Not allowed (`FORBIDDEN`, `DOMAIN_NOT_ALLOWED`)',
     404: 'Not found',
@@ -27,6 +29,8 @@ export const errorResponses = (...statuses: (400 | 401 | 403 | 404 | 409 | 413 |
     413: 'Body too large',
     415: 'Body is not JSON',
     429: 'Rate limited (`Retry-After`)',
+    501: 'Not configured on this server (`BILLING_NOT_CONFIGURED`)',
+    503: 'A service this depends on is unavailable; retry',
   };
   return Object.fromEntries([...statuses, 429].map((s) => [s, errorResponse(descriptions[s]!)]));
 };

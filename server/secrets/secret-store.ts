@@ -3,6 +3,27 @@ import type { Db } from '../db/database.ts';
 import { secrets } from '../db/schema.ts';
 import { decrypt, encrypt } from './encryption.ts';
 
+/** The secret key in use cannot open what the database holds: wrong SECRET_KEY or foreign key file. */
+export class WrongSecretKeyError extends Error {
+  override name = 'WrongSecretKeyError';
+  constructor() {
+    super(
+      'The secret key does not open this database: SECRET_KEY is not the one this database was set up ' +
+        'with, or DATA_DIR/secret.key belongs to another data directory. Start with the original ' +
+        'SECRET_KEY (or key file); to change keys use `npm run svc -- secrets rotate`.',
+    );
+  }
+}
+
+/** Decrypts a stored secret, turning a failed authentication tag into `WrongSecretKeyError`. */
+export function openSecret(key: Buffer, text: string): string {
+  try {
+    return decrypt(key, text);
+  } catch {
+    throw new WrongSecretKeyError();
+  }
+}
+
 /**
  * Secrets every instance must share (the HMAC pepper), stored encrypted. `getOrCreate` is safe
  * when instances start together: the first insert wins and everyone reads the winner.
@@ -15,7 +36,7 @@ export function createSecretStore(db: Db, key: Buffer) {
         .values({ name, valueEnc: encrypt(key, generate()), createdAt: new Date() })
         .onConflictDoNothing();
       const [row] = await db.select().from(secrets).where(eq(secrets.name, name));
-      return decrypt(key, row!.valueEnc);
+      return openSecret(key, row!.valueEnc);
     },
   };
 }

@@ -1,7 +1,9 @@
 import { randomBytes } from 'node:crypto';
+import type { Logger } from 'pino';
 import { createFixedClock } from '../clock.ts';
 import type { Database } from '../db/database.ts';
 import { createAccount, createApiKey, createLicense, type NewLicenseInput } from '../domain/license-admin.ts';
+import type { ApiKeyScope } from '../domain/scopes.ts';
 import { loadConfig } from '../env.ts';
 import { silentLogger } from '../logger.ts';
 import { loadSecretKey } from '../secrets/secret-key.ts';
@@ -14,7 +16,11 @@ export const TEST_NOW = '2026-03-01T12:00:00Z';
  * A whole API over a test database, with a frozen clock. One per test file (PGlite start-up is
  * the expensive part); tests keep apart by creating their own account and license.
  */
-export async function createTestContext(env: Record<string, string> = {}, database?: Database) {
+export async function createTestContext(
+  env: Record<string, string> = {},
+  database?: Database,
+  opts: { logger?: Logger } = {},
+) {
   const db = database ?? (await createTestDatabase());
   const clock = createFixedClock(TEST_NOW);
   // Limits scaled up so functional tests never meet them; rate limiting has its own tests.
@@ -23,7 +29,7 @@ export async function createTestContext(env: Record<string, string> = {}, databa
     config,
     database: db,
     clock,
-    logger: silentLogger(),
+    logger: opts.logger ?? silentLogger(),
     secretKey: config.SECRET_KEY
       ? loadSecretKey({ secretKey: config.SECRET_KEY, dataDir: '.' })
       : randomBytes(32),
@@ -58,8 +64,15 @@ function seeder(services: Services) {
         paidThrough: new Date('2026-12-31T00:00:00Z'),
         ...license,
       });
-      return { account, license: created.license, licenseKey: created.licenseKey };
+      return {
+        account,
+        license: created.license,
+        licenseKey: created.licenseKey,
+        publishableKey: created.publishableKey,
+      };
     },
-    apiKey: (accountId: string) => createApiKey(deps, { accountId, name: 'test key' }),
+    /** A key with every scope unless told otherwise (what keys made before scopes carry). */
+    apiKey: (accountId: string, scopes: ApiKeyScope[] = ['admin']) =>
+      createApiKey(deps, { accountId, name: 'test key', scopes }),
   };
 }

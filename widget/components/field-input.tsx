@@ -1,20 +1,34 @@
 import type { JSX } from 'preact';
-import type { Field } from '../fields.ts';
+import type { FieldSpec } from '../forms/types.ts';
+import { formatMoneyInput } from '../validate.ts';
 
-/** One labelled control; its hint and error are tied to it with aria-describedby. */
+/** Keeps the caret after the same number of digits when a money control reformats itself. */
+function reformat(input: HTMLInputElement): string {
+  const caret = input.selectionStart ?? input.value.length;
+  const digitsBefore = input.value.slice(0, caret).replace(/[^\d.]/g, '').length;
+  const next = formatMoneyInput(input.value);
+  input.value = next;
+  let seen = 0;
+  let at = 0;
+  while (at < next.length && seen < digitsBefore) if (/[\d.]/.test(next[at++]!)) seen++;
+  input.setSelectionRange(at, at);
+  return next;
+}
+
+/** One labelled control; its help and error are tied to it with aria-describedby. */
 export function FieldInput(props: {
-  field: Field;
+  field: FieldSpec;
   value: unknown;
-  error?: string;
+  error?: string | undefined;
   onInput: (v: unknown) => void;
 }) {
   const { field, value, error, onInput } = props;
   const id = `f-${field.name}`;
-  const describedBy =
-    [field.hint ? `${id}-hint` : '', error ? `${id}-error` : ''].filter(Boolean).join(' ') || undefined;
+  const describedBy = [error ? `${id}-error` : '', field.help ? `${id}-help` : ''].filter(Boolean).join(' ');
   const common = {
     id,
-    'aria-describedby': describedBy,
+    name: field.name,
+    'aria-describedby': describedBy || undefined,
     'aria-invalid': error ? ('true' as const) : undefined,
   };
   let control: JSX.Element;
@@ -26,31 +40,59 @@ export function FieldInput(props: {
         value={String(value ?? '')}
         onChange={(e) => onInput(e.currentTarget.value)}
       >
-        <option value="">Choose…</option>
+        <option value="">{field.required ? 'Choose…' : 'Not needed'}</option>
         {field.options?.map((o) => (
-          <option key={o} value={o}>
-            {o}
+          <option key={o.value} value={o.value}>
+            {o.label}
           </option>
         ))}
       </select>
     );
   } else if (field.kind === 'boolean') {
+    return (
+      <div class="field check">
+        <input
+          {...common}
+          type="checkbox"
+          checked={value === true}
+          onChange={(e) => onInput(e.currentTarget.checked)}
+        />
+        <label for={id}>{field.label}</label>
+        {field.help && (
+          <p class="help" id={`${id}-help`}>
+            {field.help}
+          </p>
+        )}
+      </div>
+    );
+  } else if (field.kind === 'money') {
     control = (
-      <input
-        {...common}
-        type="checkbox"
-        checked={value === true}
-        onChange={(e) => onInput(e.currentTarget.checked)}
-      />
+      <span class="money">
+        <span class="unit" aria-hidden="true">
+          $
+        </span>
+        <input
+          {...common}
+          type="text"
+          inputMode="decimal"
+          autoComplete="off"
+          placeholder={field.example && `e.g. ${field.example}`}
+          required={field.required}
+          value={String(value ?? '')}
+          onInput={(e) => onInput(reformat(e.currentTarget))}
+        />
+      </span>
     );
   } else {
-    const numeric = field.kind === 'money' || field.kind === 'number';
     control = (
       <input
         {...common}
         type={field.kind === 'date' ? 'date' : 'text'}
-        inputMode={numeric ? 'decimal' : undefined}
+        inputMode={field.kind === 'number' ? 'numeric' : undefined}
+        min={field.kind === 'date' ? (field.min as string | undefined) : undefined}
+        max={field.kind === 'date' ? (field.max as string | undefined) : undefined}
         autoComplete="off"
+        placeholder={field.example && `e.g. ${field.example}`}
         required={field.required}
         value={String(value ?? '')}
         onInput={(e) => onInput(e.currentTarget.value)}
@@ -58,21 +100,20 @@ export function FieldInput(props: {
     );
   }
   return (
-    <div class={`field field-${field.kind}`}>
+    <div class={`field ${field.kind}`}>
       <label for={id}>
         {field.label}
-        {field.kind === 'money' ? ' ($)' : ''}
-        {field.required ? '' : <span class="optional"> (optional)</span>}
+        {!field.required && <span class="optional"> optional</span>}
       </label>
       {control}
-      {field.hint && (
-        <p class="hint" id={`${id}-hint`}>
-          {field.hint}
-        </p>
-      )}
       {error && (
         <p class="field-error" id={`${id}-error`}>
           {error}
+        </p>
+      )}
+      {field.help && (
+        <p class="help" id={`${id}-help`}>
+          {field.help}
         </p>
       )}
     </div>

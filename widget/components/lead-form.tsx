@@ -1,62 +1,91 @@
-import { CONSENT_TEXT, type LeadModel, type LeadValues } from '../lead-model.ts';
+import { STATE_CHOICES } from '../forms/states.ts';
+import { consentText, type LeadModel, type LeadValues } from '../lead-model.ts';
 
 type Lead = InstanceType<typeof LeadModel>;
 
 const FIELDS: {
-  name: keyof LeadValues;
+  name: Exclude<keyof LeadValues, 'website' | 'state'>;
   label: string;
   type: string;
-  autoComplete: string;
-  required: boolean;
+  auto: string;
 }[] = [
-  { name: 'name', label: 'Name', type: 'text', autoComplete: 'name', required: true },
-  { name: 'email', label: 'Email', type: 'email', autoComplete: 'email', required: true },
-  { name: 'phone', label: 'Phone (optional)', type: 'tel', autoComplete: 'tel', required: false },
-  {
-    name: 'state',
-    label: 'State (two letters)',
-    type: 'text',
-    autoComplete: 'address-level1',
-    required: true,
-  },
+  { name: 'name', label: 'Your name', type: 'text', auto: 'name' },
+  { name: 'email', label: 'Email', type: 'email', auto: 'email' },
+  { name: 'phone', label: 'Phone', type: 'tel', auto: 'tel' },
 ];
 
-/** "Talk to an attorney": name, email, phone, state, explicit consent, and a honeypot for bots. */
-export function LeadForm({ lead }: { lead: Lead }) {
+function Problem({ id, text }: { id: string; text: string | undefined }) {
+  return text ? (
+    <p class="field-error" id={id}>
+      {text}
+    </p>
+  ) : null;
+}
+
+/** "Talk to the firm": name, email, phone, state, explicit consent, and a honeypot for bots. */
+export function LeadForm({ lead, firm }: { lead: Lead; firm: string | undefined }) {
   if (lead.leadId.value) {
     return (
-      <p class="thanks" role="status">
-        Thank you — the firm will be in touch.
-      </p>
+      <section class="lead done" role="status">
+        <h2>Thank you</h2>
+        <p>{firm ?? 'The firm'} will be in touch soon about your estimate.</p>
+      </section>
     );
   }
   const values = lead.values.value;
+  const errors = lead.fieldErrors.value;
   return (
     <form
       class="lead"
       aria-labelledby="lead-title"
+      noValidate
       onSubmit={(e) => {
         e.preventDefault();
         void lead.submit();
       }}
     >
-      <h3 id="lead-title">Talk to an attorney about this result</h3>
-      {FIELDS.map((f) => (
-        <div class="field" key={f.name}>
-          <label for={`lead-${f.name}`}>{f.label}</label>
-          <input
-            id={`lead-${f.name}`}
-            type={f.type}
-            required={f.required}
-            autoComplete={f.autoComplete}
-            maxLength={f.name === 'state' ? 2 : 200}
-            value={values[f.name]}
-            aria-invalid={lead.fieldErrors.value[f.name] ? 'true' : undefined}
-            onInput={(e) => lead.setValue(f.name, e.currentTarget.value)}
-          />
-          {lead.fieldErrors.value[f.name] && <p class="field-error">{lead.fieldErrors.value[f.name]}</p>}
+      <h2 id="lead-title">Talk to {firm ?? 'an attorney'} about this result</h2>
+      <div class="grid">
+        {FIELDS.map((f) => (
+          <div class="field" key={f.name}>
+            <label for={`lead-${f.name}`}>
+              {f.label}
+              {f.name === 'phone' && <span class="optional"> optional</span>}
+            </label>
+            <input
+              id={`lead-${f.name}`}
+              type={f.type}
+              required={f.name !== 'phone'}
+              autoComplete={f.auto}
+              maxLength={200}
+              value={values[f.name]}
+              aria-invalid={errors[f.name] ? 'true' : undefined}
+              aria-describedby={errors[f.name] ? `lead-${f.name}-error` : undefined}
+              onInput={(e) => lead.setValue(f.name, e.currentTarget.value)}
+            />
+            <Problem id={`lead-${f.name}-error`} text={errors[f.name]} />
+          </div>
+        ))}
+        <div class="field">
+          <label for="lead-state">State</label>
+          <select
+            id="lead-state"
+            required
+            autoComplete="address-level1"
+            value={values.state}
+            aria-invalid={errors.state ? 'true' : undefined}
+            onChange={(e) => lead.setValue('state', e.currentTarget.value)}
+          >
+            <option value="">Choose…</option>
+            {STATE_CHOICES.map((o) => (
+              <option key={o.value} value={o.value}>
+                {o.label}
+              </option>
+            ))}
+          </select>
+          <Problem id="lead-state-error" text={errors.state} />
         </div>
-      ))}
+      </div>
       <div class="honeypot" aria-hidden="true">
         <label for="lead-website">Website</label>
         <input
@@ -67,19 +96,23 @@ export function LeadForm({ lead }: { lead: Lead }) {
           onInput={(e) => lead.setValue('website', e.currentTarget.value)}
         />
       </div>
-      <label class="consent">
+      <div class="field check consent">
         <input
+          id="lead-consent"
           type="checkbox"
           required
           checked={lead.consent.value}
+          aria-invalid={errors.consent ? 'true' : undefined}
+          aria-describedby={errors.consent ? 'lead-consent-error' : undefined}
           onChange={(e) => {
             lead.consent.value = e.currentTarget.checked;
           }}
         />
-        <span>{CONSENT_TEXT}</span>
-      </label>
-      <button type="submit" disabled={lead.busy.value}>
-        Send
+        <label for="lead-consent">{consentText(firm)}</label>
+        <Problem id="lead-consent-error" text={errors.consent} />
+      </div>
+      <button type="submit" class="primary" disabled={lead.busy.value}>
+        {lead.busy.value ? 'Sending…' : 'Send my details'}
       </button>
       {lead.error.value && (
         <p class="error" role="alert">

@@ -1,34 +1,51 @@
-import { formatUsd, visibleOutputs } from '../format.ts';
+import { visitorNotes } from '../../calculators/visitor-notes.ts';
+import { formatDate, formatOutput, formatUsd } from '../format.ts';
+import type { FormSpec } from '../forms/types.ts';
+import { Chart } from './chart.tsx';
 
-const TOTALS = new Set(['totalTax', 'totalFees', 'rmd', 'commission', 'inheritanceTax']);
-
-/** The figures: the server's stored result once there is one, the instant preview before. */
-export function ResultView(props: {
-  labels: Record<string, string>;
+export interface Figures {
+  inputs: Record<string, unknown>;
   outputs: Record<string, unknown>;
-  lineItems: { label: string; amount: number }[];
+  lineItems: { label: string; amount: number; kind?: string }[];
+  notes: string[];
+  ruleSet: { effectiveDate: string };
+}
+
+/** The result: a sentence, the picture of where the money goes, the figures, and how it was worked out. */
+export function ResultView(props: {
+  form: FormSpec;
+  figures: Figures;
   stored: boolean;
-  onReport?: () => void;
+  busy: boolean;
+  onReport?: (() => void) | undefined;
 }) {
-  const rows = visibleOutputs(props.labels, props.outputs);
+  const { form, figures, stored } = props;
+  const slices = form.chart?.(figures.outputs, figures.inputs);
+  const notes = visitorNotes(figures.notes);
   return (
-    <section class={props.stored ? 'result stored' : 'result'} aria-live="polite" aria-label="Result">
-      <h3>{props.stored ? 'Your estimate' : 'Preview (updates as you type)'}</h3>
-      <dl>
-        {rows.map((row) => (
-          <div key={row.key} class={TOTALS.has(row.key) ? 'total' : ''}>
-            <dt>{row.label}</dt>
-            <dd data-output={row.key}>{row.text}</dd>
-          </div>
-        ))}
+    <section class={stored ? 'result stored' : 'result'} aria-labelledby="result-title">
+      <p class="status">{stored ? 'Your estimate' : 'Preview · updates as you type'}</p>
+      <h2 id="result-title" class="headline" aria-live="polite">
+        {form.headline(figures.outputs, figures.inputs)}
+      </h2>
+      {slices && <Chart slices={slices} title="Where the money goes" />}
+      <dl class="figures">
+        {form.figures
+          .filter(([key]) => typeof figures.outputs[key] === 'number')
+          .map(([key, label]) => (
+            <div key={key}>
+              <dt>{label}</dt>
+              <dd data-output={key}>{formatOutput(key, figures.outputs[key])}</dd>
+            </div>
+          ))}
       </dl>
-      {props.lineItems.length > 0 && (
-        <details>
+      {figures.lineItems.length > 0 && (
+        <details class="breakdown">
           <summary>How this was worked out</summary>
           <table>
             <tbody>
-              {props.lineItems.map((item, i) => (
-                <tr key={`${i}-${item.label}`}>
+              {figures.lineItems.map((item) => (
+                <tr key={item.label} class={item.kind === 'total' ? 'total' : undefined}>
                   <th scope="row">{item.label}</th>
                   <td>{formatUsd(item.amount)}</td>
                 </tr>
@@ -37,9 +54,17 @@ export function ResultView(props: {
           </table>
         </details>
       )}
+      {notes.length > 0 && (
+        <ul class="notes">
+          {notes.map((note) => (
+            <li key={note}>{note}</li>
+          ))}
+        </ul>
+      )}
+      <p class="rules">Rules as of {formatDate(figures.ruleSet.effectiveDate)}</p>
       {props.onReport && (
-        <button type="button" class="secondary" onClick={props.onReport}>
-          Download PDF report
+        <button type="button" class="secondary" onClick={props.onReport} disabled={props.busy}>
+          Download the PDF report
         </button>
       )}
     </section>

@@ -39,8 +39,8 @@ export async function createFirmApiKey(
 /** Revocation is immediate: the next request with the key (REST or MCP) is refused. */
 export async function revokeFirmApiKey(deps: PortalDeps, principal: PortalPrincipal, keyId: string) {
   requireRole(principal, 'admin');
-  const revoked = await revokeApiKey(deps, principal.accountId, keyId);
-  if (!revoked) throw new AppError('NOT_FOUND', 'No such API key, or it is already revoked.');
+  // NOT_FOUND for an unknown, foreign or already revoked key.
+  await revokeApiKey(deps, principal.accountId, keyId);
   await recordAudit(deps.db, {
     accountId: principal.accountId,
     actor: actorOf(principal),

@@ -8,9 +8,10 @@ import { listLicensesByAccount } from '../../db/licenses-repo.ts';
 import { countLeadsBetween } from '../../db/portal-stats-repo.ts';
 import { listMembers } from '../../db/users-repo.ts';
 import { AppError } from '../../errors.ts';
-import { pageOfLeads } from '../leads.ts';
 import { licenseState } from '../license-status.ts';
 import { parseScopes } from '../scopes.ts';
+import { idleCutoff } from '../site-activation.ts';
+import { pageOfFirmLeads } from './firm-leads.ts';
 import type { PortalDeps, PortalPrincipal } from './portal-deps.ts';
 
 const iso = (d: Date | null | undefined) => d?.toISOString() ?? null;
@@ -25,7 +26,7 @@ export function domainView(entry: string) {
 
 async function licenseView(deps: PortalDeps, license: LicenseRow, withActivations: boolean) {
   const state = licenseState(license, deps.clock.now());
-  const seatsUsed = await countLiveProdActivations(deps.db, license.id);
+  const seatsUsed = await countLiveProdActivations(deps.db, license.id, idleCutoff(deps.clock.now()));
   const activations = withActivations
     ? (await listActivationsByLicense(deps.db, license.id))
         .filter((a) => !a.releasedAt)
@@ -82,7 +83,7 @@ export async function firmOverview(deps: PortalDeps, principal: PortalPrincipal)
     listLicensesByAccount(deps.db, principal.accountId),
     countLeadsBetween(deps.db, principal.accountId, thisMonth, monthStart(now, 1)),
     countLeadsBetween(deps.db, principal.accountId, monthStart(now, -1), thisMonth),
-    pageOfLeads(deps, principal.accountId, { limit: 5 }),
+    pageOfFirmLeads(deps, principal.accountId, { limit: 5 }),
   ]);
   return {
     firm: { id: principal.accountId, name: account?.name ?? '' },

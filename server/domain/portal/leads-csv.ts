@@ -1,5 +1,6 @@
 import type { LeadStatus } from '../../db/leads-repo.ts';
-import { type LeadView, pageOfLeads } from '../leads.ts';
+import type { LeadView } from '../leads.ts';
+import { pageOfFirmLeads } from './firm-leads.ts';
 import type { PortalDeps, PortalPrincipal } from './portal-deps.ts';
 
 const COLUMNS: [string, (l: LeadView) => string | null][] = [
@@ -51,7 +52,7 @@ export function leadsCsvStream(
         controller.enqueue(encoder.encode(`\uFEFF${COLUMNS.map(([name]) => name).join(',')}\r\n`));
         return;
       }
-      const page = await pageOfLeads(deps, principal.accountId, {
+      const page = await pageOfFirmLeads(deps, principal.accountId, {
         limit: PAGE,
         ...(filter.status ? { status: filter.status } : {}),
         ...(cursor ? { cursor } : {}),

@@ -57,14 +57,17 @@ export async function requestSignInLink(deps: PortalDeps, email: string, next?: 
 
 export async function sendLink(deps: PortalDeps, to: string, url: string, subject: string, purpose: string) {
   const minutes = Math.round(SIGN_IN_LINK_TTL_MS / 60_000);
-  await deps.mailer.send({
-    to,
+  const text = `Use this link to ${purpose}:\n\n${url}\n\nIt works once${subject.includes('invit') ? '' : ` and for ${minutes} minutes`}. If you did not ask for it, ignore this message.\n`;
+  const { filePath } = await deps.mailer.send({
+    id: newId('mail'),
+    from: deps.mailFrom,
+    to: [to],
     subject,
-    text: `Use this link to ${purpose}:\n\n${url}\n\nIt works once${subject.includes('invit') ? '' : ` and for ${minutes} minutes`}. If you did not ask for it, ignore this message.\n`,
+    text,
+    html: `<p>Use this link to ${escapeHtml(purpose)}:</p><p><a href="${escapeHtml(url)}">${escapeHtml(url)}</a></p><p>${escapeHtml(text.split('\n\n')[2] ?? '')}</p>`,
   });
   // Offline demo: the link is in the outbox file; say where, never print the token itself here.
-  if (!deps.mailer.target.startsWith('smtp'))
-    deps.logger.info({ outbox: deps.mailer.target }, 'mail written');
+  if (filePath) deps.logger.info({ outbox: filePath }, 'mail written');
 }
 
 /**
@@ -80,3 +83,5 @@ export async function redeemLink(deps: PortalDeps, token: string) {
   if (!link || link.expiresAt.getTime() <= now.getTime()) throw invalid();
   return { userId: link.userId, accountId: link.accountId, next: link.nextPath };
 }
+
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);

@@ -1,10 +1,15 @@
 import type { Logger } from 'pino';
 import type { Mailer } from '../../mail/mailer.ts';
+import type { QueryDeps } from '../leads/lead-query.ts';
 import type { LicensingDeps } from '../token-set.ts';
 
 /** What the portal's domain functions need beyond licensing: mail, its own public URL, a logger. */
 export interface PortalDeps extends LicensingDeps {
   mailer: Mailer;
+  /** `MAIL_FROM`: the sender of sign-in and invite mails. */
+  mailFrom: string;
+  /** The shared lead query module (signed cursors), as the REST list and MCP use it. */
+  queries: QueryDeps;
   /** `PUBLIC_PORTAL_URL`: the origin the portal is served from (also WebAuthn's origin). */
   portalUrl: string;
   /** The API's embed host, for snippets and the live preview. */

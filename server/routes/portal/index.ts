@@ -1,4 +1,5 @@
 import type { PortalDeps } from '../../domain/portal/portal-deps.ts';
+import type { TrustProxy } from '../../http/client-ip.ts';
 import { createRouter } from '../../http/openapi-router.ts';
 import { requirePortalSession } from '../../http/portal-session.ts';
 import type { SignInLimiter } from '../../http/sign-in-limiter.ts';
@@ -11,7 +12,7 @@ import { registerPortalFirmRoutes } from './portal-firm.ts';
  * `/v1/portal/...`: the portal app's JSON API. Sign-in endpoints stand alone; everything else
  * needs the session cookie, and writes need the CSRF token (see `requirePortalSession`).
  */
-export function createPortalRoutes(deps: PortalDeps, limiter: SignInLimiter, trustProxy: boolean) {
+export function createPortalRoutes(deps: PortalDeps, limiter: SignInLimiter, trustProxy: TrustProxy) {
   const auth = createPortalAuthRoutes(deps, limiter, trustProxy);
   const router = createRouter();
   router.openAPIRegistry.registerComponent('securitySchemes', 'portalSession', {

@@ -3,7 +3,7 @@ import { redeemLink, requestSignInLink, safeNextPath } from '../../domain/portal
 import { passkeySignInOptions, verifyPasskeySignIn } from '../../domain/portal/passkeys.ts';
 import { normalizeEmail, type PortalDeps } from '../../domain/portal/portal-deps.ts';
 import { startSession } from '../../domain/portal/sessions.ts';
-import { clientIp } from '../../http/client-ip.ts';
+import { clientIp, type TrustProxy } from '../../http/client-ip.ts';
 import { createRouter } from '../../http/openapi-router.ts';
 import { assertSameOrigin, sessionTokenOf, setSessionCookie } from '../../http/portal-session.ts';
 import type { SignInLimiter } from '../../http/sign-in-limiter.ts';
@@ -60,7 +60,7 @@ const routes = {
  * Sign-in endpoints (no session yet). Each checks that it is called from the portal's own origin
  * and counts against the sign-in limits per IP (and per e-mail address for links).
  */
-export function createPortalAuthRoutes(deps: PortalDeps, limiter: SignInLimiter, trustProxy: boolean) {
+export function createPortalAuthRoutes(deps: PortalDeps, limiter: SignInLimiter, trustProxy: TrustProxy) {
   const router = createRouter();
   const guard = async (c: Parameters<typeof clientIp>[0], email?: string) => {
     assertSameOrigin(c, deps.portalUrl);

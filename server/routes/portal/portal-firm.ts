@@ -1,10 +1,10 @@
 import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
-import { pageOfLeads } from '../../domain/leads.ts';
 import {
   changeFirmLeadStatus,
   createFirmApiKey,
   revokeFirmApiKey,
 } from '../../domain/portal/firm-actions.ts';
+import { pageOfFirmLeads } from '../../domain/portal/firm-leads.ts';
 import {
   firmActivity,
   firmLicense,
@@ -171,7 +171,7 @@ export function registerPortalFirmRoutes(router: OpenAPIHono<AppEnv>, deps: Port
   });
   router.openapi(routes.leads, async (c) => {
     const { status, limit, cursor } = c.req.valid('query');
-    const page = await pageOfLeads(deps, portalOf(c).accountId, {
+    const page = await pageOfFirmLeads(deps, portalOf(c).accountId, {
       limit,
       ...(status ? { status } : {}),
       ...(cursor ? { cursor } : {}),

@@ -1,0 +1,170 @@
+import { mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { eq } from 'drizzle-orm';
+import { SMTPServer } from 'smtp-server';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { accounts, mailMessages } from '../../db/schema.ts';
+import { createMailer } from '../../mail/mailer.ts';
+import { createTestContext, type TestContext } from '../../test-support/services.ts';
+import type { DeliveryDeps } from './deps.ts';
+import { runDeliveryOnce } from './worker.ts';
+
+interface Captured {
+  from: string | false;
+  to: string[];
+  raw: string;
+}
+
+async function startSmtpCapture() {
+  const messages: Captured[] = [];
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS'],
+    logger: false,
+    onData(stream, session, callback) {
+      const chunks: Buffer[] = [];
+      stream.on('data', (c: Buffer) => chunks.push(c));
+      stream.on('end', () => {
+        messages.push({
+          from: session.envelope.mailFrom ? session.envelope.mailFrom.address : false,
+          to: session.envelope.rcptTo.map((r) => r.address),
+          raw: Buffer.concat(chunks).toString('utf8'),
+        });
+        callback();
+      });
+    },
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.server.address() as AddressInfo;
+  return {
+    url: `smtp://127.0.0.1:${port}`,
+    messages,
+    close: () => new Promise<void>((r) => server.close(() => r())),
+  };
+}
+
+let t: TestContext;
+beforeAll(async () => {
+  t = await createTestContext();
+});
+afterAll(() => t.close());
+
+async function firmWithLead(alertEmails: string[]) {
+  const f = await t.seed.firm();
+  await t.database.db.update(accounts).set({ alertEmails }).where(eq(accounts.id, f.account.id));
+  const embed = (
+    await (
+      await t.json(
+        '/v1/api/license/activate',
+        { licenseKey: f.publishableKey },
+        { origin: 'https://smithlaw.com' },
+      )
+    ).json()
+  ).token as string;
+  const result = await (
+    await t.json(
+      '/v1/api/calc/estimate',
+      { calculator: 'estate-tax', state: 'NY', inputs: { estateValue: 9_000_000 } },
+      { authorization: `Bearer ${embed}` },
+    )
+  ).json();
+  const res = await t.json(
+    '/v1/api/leads',
+    {
+      resultId: result.resultId,
+      calculator: 'estate-tax',
+      name: 'Zoë <b>Ødegård</b>',
+      email: 'zoe@example.com',
+      phone: '+1 555 010 2030',
+      state: 'NY',
+      consent: true,
+      consentText: 'I agree to be contacted.',
+    },
+    { authorization: `Bearer ${embed}`, 'idempotency-key': `mail-${f.account.id}` },
+  );
+  expect(res.status).toBe(201);
+  return { ...f, leadId: (await res.json()).leadId as string };
+}
+
+describe('lead alert mails', () => {
+  it('reach a local SMTP server once, with text and HTML parts, the lead, the headline figure and a link', async () => {
+    const smtp = await startSmtpCapture();
+    const mailer = createMailer({ smtpUrl: smtp.url, outboxDir: '/nonexistent' });
+    const deps: DeliveryDeps = { ...t.services.delivery, mailer };
+    try {
+      const f = await firmWithLead(['partner@smithlaw.example', 'intake@smithlaw.example']);
+      expect((await runDeliveryOnce(deps)).mails).toBe(1);
+      expect((await runDeliveryOnce(deps)).mails).toBe(0);
+      expect(smtp.messages).toHaveLength(1);
+      const [mail] = smtp.messages;
+      expect(mail!.to).toEqual(['partner@smithlaw.example', 'intake@smithlaw.example']);
+      const raw = mail!.raw.replace(/=\r?\n/g, '');
+      expect(raw).toMatch(/Content-Type: text\/plain/);
+      expect(raw).toMatch(/Content-Type: text\/html/);
+      expect(raw).toMatch(/Subject: (=\?UTF-8\?Q\?)?New[ _]lead/);
+      expect(raw).toContain('zoe@example.com');
+      expect(raw).toContain('+1 555 010 2030');
+      expect(raw).toContain('Estate tax');
+      expect(raw).toMatch(/Total estate tax: \$\d/);
+      expect(raw).toMatch(/\$\d/);
+      expect(raw).toContain(`/portal/leads/${f.leadId}`);
+      expect(raw).toContain('&#60;b&#62;'); // the name is escaped in HTML, never markup
+      expect(raw).not.toMatch(/<img/i);
+      const [row] = await t.database.db.select().from(mailMessages).where(eq(mailMessages.leadId, f.leadId));
+      expect(row).toMatchObject({ status: 'sent', attempts: 1, filePath: null });
+    } finally {
+      mailer.close();
+      await smtp.close();
+    }
+  });
+
+  it('retries when the SMTP server is down, and a crashed send is sent again after its lease', async () => {
+    const smtp = await startSmtpCapture();
+    const down = createMailer({ smtpUrl: 'smtp://127.0.0.1:1', outboxDir: '/nonexistent' });
+    const up = createMailer({ smtpUrl: smtp.url, outboxDir: '/nonexistent' });
+    try {
+      const f = await firmWithLead(['partner@smithlaw.example']);
+      await runDeliveryOnce({ ...t.services.delivery, mailer: down });
+      const [failed] = await t.database.db
+        .select()
+        .from(mailMessages)
+        .where(eq(mailMessages.leadId, f.leadId));
+      expect(failed).toMatchObject({ status: 'pending', attempts: 1 });
+      expect(failed!.lastError).toBeTruthy();
+      // A claim that never finished (the process died mid-send): the lease runs out, the mail goes.
+      await t.database.db
+        .update(mailMessages)
+        .set({ lockedUntil: new Date(t.clock.now().getTime() + 60_000), attempts: 2 })
+        .where(eq(mailMessages.id, failed!.id));
+      t.clock.advance(5 * 60_000);
+      await runDeliveryOnce({ ...t.services.delivery, mailer: up });
+      expect(smtp.messages.filter((m) => m.raw.includes(f.leadId))).toHaveLength(1);
+    } finally {
+      down.close();
+      up.close();
+      await smtp.close();
+    }
+  });
+
+  it('without SMTP_URL writes the mail to DATA_DIR/outbox (0600), and sends none for firms without alert addresses', async () => {
+    const dir = join(mkdtempSync(join(tmpdir(), 'svc-outbox-')), 'outbox');
+    const mailer = createMailer({ outboxDir: dir });
+    const deps: DeliveryDeps = { ...t.services.delivery, mailer };
+    await firmWithLead([]);
+    await runDeliveryOnce(deps);
+    const f = await firmWithLead(['partner@smithlaw.example']);
+    await runDeliveryOnce(deps);
+    const files = readdirSync(dir);
+    expect(files).toHaveLength(1);
+    const path = join(dir, files[0]!);
+    expect(statSync(path).mode & 0o777).toBe(0o600);
+    expect(statSync(dir).mode & 0o777).toBe(0o700);
+    const text = readFileSync(path, 'utf8');
+    expect(text).toContain('multipart/alternative');
+    expect(text).toContain(f.leadId);
+    const [row] = await t.database.db.select().from(mailMessages).where(eq(mailMessages.leadId, f.leadId));
+    expect(row!.filePath).toBe(path);
+  });
+});

@@ -1,0 +1,102 @@
+import { getCalculator } from '../../../calculators/index.ts';
+import { formatUsd } from '../../pdf/format.ts';
+
+export interface RenderedMail {
+  subject: string;
+  text: string;
+  html: string;
+}
+
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+/**
+ * The figure a firm wants first: a "total…" output when the calculator has one (total estate tax,
+ * total fees), else the first output it names ("Inheritance tax", "Required minimum distribution").
+ */
+export function headlineOf(calculator: string, outputs: Record<string, unknown> | undefined): string | null {
+  const info = getCalculator(calculator);
+  if (!info || !outputs) return null;
+  const entries = Object.entries(info.outputLabels);
+  const ordered = [...entries.filter(([k]) => /^total/i.test(k)), ...entries];
+  for (const [key, label] of ordered) {
+    const value = outputs[key];
+    if (typeof value === 'number') return `${label}: ${formatUsd(value)}`;
+    if (typeof value === 'string') return `${label}: ${value}`;
+  }
+  return null;
+}
+
+function render(
+  subject: string,
+  rows: [string, string][],
+  intro: string,
+  link?: { href: string; label: string },
+) {
+  const width = Math.max(...rows.map(([k]) => k.length));
+  const text = [
+    intro,
+    '',
+    ...rows.map(([k, v]) => `${k.padEnd(width)}  ${v}`),
+    ...(link ? ['', `${link.label}: ${link.href}`] : []),
+    '',
+    '— svc',
+  ].join('\n');
+  // Plain HTML: no remote images, no tracking pixels, no rewritten links.
+  const html = `<!doctype html><html><body style="font-family:system-ui,sans-serif;color:#1f2933;line-height:1.5">
+<p>${escapeHtml(intro)}</p>
+<table cellpadding="4" style="border-collapse:collapse">${rows
+    .map(
+      ([k, v]) =>
+        `<tr><th align="left" style="padding-right:16px">${escapeHtml(k)}</th><td>${escapeHtml(v)}</td></tr>`,
+    )
+    .join('')}</table>
+${link ? `<p><a href="${escapeHtml(link.href)}">${escapeHtml(link.label)}</a></p>` : ''}
+<p style="color:#6b7280;font-size:12px">Sent by svc because this address receives lead alerts for your firm.</p>
+</body></html>`;
+  return { subject, text, html };
+}
+
+/** "New lead" mail: who, how to reach them, which calculator, the headline figure, a link. */
+export function renderLeadAlert(input: {
+  firmName: string;
+  lead: Record<string, unknown>;
+  outputs?: Record<string, unknown> | undefined;
+  link: string;
+}): RenderedMail {
+  const lead = input.lead;
+  const calculator = String(lead.calculator ?? '');
+  const calcName = getCalculator(calculator)?.name ?? calculator;
+  const headline = headlineOf(calculator, input.outputs);
+  const rows: [string, string][] = [
+    ['Name', String(lead.name ?? '')],
+    ['E-mail', String(lead.email ?? '')],
+    ['Phone', lead.phone ? String(lead.phone) : '—'],
+    ['State', lead.state ? String(lead.state) : '—'],
+    ['Calculator', calcName],
+    ['Result', headline ?? '—'],
+    ['Received', String(lead.createdAt ?? '')],
+  ];
+  return render(
+    `New lead: ${String(lead.name ?? '')} (${calcName})`,
+    rows,
+    `${input.firmName} has a new lead from the ${calcName}.`,
+    { href: input.link, label: 'Open the lead' },
+  );
+}
+
+export function renderEndpointDisabled(input: {
+  firmName: string;
+  url: string;
+  endpointId: string;
+  failingSince: string | null;
+}): RenderedMail {
+  return render(
+    'Webhook endpoint disabled',
+    [
+      ['Endpoint', input.url],
+      ['Id', input.endpointId],
+      ['Failing since', input.failingSince ?? '—'],
+    ],
+    `Every delivery to one of ${input.firmName}'s webhook endpoints has failed for five days, so it was disabled. Fix the receiver, then run "svc webhook enable ${input.endpointId}"; deliveries still pending resume.`,
+  );
+}

@@ -1,0 +1,162 @@
+import { asc, desc, eq, inArray } from 'drizzle-orm';
+import { recordAudit } from '../../db/audit-repo.ts';
+import { newId } from '../../db/ids.ts';
+import { deliveryAttempts, outboxEvents, webhookDeliveries } from '../../db/schema.ts';
+import { AppError } from '../../errors.ts';
+import type { DeliveryDeps } from './deps.ts';
+import { requireEndpoint } from './endpoints.ts';
+import type { WebhookBody } from './event-types.ts';
+
+type Deps = Pick<DeliveryDeps, 'db' | 'clock'>;
+type AttemptRow = typeof deliveryAttempts.$inferSelect;
+
+const attemptView = (a: AttemptRow) => ({
+  attempt: a.attempt,
+  startedAt: a.startedAt.toISOString(),
+  durationMs: a.durationMs,
+  statusCode: a.statusCode,
+  error: a.error,
+  responseExcerpt: a.responseExcerpt,
+});
+
+/** An endpoint's latest deliveries, each with its event type and every attempt. */
+export async function listDeliveries(deps: Deps, endpointId: string, limit = 50) {
+  const endpoint = await requireEndpoint(deps.db, endpointId);
+  const rows = await deps.db
+    .select({ delivery: webhookDeliveries, type: outboxEvents.type, test: outboxEvents.test })
+    .from(webhookDeliveries)
+    .innerJoin(outboxEvents, eq(outboxEvents.id, webhookDeliveries.eventId))
+    .where(eq(webhookDeliveries.endpointId, endpoint.id))
+    .orderBy(desc(webhookDeliveries.createdAt), desc(webhookDeliveries.id))
+    .limit(limit);
+  const attempts = rows.length
+    ? await deps.db
+        .select()
+        .from(deliveryAttempts)
+        .where(
+          inArray(
+            deliveryAttempts.deliveryId,
+            rows.map((r) => r.delivery.id),
+          ),
+        )
+        .orderBy(asc(deliveryAttempts.attempt))
+    : [];
+  return rows.map(({ delivery: d, type, test }) => ({
+    id: d.id,
+    endpointId: d.endpointId,
+    eventId: d.eventId,
+    type,
+    test,
+    status: d.status,
+    attempts: d.attempts,
+    nextAttemptAt: d.status === 'pending' ? d.nextAttemptAt.toISOString() : null,
+    completedAt: d.completedAt?.toISOString() ?? null,
+    createdAt: d.createdAt.toISOString(),
+    log: attempts.filter((a) => a.deliveryId === d.id).map(attemptView),
+  }));
+}
+
+/**
+ * Sends an event to the endpoint again as a new delivery with a fresh attempt sequence. The
+ * `webhook-id` stays the event's id, so a receiver that already processed it can tell.
+ */
+export async function replayDelivery(deps: Deps, deliveryId: string, actor = 'admin') {
+  const [original] = await deps.db
+    .select()
+    .from(webhookDeliveries)
+    .where(eq(webhookDeliveries.id, deliveryId));
+  if (!original) throw new AppError('NOT_FOUND', `No delivery ${deliveryId}.`);
+  const endpoint = await requireEndpoint(deps.db, original.endpointId);
+  if (endpoint.disabledAt) {
+    throw new AppError('INVALID_TRANSITION', `Endpoint ${endpoint.id} is disabled; enable it first.`);
+  }
+  const now = deps.clock.now();
+  const [row] = await deps.db
+    .insert(webhookDeliveries)
+    .values({
+      id: newId('dlv'),
+      accountId: original.accountId,
+      endpointId: original.endpointId,
+      eventId: original.eventId,
+      status: 'pending',
+      nextAttemptAt: now,
+      createdAt: now,
+    })
+    .returning();
+  await recordAudit(deps.db, {
+    accountId: original.accountId,
+    actor,
+    action: 'webhook.replayed',
+    subject: deliveryId,
+    data: { newDeliveryId: row!.id },
+    at: now,
+  });
+  return {
+    delivery: { id: row!.id, eventId: row!.eventId, endpointId: row!.endpointId, status: row!.status },
+  };
+}
+
+const SAMPLE_LEAD = {
+  leadId: 'lead_test0000000000000000000000',
+  calculator: 'estate-tax',
+  resultId: null,
+  name: 'Test Lead',
+  email: 'test.lead@example.com',
+  phone: '+1 555 010 0000',
+  state: 'NY',
+  status: 'new',
+  consentText: 'I agree to be contacted.',
+};
+
+/**
+ * A test event to one endpoint: the first event type it subscribes to, with made-up data marked
+ * `test: true`, so a Zapier or Make scenario can map the fields before a real lead arrives.
+ */
+export async function sendTestEvent(deps: Deps, endpointId: string, actor = 'admin') {
+  const endpoint = await requireEndpoint(deps.db, endpointId);
+  const now = deps.clock.now();
+  const type = (endpoint.events[0] ?? 'lead.created') as WebhookBody['type'];
+  const at = now.toISOString();
+  const data =
+    type === 'result.created'
+      ? {
+          resultId: 'res_test0000000000000000000000',
+          calculator: 'estate-tax',
+          state: 'NY',
+          inputs: {},
+          outputs: {},
+          createdAt: at,
+          test: true,
+        }
+      : { ...SAMPLE_LEAD, consentedAt: at, createdAt: at, updatedAt: at, test: true };
+  const body: WebhookBody = { type, timestamp: at, data };
+  const eventId = newId('msg');
+  const deliveryId = newId('dlv');
+  await deps.db.transaction(async (tx) => {
+    await tx.insert(outboxEvents).values({
+      id: eventId,
+      accountId: endpoint.accountId,
+      type,
+      payload: body as unknown as Record<string, unknown>,
+      test: true,
+      createdAt: now,
+    });
+    await tx.insert(webhookDeliveries).values({
+      id: deliveryId,
+      accountId: endpoint.accountId,
+      endpointId: endpoint.id,
+      eventId,
+      status: 'pending',
+      nextAttemptAt: now,
+      createdAt: now,
+    });
+  });
+  await recordAudit(deps.db, {
+    accountId: endpoint.accountId,
+    actor,
+    action: 'webhook.tested',
+    subject: endpoint.id,
+    at: now,
+  });
+  return { delivery: { id: deliveryId, eventId, endpointId: endpoint.id, type, status: 'pending' as const } };
+}

@@ -1,0 +1,65 @@
+import { and, eq, isNull, lte } from 'drizzle-orm';
+import { recordAudit } from '../../db/audit-repo.ts';
+import { withTransaction } from '../../db/database.ts';
+import { newId } from '../../db/ids.ts';
+import { accounts, mailMessages, webhookEndpoints } from '../../db/schema.ts';
+import type { DeliveryDeps } from './deps.ts';
+
+/** An endpoint that has failed every attempt for this long is disabled (as Svix does). */
+export const DISABLE_AFTER_MS = 5 * 86_400_000;
+
+/**
+ * Disables an endpoint that has been failing for `DISABLE_AFTER_MS` and tells the firm: an audit
+ * entry and an alert mail (to the alert addresses, else the account's e-mail), written in the same
+ * transaction. The conditional update makes one instance win, so the firm is told once.
+ */
+export async function disableFailingEndpoint(deps: DeliveryDeps, endpointId: string): Promise<boolean> {
+  const now = deps.clock.now();
+  const cutoff = new Date(now.getTime() - DISABLE_AFTER_MS);
+  return withTransaction(deps.db, async (tx) => {
+    const [disabled] = await tx
+      .update(webhookEndpoints)
+      .set({
+        disabledAt: now,
+        disabledReason: 'Every delivery failed for 5 days',
+        updatedAt: now,
+      })
+      .where(
+        and(
+          eq(webhookEndpoints.id, endpointId),
+          isNull(webhookEndpoints.disabledAt),
+          lte(webhookEndpoints.failingSince, cutoff),
+        ),
+      )
+      .returning();
+    if (!disabled) return false;
+    await recordAudit(tx, {
+      accountId: disabled.accountId,
+      actor: 'delivery-worker',
+      action: 'webhook.disabled',
+      subject: disabled.id,
+      data: { failingSince: disabled.failingSince?.toISOString() },
+      at: now,
+    });
+    const [account] = await tx.select().from(accounts).where(eq(accounts.id, disabled.accountId));
+    const to = account?.alertEmails.length ? account.alertEmails : account?.email ? [account.email] : [];
+    if (to.length > 0) {
+      await tx.insert(mailMessages).values({
+        id: newId('mail'),
+        accountId: disabled.accountId,
+        kind: 'endpoint_disabled',
+        recipients: to,
+        body: {
+          endpointId: disabled.id,
+          url: disabled.url,
+          failingSince: disabled.failingSince?.toISOString() ?? null,
+        },
+        status: 'pending',
+        nextAttemptAt: now,
+        createdAt: now,
+      });
+    }
+    deps.logger.warn({ endpointId: disabled.id, accountId: disabled.accountId }, 'webhook endpoint disabled');
+    return true;
+  });
+}

@@ -1,0 +1,225 @@
+import { isIP } from 'node:net';
+import { and, desc, eq, isNull } from 'drizzle-orm';
+import { findAccountById } from '../../db/accounts-repo.ts';
+import { recordAudit } from '../../db/audit-repo.ts';
+import type { Db } from '../../db/database.ts';
+import { newId } from '../../db/ids.ts';
+import { webhookEndpoints } from '../../db/schema.ts';
+import { AppError } from '../../errors.ts';
+import { decrypt, encrypt } from '../../secrets/encryption.ts';
+import { isDevHost } from '../domains.ts';
+import type { DeliveryDeps } from './deps.ts';
+import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from './event-types.ts';
+import { generateWebhookSecret } from './signing.ts';
+import { hostOf, isBlockedAddress } from './ssrf-guard.ts';
+
+export type EndpointRow = typeof webhookEndpoints.$inferSelect;
+type Deps = Pick<DeliveryDeps, 'db' | 'clock' | 'secretKey' | 'allowPrivateHosts'>;
+
+export const DEFAULT_ROLL_OVERLAP_SECONDS = 24 * 3600;
+
+export function endpointView(row: EndpointRow, now: Date) {
+  const rolling = row.previousSecretExpiresAt && row.previousSecretExpiresAt > now;
+  return {
+    id: row.id,
+    accountId: row.accountId,
+    url: row.url,
+    events: row.events,
+    description: row.description,
+    includeTest: row.includeTest,
+    status: row.disabledAt ? ('disabled' as const) : ('enabled' as const),
+    disabledAt: row.disabledAt?.toISOString() ?? null,
+    disabledReason: row.disabledReason,
+    failingSince: row.failingSince?.toISOString() ?? null,
+    previousSecretValidUntil: rolling ? row.previousSecretExpiresAt!.toISOString() : null,
+    createdAt: row.createdAt.toISOString(),
+  };
+}
+
+const invalid = (path: string, message: string) =>
+  new AppError('INVALID_REQUEST', `${path}: ${message}`, { details: [{ path, message }] });
+
+/**
+ * HTTPS anywhere; plain HTTP only for a development host or a host the operator allowed with
+ * WEBHOOK_ALLOW_PRIVATE_HOSTS. A private IP literal is refused here already; names are checked
+ * again at every connection (see ssrf-guard.ts), since DNS can change after registration.
+ */
+export function checkEndpointUrl(text: string, allowPrivateHosts: readonly string[]): string {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw invalid('url', 'Expected an absolute URL such as https://hooks.example.com/svc');
+  }
+  const host = hostOf(url);
+  const allowed = allowPrivateHosts.includes(host);
+  if (url.username || url.password) throw invalid('url', 'Credentials in the URL are not allowed');
+  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && (allowed || isDevHost(host)))) {
+    throw invalid('url', 'Use https:// (plain http:// only for a development host)');
+  }
+  if (!allowed && isIP(host) && isBlockedAddress(host)) {
+    throw invalid('url', 'Private, loopback and link-local addresses are not allowed');
+  }
+  url.hash = '';
+  return url.toString();
+}
+
+export function parseEventTypes(events: readonly string[]): WebhookEventType[] {
+  const unique = [...new Set(events.map((e) => e.trim()).filter(Boolean))];
+  const unknown = unique.filter((e) => !(WEBHOOK_EVENT_TYPES as readonly string[]).includes(e));
+  if (unique.length === 0 || unknown.length > 0) {
+    throw invalid(
+      'events',
+      `${unknown.length ? `Unknown event ${unknown.join(', ')}; ` : ''}choose from ${WEBHOOK_EVENT_TYPES.join(', ')}`,
+    );
+  }
+  return unique as WebhookEventType[];
+}
+
+export interface NewEndpointInput {
+  accountId: string;
+  url: string;
+  events: readonly string[];
+  description?: string | undefined;
+  includeTest?: boolean | undefined;
+}
+
+/**
+ * Registers an endpoint with its own signing secret, returned here once. The secret is encrypted
+ * with the instance secret key rather than hashed: it must be recovered to sign every delivery.
+ */
+export async function createEndpoint(deps: Deps, input: NewEndpointInput, actor = 'admin') {
+  if (!(await findAccountById(deps.db, input.accountId))) {
+    throw new AppError('NOT_FOUND', `No account ${input.accountId}.`);
+  }
+  const url = checkEndpointUrl(input.url, deps.allowPrivateHosts);
+  const events = parseEventTypes(input.events);
+  const secret = generateWebhookSecret();
+  const now = deps.clock.now();
+  const [row] = await deps.db
+    .insert(webhookEndpoints)
+    .values({
+      id: newId('whe'),
+      accountId: input.accountId,
+      url,
+      events,
+      description: input.description ?? null,
+      includeTest: input.includeTest ?? false,
+      secretEnc: encrypt(deps.secretKey, secret),
+      createdAt: now,
+      updatedAt: now,
+    })
+    .returning();
+  await recordAudit(deps.db, {
+    accountId: input.accountId,
+    actor,
+    action: 'webhook.created',
+    subject: row!.id,
+    data: { events },
+    at: now,
+  });
+  return { endpoint: endpointView(row!, now), secret };
+}
+
+export async function listEndpoints(deps: Deps, accountId: string) {
+  if (!(await findAccountById(deps.db, accountId)))
+    throw new AppError('NOT_FOUND', `No account ${accountId}.`);
+  const rows = await deps.db
+    .select()
+    .from(webhookEndpoints)
+    .where(eq(webhookEndpoints.accountId, accountId))
+    .orderBy(desc(webhookEndpoints.createdAt));
+  const now = deps.clock.now();
+  return rows.map((r) => endpointView(r, now));
+}
+
+export async function requireEndpoint(db: Db, id: string, accountId?: string): Promise<EndpointRow> {
+  const [row] = await db
+    .select()
+    .from(webhookEndpoints)
+    .where(
+      accountId
+        ? and(eq(webhookEndpoints.id, id), eq(webhookEndpoints.accountId, accountId))
+        : eq(webhookEndpoints.id, id),
+    );
+  if (!row) throw new AppError('NOT_FOUND', `No webhook endpoint ${id}.`);
+  return row;
+}
+
+/** Deletes the endpoint with its deliveries and their attempt logs. */
+export async function deleteEndpoint(deps: Deps, id: string, actor = 'admin') {
+  const row = await requireEndpoint(deps.db, id);
+  await deps.db.delete(webhookEndpoints).where(eq(webhookEndpoints.id, id));
+  await recordAudit(deps.db, {
+    accountId: row.accountId,
+    actor,
+    action: 'webhook.deleted',
+    subject: id,
+    at: deps.clock.now(),
+  });
+  return { deleted: true, id };
+}
+
+/**
+ * A new secret, returned once. The old one keeps signing beside it (two signatures per delivery)
+ * for `overlapSeconds`, so the receiver can switch without a window of failed verifications;
+ * `overlapSeconds: 0` ends the old secret now.
+ */
+export async function rollEndpointSecret(deps: Deps, id: string, overlapSeconds: number, actor = 'admin') {
+  const row = await requireEndpoint(deps.db, id);
+  const now = deps.clock.now();
+  const secret = generateWebhookSecret();
+  const [updated] = await deps.db
+    .update(webhookEndpoints)
+    .set({
+      secretEnc: encrypt(deps.secretKey, secret),
+      previousSecretEnc: overlapSeconds > 0 ? row.secretEnc : null,
+      previousSecretExpiresAt: overlapSeconds > 0 ? new Date(now.getTime() + overlapSeconds * 1000) : null,
+      updatedAt: now,
+    })
+    .where(eq(webhookEndpoints.id, id))
+    .returning();
+  await recordAudit(deps.db, {
+    accountId: row.accountId,
+    actor,
+    action: 'webhook.secret_rolled',
+    subject: id,
+    data: { overlapSeconds },
+    at: now,
+  });
+  return { endpoint: endpointView(updated!, now), secret };
+}
+
+/** Turns a disabled endpoint back on; its pending deliveries resume. */
+export async function enableEndpoint(deps: Deps, id: string, actor = 'admin') {
+  const row = await requireEndpoint(deps.db, id);
+  const now = deps.clock.now();
+  const [updated] = await deps.db
+    .update(webhookEndpoints)
+    .set({ disabledAt: null, disabledReason: null, failingSince: null, updatedAt: now })
+    .where(eq(webhookEndpoints.id, id))
+    .returning();
+  await recordAudit(deps.db, {
+    accountId: row.accountId,
+    actor,
+    action: 'webhook.enabled',
+    subject: id,
+    at: now,
+  });
+  return { endpoint: endpointView(updated!, now) };
+}
+
+/** The secrets that sign now: the current one, and the previous one during its overlap. */
+export function signingSecrets(secretKey: Buffer, row: EndpointRow, now: Date): string[] {
+  const secrets = [decrypt(secretKey, row.secretEnc)];
+  if (row.previousSecretEnc && row.previousSecretExpiresAt && row.previousSecretExpiresAt > now) {
+    secrets.push(decrypt(secretKey, row.previousSecretEnc));
+  }
+  return secrets;
+}
+
+export const liveEndpointsOf = (db: Db, accountId: string) =>
+  db
+    .select()
+    .from(webhookEndpoints)
+    .where(and(eq(webhookEndpoints.accountId, accountId), isNull(webhookEndpoints.disabledAt)));

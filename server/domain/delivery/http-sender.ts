@@ -1,0 +1,111 @@
+import http from 'node:http';
+import https from 'node:https';
+import { isIP } from 'node:net';
+import {
+  guardedLookup,
+  hostOf,
+  isBlockedAddress,
+  type Resolver,
+  UnsafeDestinationError,
+} from './ssrf-guard.ts';
+
+/** At most this much of a receiver's answer is read and kept (the rest is discarded unread). */
+export const RESPONSE_EXCERPT_BYTES = 2048;
+
+export interface SendOptions {
+  timeoutMs: number;
+  resolver: Resolver;
+  /** Host names (as written in the URL) that may resolve to private addresses. */
+  allowPrivateHosts: readonly string[];
+}
+
+export interface SendOutcome {
+  statusCode: number | null;
+  /** Set when no HTTP answer came: timeout, refused destination, connection error. */
+  error: string | null;
+  excerpt: string;
+  durationMs: number;
+}
+
+/**
+ * POSTs one JSON body. No redirects are followed (a 3xx is an answer like any other non-2xx), the
+ * destination address is checked when the socket connects, and the whole exchange, body included,
+ * must finish within `timeoutMs`.
+ */
+export function postJson(
+  url: string,
+  body: string,
+  headers: Record<string, string>,
+  opts: SendOptions,
+): Promise<SendOutcome> {
+  const started = performance.now();
+  const done = (statusCode: number | null, error: string | null, excerpt = ''): SendOutcome => ({
+    statusCode,
+    error,
+    excerpt,
+    durationMs: Math.round(performance.now() - started),
+  });
+  let target: URL;
+  try {
+    target = new URL(url);
+  } catch {
+    return Promise.resolve(done(null, 'invalid URL'));
+  }
+  const allowPrivate = opts.allowPrivateHosts.includes(hostOf(target));
+  const literal = hostOf(target);
+  if (!allowPrivate && isIP(literal) && isBlockedAddress(literal)) {
+    return Promise.resolve(done(null, `refused: ${literal} is a private or reserved address`));
+  }
+  const client = target.protocol === 'https:' ? https : http;
+  return new Promise((resolve) => {
+    let settled = false;
+    const finish = (outcome: SendOutcome) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      resolve(outcome);
+    };
+    const req = client.request(
+      target,
+      {
+        method: 'POST',
+        agent: false,
+        headers: {
+          ...headers,
+          'content-type': 'application/json',
+          'content-length': String(Buffer.byteLength(body)),
+          'user-agent': 'svc-webhooks/1',
+        },
+        ...(allowPrivate ? {} : { lookup: guardedLookup(opts.resolver) }),
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        let size = 0;
+        const end = () => {
+          finish(done(res.statusCode ?? null, null, Buffer.concat(chunks).toString('utf8')));
+          res.destroy();
+        };
+        res.on('data', (chunk: Buffer) => {
+          const room = RESPONSE_EXCERPT_BYTES - size;
+          if (room > 0) chunks.push(chunk.subarray(0, room));
+          size += chunk.length;
+          if (size >= RESPONSE_EXCERPT_BYTES) end();
+        });
+        res.on('end', end);
+        res.on('error', end);
+      },
+    );
+    const timer = setTimeout(() => {
+      finish(done(null, `timed out after ${opts.timeoutMs} ms`));
+      req.destroy();
+    }, opts.timeoutMs);
+    req.on('error', (error) => {
+      const message =
+        error instanceof UnsafeDestinationError || (error as { code?: string }).code === 'UNSAFE_DESTINATION'
+          ? `refused: ${error.message}`
+          : `${(error as NodeJS.ErrnoException).code ?? 'error'}: ${error.message}`;
+      finish(done(null, message.slice(0, 300)));
+    });
+    req.end(body);
+  });
+}

@@ -1,0 +1,124 @@
+import { and, asc, eq, isNull, lte, or, sql } from 'drizzle-orm';
+import { withTransaction } from '../../db/database.ts';
+import { accounts, calculationResults, mailMessages, outboxEvents } from '../../db/schema.ts';
+import { type RenderedMail, renderEndpointDisabled, renderLeadAlert } from './alert-mail.ts';
+import type { DeliveryDeps } from './deps.ts';
+import { nextAttemptAt } from './retry-schedule.ts';
+
+type MailRow = typeof mailMessages.$inferSelect;
+const LEASE_MS = 60_000;
+
+/** Claims due mails `FOR UPDATE SKIP LOCKED` with a lease, as the webhook worker does. */
+async function claimMails(deps: DeliveryDeps, limit = 10): Promise<MailRow[]> {
+  const now = deps.clock.now();
+  return withTransaction(deps.db, async (tx) => {
+    const ids = await tx
+      .select({ id: mailMessages.id })
+      .from(mailMessages)
+      .where(
+        and(
+          eq(mailMessages.status, 'pending'),
+          lte(mailMessages.nextAttemptAt, now),
+          or(isNull(mailMessages.lockedUntil), lte(mailMessages.lockedUntil, now)),
+        ),
+      )
+      .orderBy(asc(mailMessages.nextAttemptAt))
+      .limit(limit)
+      .for('update', { skipLocked: true });
+    const claimed: MailRow[] = [];
+    for (const { id } of ids) {
+      const [row] = await tx
+        .update(mailMessages)
+        .set({ lockedUntil: new Date(now.getTime() + LEASE_MS), attempts: sql`${mailMessages.attempts} + 1` })
+        .where(eq(mailMessages.id, id))
+        .returning();
+      if (row) claimed.push(row);
+    }
+    return claimed;
+  });
+}
+
+async function renderMail(deps: DeliveryDeps, mail: MailRow): Promise<RenderedMail | null> {
+  const [account] = await deps.db.select().from(accounts).where(eq(accounts.id, mail.accountId));
+  const firmName = account?.name ?? 'Your firm';
+  if (mail.kind === 'endpoint_disabled') {
+    const body = mail.body ?? {};
+    return renderEndpointDisabled({
+      firmName,
+      url: String(body.url ?? ''),
+      endpointId: String(body.endpointId ?? ''),
+      failingSince: (body.failingSince as string | null) ?? null,
+    });
+  }
+  if (!mail.eventId) return null;
+  const [event] = await deps.db.select().from(outboxEvents).where(eq(outboxEvents.id, mail.eventId));
+  if (!event) return null;
+  const lead = (event.payload.data ?? {}) as Record<string, unknown>;
+  const resultId = typeof lead.resultId === 'string' ? lead.resultId : null;
+  const [result] = resultId
+    ? await deps.db
+        .select({ outputs: calculationResults.outputs })
+        .from(calculationResults)
+        .where(and(eq(calculationResults.accountId, mail.accountId), eq(calculationResults.id, resultId)))
+    : [];
+  return renderLeadAlert({
+    firmName,
+    lead,
+    outputs: result?.outputs,
+    link: `${deps.portalUrl}/leads/${encodeURIComponent(String(lead.leadId ?? ''))}`,
+  });
+}
+
+/**
+ * Sends one claimed mail and records the outcome. A crash between the send and the update leaves
+ * the lease to run out and the mail is sent again with the same Message-ID (and, without SMTP,
+ * written over the same file): at least once, never lost.
+ */
+async function sendMail(deps: DeliveryDeps, mail: MailRow): Promise<void> {
+  const now = () => deps.clock.now();
+  try {
+    const rendered = await renderMail(deps, mail);
+    if (!rendered) {
+      await deps.db
+        .update(mailMessages)
+        .set({ status: 'failed', lockedUntil: null, lastError: 'event gone' })
+        .where(eq(mailMessages.id, mail.id));
+      return;
+    }
+    const { filePath } = await deps.mailer.send({
+      id: mail.id,
+      from: deps.mailFrom,
+      to: mail.recipients,
+      ...rendered,
+    });
+    await deps.db
+      .update(mailMessages)
+      .set({
+        status: 'sent',
+        sentAt: now(),
+        lockedUntil: null,
+        filePath,
+        subject: rendered.subject,
+        lastError: null,
+      })
+      .where(eq(mailMessages.id, mail.id));
+  } catch (error) {
+    const next = nextAttemptAt(mail.attempts, now(), deps.random);
+    const message = error instanceof Error ? error.message.slice(0, 300) : 'send failed';
+    deps.logger.warn({ mailId: mail.id, err: message }, 'alert mail not sent');
+    await deps.db
+      .update(mailMessages)
+      .set(
+        next
+          ? { lockedUntil: null, nextAttemptAt: next, lastError: message }
+          : { status: 'failed', lockedUntil: null, lastError: message },
+      )
+      .where(eq(mailMessages.id, mail.id));
+  }
+}
+
+export async function deliverMails(deps: DeliveryDeps): Promise<number> {
+  const claimed = await claimMails(deps);
+  for (const mail of claimed) await sendMail(deps, mail);
+  return claimed.length;
+}

@@ -1,0 +1,121 @@
+import { eq } from 'drizzle-orm';
+import type { Db } from '../../db/database.ts';
+import { newId } from '../../db/ids.ts';
+import { accounts, mailMessages, outboxEvents, webhookDeliveries } from '../../db/schema.ts';
+import { liveEndpointsOf } from './endpoints.ts';
+import type { WebhookBody, WebhookEventType } from './event-types.ts';
+
+export interface OutboxInput {
+  accountId: string;
+  type: WebhookEventType;
+  /** The lead or result as the REST API shows it. */
+  data: Record<string, unknown>;
+  /** Test-mode data (a development host): only endpoints that asked for test events get it. */
+  test: boolean;
+  /** Quarantined leads (over the daily quota) reach no endpoint and no inbox. */
+  quarantined: boolean;
+  leadId?: string | null;
+  resultId?: string | null;
+  at: Date;
+}
+
+/**
+ * Writes an event into the outbox. Call it inside the transaction that stores the lead or result:
+ * the event then exists exactly when the record does, and a crash after the commit loses nothing,
+ * because the workers read their work from these rows. One delivery row per subscribed endpoint,
+ * and for `lead.created` one alert mail to the firm's alert addresses. When nobody would receive
+ * the event, nothing is written (no needless copy of a person's data). Returns the event id.
+ */
+export async function enqueueEvent(tx: Db, input: OutboxInput): Promise<string | null> {
+  if (input.quarantined) return null;
+  const endpoints = (await liveEndpointsOf(tx, input.accountId)).filter(
+    (e) => e.events.includes(input.type) && (!input.test || e.includeTest),
+  );
+  const alertTo =
+    input.type === 'lead.created' && !input.test ? await alertAddresses(tx, input.accountId) : [];
+  if (endpoints.length === 0 && alertTo.length === 0) return null;
+  const id = newId('msg');
+  const body: WebhookBody = { type: input.type, timestamp: input.at.toISOString(), data: input.data };
+  await tx.insert(outboxEvents).values({
+    id,
+    accountId: input.accountId,
+    type: input.type,
+    payload: body as unknown as Record<string, unknown>,
+    test: input.test,
+    leadId: input.leadId ?? null,
+    resultId: input.resultId ?? null,
+    createdAt: input.at,
+  });
+  if (endpoints.length > 0) {
+    await tx.insert(webhookDeliveries).values(
+      endpoints.map((e) => ({
+        id: newId('dlv'),
+        accountId: input.accountId,
+        endpointId: e.id,
+        eventId: id,
+        status: 'pending' as const,
+        nextAttemptAt: input.at,
+        createdAt: input.at,
+      })),
+    );
+  }
+  if (alertTo.length > 0) {
+    await tx.insert(mailMessages).values({
+      id: newId('mail'),
+      accountId: input.accountId,
+      kind: 'lead_alert',
+      eventId: id,
+      leadId: input.leadId ?? null,
+      recipients: alertTo,
+      status: 'pending',
+      nextAttemptAt: input.at,
+      createdAt: input.at,
+    });
+  }
+  return id;
+}
+
+async function alertAddresses(tx: Db, accountId: string): Promise<string[]> {
+  const [row] = await tx
+    .select({ alertEmails: accounts.alertEmails })
+    .from(accounts)
+    .where(eq(accounts.id, accountId));
+  return (row?.alertEmails ?? []).filter((e) => typeof e === 'string' && e.includes('@'));
+}
+
+/** The lead-shaped call that leads.ts makes: flags come from the stored row. */
+export function enqueueLeadEvent(
+  tx: Db,
+  type: 'lead.created' | 'lead.updated',
+  row: { id: string; accountId: string; resultId: string | null; test: boolean; quarantinedAt: Date | null },
+  view: object,
+  at: Date,
+): Promise<string | null> {
+  return enqueueEvent(tx, {
+    accountId: row.accountId,
+    type,
+    data: view as Record<string, unknown>,
+    test: row.test,
+    quarantined: row.quarantinedAt !== null,
+    leadId: row.id,
+    resultId: row.resultId,
+    at,
+  });
+}
+
+export function enqueueResultEvent(
+  tx: Db,
+  row: { id: string; accountId: string; test: boolean },
+  view: object,
+  at: Date,
+): Promise<string | null> {
+  return enqueueEvent(tx, {
+    accountId: row.accountId,
+    type: 'result.created',
+    data: view as Record<string, unknown>,
+    test: row.test,
+    quarantined: false,
+    resultId: row.id,
+    at,
+  });
+}

@@ -1,0 +1,175 @@
+import { and, asc, count, eq, exists, gt, inArray, isNull, lte, or, sql } from 'drizzle-orm';
+import { withTransaction } from '../../db/database.ts';
+import { newId } from '../../db/ids.ts';
+import { deliveryAttempts, outboxEvents, webhookDeliveries, webhookEndpoints } from '../../db/schema.ts';
+import type { DeliveryDeps } from './deps.ts';
+import { disableFailingEndpoint } from './endpoint-health.ts';
+import { signingSecrets } from './endpoints.ts';
+import { postJson, type SendOutcome } from './http-sender.ts';
+import { MAX_ATTEMPTS, nextAttemptAt } from './retry-schedule.ts';
+import { signatureHeaders } from './signing.ts';
+
+/** No endpoint has more than this many deliveries in flight, across every instance. */
+export const MAX_IN_FLIGHT_PER_ENDPOINT = 3;
+const ENDPOINTS_PER_CLAIM = 10;
+/** A claim outlives the attempt's timeout by this much; after it, a crashed claim is due again. */
+const LEASE_MARGIN_MS = 5_000;
+
+type Claimed = typeof webhookDeliveries.$inferSelect;
+
+const due = (now: Date) =>
+  and(
+    eq(webhookDeliveries.status, 'pending'),
+    lte(webhookDeliveries.nextAttemptAt, now),
+    or(isNull(webhookDeliveries.lockedUntil), lte(webhookDeliveries.lockedUntil, now)),
+  );
+
+/**
+ * Claims due deliveries for this instance. The endpoint rows are locked `FOR UPDATE SKIP LOCKED`
+ * while their in-flight count is read and new claims are made, so instances claiming at the same
+ * moment work on different endpoints and never exceed the per-endpoint limit together; the
+ * deliveries themselves are locked the same way. A claim is a lease (`locked_until`) that counts
+ * the attempt up front: a process killed mid-attempt leaves a lease that simply runs out.
+ */
+export async function claimDeliveries(deps: DeliveryDeps): Promise<Claimed[]> {
+  const now = deps.clock.now();
+  const lease = new Date(now.getTime() + deps.timeoutMs + LEASE_MARGIN_MS);
+  return withTransaction(deps.db, async (tx) => {
+    const endpoints = await tx
+      .select({ id: webhookEndpoints.id })
+      .from(webhookEndpoints)
+      .where(
+        and(
+          isNull(webhookEndpoints.disabledAt),
+          exists(
+            tx
+              .select({ one: sql`1` })
+              .from(webhookDeliveries)
+              .where(and(eq(webhookDeliveries.endpointId, webhookEndpoints.id), due(now))),
+          ),
+        ),
+      )
+      // Oldest due work first, so a busy endpoint cannot starve the others.
+      .orderBy(
+        sql`(select min(d.next_attempt_at) from webhook_deliveries d where d.endpoint_id = ${webhookEndpoints.id} and d.status = 'pending')`,
+      )
+      .limit(ENDPOINTS_PER_CLAIM)
+      .for('update', { skipLocked: true });
+    const claimed: Claimed[] = [];
+    for (const { id } of endpoints) {
+      const [busy] = await tx
+        .select({ n: count() })
+        .from(webhookDeliveries)
+        .where(
+          and(
+            eq(webhookDeliveries.endpointId, id),
+            eq(webhookDeliveries.status, 'pending'),
+            gt(webhookDeliveries.lockedUntil, now),
+          ),
+        );
+      const room = MAX_IN_FLIGHT_PER_ENDPOINT - Number(busy?.n ?? 0);
+      if (room <= 0) continue;
+      const ids = await tx
+        .select({ id: webhookDeliveries.id })
+        .from(webhookDeliveries)
+        .where(and(eq(webhookDeliveries.endpointId, id), due(now)))
+        .orderBy(asc(webhookDeliveries.nextAttemptAt))
+        .limit(room)
+        .for('update', { skipLocked: true });
+      if (ids.length === 0) continue;
+      claimed.push(
+        ...(await tx
+          .update(webhookDeliveries)
+          .set({ lockedUntil: lease, lastAttemptAt: now, attempts: sql`${webhookDeliveries.attempts} + 1` })
+          .where(
+            inArray(
+              webhookDeliveries.id,
+              ids.map((r) => r.id),
+            ),
+          )
+          .returning()),
+      );
+    }
+    return claimed;
+  });
+}
+
+/** One attempt of one claimed delivery: sign, send, record, and schedule the next or finish. */
+export async function attemptDelivery(deps: DeliveryDeps, delivery: Claimed): Promise<SendOutcome | null> {
+  const [row] = await deps.db
+    .select({ endpoint: webhookEndpoints, event: outboxEvents })
+    .from(webhookDeliveries)
+    .innerJoin(webhookEndpoints, eq(webhookEndpoints.id, webhookDeliveries.endpointId))
+    .innerJoin(outboxEvents, eq(outboxEvents.id, webhookDeliveries.eventId))
+    .where(eq(webhookDeliveries.id, delivery.id));
+  if (!row) return null; // deleted meanwhile (lead deletion, endpoint deletion)
+  const startedAt = deps.clock.now();
+  const body = JSON.stringify(row.event.payload);
+  const headers = signatureHeaders(
+    signingSecrets(deps.secretKey, row.endpoint, startedAt),
+    row.event.id,
+    startedAt,
+    body,
+  );
+  const outcome = await postJson(row.endpoint.url, body, headers, {
+    timeoutMs: deps.timeoutMs,
+    resolver: deps.resolver,
+    allowPrivateHosts: deps.allowPrivateHosts,
+  });
+  await recordOutcome(deps, delivery, row.endpoint.id, startedAt, outcome);
+  return outcome;
+}
+
+async function recordOutcome(
+  deps: DeliveryDeps,
+  delivery: Claimed,
+  endpointId: string,
+  startedAt: Date,
+  outcome: SendOutcome,
+): Promise<void> {
+  const now = deps.clock.now();
+  const ok = outcome.statusCode !== null && outcome.statusCode >= 200 && outcome.statusCode < 300;
+  const next = ok ? null : nextAttemptAt(delivery.attempts, now, deps.random);
+  const finished = ok || next === null || delivery.attempts >= MAX_ATTEMPTS;
+  await withTransaction(deps.db, async (tx) => {
+    const stillThere = await tx
+      .update(webhookDeliveries)
+      .set({
+        status: ok ? 'succeeded' : finished ? 'failed' : 'pending',
+        lockedUntil: null,
+        ...(finished ? { completedAt: now } : { nextAttemptAt: next! }),
+      })
+      .where(and(eq(webhookDeliveries.id, delivery.id), eq(webhookDeliveries.status, 'pending')))
+      .returning({ id: webhookDeliveries.id });
+    if (stillThere.length === 0) return;
+    await tx.insert(deliveryAttempts).values({
+      id: newId('att'),
+      deliveryId: delivery.id,
+      attempt: delivery.attempts,
+      startedAt,
+      durationMs: outcome.durationMs,
+      statusCode: outcome.statusCode,
+      error: outcome.error,
+      responseExcerpt: outcome.excerpt.slice(0, 2048) || null,
+      createdAt: now,
+    });
+    await tx
+      .update(webhookEndpoints)
+      .set(
+        ok
+          ? { failingSince: null }
+          : {
+              failingSince: sql`coalesce(${webhookEndpoints.failingSince}, ${now.toISOString()}::timestamptz)`,
+            },
+      )
+      .where(eq(webhookEndpoints.id, endpointId));
+  });
+  if (!ok) await disableFailingEndpoint(deps, endpointId);
+}
+
+/** Claims and attempts one batch (in parallel); returns how many attempts were made. */
+export async function deliverWebhooks(deps: DeliveryDeps): Promise<number> {
+  const claimed = await claimDeliveries(deps);
+  await Promise.all(claimed.map((d) => attemptDelivery(deps, d)));
+  return claimed.length;
+}

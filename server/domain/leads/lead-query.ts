@@ -1,0 +1,202 @@
+import { calculators, isCalculatorSlug } from '../../../calculators/index.ts';
+import type { Clock } from '../../clock.ts';
+import type { Db } from '../../db/database.ts';
+import {
+  countLeads,
+  countResults,
+  type Keyset,
+  type LeadSearch,
+  type LeadWithResult,
+  type ResultSearch,
+  searchLeads,
+  searchResults,
+} from '../../db/lead-search-repo.ts';
+import type { LeadStatus } from '../../db/leads-repo.ts';
+import type { ResultRow } from '../../db/results-repo.ts';
+import { AppError } from '../../errors.ts';
+import { type CursorKind, decodeCursor, encodeCursor } from './cursor.ts';
+
+/**
+ * The one query module behind the MCP tools and REST `GET /leads`: filters, signed keyset cursors,
+ * capped counts. The account always comes from the verified credential, never from an argument.
+ */
+export interface QueryDeps {
+  db: Db;
+  clock: Clock;
+  cursorKey: Buffer;
+}
+
+/** `totalMatching` is exact up to this many rows, then reported as this with a "capped" flag. */
+export const COUNT_CAP = 1000;
+
+export interface ResultFilterInput {
+  calculator?: string;
+  state?: string;
+  createdFrom?: string;
+  createdTo?: string;
+  includeTest?: boolean;
+}
+
+export interface LeadFilterInput extends ResultFilterInput {
+  status?: LeadStatus;
+}
+
+export interface PageRequest {
+  limit: number;
+  cursor?: string;
+}
+
+export interface Page<Row> {
+  rows: Row[];
+  totalMatching: number;
+  totalMatchingCapped: boolean;
+  asOf: Date;
+  /** Filters as applied (dates normalised to ISO 8601 UTC). */
+  applied: Record<string, unknown>;
+  /** More rows follow the last one returned. */
+  hasMore: boolean;
+  /** A cursor continuing after `row` (a caller that returns fewer rows than it got uses this). */
+  cursorAfter(row: Keyset): string;
+}
+
+const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
+const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})?$/i;
+
+const todayUtc = (clock: Clock) => clock.now().toISOString().slice(0, 10);
+
+function invalid(path: string, message: string): AppError {
+  return new AppError('INVALID_REQUEST', message, { details: [{ path, message }] });
+}
+
+/** ISO date (midnight UTC) or date-time (UTC unless it names an offset). */
+export function parseDateBound(value: string, path: string, clock: Clock): Date {
+  const text = value.trim();
+  const ok = DATE_ONLY.test(text) || DATE_TIME.test(text);
+  const iso = DATE_ONLY.test(text)
+    ? `${text}T00:00:00Z`
+    : /[zZ]|[+-]\d{2}:\d{2}$/.test(text)
+      ? text
+      : `${text}Z`;
+  const date = new Date(iso);
+  if (
+    !ok ||
+    Number.isNaN(date.getTime()) ||
+    (DATE_ONLY.test(text) && iso.slice(0, 10) !== date.toISOString().slice(0, 10))
+  )
+    throw invalid(
+      path,
+      `${path} must be an ISO date like ${todayUtc(clock)} or a date-time like ${todayUtc(clock)}T09:30:00Z (UTC). Today is ${todayUtc(clock)} (UTC).`,
+    );
+  return date;
+}
+
+function normalise(input: LeadFilterInput, clock: Clock) {
+  if (input.calculator !== undefined && !isCalculatorSlug(input.calculator))
+    throw invalid(
+      'calculator',
+      `Unknown calculator "${input.calculator}". Known: ${calculators.map((c) => c.slug).join(', ')}.`,
+    );
+  const state = input.state?.trim().toUpperCase();
+  if (state !== undefined && !/^[A-Z]{2}$/.test(state))
+    throw invalid('state', 'state must be a two-letter US state code such as NY or CA.');
+  const createdFrom =
+    input.createdFrom !== undefined ? parseDateBound(input.createdFrom, 'createdFrom', clock) : undefined;
+  const createdTo =
+    input.createdTo !== undefined ? parseDateBound(input.createdTo, 'createdTo', clock) : undefined;
+  if (createdFrom && createdTo && createdFrom.getTime() >= createdTo.getTime())
+    throw invalid(
+      'createdTo',
+      `createdTo must be after createdFrom (from is inclusive, to exclusive). Today is ${todayUtc(clock)} (UTC).`,
+    );
+  return {
+    ...(input.status ? { status: input.status } : {}),
+    ...(input.calculator ? { calculator: input.calculator } : {}),
+    ...(state ? { state } : {}),
+    ...(createdFrom ? { createdFrom } : {}),
+    ...(createdTo ? { createdTo } : {}),
+    includeTest: input.includeTest ?? false,
+  };
+}
+
+const appliedView = (f: Record<string, unknown>) =>
+  Object.fromEntries(Object.entries(f).map(([k, v]) => [k, v instanceof Date ? v.toISOString() : v]));
+
+async function page<Row extends Keyset, Search>(
+  deps: QueryDeps,
+  accountId: string,
+  kind: CursorKind,
+  filters: Record<string, unknown>,
+  request: PageRequest,
+  run: (search: Search, limit: number, after?: Keyset) => Promise<Row[]>,
+  countRows: (search: Search) => Promise<number>,
+): Promise<Page<Row>> {
+  const now = deps.clock.now();
+  const position = request.cursor
+    ? decodeCursor(deps.cursorKey, accountId, kind, filters, request.cursor, now)
+    : undefined;
+  const asOf = position?.asOf ?? now;
+  const search = { accountId, ...filters, asOf } as Search;
+  const [rows, total] = await Promise.all([run(search, request.limit + 1, position), countRows(search)]);
+  return {
+    rows: rows.slice(0, request.limit),
+    totalMatching: Math.min(total, COUNT_CAP),
+    totalMatchingCapped: total > COUNT_CAP,
+    asOf,
+    applied: appliedView(filters),
+    hasMore: rows.length > request.limit,
+    cursorAfter: (row) =>
+      encodeCursor(
+        deps.cursorKey,
+        accountId,
+        kind,
+        filters,
+        { createdAt: row.createdAt, id: row.id, asOf },
+        now,
+      ),
+  };
+}
+
+/** Leads newest first, with their linked result; live data only unless `includeTest`. */
+export async function findLeads(
+  deps: QueryDeps,
+  accountId: string,
+  input: LeadFilterInput,
+  request: PageRequest,
+): Promise<Page<LeadWithResult>> {
+  const filters = normalise(input, deps.clock);
+  return page<LeadWithResult, LeadSearch>(
+    deps,
+    accountId,
+    'leads',
+    filters,
+    request,
+    (s, limit, after) => searchLeads(deps.db, s, limit, after),
+    (s) => countLeads(deps.db, s, COUNT_CAP + 1),
+  );
+}
+
+/** Calculation results newest first; live data only unless `includeTest`. */
+export async function findResults(
+  deps: QueryDeps,
+  accountId: string,
+  input: ResultFilterInput,
+  request: PageRequest,
+): Promise<Page<ResultRow>> {
+  const { status: _none, ...filters } = normalise(input, deps.clock);
+  return page<ResultRow, ResultSearch>(
+    deps,
+    accountId,
+    'results',
+    filters,
+    request,
+    (s, limit, after) => searchResults(deps.db, s, limit, after),
+    (s) => countResults(deps.db, s, COUNT_CAP + 1),
+  );
+}
+
+/** The next cursor of a page that returned `kept` rows of `page.rows`. */
+export function nextCursorOf<Row extends Keyset>(p: Page<Row>, kept: number): string | undefined {
+  const last = p.rows[kept - 1];
+  if (!last) return undefined;
+  return kept < p.rows.length || p.hasMore ? p.cursorAfter(last) : undefined;
+}

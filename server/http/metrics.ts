@@ -1,0 +1,104 @@
+import type { MiddlewareHandler } from 'hono';
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import { safeEqual } from '../domain/credential-formats.ts';
+import { AppError } from '../errors.ts';
+import type { AppEnv } from './app-env.ts';
+import { rateLimitGroupOf } from './rate-limit-groups.ts';
+
+/** A gauge read when Prometheus scrapes (outbox depth, pool use, cache sizes). */
+export type GaugeSource = () => number | Promise<number>;
+
+export interface Metrics {
+  registry: Registry;
+  middleware: MiddlewareHandler<AppEnv>;
+  rateLimited(group: string): void;
+  cache(name: string, hit: boolean): void;
+  gauge(name: string, help: string, read: GaugeSource): void;
+}
+
+/**
+ * Route groups keep the label set small and free of ids: the rate-limit group for the public API,
+ * then one group per surface.
+ */
+export function routeGroupOf(method: string, path: string): string {
+  if (path.startsWith('/v1/mcp')) return 'mcp';
+  if (path.startsWith('/admin/')) return 'admin';
+  if (path.startsWith('/v1/portal') || path.startsWith('/portal')) return 'portal';
+  if (path.startsWith('/v1/webhooks')) return 'webhooks';
+  if (path.startsWith('/v1/')) return rateLimitGroupOf(method, path);
+  return 'other';
+}
+
+/**
+ * Prometheus metrics on a registry of this app's own (two apps in one test process must not share
+ * one). Request counts and latency per route group and status class, rate-limit refusals, cache
+ * hits and misses, and gauges that parts of the server register.
+ */
+export function createMetrics(): Metrics {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry });
+  const requests = new Counter({
+    name: 'svc_http_requests_total',
+    help: 'HTTP requests by route group, method and status class.',
+    labelNames: ['group', 'method', 'status'] as const,
+    registers: [registry],
+  });
+  const latency = new Histogram({
+    name: 'svc_http_request_duration_seconds',
+    help: 'Time to the response, by route group.',
+    labelNames: ['group'] as const,
+    buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
+    registers: [registry],
+  });
+  const refusals = new Counter({
+    name: 'svc_rate_limit_refusals_total',
+    help: 'Requests refused with 429, by rate-limit group.',
+    labelNames: ['group'] as const,
+    registers: [registry],
+  });
+  const caches = new Counter({
+    name: 'svc_cache_lookups_total',
+    help: 'Cache lookups by cache and result (hit or miss).',
+    labelNames: ['cache', 'result'] as const,
+    registers: [registry],
+  });
+  return {
+    registry,
+    middleware: async (c, next) => {
+      const started = performance.now();
+      await next();
+      const group = routeGroupOf(c.req.method, c.req.path);
+      requests.inc({ group, method: c.req.method, status: `${Math.floor(c.res.status / 100)}xx` });
+      latency.observe({ group }, (performance.now() - started) / 1000);
+    },
+    rateLimited: (group) => refusals.inc({ group }),
+    cache: (cache, hit) => caches.inc({ cache, result: hit ? 'hit' : 'miss' }),
+    gauge(name, help, read) {
+      new Gauge({
+        name,
+        help,
+        registers: [registry],
+        async collect() {
+          this.set(await read());
+        },
+      });
+    },
+  };
+}
+
+/**
+ * `GET /metrics` exists only when METRICS_TOKEN is set (404 otherwise, so a deployment exposes
+ * nothing by default) and answers only to that bearer token.
+ */
+export function metricsHandler(metrics: Metrics, token: string): MiddlewareHandler<AppEnv> {
+  return async (c) => {
+    const bearer = /^Bearer (.+)$/i.exec(c.req.header('authorization') ?? '')?.[1];
+    if (!bearer || !safeEqual(bearer, token)) {
+      throw new AppError('UNAUTHORIZED', 'The metrics token is missing or wrong.', {
+        headers: { 'WWW-Authenticate': 'Bearer realm="svc-metrics"' },
+      });
+    }
+    c.header('Cache-Control', 'no-store');
+    return c.body(await metrics.registry.metrics(), 200, { 'Content-Type': metrics.registry.contentType });
+  };
+}

@@ -1,0 +1,126 @@
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport as V1Transport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import Ajv2020 from 'ajv/dist/2020.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RunningServers } from '../index.ts';
+import { startStack } from '../test-support/stack.ts';
+
+/**
+ * The official SDK clients of both protocol eras against the real server on loopback: v2 in its
+ * modern (2026-07-28, server/discover) and legacy (initialize) modes, and the v1 SDK client.
+ */
+let stack: RunningServers;
+let url: URL;
+const SEEDED = 60;
+const TOOLS = ['get_calculator_results', 'get_directory_stats', 'get_leads'];
+
+beforeAll(async () => {
+  stack = await startStack({ RATE_LIMIT_SCALE: '100' });
+  url = new URL(`${stack.apiUrl}/v1/mcp`);
+  const res = await fetch(`${stack.apiUrl}/admin/v1/demo/seed`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${stack.adminToken}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ accountId: stack.demo.accountId, leads: SEEDED, days: 90 }),
+  });
+  expect(res.status).toBe(200);
+}, 60_000);
+afterAll(() => stack?.close());
+
+const headers = () => ({ authorization: `Bearer ${stack.demo.apiKey}` });
+
+interface ToolCaller {
+  listTools(): Promise<{ tools: { name: string; outputSchema?: unknown; inputSchema: unknown }[] }>;
+  callTool(params: { name: string; arguments: Record<string, unknown> }): Promise<Record<string, unknown>>;
+}
+
+const ajv = new Ajv2020({ strict: false });
+
+async function exercise(client: ToolCaller) {
+  const { tools } = await client.listTools();
+  expect(tools.map((t) => t.name).sort()).toEqual(TOOLS);
+  const validators = Object.fromEntries(tools.map((t) => [t.name, ajv.compile(t.outputSchema as object)]));
+  for (const tool of tools)
+    expect((tool.inputSchema as { additionalProperties?: boolean }).additionalProperties).toBe(false);
+
+  const call = async (name: string, args: Record<string, unknown>) => {
+    const result = await client.callTool({ name, arguments: args });
+    expect(result.isError ?? false).toBe(false);
+    const valid = validators[name]!(result.structuredContent);
+    expect(valid, JSON.stringify(validators[name]!.errors)).toBe(true);
+    const text = (result.content as { type: string; text: string }[])[0]!;
+    expect(JSON.parse(text.text)).toEqual(result.structuredContent);
+    return result.structuredContent as Record<string, unknown>;
+  };
+
+  // Page get_leads to the end: every lead once, newest first, totals agree.
+  const seen: string[] = [];
+  let cursor: string | undefined;
+  let pages = 0;
+  let total = 0;
+  do {
+    const page = await call('get_leads', { limit: 25, ...(cursor ? { cursor } : {}) });
+    const leads = page.leads as { id: string; createdAt: string; result?: { metadata: object } }[];
+    seen.push(...leads.map((l) => l.id));
+    total = page.totalMatching as number;
+    cursor = page.nextCursor as string | undefined;
+    pages++;
+  } while (cursor && pages < 20);
+  expect(cursor).toBeUndefined();
+  expect(new Set(seen).size).toBe(seen.length);
+  expect(seen.length).toBe(total);
+  expect(total).toBeGreaterThanOrEqual(SEEDED);
+  expect(pages).toBe(Math.ceil(total / 25));
+
+  const results = await call('get_calculator_results', { calculatorSlug: 'estate-tax', limit: 5 });
+  const first = (results.results as { calculatorSlug: string; metadata: Record<string, unknown> }[])[0]!;
+  expect(first.calculatorSlug).toBe('estate-tax');
+  expect(first.metadata).toHaveProperty('federalTax');
+  expect(first.metadata).toHaveProperty('stateTax');
+  expect(first.metadata).toHaveProperty('estateValue');
+
+  const stats = await call('get_directory_stats', { windowDays: 365 });
+  expect(stats.totalLeadsAllTime).toBe(total);
+  const byStatus = stats.byStatus as Record<string, number>;
+  expect(byStatus.new! + byStatus.contacted! + byStatus.converted!).toBe(stats.leadsInWindow);
+}
+
+describe('MCP over the official SDK clients', () => {
+  it('v2 client, modern era (2026-07-28 via server/discover)', async () => {
+    const client = new Client(
+      { name: 'svc-test', version: '1.0.0' },
+      { versionNegotiation: { mode: { pin: '2026-07-28' } } },
+    );
+    await client.connect(new StreamableHTTPClientTransport(url, { requestInit: { headers: headers() } }));
+    expect(client.getProtocolEra()).toBe('modern');
+    await exercise(client as unknown as ToolCaller);
+    await client.close();
+  }, 60_000);
+
+  it('v2 client, legacy era (initialize handshake)', async () => {
+    const client = new Client({ name: 'svc-test', version: '1.0.0' });
+    await client.connect(new StreamableHTTPClientTransport(url, { requestInit: { headers: headers() } }));
+    expect(client.getProtocolEra()).toBe('legacy');
+    await client.ping();
+    await exercise(client as unknown as ToolCaller);
+    await client.close();
+  }, 60_000);
+
+  it('v1 @modelcontextprotocol/sdk client', async () => {
+    const client = new V1Client({ name: 'svc-test-v1', version: '1.0.0' });
+    await client.connect(new V1Transport(url, { requestInit: { headers: headers() } }));
+    expect(client.getServerVersion()?.name).toBe('svc');
+    await exercise(client as unknown as ToolCaller);
+    await client.close();
+  }, 60_000);
+
+  it('v2 client in auto mode lands on the modern era', async () => {
+    const client = new Client(
+      { name: 'svc-test', version: '1.0.0' },
+      { versionNegotiation: { mode: 'auto' } },
+    );
+    await client.connect(new StreamableHTTPClientTransport(url, { requestInit: { headers: headers() } }));
+    expect(client.getProtocolEra()).toBe('modern');
+    await client.close();
+  }, 30_000);
+});

@@ -1,0 +1,123 @@
+import {
+  type AuthInfo,
+  createMcpHandler,
+  isLegacyRequest,
+  WebStandardStreamableHTTPServerTransport,
+} from '@modelcontextprotocol/server';
+import type { Context } from 'hono';
+import { requireScope } from '../domain/scopes.ts';
+import type { LicensingDeps } from '../domain/token-set.ts';
+import { AppError } from '../errors.ts';
+import type { AppEnv } from '../http/app-env.ts';
+import { requireCredential } from '../http/auth.ts';
+import { createRouter } from '../http/openapi-router.ts';
+import { isAllowedMcpOrigin } from './origin-policy.ts';
+import { createSvcMcpServer, type McpCaller, type McpDeps } from './tools.ts';
+
+export interface McpRouteDeps {
+  licensing: LicensingDeps;
+  mcp: McpDeps;
+  publicApiUrl: string;
+  corsOrigins: string[];
+}
+
+const jsonRpcError = (status: number, code: number, message: string) =>
+  new Response(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }), {
+    status,
+    headers: { 'content-type': 'application/json' },
+  });
+
+const callerOf = (authInfo: AuthInfo | undefined): McpCaller => {
+  const extra = authInfo?.extra as Partial<McpCaller> | undefined;
+  if (!extra?.accountId || !extra.apiKeyId) throw new Error('MCP request without a verified caller');
+  return { accountId: extra.accountId, apiKeyId: extra.apiKeyId };
+};
+
+/**
+ * The 2025-era leg: one fresh server per request over the SDK's streamable HTTP transport in JSON
+ * mode (the SDK's own stateless fallback always answers SSE). Same factory as the modern leg.
+ */
+async function serveLegacy(deps: McpDeps, request: Request, parsedBody: unknown, authInfo: AuthInfo) {
+  const server = createSvcMcpServer(deps, callerOf(authInfo));
+  const transport = new WebStandardStreamableHTTPServerTransport({
+    sessionIdGenerator: undefined,
+    enableJsonResponse: true,
+  });
+  await server.connect(transport);
+  try {
+    return await transport.handleRequest(request, { parsedBody, authInfo });
+  } finally {
+    await transport.close().catch(() => {});
+    await server.close().catch(() => {});
+  }
+}
+
+/**
+ * The request handed to the SDK (the original body is already read). Its transports insist on
+ * `Accept: application/json, text/event-stream`; plain HTTP clients (curl) send only
+ * `application/json` or nothing. Both legs answer JSON here, so the header is widened.
+ */
+function forwardedRequest(original: Request, body: string): Request {
+  const headers = new Headers(original.headers);
+  const accept = headers.get('accept') ?? '';
+  if (!accept.includes('application/json') || !accept.includes('text/event-stream'))
+    headers.set('accept', 'application/json, text/event-stream');
+  return new Request(original.url, { method: 'POST', headers, body, signal: original.signal });
+}
+
+/**
+ * `POST /v1/mcp` (and `/mcp`): stateless MCP over Streamable HTTP for both protocol eras, behind
+ * thin HTTP rules the SDK leaves to its host — Origin allow-list (403), POST only (405), API key
+ * with `leads:read` (401/403 in the standard error shape), single messages only (batches refused).
+ * Rate limiting (default group, per key) has already happened in the app's middleware.
+ */
+export function createMcpRoutes(deps: McpRouteDeps) {
+  const router = createRouter();
+  const modern = createMcpHandler(({ authInfo }) => createSvcMcpServer(deps.mcp, callerOf(authInfo)), {
+    legacy: 'reject',
+    onerror: (error) => deps.mcp.logger.debug({ err: error.message }, 'mcp request refused'),
+  });
+  const selfOrigin = new URL(deps.publicApiUrl).origin;
+  const allowed = new Set([selfOrigin, ...deps.corsOrigins]);
+
+  router.use('/mcp', async (c, next) => {
+    const origin = c.req.header('origin');
+    if (origin !== undefined && !isAllowedMcpOrigin(origin, allowed))
+      throw new AppError('FORBIDDEN', 'This Origin may not call the MCP endpoint.');
+    if (c.req.method !== 'POST') {
+      c.header('Allow', 'POST');
+      throw new AppError('METHOD_NOT_ALLOWED', 'The MCP endpoint is stateless: use POST.');
+    }
+    await next();
+  });
+  router.use('/mcp', requireCredential(deps.licensing, ['apikey']));
+  router.post('/mcp', async (c: Context<AppEnv>) => {
+    const principal = c.get('principal');
+    if (principal?.kind !== 'apikey') throw new Error('unreachable');
+    requireScope(principal, 'leads:read');
+    const text = await c.req.text();
+    let parsedBody: unknown;
+    try {
+      parsedBody = JSON.parse(text);
+    } catch {
+      return jsonRpcError(400, -32700, 'Parse error: the body is not valid JSON.');
+    }
+    if (Array.isArray(parsedBody))
+      return jsonRpcError(
+        400,
+        -32600,
+        'Invalid Request: JSON-RPC batches are not supported; send one message per POST.',
+      );
+    const authInfo: AuthInfo = {
+      token: 'svc_pat_…',
+      clientId: principal.apiKeyId,
+      scopes: [...principal.scopes],
+      extra: { accountId: principal.accountId, apiKeyId: principal.apiKeyId },
+    };
+    const request = forwardedRequest(c.req.raw, text);
+    if (await isLegacyRequest(request, parsedBody))
+      return serveLegacy(deps.mcp, request, parsedBody, authInfo);
+    return modern.fetch(request, { parsedBody, authInfo });
+  });
+  return router;
+}

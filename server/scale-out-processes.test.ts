@@ -1,0 +1,222 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createPostgresTestDatabase } from './test-support/db.ts';
+
+interface Instance {
+  child: ChildProcess;
+  url: string;
+  output: () => string;
+}
+
+/** Starts `server/index.ts` as its own process on OS-chosen loopback ports. */
+async function startProcess(env: Record<string, string>): Promise<Instance> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'server/index.ts'], {
+    env: {
+      ...process.env,
+      NODE_ENV: 'test',
+      LOG_LEVEL: 'warn',
+      API_PORT: '0',
+      EMBED_PORT: '0',
+      EXAMPLES_PORT: '0',
+      DATA_DIR: mkdtempSync(join(tmpdir(), 'svc-proc-')),
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout!.on('data', (d) => {
+    output += d;
+  });
+  child.stderr!.on('data', (d) => {
+    output += d;
+  });
+  const started = Date.now();
+  const apiUrl = () => /API\s+(http:\/\/\S+)\/v1/.exec(output)?.[1];
+  while (!apiUrl()) {
+    if (child.exitCode !== null || Date.now() - started > 90_000)
+      throw new Error(`server process did not start: ${output.slice(-500)}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  const url = apiUrl()!;
+  return { child, url, output: () => output };
+}
+
+function stop(instance: Instance | undefined): Promise<void> {
+  if (!instance || instance.child.exitCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    instance.child.once('exit', () => resolve());
+    instance.child.kill('SIGTERM');
+  });
+}
+
+const post = (url: string, body: unknown, headers: Record<string, string> = {}) =>
+  fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify(body),
+  });
+
+/**
+ * Two server processes on different ports sharing one PostgreSQL database and one Redis, as behind
+ * a load balancer, configured only with the database URL, the Redis URL, the secret key and the
+ * admin token.
+ */
+describe.runIf(process.env.DATABASE_URL && process.env.REDIS_URL)(
+  'two server processes sharing PostgreSQL and Redis (PostgreSQL, Redis)',
+  { timeout: 120_000 },
+  () => {
+    const adminToken = `svc_admin_${randomBytes(24).toString('base64url')}`;
+    let pg: Awaited<ReturnType<typeof createPostgresTestDatabase>>;
+    let a: Instance | undefined;
+    let b: Instance | undefined;
+    let licenseKey: string;
+    let publishableKey: string;
+    let licenseId: string;
+
+    beforeAll(async () => {
+      pg = await createPostgresTestDatabase(process.env.DATABASE_URL!);
+      const env = {
+        DATABASE_URL: pg.url,
+        REDIS_URL: process.env.REDIS_URL!,
+        // Counters of this test alone: other suites share the Redis server.
+        REDIS_KEY_PREFIX: `svc-test-${randomBytes(6).toString('hex')}:`,
+        SECRET_KEY: randomBytes(32).toString('hex'),
+        ADMIN_TOKEN: adminToken,
+        SEED_DEMO: 'false',
+      };
+      a = await startProcess(env);
+      b = await startProcess(env);
+      const admin = { authorization: `Bearer ${adminToken}` };
+      const account = await (
+        await post(`${a.url}/admin/v1/accounts`, { name: 'Two-Node LLP' }, admin)
+      ).json();
+      const created = await (
+        await post(
+          `${b.url}/admin/v1/licenses`,
+          {
+            accountId: account.account.id,
+            plan: 'pro',
+            seats: 3,
+            domains: ['smithlaw.com', '*.smithlaw.com'],
+            paidThrough: '2099-01-01',
+          },
+          admin,
+        )
+      ).json();
+      licenseKey = created.licenseKey;
+      publishableKey = created.publishableKey;
+      licenseId = created.license.id;
+    }, 180_000);
+
+    afterAll(async () => {
+      await Promise.all([stop(a), stop(b)]);
+      await pg?.drop();
+    });
+
+    const activate = (on: Instance, siteDomain = 'smithlaw.com') =>
+      post(`${on.url}/v1/api/licenses/activate`, { licenseKey, siteDomain });
+
+    it('runs as two processes with different addresses', () => {
+      expect(a!.url).not.toBe(b!.url);
+      expect(a!.child.pid).not.toBe(b!.child.pid);
+    });
+
+    it('accepts on one process the token the other issued', async () => {
+      const set = await (await activate(a!)).json();
+      const res = await fetch(`${b!.url}/v1/api/licenses/status`, {
+        headers: { authorization: `Bearer ${set.accessJwt}` },
+      });
+      expect(res.status).toBe(200);
+    });
+
+    it('rotates one refresh token sent to both at once into one pair, and still detects reuse', async () => {
+      const set = await (await activate(b!, 'blog.smithlaw.com')).json();
+      const body = { refreshToken: set.refreshToken, siteDomain: 'blog.smithlaw.com' };
+      const [x, y] = await Promise.all([
+        post(`${a!.url}/v1/api/licenses/refresh`, body),
+        post(`${b!.url}/v1/api/licenses/refresh`, body),
+      ]);
+      expect([x.status, y.status]).toEqual([200, 200]);
+      const [one, two] = [await x.json(), await y.json()];
+      expect(one.refreshToken).toBe(two.refreshToken);
+      const next = await post(`${a!.url}/v1/api/licenses/refresh`, {
+        refreshToken: one.refreshToken,
+        siteDomain: 'blog.smithlaw.com',
+      });
+      expect(next.status).toBe(200);
+      const newest = await next.json();
+      // The first token again, two rotations later: reuse, so the whole family is revoked.
+      expect((await post(`${b!.url}/v1/api/licenses/refresh`, body)).status).toBe(400);
+      const after = await post(`${a!.url}/v1/api/licenses/refresh`, {
+        refreshToken: newest.refreshToken,
+        siteDomain: 'blog.smithlaw.com',
+      });
+      expect(after.status).toBe(400);
+    });
+
+    it('stores one lead when the same Idempotency-Key reaches both processes', async () => {
+      const session = await (
+        await post(
+          `${a!.url}/v1/api/license/activate`,
+          { licenseKey: publishableKey, calculator: 'rmd' },
+          { origin: 'https://smithlaw.com' },
+        )
+      ).json();
+      const lead = {
+        calculator: 'rmd',
+        name: 'Ann Two-Node',
+        email: 'ann@example.com',
+        state: 'PA',
+        consent: true,
+      };
+      const headers = { authorization: `Bearer ${session.token}`, 'idempotency-key': 'two-process-key-1' };
+      const [x, y] = await Promise.all([
+        post(`${a!.url}/v1/api/leads`, lead, headers),
+        post(`${b!.url}/v1/api/leads`, lead, headers),
+      ]);
+      expect([x.status, y.status]).toEqual([201, 201]);
+      expect((await x.json()).leadId).toBe((await y.json()).leadId);
+    });
+
+    it('counts rate limits globally: the 11th activation in a minute is refused on either process', async () => {
+      // Earlier tests used 2 of the 10 activations this minute from this IP.
+      const statuses: number[] = [];
+      for (let i = 0; statuses.length < 12; i++) statuses.push((await activate(i % 2 ? a! : b!)).status);
+      expect(statuses.filter((s) => s === 429).length).toBeGreaterThanOrEqual(3);
+      expect(statuses.indexOf(429)).toBeLessThanOrEqual(8);
+      const refused = await activate(a!);
+      expect(refused.status).toBe(429);
+      expect((await activate(b!)).status).toBe(429);
+    });
+
+    it('refuses on one process, at the next request, a license revoked through the other', async () => {
+      const session = await (
+        await post(
+          `${b!.url}/v1/api/license/activate`,
+          { licenseKey: publishableKey, calculator: 'rmd' },
+          { origin: 'https://smithlaw.com' },
+        )
+      ).json();
+      const calc = () =>
+        post(
+          `${b!.url}/v1/api/calc/estimate`,
+          { calculator: 'rmd', inputs: { balance: 500_000, age: 75 } },
+          { authorization: `Bearer ${session.token}` },
+        );
+      expect((await calc()).status).toBe(200);
+      const revoked = await post(
+        `${a!.url}/admin/v1/licenses/${licenseId}/revoke`,
+        {},
+        {
+          authorization: `Bearer ${adminToken}`,
+        },
+      );
+      expect(revoked.status).toBe(200);
+      expect((await calc()).status).toBe(401);
+    });
+  },
+);

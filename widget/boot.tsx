@@ -1,0 +1,47 @@
+import { render } from 'preact';
+import { App } from './app.tsx';
+import { createBridge } from './bridge.ts';
+import type { WidgetCalculator } from './forms/types.ts';
+import { watchHeight } from './resize.ts';
+import { applyAccent, applyTheme } from './theme.ts';
+import './styles.css';
+
+/**
+ * Starts one widget page (`/w/<slug>.html#widgetId=…&host=…` inside the loader's iframe): theme
+ * from the hash, the form, height reports, then `svc-hello`. `svc-ready` follows only when the
+ * session arrives over the port, so the host hears it once the widget can actually calculate.
+ */
+export function boot(calc: WidgetCalculator): void {
+  const root = document.getElementById('app');
+  if (!root) return;
+  const params = new URLSearchParams(location.hash.slice(1));
+  const html = document.documentElement;
+  applyTheme(html, Object.fromEntries(params));
+  const hostAccent = params.has('accent');
+  const bridge = createBridge();
+  const state = params.get('state');
+  const onReady = () => bridge?.emit('svc-ready', { calculator: calc.core.slug });
+  render(<App calc={calc} bridge={bridge} preset={state ? { state } : {}} onReady={onReady} />, root);
+  if (!bridge) return;
+  bridge.onSession((message) => {
+    // The firm's own accent, unless the page chose one.
+    if (message.type === 'svc-init' && !hostAccent) applyAccent(html, message.firm?.accent);
+  });
+  const legacy = params.get('legacy') !== 'off';
+  watchHeight(
+    document.body,
+    (height) => {
+      bridge.emit('svc-resize', { height });
+      // The names older host pages listen for, unless the page turned them off (data-legacy-events="off").
+      if (legacy)
+        for (const type of ['svc-embed-resize', 'alt-embed-resize'] as const) bridge.emit(type, { height });
+    },
+    () =>
+      bridge.emit('svc-error', {
+        reason: 'resize_loop',
+        message:
+          'The widget’s height kept changing, so resizing stopped: check the CSS around its container.',
+      }),
+  );
+  bridge.hello();
+}

@@ -1,0 +1,5 @@
+import { probateFeesCore } from '../../calculators/probate-fees/core.ts';
+import { boot } from '../boot.tsx';
+import { probateFeesForm } from '../forms/probate-fees.ts';
+
+boot({ core: probateFeesCore, form: probateFeesForm });

@@ -1,0 +1,43 @@
+/** The look the host page asked for (`data-theme`, `data-accent`, `data-radius`, `data-font`), from the iframe's hash. */
+export interface Theme {
+  theme?: string;
+  accent?: string;
+  radius?: string;
+  font?: string;
+}
+
+const HEX = /^#(?:[0-9a-f]{3}){1,2}$/i;
+
+/** White or ink on the accent, whichever reads better (WCAG relative luminance). */
+export function onAccent(hex: string): string {
+  const full = hex.length === 4 ? hex.replace(/[0-9a-f]/gi, (c) => c + c) : hex;
+  const [r, g, b] = [1, 3, 5].map((i) => {
+    const c = Number.parseInt(full.slice(i, i + 2), 16) / 255;
+    return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+  });
+  const luminance = 0.2126 * r! + 0.7152 * g! + 0.0722 * b!;
+  return luminance > 0.35 ? '#10151c' : '#ffffff';
+}
+
+/** Sets the accent when it is a hex colour; returns whether it did. */
+export function applyAccent(root: HTMLElement, accent: string | undefined): boolean {
+  if (!accent || !HEX.test(accent)) return false;
+  root.style.setProperty('--accent', accent);
+  root.style.setProperty('--on-accent', onAccent(accent));
+  return true;
+}
+
+/**
+ * Applies the host's choices as CSS custom properties through the CSSOM (the page's CSP allows
+ * no inline styles, and needs none for this). Unknown values are ignored, never passed through.
+ */
+export function applyTheme(root: HTMLElement, t: Theme): void {
+  root.dataset.theme = t.theme === 'dark' || t.theme === 'light' ? t.theme : 'auto';
+  applyAccent(root, t.accent);
+  const radius = Number(t.radius);
+  if (t.radius && Number.isFinite(radius) && radius >= 0 && radius <= 24)
+    root.style.setProperty('--radius', `${radius}px`);
+  // A font-family list only: letters, digits, spaces, quotes, commas and hyphens.
+  if (t.font && t.font.length <= 200 && /^[\w\s"',-]+$/.test(t.font))
+    root.style.setProperty('--font', t.font);
+}
