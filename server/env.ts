@@ -38,6 +38,7 @@ const EnvSchema = z.object({
   PUBLIC_API_URL: optionalUrl(['http:', 'https:']),
   PUBLIC_EMBED_URL: optionalUrl(['http:', 'https:']),
   PUBLIC_EXAMPLES_URL: optionalUrl(['http:', 'https:']),
+  PUBLIC_PORTAL_URL: optionalUrl(['http:', 'https:']),
   CORS_ORIGINS: optionalText,
   TRUST_PROXY: optionalText.transform((v, ctx) => {
     try {
@@ -102,6 +103,8 @@ export interface Config extends Env {
   publicApiUrl: string;
   publicEmbedUrl: string;
   publicExamplesUrl: string;
+  /** Where the portal is served and what WebAuthn uses as relying party (a host name, never an IP). */
+  publicPortalUrl: string;
   corsOrigins: string[];
   plans: PlanTable;
 }
@@ -131,6 +134,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     publicApiUrl: trimSlash(env.PUBLIC_API_URL ?? `http://${hostForUrl}:${env.API_PORT}`),
     publicEmbedUrl: trimSlash(env.PUBLIC_EMBED_URL ?? `http://${hostForUrl}:${env.EMBED_PORT}`),
     publicExamplesUrl: trimSlash(env.PUBLIC_EXAMPLES_URL ?? `http://localhost:${env.EXAMPLES_PORT}`),
+    publicPortalUrl: trimSlash(env.PUBLIC_PORTAL_URL ?? `http://localhost:${env.API_PORT}`),
     corsOrigins: (env.CORS_ORIGINS ?? '')
       .split(',')
       .map((o) => trimSlash(o.trim()))

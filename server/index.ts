@@ -12,6 +12,7 @@ import { migrate } from './db/migrate.ts';
 import { startDeliveryWorker } from './domain/delivery/worker.ts';
 import { seedDemo } from './domain/demo-seed.ts';
 import { ensurePublishableKeys } from './domain/licensing/license-keys.ts';
+import { demoAdminSignInLink } from './domain/portal/demo-admin.ts';
 import { createEmbedApp } from './embed-host.ts';
 import { type Config, ConfigError, loadConfig } from './env.ts';
 import { createExamplesApp } from './examples-host.ts';
@@ -19,6 +20,7 @@ import { createLogger } from './logger.ts';
 import { repoRoot } from './repo-root.ts';
 import { createAdminRoutes } from './routes/admin.ts';
 import { createBackupRoutes } from './routes/admin-backup.ts';
+import { createAdminUserRoutes } from './routes/admin-users.ts';
 import { loadSecretKey } from './secrets/secret-key.ts';
 import { createApiApp, createServices } from './services.ts';
 
@@ -35,6 +37,10 @@ export interface RunningServers {
     accountId: string | null;
     licenseId: string | null;
   };
+  /** Where the portal is served (`PUBLIC_PORTAL_URL`), and a one-hour sign-in link for the demo firm's owner. */
+  portalUrl: string;
+  demoSignInLink?: string;
+  demoAccountId?: string;
   adminToken: string;
   close(): Promise<void>;
 }
@@ -96,12 +102,16 @@ export async function startServers(
       PUBLIC_API_URL: config.PUBLIC_API_URL ?? urlOf(api, config.HOST),
       PUBLIC_EMBED_URL: config.PUBLIC_EMBED_URL ?? urlOf(embed, config.HOST),
       PUBLIC_EXAMPLES_URL: config.PUBLIC_EXAMPLES_URL ?? urlOf(examples, 'localhost'),
+      // WebAuthn refuses IP addresses as relying-party ids: the portal defaults to localhost.
+      PUBLIC_PORTAL_URL:
+        config.PUBLIC_PORTAL_URL ?? `http://localhost:${(api.address() as AddressInfo).port}`,
     });
     const effective: Config = {
       ...config,
       publicApiUrl: bound.publicApiUrl,
       publicEmbedUrl: bound.publicEmbedUrl,
       publicExamplesUrl: bound.publicExamplesUrl,
+      publicPortalUrl: bound.publicPortalUrl,
     };
 
     const services = await createServices({
@@ -112,12 +122,14 @@ export async function startServers(
       secretKey,
     });
     const demo = await seedDemo(services.licensing, secretKey);
+    const demoAdmin = await demoAdminSignInLink(services.portal);
     await ensurePublishableKeys(services.licensing);
     const apiApp = createApiApp(services, {
       ...(redis ? { redis } : {}),
       isShuttingDown: () => shuttingDown,
     });
     apiApp.route('/', createAdminRoutes(services, adminToken));
+    apiApp.route('/', createAdminUserRoutes(services, adminToken));
     apiApp.route('/', createBackupRoutes(database, adminToken));
     // Webhooks, alert mails and retention: every instance runs the worker; row locks share the work.
     const worker = config.DELIVERY_WORKER
@@ -168,6 +180,8 @@ export async function startServers(
       embedUrl: effective.publicEmbedUrl,
       examplesUrl: effective.publicExamplesUrl,
       demo,
+      portalUrl: effective.publicPortalUrl,
+      ...(demoAdmin ? { demoSignInLink: demoAdmin.url, demoAccountId: demoAdmin.accountId } : {}),
       adminToken,
       close,
     };
@@ -200,6 +214,7 @@ async function main(): Promise<void> {
       `  API        ${running.apiUrl}/v1   (docs: ${running.apiUrl}/docs)`,
       `  Embed host ${running.embedUrl}/loader.js`,
       `  Examples   ${running.examplesUrl}/`,
+      `  Portal     ${running.portalUrl}/portal/`,
       '',
       'Demo credentials',
       `  Publishable key  ${running.demo.publishableKey}`,
@@ -212,6 +227,12 @@ async function main(): Promise<void> {
       `  License          ${running.demo.licenseId ?? '(not found)'}`,
       `  More leads       npm run svc -- demo seed --account ${running.demo.accountId ?? '<id>'} --leads 10000`,
       `  MCP              ${running.apiUrl}/v1/mcp   (Authorization: Bearer <API key>)`,
+      ...(running.demoSignInLink
+        ? [
+            `  Portal      ${running.demoSignInLink}`,
+            '              (sign-in link for demo@svc.test, owner; single use, 1 hour)',
+          ]
+        : []),
       '',
     ].join('\n'),
   );

@@ -9,6 +9,7 @@ import type { Database } from './db/database.ts';
 import { createDeliveryDeps, type DeliveryDeps } from './domain/delivery/deps.ts';
 import { cursorKeyFrom } from './domain/leads/cursor.ts';
 import { createLicenseCeilings } from './domain/licensing/ceilings.ts';
+import type { PortalDeps } from './domain/portal/portal-deps.ts';
 import { createSigningKeyRing, ensureActiveSigningKey } from './domain/signing-key-ring.ts';
 import type { LicensingDeps } from './domain/token-set.ts';
 import { createTokenService, type KeyRing } from './domain/tokens.ts';
@@ -16,14 +17,19 @@ import type { Config } from './env.ts';
 import { credentialRateKey } from './http/auth.ts';
 import { createMetrics, type Metrics } from './http/metrics.ts';
 import { createRateLimiter } from './http/rate-limiter.ts';
+import { createSignInLimiter } from './http/sign-in-limiter.ts';
+import { createMailer, outboxDirOf } from './mail/mailer.ts';
 import { createMcpRoutes } from './mcp/mcp-routes.ts';
 import type { McpDeps } from './mcp/tools.ts';
+import { repoRoot } from './repo-root.ts';
 import { createBillingPageRoutes, createBillingRoutes } from './routes/billing.ts';
 import { createCalculationRoutes } from './routes/calculations.ts';
 import { createEmbedSessionRoutes } from './routes/embed-session.ts';
 import { createJwksRoutes } from './routes/jwks.ts';
 import { createLeadRoutes } from './routes/leads.ts';
 import { createLicenseRoutes } from './routes/licenses.ts';
+import { createPortalRoutes } from './routes/portal/index.ts';
+import { createPortalPageRoutes } from './routes/portal/portal-pages.ts';
 import { createStripeWebhookRoutes } from './routes/stripe-webhooks.ts';
 import { createSecretStore } from './secrets/secret-store.ts';
 
@@ -36,6 +42,7 @@ export interface Services {
   keys: KeyRing & { refresh(): void };
   licensing: LicensingDeps;
   billing: BillingDeps;
+  portal: PortalDeps;
   metrics: Metrics;
   /** Lead queries (MCP tools, REST lead list): database, clock and the cursor-signing key. */
   queries: McpDeps;
@@ -85,7 +92,17 @@ export async function createServices(opts: {
   }
   const queries: McpDeps = { db, clock, cursorKey: cursorKeyFrom(pepper), logger: opts.logger };
   const delivery = createDeliveryDeps({ db, clock, secretKey, logger: opts.logger, config });
-  return { ...opts, keys, licensing, billing, metrics, queries, delivery };
+  const portal: PortalDeps = {
+    ...licensing,
+    mailer: createMailer({ smtpUrl: config.SMTP_URL, outboxDir: outboxDirOf(config.DATA_DIR) }),
+    mailFrom: config.MAIL_FROM,
+    queries,
+    portalUrl: config.publicPortalUrl,
+    embedUrl: config.publicEmbedUrl,
+    apiUrl: config.publicApiUrl,
+    logger: opts.logger,
+  };
+  return { ...opts, keys, licensing, billing, metrics, queries, delivery, portal };
 }
 
 /**
@@ -148,7 +165,20 @@ export function createApiApp(
         publicApiUrl: config.publicApiUrl,
         corsOrigins: config.corsOrigins,
       }),
+      ...createPortalRoutes(
+        services.portal,
+        createSignInLimiter({ scale: config.RATE_LIMIT_SCALE, ...(opts.redis ? { redis: opts.redis } : {}) }),
+        config.TRUST_PROXY,
+      ),
     ],
-    rootRoutes: [createJwksRoutes(services.keys), createBillingPageRoutes(services.billing)],
+    rootRoutes: [
+      createJwksRoutes(services.keys),
+      createBillingPageRoutes(services.billing),
+      createPortalPageRoutes({
+        distDir: `${repoRoot()}/dist/portal`,
+        apiUrl: config.publicApiUrl,
+        embedUrl: config.publicEmbedUrl,
+      }),
+    ],
   });
 }

@@ -11,6 +11,7 @@ import type { Config } from '../env.ts';
 import { createRateLimiter } from '../http/rate-limiter.ts';
 import { silentLogger } from '../logger.ts';
 import { createAdminRoutes } from '../routes/admin.ts';
+import { createAdminUserRoutes } from '../routes/admin-users.ts';
 import { loadSecretKey } from '../secrets/secret-key.ts';
 import { createServices } from '../services.ts';
 
@@ -91,7 +92,7 @@ async function openDirect(config: Config, token: string): Promise<AdminTransport
     logger,
     rateLimiter: createRateLimiter({ scale: 1000 }),
     ping: () => database.ping(),
-    rootRoutes: [createAdminRoutes(services, token)],
+    rootRoutes: [createAdminRoutes(services, token), createAdminUserRoutes(services, token)],
   });
   return {
     mode: 'direct',

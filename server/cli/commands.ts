@@ -32,6 +32,7 @@ ${LIFECYCLE_USAGE}
   apikey list --account ACCOUNT_ID
   apikey revoke KEY_ID --account ACCOUNT_ID
   connect-code create --license LICENSE_ID --redirect-uri URL --code-challenge S256_CHALLENGE --site-domain DOMAIN
+  user invite --account ACCOUNT_ID --email EMAIL --role owner|admin|viewer
   keys rotate
   demo seed [--account ACCOUNT_ID --leads N [--days 365]]
 ${DELIVERY_USAGE}
@@ -56,6 +57,7 @@ const OPTIONS = {
   'redirect-uri': { type: 'string' },
   'code-challenge': { type: 'string' },
   'site-domain': { type: 'string' },
+  role: { type: 'string' },
   kind: { type: 'string' },
   overlap: { type: 'string' },
   now: { type: 'boolean' },
@@ -216,6 +218,21 @@ export function toRequest(positionals: string[], values: Values): CliRequest {
             ['expires at', b.expiresAt],
           ]),
       };
+    case 'user invite': {
+      const role = required(values, 'role');
+      if (!['owner', 'admin', 'viewer'].includes(role))
+        throw new UsageError('--role must be owner, admin or viewer');
+      return {
+        method: 'POST',
+        path: '/admin/v1/users/invite',
+        body: { accountId: required(values, 'account'), email: required(values, 'email'), role },
+        render: (b) =>
+          `${line([
+            ['user', b.userId],
+            ['expires at', b.expiresAt],
+          ])}\n\nSign-in link (single use):\n${b.link}`,
+      };
+    }
     case 'keys rotate':
       return {
         method: 'POST',

@@ -23,6 +23,16 @@ export async function countAccounts(db: Db): Promise<number> {
   return Number(row?.n ?? 0);
 }
 
+export async function findAccountByEmail(db: Db, email: string): Promise<AccountRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(accounts)
+    .where(eq(accounts.email, email))
+    .orderBy(accounts.createdAt)
+    .limit(1);
+  return row;
+}
+
 export async function listAccounts(db: Db): Promise<AccountRow[]> {
   return db.select().from(accounts).orderBy(asc(accounts.createdAt), asc(accounts.id));
 }

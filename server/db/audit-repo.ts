@@ -1,4 +1,4 @@
-import { and, eq, gte } from 'drizzle-orm';
+import { and, desc, eq, gte, lt, or } from 'drizzle-orm';
 import type { Db } from './database.ts';
 import { newId } from './ids.ts';
 import { auditEvents } from './schema.ts';
@@ -32,6 +32,28 @@ export async function hasAudit(db: Db, action: string, subject: string): Promise
     .where(and(eq(auditEvents.action, action), eq(auditEvents.subject, subject)))
     .limit(1);
   return rows.length === 1;
+}
+
+/** A firm's audit trail, newest first, keyset-paginated on (created_at, id). */
+export async function listAuditByAccount(
+  db: Db,
+  accountId: string,
+  opts: { limit: number; before?: { createdAt: Date; id: string } },
+) {
+  const conditions = [eq(auditEvents.accountId, accountId)];
+  if (opts.before)
+    conditions.push(
+      or(
+        lt(auditEvents.createdAt, opts.before.createdAt),
+        and(eq(auditEvents.createdAt, opts.before.createdAt), lt(auditEvents.id, opts.before.id)),
+      )!,
+    );
+  return db
+    .select()
+    .from(auditEvents)
+    .where(and(...conditions))
+    .orderBy(desc(auditEvents.createdAt), desc(auditEvents.id))
+    .limit(opts.limit);
 }
 
 /** Whether `action` was recorded for `subject` since `since` (to write repeated alerts once). */

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import {
+  bigint,
   boolean,
   date,
   index,
@@ -182,6 +183,7 @@ export const apiKeys = pgTable(
     lastUsedAt: at('last_used_at'),
     revokedAt: at('revoked_at'),
     expiresAt: at('expires_at'),
+    createdBy: text('created_by').references(() => users.id),
   },
   (t) => [uniqueIndex('api_keys_hmac_key').on(t.keyHmac), index('api_keys_account_idx').on(t.accountId)],
 );
@@ -319,6 +321,106 @@ export const auditEvents = pgTable(
   },
   (t) => [index('audit_events_account_idx').on(t.accountId, t.createdAt)],
 );
+
+export const users = pgTable(
+  'users',
+  {
+    id: text('id').primaryKey(),
+    email: text('email').notNull(),
+    name: text('name'),
+    createdAt: at('created_at').notNull(),
+    lastSignInAt: at('last_sign_in_at'),
+  },
+  (t) => [uniqueIndex('users_email_key').on(t.email)],
+);
+
+export type MembershipRole = 'owner' | 'admin' | 'viewer';
+
+export const memberships = pgTable(
+  'memberships',
+  {
+    accountId: text('account_id')
+      .notNull()
+      .references(() => accounts.id),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id),
+    role: text('role').$type<MembershipRole>().notNull(),
+    invitedBy: text('invited_by'),
+    createdAt: at('created_at').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.accountId, t.userId] }), index('memberships_user_idx').on(t.userId)],
+);
+
+export const portalSessions = pgTable(
+  'portal_sessions',
+  {
+    id: text('id').primaryKey(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id),
+    accountId: text('account_id')
+      .notNull()
+      .references(() => accounts.id),
+    tokenHmac: text('token_hmac').notNull(),
+    method: text('method').$type<'magic_link' | 'passkey'>().notNull(),
+    userAgent: text('user_agent'),
+    createdAt: at('created_at').notNull(),
+    lastSeenAt: at('last_seen_at').notNull(),
+    expiresAt: at('expires_at').notNull(),
+    revokedAt: at('revoked_at'),
+  },
+  (t) => [
+    uniqueIndex('portal_sessions_token_key').on(t.tokenHmac),
+    index('portal_sessions_user_idx').on(t.userId),
+  ],
+);
+
+export const magicLinks = pgTable(
+  'magic_links',
+  {
+    id: text('id').primaryKey(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id),
+    accountId: text('account_id').references(() => accounts.id),
+    tokenHmac: text('token_hmac').notNull(),
+    purpose: text('purpose').$type<'sign_in' | 'invite'>().notNull(),
+    nextPath: text('next_path'),
+    expiresAt: at('expires_at').notNull(),
+    usedAt: at('used_at'),
+    createdAt: at('created_at').notNull(),
+  },
+  (t) => [uniqueIndex('magic_links_token_key').on(t.tokenHmac)],
+);
+
+export const passkeys = pgTable(
+  'passkeys',
+  {
+    id: text('id').primaryKey(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id),
+    credentialId: text('credential_id').notNull(),
+    publicKey: text('public_key').notNull(),
+    counter: bigint('counter', { mode: 'number' }).notNull(),
+    transports: jsonb('transports').$type<string[]>().notNull().default([]),
+    name: text('name').notNull(),
+    createdAt: at('created_at').notNull(),
+    lastUsedAt: at('last_used_at'),
+  },
+  (t) => [uniqueIndex('passkeys_credential_key').on(t.credentialId), index('passkeys_user_idx').on(t.userId)],
+);
+
+export const webauthnChallenges = pgTable('webauthn_challenges', {
+  id: text('id').primaryKey(),
+  challenge: text('challenge').notNull(),
+  userId: text('user_id').references(() => users.id),
+  purpose: text('purpose').$type<'register' | 'authenticate'>().notNull(),
+  expiresAt: at('expires_at').notNull(),
+  usedAt: at('used_at'),
+  createdAt: at('created_at').notNull(),
+});
 
 /** Stripe events applied (or deliberately ignored), each once: a replay is a no-op. */
 export const stripeEvents = pgTable('stripe_events', {

@@ -116,6 +116,8 @@ export async function createApiKey(
     scopes?: readonly ApiKeyScope[];
     expiresAt?: Date;
     apiKey?: string;
+    /** The portal user who created it; null from the CLI and the admin API. */
+    createdBy?: string;
   },
 ) {
   await requireAccount(deps, input.accountId);
@@ -128,6 +130,7 @@ export async function createApiKey(
     keyHmac: hmacSecret(deps.pepper, apiKey),
     keyLast4: lastFour(apiKey),
     scopes: formatScopes(scopes),
+    createdBy: input.createdBy ?? null,
     createdAt: deps.clock.now(),
     expiresAt: input.expiresAt ?? null,
   });

@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import type { PortalPrincipal } from '../domain/portal/portal-deps.ts';
 import type { Principal } from '../domain/principal.ts';
 import type { RateDecision } from './rate-limiter.ts';
 
@@ -13,6 +14,8 @@ export interface AppVariables {
   credential?: unknown;
   /** The verified caller of a route guarded by `requireCredential`. */
   principal?: Principal;
+  /** The signed-in portal user of a route guarded by `requirePortalSession`. */
+  portal?: PortalPrincipal;
 }
 
 export interface AppEnv {

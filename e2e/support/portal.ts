@@ -1,0 +1,152 @@
+import { execSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { SMTPServer } from 'smtp-server';
+import { expect } from 'vitest';
+import type { RunningServers } from '../../server/index.ts';
+import { startStack } from '../../server/test-support/stack.ts';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+export const SCREENSHOTS = `${ROOT}/e2e/screenshots/portal`;
+export const WAIT = { timeout: 20_000 };
+
+/** The real stack with the portal built (a bare `vitest --project e2e` builds what is missing). */
+export function startPortalStack(env: Record<string, string> = {}): Promise<RunningServers> {
+  if (!existsSync(`${ROOT}/dist/embed/loader.js`))
+    execSync('npm run build:embed --silent', { cwd: ROOT, stdio: 'inherit' });
+  if (!existsSync(`${ROOT}/dist/portal/index.html`))
+    execSync('npm run build:portal --silent', { cwd: ROOT, stdio: 'inherit' });
+  return startStack({ RATE_LIMIT_SCALE: '10', ...env });
+}
+
+export interface CapturedMail {
+  to: string;
+  raw: string;
+}
+
+/** A local SMTP server that keeps every message (what a firm's mailbox would receive). */
+export async function startMailCapture() {
+  const mails: CapturedMail[] = [];
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS', 'AUTH'],
+    logger: false,
+    onData(stream, session, done) {
+      let raw = '';
+      stream.on('data', (chunk: Buffer) => {
+        raw += chunk.toString('utf8');
+      });
+      stream.on('end', () => {
+        for (const rcpt of session.envelope.rcptTo) mails.push({ to: rcpt.address, raw });
+        done();
+      });
+    },
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.server.address() as AddressInfo).port;
+  return {
+    url: `smtp://127.0.0.1:${port}`,
+    mails,
+    /** Waits for a portal link e-mailed to `to` after the first `since` mails; returns it decoded. */
+    async linkFor(to: string, since = 0): Promise<string> {
+      let link: string | undefined;
+      await expect
+        .poll(() => {
+          const mail = mails
+            .slice(since)
+            .filter((m) => m.to === to)
+            .at(-1);
+          link = mail ? linkIn(mail.raw) : undefined;
+          return link;
+        }, WAIT)
+        .toBeDefined();
+      return link!;
+    },
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+/** Undoes quoted-printable soft breaks and escapes, then finds the portal link. */
+function linkIn(raw: string): string | undefined {
+  const text = raw
+    .replace(/=\r?\n/g, '')
+    .replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)));
+  return /https?:\/\/\S+\/portal\/sign-in\/link#token=svc_ml_[A-Za-z0-9]+/.exec(text)?.[0];
+}
+
+/** Opens a sign-in link in a fresh context and presses Continue; resolves on the signed-in page. */
+export async function signInWithLink(
+  browser: Browser,
+  link: string,
+  viewport = { width: 1280, height: 900 },
+) {
+  const context = await browser.newContext({ viewport });
+  const page = await context.newPage();
+  const violations = watchPage(page);
+  await page.goto(link);
+  await page.getByRole('button', { name: 'Continue' }).click();
+  await page.locator('.sidebar').waitFor(WAIT);
+  return { context, page, ...violations };
+}
+
+/** Records CSP violations and page errors; a clean page has none. */
+export function watchPage(page: Page) {
+  const pageErrors: string[] = [];
+  page.on('pageerror', (error) => pageErrors.push(error.message));
+  page.on('console', (message) => {
+    if (message.type() === 'error' && /Content Security Policy/i.test(message.text()))
+      pageErrors.push(message.text());
+  });
+  return { pageErrors };
+}
+
+const AXE = readFileSync(`${ROOT}/node_modules/axe-core/axe.min.js`, 'utf8');
+
+/** axe-core's WCAG 2.x A/AA rules on the current page; returns the violations (ids and targets). */
+export async function axeViolations(page: Page): Promise<{ id: string; nodes: string[] }[]> {
+  // Runtime evaluation through the DevTools protocol, which the page's CSP does not govern.
+  if (!(await page.evaluate('typeof window.axe !== "undefined"'))) await page.evaluate(AXE);
+  const result = (await page.evaluate(
+    `axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] } })
+      .then(r => r.violations.map(v => ({ id: v.id, nodes: v.nodes.map(n => n.target.join(' ')) })))`,
+  )) as { id: string; nodes: string[] }[];
+  return result;
+}
+
+export async function screenshot(page: Page, name: string) {
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  await page.screenshot({ path: `${SCREENSHOTS}/${name}.png`, fullPage: true });
+}
+
+const CALLBACK_PATH = '/wp-admin/svc-callback';
+
+/** A minimal Connect client: a loopback callback page that records what the portal sent back. */
+export async function startConnectClient() {
+  const received: URLSearchParams[] = [];
+  const server: Server = createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    if (url.pathname !== CALLBACK_PATH) {
+      res.writeHead(404).end();
+      return;
+    }
+    received.push(url.searchParams);
+    res.writeHead(200, { 'content-type': 'text/html' });
+    res.end('<!doctype html><title>Connected</title><h1>Back at the plugin</h1>');
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as AddressInfo).port;
+  return {
+    redirectUri: `http://localhost:${port}${CALLBACK_PATH}`,
+    received,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+export async function newPhoneContext(browser: Browser, from: BrowserContext): Promise<Page> {
+  const state = await from.storageState();
+  const context = await browser.newContext({ viewport: { width: 360, height: 780 }, storageState: state });
+  return context.newPage();
+}

@@ -1,0 +1,82 @@
+const dateFmt = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium' });
+const dateTimeFmt = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'short' });
+
+export const formatDate = (iso: string | null | undefined) => (iso ? dateFmt.format(new Date(iso)) : '—');
+export const formatDateTime = (iso: string | null | undefined) =>
+  iso ? dateTimeFmt.format(new Date(iso)) : '—';
+
+const rtf = new Intl.RelativeTimeFormat('en', { numeric: 'auto' });
+/** "3 minutes ago", "yesterday"; "never" for null. */
+export function formatRelative(iso: string | null | undefined, now = Date.now()): string {
+  if (!iso) return 'never';
+  const seconds = Math.round((new Date(iso).getTime() - now) / 1000);
+  const abs = Math.abs(seconds);
+  if (abs < 60) return 'just now';
+  if (abs < 3600) return rtf.format(Math.round(seconds / 60), 'minute');
+  if (abs < 86_400) return rtf.format(Math.round(seconds / 3600), 'hour');
+  if (abs < 30 * 86_400) return rtf.format(Math.round(seconds / 86_400), 'day');
+  return formatDate(iso);
+}
+
+export const plural = (n: number, one: string, many = `${one}s`) =>
+  `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
+
+export const CALCULATORS: { slug: string; name: string }[] = [
+  { slug: 'estate-tax', name: 'Estate tax' },
+  { slug: 'inheritance-tax', name: 'Inheritance tax' },
+  { slug: 'probate-fees', name: 'Probate fees' },
+  { slug: 'executor-commission', name: 'Executor commission' },
+  { slug: 'rmd', name: 'Required minimum distribution' },
+];
+export const calculatorName = (slug: string) => CALCULATORS.find((c) => c.slug === slug)?.name ?? slug;
+
+export interface LicenseView {
+  id: string;
+  plan: string;
+  status: 'trial' | 'active' | 'grace' | 'expired' | 'revoked';
+  seats: number;
+  seatsUsed: number;
+  keyLast4: string;
+  publishableKey: string | null;
+  domains: { ascii: string; unicode: string }[];
+  trialEndsAt: string | null;
+  paidThrough: string | null;
+  graceEndsAt: string | null;
+  expiresAt: string | null;
+  revokedAt: string | null;
+  activations?: {
+    id: string;
+    domain: { ascii: string; unicode: string };
+    env: 'prod' | 'dev';
+    firstSeenAt: string;
+    lastSeenAt: string;
+  }[];
+}
+
+/** A license's status as a sentence a firm's office manager reads at a glance. */
+export function licenseStatusWords(l: LicenseView): string {
+  switch (l.status) {
+    case 'trial':
+      return `Trial — ends ${formatDate(l.trialEndsAt)}`;
+    case 'active':
+      return `Active — paid through ${formatDate(l.paidThrough)}`;
+    case 'grace':
+      return `Payment overdue — widgets keep working until ${formatDate(l.graceEndsAt)}`;
+    case 'expired':
+      return `Expired on ${formatDate(l.expiresAt)} — widgets are off`;
+    case 'revoked':
+      return `Revoked on ${formatDate(l.revokedAt)}`;
+  }
+}
+
+export const STATUS_TONE: Record<LicenseView['status'], 'good' | 'warn' | 'bad'> = {
+  trial: 'warn',
+  active: 'good',
+  grace: 'warn',
+  expired: 'bad',
+  revoked: 'bad',
+};
+
+/** Domain as people read it, with the punycode form beside it when they differ. */
+export const domainLabel = (d: { ascii: string; unicode: string }) =>
+  d.ascii === d.unicode ? d.ascii : `${d.unicode} (${d.ascii})`;

@@ -1,0 +1,232 @@
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { api } from '../api.ts';
+import { Card, CodeBlock, ErrorNote, PageHeader, TableWrap } from '../components/ui.tsx';
+import { CALCULATORS, type LicenseView } from '../format.ts';
+import { session$ } from '../session.ts';
+import { useResource } from '../use-resource.ts';
+
+const EVENTS = [
+  { type: 'svc-ready', payload: '{ calculator }', when: 'The widget has loaded and is ready for input.' },
+  { type: 'svc-resize', payload: '{ height }', when: 'Its height changed; the loader resizes the frame.' },
+  {
+    type: 'svc-result',
+    payload: '{ resultId, calculator, state, inputs, outputs, ruleSet }',
+    when: 'The server computed and stored a result.',
+  },
+  {
+    type: 'svc-lead',
+    payload: '{ leadId, calculator, resultId? }',
+    when: 'A visitor’s contact request was stored.',
+  },
+  {
+    type: 'svc-error',
+    payload: '{ reason, message }',
+    when: 'Something failed; the message says what to do.',
+  },
+];
+
+function snippetOf(embedUrl: string, key: string, calculators: string[]) {
+  const divs = calculators.map((slug) => `<div data-svc-calculator="${slug}"></div>`).join('\n');
+  return `${divs}\n<script src="${embedUrl}/loader.js" data-key="${key || 'SVC-…'}" async></script>`;
+}
+
+function listenerOf(embedUrl: string) {
+  return `// Simplest: the loader checks origins and frames for you.
+window.Svc.on('svc-lead', (payload, { widgetId }) => {
+  console.log('new lead', payload.leadId, 'from widget', widgetId);
+});
+
+// Or listen to raw messages yourself: accept only the embed host, and only your own frames.
+window.addEventListener('message', (event) => {
+  if (event.origin !== '${new URL(embedUrl).origin}') return;
+  const frames = [...document.querySelectorAll('[data-svc-calculator] iframe')];
+  if (!frames.some((frame) => frame.contentWindow === event.source)) return;
+  const { type, payload } = event.data ?? {};
+  if (type === 'svc-result') console.log('result', payload.resultId, payload.outputs);
+});`;
+}
+
+let seenCount = 0;
+interface Seen {
+  id: number;
+  type: string;
+  detail: unknown;
+  at: string;
+}
+
+export function EmbedPage() {
+  const embedUrl = session$.value!.urls.embed;
+  const licenses = useResource(() => api.get<{ data: LicenseView[] }>('licenses'));
+  const [selected, setSelected] = useState<string[]>(['estate-tax']);
+  const [key, setKey] = useState('');
+  const [previewKey, setPreviewKey] = useState<string | null>(null);
+  const [seen, setSeen] = useState<Seen[]>([]);
+  const frame = useRef<HTMLIFrameElement>(null);
+  const publishable = licenses.data?.data.find((l) => l.publishableKey)?.publishableKey ?? '';
+  const dataKey = publishable || key.trim();
+
+  useEffect(() => {
+    const onMessage = (event: MessageEvent) => {
+      // The preview page is on this origin and posts only here; anything else is ignored.
+      if (event.origin !== window.location.origin || event.source !== frame.current?.contentWindow) return;
+      const data = event.data as { source?: string; type?: string; detail?: unknown };
+      if (data?.source !== 'svc-preview' || typeof data.type !== 'string') return;
+      if (data.type === 'svc-resize') return;
+      setSeen((list) =>
+        [
+          { id: ++seenCount, type: data.type!, detail: data.detail, at: new Date().toLocaleTimeString() },
+          ...list,
+        ].slice(0, 20),
+      );
+    };
+    window.addEventListener('message', onMessage);
+    return () => window.removeEventListener('message', onMessage);
+  }, []);
+
+  const toggle = (slug: string, on: boolean) =>
+    setSelected(on ? [...selected, slug] : selected.filter((s) => s !== slug));
+  const snippet = snippetOf(embedUrl, dataKey, selected.length ? selected : ['estate-tax']);
+
+  return (
+    <div class="page">
+      <PageHeader
+        title="Embed code"
+        lead="Paste one snippet into your site where the calculator should appear."
+      />
+      <ErrorNote error={licenses.error} />
+      <div class="grid-2">
+        <Card title="1. Choose calculators" id="choose">
+          <div class="stack">
+            <fieldset class="field">
+              <legend class="visually-hidden">Calculators</legend>
+              {CALCULATORS.map((c) => (
+                <label key={c.slug} class="check">
+                  <input
+                    type="checkbox"
+                    checked={selected.includes(c.slug)}
+                    onChange={(e) => toggle(c.slug, (e.target as HTMLInputElement).checked)}
+                  />
+                  <span class="check-label">{c.name}</span>
+                </label>
+              ))}
+            </fieldset>
+            {publishable ? null : (
+              <div class="field">
+                <label for="data-key">Your license key</label>
+                <input
+                  id="data-key"
+                  placeholder="SVC-XXXXX-…"
+                  autocomplete="off"
+                  spellcheck={false}
+                  value={key}
+                  onInput={(e) => setKey((e.target as HTMLInputElement).value)}
+                />
+                <p class="help">
+                  The key you received with your license; it stays in this page (it goes into the snippet and
+                  the preview).
+                </p>
+              </div>
+            )}
+          </div>
+        </Card>
+        <Card title="2. Copy the snippet" id="snippet">
+          <CodeBlock code={snippet} label="HTML" />
+          <p class="help">
+            Your site’s domain must be one of the license’s allowed domains; on localhost it works for
+            testing.
+          </p>
+        </Card>
+      </div>
+      <Card
+        title="Live preview"
+        id="preview"
+        description="The real loader, running on this portal as a development host."
+      >
+        <div class="preview-bar">
+          <button
+            type="button"
+            class="button button-primary"
+            disabled={!dataKey}
+            onClick={() => {
+              setSeen([]);
+              setPreviewKey(`${dataKey}|${selected[0] ?? 'estate-tax'}|${Date.now()}`);
+            }}
+          >
+            {previewKey ? 'Reload preview' : 'Show preview'}
+          </button>
+          {!dataKey ? <span class="muted small">Enter your license key above to preview.</span> : null}
+        </div>
+        {previewKey ? (
+          <iframe
+            ref={frame}
+            key={previewKey}
+            class="preview-frame"
+            title="Widget preview"
+            src={`/portal/preview?calculator=${encodeURIComponent(selected[0] ?? 'estate-tax')}&key=${encodeURIComponent(dataKey)}`}
+          />
+        ) : null}
+        {previewKey ? (
+          <TableWrap label="Events seen">
+            <table class="table" aria-label="Events from the preview">
+              <thead>
+                <tr>
+                  <th scope="col">Time</th>
+                  <th scope="col">Event</th>
+                  <th scope="col">Payload</th>
+                </tr>
+              </thead>
+              <tbody>
+                {seen.length === 0 ? (
+                  <tr>
+                    <td colSpan={3} class="muted">
+                      Events appear here as you use the preview.
+                    </td>
+                  </tr>
+                ) : (
+                  seen.map((s) => (
+                    <tr key={s.id}>
+                      <td class="num nowrap">{s.at}</td>
+                      <td>
+                        <code>{s.type}</code>
+                      </td>
+                      <td class="payload">
+                        <code>{JSON.stringify(s.detail).slice(0, 160)}</code>
+                      </td>
+                    </tr>
+                  ))
+                )}
+              </tbody>
+            </table>
+          </TableWrap>
+        ) : null}
+      </Card>
+      <Card title="Events your page can listen to" id="events">
+        <TableWrap label="Event reference">
+          <table class="table">
+            <thead>
+              <tr>
+                <th scope="col">Event</th>
+                <th scope="col">Payload</th>
+                <th scope="col">When</th>
+              </tr>
+            </thead>
+            <tbody>
+              {EVENTS.map((e) => (
+                <tr key={e.type}>
+                  <td>
+                    <code>{e.type}</code>
+                  </td>
+                  <td>
+                    <code>{e.payload}</code>
+                  </td>
+                  <td>{e.when}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </TableWrap>
+        <CodeBlock code={listenerOf(embedUrl)} label="JavaScript listener" />
+      </Card>
+    </div>
+  );
+}

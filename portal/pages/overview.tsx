@@ -1,0 +1,76 @@
+import { api } from '../api.ts';
+import { Card, Empty, ErrorNote, Link, Loading, PageHeader } from '../components/ui.tsx';
+import { type LicenseView, licenseStatusWords, plural, STATUS_TONE } from '../format.ts';
+import { useResource } from '../use-resource.ts';
+import { type Lead, LeadsTable } from './leads-table.tsx';
+
+interface Overview {
+  firm: { name: string };
+  licenses: LicenseView[];
+  leads: { thisMonth: number; lastMonth: number; latest: Lead[] };
+}
+
+function Change(props: { now: number; before: number }) {
+  const diff = props.now - props.before;
+  if (props.before === 0 && props.now === 0) return <span class="muted">No leads last month either</span>;
+  const words =
+    diff === 0 ? 'the same as last month' : `${diff > 0 ? '+' : '−'}${Math.abs(diff)} against last month`;
+  return (
+    <span class={diff > 0 ? 'delta delta-up' : diff < 0 ? 'delta delta-down' : 'muted'}>
+      {words} ({props.before})
+    </span>
+  );
+}
+
+export function OverviewPage() {
+  const { data, error } = useResource(() => api.get<Overview>('overview'));
+  return (
+    <div class="page">
+      <PageHeader title="Overview" lead={data ? data.firm.name : undefined} />
+      <ErrorNote error={error} />
+      {!data ? (
+        <Loading />
+      ) : (
+        <>
+          <div class="stats">
+            <div class="stat card">
+              <p class="stat-label">Leads this month</p>
+              <p class="stat-value num">{data.leads.thisMonth.toLocaleString('en-US')}</p>
+              <Change now={data.leads.thisMonth} before={data.leads.lastMonth} />
+            </div>
+            {data.licenses.map((l) => (
+              <div class="stat card" key={l.id}>
+                <p class="stat-label">
+                  {l.plan[0]!.toUpperCase() + l.plan.slice(1)} license · …{l.keyLast4}
+                </p>
+                <p class={`stat-status tone-${STATUS_TONE[l.status]}`}>{licenseStatusWords(l)}</p>
+                <label class="meter-label" for={`seats-${l.id}`}>
+                  <span class="num">
+                    {l.seatsUsed} of {plural(l.seats, 'seat')}
+                  </span>{' '}
+                  used
+                </label>
+                <meter id={`seats-${l.id}`} min={0} max={Math.max(1, l.seats)} value={l.seatsUsed} />
+              </div>
+            ))}
+          </div>
+          <Card title="Latest leads" id="latest">
+            {data.leads.latest.length === 0 ? (
+              <Empty title="No leads yet">
+                Put a calculator on your site (see <Link href="/portal/embed">Embed code</Link>); people who
+                ask to be contacted appear here.
+              </Empty>
+            ) : (
+              <>
+                <LeadsTable leads={data.leads.latest} />
+                <p class="card-foot">
+                  <Link href="/portal/leads">All leads →</Link>
+                </p>
+              </>
+            )}
+          </Card>
+        </>
+      )}
+    </div>
+  );
+}

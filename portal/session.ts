@@ -1,0 +1,18 @@
+import { signal } from '@preact/signals';
+import { api, type PortalError, type Session, setCsrfToken } from './api.ts';
+
+/** undefined while loading; null when signed out. */
+export const session$ = signal<Session | null | undefined>(undefined);
+
+export async function loadSession(): Promise<void> {
+  try {
+    const session = await api.get<Session>('session');
+    setCsrfToken(session.csrfToken);
+    session$.value = session;
+  } catch (error) {
+    if ((error as PortalError).status === 401) session$.value = null;
+    else throw error;
+  }
+}
+
+export const canManage = () => session$.value?.firm.role === 'owner' || session$.value?.firm.role === 'admin';

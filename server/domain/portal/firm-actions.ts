@@ -1,0 +1,71 @@
+import { recordAudit } from '../../db/audit-repo.ts';
+import type { LeadStatus } from '../../db/leads-repo.ts';
+import { AppError } from '../../errors.ts';
+import { changeLeadStatus } from '../leads.ts';
+import { createApiKey, revokeApiKey } from '../license-admin.ts';
+import type { ApiKeyScope } from '../scopes.ts';
+import type { PortalDeps, PortalPrincipal } from './portal-deps.ts';
+import { requireRole } from './roles.ts';
+
+const actorOf = (p: PortalPrincipal) => `user:${p.email}`;
+
+/**
+ * Settings → API keys → Create. Admins and owners only. The key is returned here once and stored
+ * as an HMAC; the audit trail names who created it and with which scopes.
+ */
+export async function createFirmApiKey(
+  deps: PortalDeps,
+  principal: PortalPrincipal,
+  input: { name: string; scopes: ApiKeyScope[] },
+) {
+  requireRole(principal, 'admin');
+  const { apiKey, row } = await createApiKey(deps, {
+    accountId: principal.accountId,
+    name: input.name,
+    scopes: input.scopes,
+    createdBy: principal.userId,
+  });
+  await recordAudit(deps.db, {
+    accountId: principal.accountId,
+    actor: actorOf(principal),
+    action: 'apikey.created',
+    subject: row.id,
+    data: { name: row.name, scopes: input.scopes },
+    at: deps.clock.now(),
+  });
+  return { apiKey, id: row.id, name: row.name, last4: row.keyLast4, scopes: input.scopes };
+}
+
+/** Revocation is immediate: the next request with the key (REST or MCP) is refused. */
+export async function revokeFirmApiKey(deps: PortalDeps, principal: PortalPrincipal, keyId: string) {
+  requireRole(principal, 'admin');
+  // NOT_FOUND for an unknown, foreign or already revoked key.
+  await revokeApiKey(deps, principal.accountId, keyId);
+  await recordAudit(deps.db, {
+    accountId: principal.accountId,
+    actor: actorOf(principal),
+    action: 'apikey.revoked',
+    subject: keyId,
+    at: deps.clock.now(),
+  });
+}
+
+/** A lead moves along the allowed transitions only (see `changeLeadStatus`); viewers cannot. */
+export async function changeFirmLeadStatus(
+  deps: PortalDeps,
+  principal: PortalPrincipal,
+  leadId: string,
+  status: LeadStatus,
+) {
+  requireRole(principal, 'admin');
+  const lead = await changeLeadStatus(deps, principal.accountId, leadId, status);
+  await recordAudit(deps.db, {
+    accountId: principal.accountId,
+    actor: actorOf(principal),
+    action: 'lead.status_changed',
+    subject: leadId,
+    data: { status },
+    at: deps.clock.now(),
+  });
+  return lead;
+}

@@ -1,0 +1,152 @@
+import { domainToUnicode } from 'node:url';
+import { findAccountById } from '../../db/accounts-repo.ts';
+import { countLiveProdActivations, listActivationsByLicense } from '../../db/activations-repo.ts';
+import { listApiKeysByAccount } from '../../db/api-keys-repo.ts';
+import { listAuditByAccount } from '../../db/audit-repo.ts';
+import type { LicenseRow } from '../../db/licenses-repo.ts';
+import { listLicensesByAccount } from '../../db/licenses-repo.ts';
+import { countLeadsBetween } from '../../db/portal-stats-repo.ts';
+import { listMembers } from '../../db/users-repo.ts';
+import { AppError } from '../../errors.ts';
+import { licenseState } from '../license-status.ts';
+import { parseScopes } from '../scopes.ts';
+import { idleCutoff } from '../site-activation.ts';
+import { pageOfFirmLeads } from './firm-leads.ts';
+import type { PortalDeps, PortalPrincipal } from './portal-deps.ts';
+
+const iso = (d: Date | null | undefined) => d?.toISOString() ?? null;
+
+/** A domain as stored (ASCII, punycode) and as people read it (Unicode). */
+export function domainView(entry: string) {
+  const wildcard = entry.startsWith('*.');
+  const host = wildcard ? entry.slice(2) : entry;
+  const unicode = domainToUnicode(host) || host;
+  return { ascii: entry, unicode: wildcard ? `*.${unicode}` : unicode };
+}
+
+async function licenseView(deps: PortalDeps, license: LicenseRow, withActivations: boolean) {
+  const state = licenseState(license, deps.clock.now());
+  const seatsUsed = await countLiveProdActivations(deps.db, license.id, idleCutoff(deps.clock.now()));
+  const activations = withActivations
+    ? (await listActivationsByLicense(deps.db, license.id))
+        .filter((a) => !a.releasedAt)
+        .map((a) => ({
+          id: a.id,
+          domain: domainView(a.domain),
+          env: a.env,
+          firstSeenAt: iso(a.firstSeenAt),
+          lastSeenAt: iso(a.lastSeenAt),
+        }))
+    : undefined;
+  const publishable = (license as { publishableKey?: string | null }).publishableKey ?? null;
+  return {
+    id: license.id,
+    plan: license.plan,
+    status: state.status,
+    seats: license.seats,
+    seatsUsed,
+    keyLast4: license.keyLast4,
+    // The trust-model issue adds a publishable key; until then the secret key is the data-key.
+    publishableKey: publishable,
+    domains: license.allowedDomains.map(domainView),
+    trialEndsAt: iso(license.trialEndsAt),
+    paidThrough: iso(license.paidThrough),
+    graceEndsAt: iso(state.graceEndsAt),
+    expiresAt: iso(state.expiresAt),
+    revokedAt: iso(license.revokedAt),
+    createdAt: iso(license.createdAt),
+    ...(activations ? { activations } : {}),
+  };
+}
+
+export async function listFirmLicenses(deps: PortalDeps, principal: PortalPrincipal) {
+  const rows = await listLicensesByAccount(deps.db, principal.accountId);
+  return Promise.all(rows.map((l) => licenseView(deps, l, true)));
+}
+
+export async function firmLicense(deps: PortalDeps, principal: PortalPrincipal, id: string) {
+  const row = (await listLicensesByAccount(deps.db, principal.accountId)).find((l) => l.id === id);
+  if (!row) throw new AppError('NOT_FOUND', 'No such license.');
+  return licenseView(deps, row, true);
+}
+
+function monthStart(now: Date, offset: number): Date {
+  return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + offset, 1));
+}
+
+/** The Overview page: licenses, this month's leads against last month's, the latest leads. */
+export async function firmOverview(deps: PortalDeps, principal: PortalPrincipal) {
+  const now = deps.clock.now();
+  const thisMonth = monthStart(now, 0);
+  const [account, licenses, leadsThisMonth, leadsLastMonth, latest] = await Promise.all([
+    findAccountById(deps.db, principal.accountId),
+    listLicensesByAccount(deps.db, principal.accountId),
+    countLeadsBetween(deps.db, principal.accountId, thisMonth, monthStart(now, 1)),
+    countLeadsBetween(deps.db, principal.accountId, monthStart(now, -1), thisMonth),
+    pageOfFirmLeads(deps, principal.accountId, { limit: 5 }),
+  ]);
+  return {
+    firm: { id: principal.accountId, name: account?.name ?? '' },
+    licenses: await Promise.all(licenses.map((l) => licenseView(deps, l, false))),
+    leads: { thisMonth: leadsThisMonth, lastMonth: leadsLastMonth, latest: latest.data },
+    now: now.toISOString(),
+  };
+}
+
+export async function listFirmApiKeys(deps: PortalDeps, principal: PortalPrincipal) {
+  const [keys, members] = await Promise.all([
+    listApiKeysByAccount(deps.db, principal.accountId),
+    listMembers(deps.db, principal.accountId),
+  ]);
+  const emailOf = new Map(members.map((m) => [m.userId, m.email]));
+  return keys
+    .map((k) => ({
+      id: k.id,
+      name: k.name,
+      prefix: 'svc_pat_',
+      last4: k.keyLast4,
+      scopes: parseScopes(k.scopes),
+      createdBy: k.createdBy ? (emailOf.get(k.createdBy) ?? 'a former member') : 'operator',
+      createdAt: iso(k.createdAt)!,
+      lastUsedAt: iso(k.lastUsedAt),
+      revokedAt: iso(k.revokedAt),
+      expiresAt: iso(k.expiresAt),
+    }))
+    .reverse();
+}
+
+/** The audit trail of the firm, newest first. */
+export async function firmActivity(
+  deps: PortalDeps,
+  principal: PortalPrincipal,
+  opts: { limit: number; cursor?: string },
+) {
+  const before = opts.cursor ? decodeCursor(opts.cursor) : undefined;
+  const rows = await listAuditByAccount(deps.db, principal.accountId, {
+    limit: opts.limit + 1,
+    ...(before ? { before } : {}),
+  });
+  const page = rows.slice(0, opts.limit);
+  const last = page.at(-1);
+  return {
+    data: page.map((e) => ({
+      id: e.id,
+      at: e.createdAt.toISOString(),
+      actor: e.actor,
+      action: e.action,
+      subject: e.subject,
+      data: e.data,
+    })),
+    nextCursor:
+      rows.length > opts.limit && last
+        ? Buffer.from(`${last.createdAt.toISOString()}|${last.id}`).toString('base64url')
+        : null,
+  };
+}
+
+function decodeCursor(cursor: string) {
+  const [at, id] = Buffer.from(cursor, 'base64url').toString().split('|');
+  const createdAt = new Date(at ?? '');
+  if (!id || Number.isNaN(createdAt.getTime())) throw new AppError('INVALID_REQUEST', 'cursor is not valid.');
+  return { createdAt, id };
+}

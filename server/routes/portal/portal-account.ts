@@ -1,0 +1,165 @@
+import type { OpenAPIHono } from '@hono/zod-openapi';
+import { createRoute, z } from '@hono/zod-openapi';
+import { findAccountById } from '../../db/accounts-repo.ts';
+import { listMembershipsOfUser } from '../../db/users-repo.ts';
+import {
+  addPasskey,
+  listPasskeys,
+  passkeyRegistrationOptions,
+  removePasskey,
+} from '../../domain/portal/passkeys.ts';
+import type { PortalDeps } from '../../domain/portal/portal-deps.ts';
+import { csrfTokenOf, endSession, listSessions, switchAccount } from '../../domain/portal/sessions.ts';
+import type { AppEnv } from '../../http/app-env.ts';
+import { clearSessionCookie, portalOf } from '../../http/portal-session.ts';
+import { jsonBody } from '../schemas.ts';
+import { Any, IdParam, portalOk, portalSecurity } from './portal-schemas.ts';
+
+const tags = ['Portal'];
+const security = portalSecurity;
+
+const routes = {
+  session: createRoute({
+    method: 'get',
+    path: '/portal/session',
+    tags,
+    security,
+    summary: 'Who is signed in, in which firm, with which role; the CSRF token for writes',
+    responses: portalOk('The session'),
+  }),
+  signOut: createRoute({
+    method: 'post',
+    path: '/portal/session/sign-out',
+    tags,
+    security,
+    summary: 'End this session',
+    responses: portalOk('Signed out'),
+  }),
+  switchFirm: createRoute({
+    method: 'post',
+    path: '/portal/session/account',
+    tags,
+    security,
+    summary: 'Work in another firm you belong to',
+    request: jsonBody(z.object({ accountId: z.string().min(1).max(64) })),
+    responses: portalOk('Switched', 404),
+  }),
+  sessions: createRoute({
+    method: 'get',
+    path: '/portal/sessions',
+    tags,
+    security,
+    summary: 'Your signed-in sessions',
+    responses: portalOk('Sessions'),
+  }),
+  revokeSession: createRoute({
+    method: 'post',
+    path: '/portal/sessions/{id}/revoke',
+    tags,
+    security,
+    summary: 'Sign out a session (this device or another)',
+    request: { params: IdParam },
+    responses: portalOk('Revoked', 404),
+  }),
+  passkeys: createRoute({
+    method: 'get',
+    path: '/portal/passkeys',
+    tags,
+    security,
+    summary: 'Your passkeys',
+    responses: portalOk('Passkeys'),
+  }),
+  passkeyOptions: createRoute({
+    method: 'post',
+    path: '/portal/passkeys/options',
+    tags,
+    security,
+    summary: 'WebAuthn creation options for adding a passkey',
+    responses: portalOk('Options and the challenge id'),
+  }),
+  addPasskey: createRoute({
+    method: 'post',
+    path: '/portal/passkeys',
+    tags,
+    security,
+    summary: 'Verify and store a new passkey',
+    request: jsonBody(
+      z.object({
+        challengeId: z.string().min(1).max(64),
+        response: Any,
+        name: z.string().max(60).optional(),
+      }),
+    ),
+    responses: portalOk('The passkey', 400),
+  }),
+  removePasskey: createRoute({
+    method: 'delete',
+    path: '/portal/passkeys/{id}',
+    tags,
+    security,
+    summary: 'Remove one of your passkeys',
+    request: { params: IdParam },
+    responses: portalOk('Removed', 404),
+  }),
+};
+
+/** The signed-in person's own things: session, firms, sessions and passkeys. */
+export function registerPortalAccountRoutes(router: OpenAPIHono<AppEnv>, deps: PortalDeps) {
+  router.openapi(routes.session, async (c) => {
+    const p = portalOf(c);
+    const [firms, account] = await Promise.all([
+      listMembershipsOfUser(deps.db, p.userId),
+      findAccountById(deps.db, p.accountId),
+    ]);
+    return c.json(
+      {
+        user: { id: p.userId, email: p.email },
+        firm: { id: p.accountId, name: account?.name ?? '', role: p.role },
+        firms: firms.map((f) => ({ id: f.accountId, name: f.accountName, role: f.role })),
+        csrfToken: csrfTokenOf(deps.pepper, p.sessionId),
+        urls: {
+          api: `${deps.apiUrl}/v1`,
+          mcp: `${deps.apiUrl}/v1/mcp`,
+          embed: deps.embedUrl,
+          portal: deps.portalUrl,
+        },
+      },
+      200,
+    );
+  });
+  router.openapi(routes.signOut, async (c) => {
+    const p = portalOf(c);
+    await endSession(deps, p, p.sessionId);
+    clearSessionCookie(c, deps.portalUrl);
+    return c.json({ signedOut: true }, 200);
+  });
+  router.openapi(routes.switchFirm, async (c) => {
+    await switchAccount(deps, portalOf(c), c.req.valid('json').accountId);
+    return c.json({ switched: true }, 200);
+  });
+  router.openapi(routes.sessions, async (c) => c.json({ data: await listSessions(deps, portalOf(c)) }, 200));
+  router.openapi(routes.revokeSession, async (c) => {
+    const p = portalOf(c);
+    const { id } = c.req.valid('param');
+    await endSession(deps, p, id);
+    if (id === p.sessionId) clearSessionCookie(c, deps.portalUrl);
+    return c.json({ revoked: true }, 200);
+  });
+  router.openapi(routes.passkeys, async (c) => c.json({ data: await listPasskeys(deps, portalOf(c)) }, 200));
+  router.openapi(routes.passkeyOptions, async (c) =>
+    c.json(await passkeyRegistrationOptions(deps, portalOf(c)), 200),
+  );
+  router.openapi(routes.addPasskey, async (c) => {
+    const body = c.req.valid('json');
+    const passkey = await addPasskey(deps, portalOf(c), {
+      challengeId: body.challengeId,
+      response: body.response as never,
+      ...(body.name ? { name: body.name } : {}),
+    });
+    return c.json({ passkey }, 200);
+  });
+  router.openapi(routes.removePasskey, async (c) => {
+    await removePasskey(deps, portalOf(c), c.req.valid('param').id);
+    return c.json({ removed: true }, 200);
+  });
+}

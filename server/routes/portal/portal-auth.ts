@@ -1,0 +1,109 @@
+import { createRoute, z } from '@hono/zod-openapi';
+import { redeemLink, requestSignInLink, safeNextPath } from '../../domain/portal/magic-links.ts';
+import { passkeySignInOptions, verifyPasskeySignIn } from '../../domain/portal/passkeys.ts';
+import { normalizeEmail, type PortalDeps } from '../../domain/portal/portal-deps.ts';
+import { startSession } from '../../domain/portal/sessions.ts';
+import { clientIp, type TrustProxy } from '../../http/client-ip.ts';
+import { createRouter } from '../../http/openapi-router.ts';
+import { assertSameOrigin, sessionTokenOf, setSessionCookie } from '../../http/portal-session.ts';
+import type { SignInLimiter } from '../../http/sign-in-limiter.ts';
+import { errorResponses, jsonBody, jsonResponse } from '../schemas.ts';
+import { Any } from './portal-schemas.ts';
+
+const tags = ['Portal sign-in'];
+const Next = z.object({ next: z.string().nullable() });
+
+const routes = {
+  email: createRoute({
+    method: 'post',
+    path: '/portal/auth/email',
+    tags,
+    summary: 'E-mail a single-use sign-in link (same answer whether or not the address is known)',
+    request: jsonBody(z.object({ email: z.email().max(254), next: z.string().max(2000).optional() })),
+    responses: {
+      202: jsonResponse('Accepted', z.object({ sent: z.literal(true) })),
+      ...errorResponses(400, 403),
+    },
+  }),
+  link: createRoute({
+    method: 'post',
+    path: '/portal/auth/link',
+    tags,
+    summary: 'Redeem a sign-in link (once); sets the session cookie',
+    request: jsonBody(z.object({ token: z.string().min(1).max(200) })),
+    responses: { 200: jsonResponse('Signed in', Next), ...errorResponses(400, 401, 403) },
+  }),
+  passkeyOptions: createRoute({
+    method: 'post',
+    path: '/portal/auth/passkey/options',
+    tags,
+    summary: 'WebAuthn request options for signing in with a passkey',
+    responses: { 200: jsonResponse('Options and the challenge id', Any), ...errorResponses(403) },
+  }),
+  passkeyVerify: createRoute({
+    method: 'post',
+    path: '/portal/auth/passkey/verify',
+    tags,
+    summary: 'Verify a passkey assertion; sets the session cookie',
+    request: jsonBody(
+      z.object({
+        challengeId: z.string().min(1).max(64),
+        response: Any,
+        next: z.string().max(2000).optional(),
+      }),
+    ),
+    responses: { 200: jsonResponse('Signed in', Next), ...errorResponses(400, 401, 403) },
+  }),
+};
+
+/**
+ * Sign-in endpoints (no session yet). Each checks that it is called from the portal's own origin
+ * and counts against the sign-in limits per IP (and per e-mail address for links).
+ */
+export function createPortalAuthRoutes(deps: PortalDeps, limiter: SignInLimiter, trustProxy: TrustProxy) {
+  const router = createRouter();
+  const guard = async (c: Parameters<typeof clientIp>[0], email?: string) => {
+    assertSameOrigin(c, deps.portalUrl);
+    await limiter.consume({ ip: clientIp(c, trustProxy), ...(email ? { email } : {}) });
+  };
+  router.openapi(routes.email, async (c) => {
+    const { email, next } = c.req.valid('json');
+    await guard(c, normalizeEmail(email));
+    await requestSignInLink(deps, email, next);
+    return c.json({ sent: true as const }, 202);
+  });
+  router.openapi(routes.link, async (c) => {
+    await guard(c);
+    const link = await redeemLink(deps, c.req.valid('json').token);
+    const { token } = await startSession(deps, {
+      userId: link.userId,
+      method: 'magic_link',
+      accountId: link.accountId,
+      userAgent: c.req.header('user-agent') ?? '',
+      previousToken: sessionTokenOf(c, deps.portalUrl),
+    });
+    setSessionCookie(c, deps.portalUrl, token);
+    return c.json({ next: link.next }, 200);
+  });
+  router.openapi(routes.passkeyOptions, async (c) => {
+    await guard(c);
+    return c.json(await passkeySignInOptions(deps), 200);
+  });
+  router.openapi(routes.passkeyVerify, async (c) => {
+    await guard(c);
+    const body = c.req.valid('json');
+    const { userId } = await verifyPasskeySignIn(deps, {
+      challengeId: body.challengeId,
+      response: body.response as never,
+    });
+    const { token } = await startSession(deps, {
+      userId,
+      method: 'passkey',
+      userAgent: c.req.header('user-agent') ?? '',
+      previousToken: sessionTokenOf(c, deps.portalUrl),
+    });
+    setSessionCookie(c, deps.portalUrl, token);
+    return c.json({ next: safeNextPath(body.next) }, 200);
+  });
+  return router;
+}

@@ -1,0 +1,68 @@
+import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
+import {
+  approveConnectRequest,
+  denyConnectRequest,
+  describeConnectRequest,
+} from '../../domain/portal/connect-consent.ts';
+import type { PortalDeps } from '../../domain/portal/portal-deps.ts';
+import type { AppEnv } from '../../http/app-env.ts';
+import { portalOf } from '../../http/portal-session.ts';
+import { jsonBody } from '../schemas.ts';
+import { portalOk, portalSecurity } from './portal-schemas.ts';
+
+const tags = ['Portal Connect'];
+const security = portalSecurity;
+
+const Params = z.object({
+  response_type: z.string().max(20),
+  client_id: z.string().max(200),
+  redirect_uri: z.string().max(2000),
+  state: z.string().max(500).optional(),
+  code_challenge: z.string().max(200),
+  code_challenge_method: z.string().max(20),
+  site_domain: z.string().max(253),
+});
+
+const routes = {
+  describe: createRoute({
+    method: 'get',
+    path: '/portal/connect',
+    tags,
+    security,
+    summary: 'Check an /oauth/authorize request and describe it for the consent page',
+    request: { query: Params },
+    responses: portalOk('Who asks, for which site, which access; the licenses that fit', 400),
+  }),
+  approve: createRoute({
+    method: 'post',
+    path: '/portal/connect/approve',
+    tags,
+    security,
+    summary: 'Approve: mint a single-use code; answers where to send the browser',
+    request: jsonBody(Params.extend({ license_id: z.string().min(1).max(64) })),
+    responses: portalOk('redirectTo = redirect_uri?code=…&state=…', 400, 404),
+  }),
+  deny: createRoute({
+    method: 'post',
+    path: '/portal/connect/deny',
+    tags,
+    security,
+    summary: 'Deny: answers redirect_uri?error=access_denied&state=…',
+    request: jsonBody(Params),
+    responses: portalOk('redirectTo', 400),
+  }),
+};
+
+/** The consent step of Connect (the page itself is `GET /oauth/authorize`, served by the portal app). */
+export function registerPortalConnectRoutes(router: OpenAPIHono<AppEnv>, deps: PortalDeps) {
+  router.openapi(routes.describe, async (c) =>
+    c.json(await describeConnectRequest(deps, portalOf(c), c.req.valid('query')), 200),
+  );
+  router.openapi(routes.approve, async (c) =>
+    c.json(await approveConnectRequest(deps, portalOf(c), c.req.valid('json')), 200),
+  );
+  router.openapi(routes.deny, async (c) => {
+    portalOf(c);
+    return c.json(denyConnectRequest(c.req.valid('json')), 200);
+  });
+}
