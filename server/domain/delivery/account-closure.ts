@@ -16,8 +16,11 @@ import {
   leads,
   licenseKeys,
   licenses,
+  magicLinks,
   mailMessages,
+  memberships,
   outboxEvents,
+  portalSessions,
   refreshTokens,
   stripeEvents,
   webhookDeliveries,
@@ -108,6 +111,9 @@ export const ACCOUNT_DATA_TABLES = [
   'api_keys',
   'licenses',
   'audit_events',
+  'memberships',
+  'portal_sessions',
+  'magic_links',
   'accounts',
   'account_closures',
 ] as const;
@@ -139,6 +145,11 @@ async function deleteAccountRows(tx: Db, accountId: string): Promise<void> {
   await tx.delete(apiKeys).where(eq(apiKeys.accountId, accountId));
   await tx.delete(licenses).where(eq(licenses.accountId, accountId));
   await tx.delete(auditEvents).where(eq(auditEvents.accountId, accountId));
+  // Portal access to the firm ends with it; the people (users, passkeys) stay, as they may belong
+  // to other firms too.
+  await tx.delete(portalSessions).where(eq(portalSessions.accountId, accountId));
+  await tx.delete(magicLinks).where(eq(magicLinks.accountId, accountId));
+  await tx.delete(memberships).where(eq(memberships.accountId, accountId));
   await tx.delete(accounts).where(eq(accounts.id, accountId));
   await tx.delete(accountClosures).where(eq(accountClosures.accountId, accountId));
 }
