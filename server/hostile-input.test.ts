@@ -237,7 +237,11 @@ describe('hostile input against every documented endpoint', () => {
               ...(op.method === 'GET' ? {} : { body: body as BodyInit }),
             });
             const text = await res.text();
-            expect(res.status, `${name} → ${res.status} ${text.slice(0, 200)}`).toBeLessThan(500);
+            // 501 (a feature this server has not configured) is a documented answer; 500 never is.
+            expect(
+              res.status === 501 || res.status < 500,
+              `${name} → ${res.status} ${text.slice(0, 200)}`,
+            ).toBe(true);
             expect(text).not.toMatch(/\n\s+at |node_modules|\/server\/|TypeError|SyntaxError/);
             expect(text).not.toContain(TENANT_B_MARKER);
             if (res.status >= 400) {

@@ -89,13 +89,9 @@ describe.runIf(process.env.DATABASE_URL)('migrations on PostgreSQL (PostgreSQL)'
   it('race fresh migrations safely', async () => {
     const { url, drop, database } = await createPostgresTestDatabase(process.env.DATABASE_URL!);
     try {
-      // Every table, whichever migrations made them (a list here would go stale with each one).
-      const tables = (await database.db.execute(
-        sql`select tablename from pg_tables where schemaname = current_schema()`,
-      )) as unknown as { rows: { tablename: string }[] };
-      await database.db.execute(
-        sql.raw(`drop table ${tables.rows.map((r) => `"${r.tablename}"`).join(', ')} cascade`),
-      );
+      // Back to an empty schema: every table, function and trigger, whichever migrations made them.
+      await database.db.execute(sql.raw('drop schema public cascade'));
+      await database.db.execute(sql.raw('create schema public'));
       const instances = await Promise.all([1, 2, 3].map(() => createDatabase({ databaseUrl: url })));
       const applied = await Promise.all(instances.map((o) => migrate(o)));
       expect(applied.flat().sort()).toEqual(migrationFiles().map((f) => f.name));
