@@ -3,6 +3,7 @@ import { findAccountById } from '../../db/accounts-repo.ts';
 import { countLiveProdActivations, listActivationsByLicense } from '../../db/activations-repo.ts';
 import { listApiKeysByAccount } from '../../db/api-keys-repo.ts';
 import { listAuditByAccount } from '../../db/audit-repo.ts';
+import { listUsableKeys } from '../../db/license-keys-repo.ts';
 import type { LicenseRow } from '../../db/licenses-repo.ts';
 import { listLicensesByAccount } from '../../db/licenses-repo.ts';
 import { countLeadsBetween } from '../../db/portal-stats-repo.ts';
@@ -38,7 +39,11 @@ async function licenseView(deps: PortalDeps, license: LicenseRow, withActivation
           lastSeenAt: iso(a.lastSeenAt),
         }))
     : undefined;
-  const publishable = (license as { publishableKey?: string | null }).publishableKey ?? null;
+  // The newest usable publishable key: the loader's data-key (public by design).
+  const publishable =
+    (await listUsableKeys(deps.db, license.id, deps.clock.now()))
+      .filter((k) => k.kind === 'publishable' && k.keyValue)
+      .at(-1)?.keyValue ?? null;
   return {
     id: license.id,
     plan: license.plan,
@@ -46,7 +51,6 @@ async function licenseView(deps: PortalDeps, license: LicenseRow, withActivation
     seats: license.seats,
     seatsUsed,
     keyLast4: license.keyLast4,
-    // The trust-model issue adds a publishable key; until then the secret key is the data-key.
     publishableKey: publishable,
     domains: license.allowedDomains.map(domainView),
     trialEndsAt: iso(license.trialEndsAt),
