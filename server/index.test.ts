@@ -43,6 +43,21 @@ describe('startServers', () => {
   }, 90_000);
 });
 
+describe('SEED_DEMO=false', () => {
+  it('leaves an empty database empty: the derived demo credentials open nothing', async () => {
+    const running = await startStack({ SEED_DEMO: 'false' });
+    try {
+      expect(running.demo.accountId).toBeNull();
+      const res = await fetch(`${running.apiUrl}/v1/api/leads`, {
+        headers: { authorization: `Bearer ${running.demo.apiKey}` },
+      });
+      expect(res.status).toBe(401);
+    } finally {
+      await running.close();
+    }
+  });
+});
+
 describe('start-up with the wrong secret key', () => {
   it('stops with a message naming SECRET_KEY, not a raw AES-GCM error, and leaves the data dir usable', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'svc-key-'));

@@ -121,7 +121,7 @@ export async function startServers(
       logger,
       secretKey,
     });
-    const demo = await seedDemo(services.licensing, secretKey);
+    const demo = await seedDemo(services.licensing, secretKey, { create: config.SEED_DEMO });
     const demoAdmin = await demoAdminSignInLink(services.portal);
     await ensurePublishableKeys(services.licensing);
     const apiApp = createApiApp(services, {

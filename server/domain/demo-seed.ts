@@ -25,8 +25,15 @@ export interface DemoInfo {
  * need no seat), an API key, and sample results and leads to read over REST. Later starts only
  * re-derive the credentials to print them.
  */
-export async function seedDemo(deps: LicensingDeps, secretKey: Buffer): Promise<DemoInfo> {
+export async function seedDemo(
+  deps: LicensingDeps,
+  secretKey: Buffer,
+  opts: { create?: boolean } = {},
+): Promise<DemoInfo> {
   const credentials = demoCredentials(secretKey);
+  // SEED_DEMO=false: an empty database stays empty (production); the credentials open nothing.
+  if (opts.create === false && (await countAccounts(deps.db)) === 0)
+    return { ...credentials, accountId: null, licenseId: null, created: false };
   if ((await countAccounts(deps.db)) > 0) {
     const license = await ensureDemoPublishableKey(deps, credentials);
     return {
