@@ -1,28 +1,11 @@
-import { execFile } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
+import { runCli } from '../test-support/cli.ts';
 import { startStack } from '../test-support/stack.ts';
 
-const run = promisify(execFile);
-
-async function svc(dataDir: string, ...args: string[]) {
-  try {
-    const { stdout, stderr } = await run(
-      process.execPath,
-      ['--import', 'tsx', 'server/cli/main.ts', ...args],
-      {
-        env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '', LOG_LEVEL: 'silent' },
-      },
-    );
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const e = error as { code: number; stdout: string; stderr: string };
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
-  }
-}
+const svc = (dataDir: string, ...args: string[]) => runCli(dataDir, args);
 
 describe('admin CLI', () => {
   it('works on the embedded database with no server, and through the admin API while one runs', async () => {

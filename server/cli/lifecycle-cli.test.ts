@@ -1,32 +1,15 @@
-import { execFile } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../env.ts';
+import { runCli } from '../test-support/cli.ts';
 import { startStack } from '../test-support/stack.ts';
 import { type AdminTransport, connectAdmin } from './admin-transport.ts';
 import { parseCli, toRequest } from './commands.ts';
 
-const run = promisify(execFile);
-
 /** The real CLI process, for exit codes and what a person sees on stderr. */
-async function svcProcess(dataDir: string, ...args: string[]) {
-  try {
-    const { stdout, stderr } = await run(
-      process.execPath,
-      ['--import', 'tsx', 'server/cli/main.ts', ...args],
-      {
-        env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '', LOG_LEVEL: 'silent' },
-      },
-    );
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const e = error as { code: number; stdout: string; stderr: string };
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
-  }
-}
+const svcProcess = (dataDir: string, ...args: string[]) => runCli(dataDir, args);
 
 /**
  * The same command line through the same parser and transport as main.ts, in this process: a
