@@ -166,6 +166,8 @@ describe('Connect consent', () => {
     // Denial: back to the client with error=access_denied and the state.
     await page.goto(authorize.toString());
     await page.getByRole('button', { name: 'Deny' }).click();
+    // The browser lands on the callback before the next navigation (else goto is interrupted).
+    await page.waitForURL((url) => url.searchParams.get('error') === 'access_denied');
     await expect.poll(() => client.received.length, WAIT).toBe(2);
     expect(client.received[1]!.get('error')).toBe('access_denied');
     expect(client.received[1]!.get('state')).toBe(state);
