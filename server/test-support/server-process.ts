@@ -1,0 +1,95 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+export interface ServerProcess {
+  child: ChildProcess;
+  /** The API's base URL (without `/v1`), as the process printed it. */
+  url: string;
+  /** Everything the process wrote to stdout and stderr so far. */
+  output(): string;
+  /** Resolves with the exit code (null when a signal ended it) once the process is gone. */
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+export interface ProcessEnd {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  output: string;
+}
+
+/**
+ * Runs `server/index.ts` as its own process with `env` over the test's environment, on OS-chosen
+ * loopback ports and (unless `DATA_DIR` is given) a fresh data directory. Returns once it listens,
+ * or rejects with its last output when it exits or does not start within `timeoutMs`.
+ */
+export async function startServerProcess(
+  env: Record<string, string>,
+  timeoutMs = 90_000,
+): Promise<ServerProcess> {
+  const child = spawnServer(env);
+  const started = Date.now();
+  const apiUrl = () => /API\s+(http:\/\/\S+)\/v1/.exec(child.output())?.[1];
+  while (!apiUrl()) {
+    if (
+      child.child.exitCode !== null ||
+      child.child.signalCode !== null ||
+      Date.now() - started > timeoutMs
+    ) {
+      child.child.kill('SIGKILL');
+      throw new Error(`server process did not start: ${child.output().slice(-800)}`);
+    }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return { ...child, url: apiUrl()! };
+}
+
+/** Runs the server process to its end (a start-up that is meant to be refused). */
+export async function runServerProcessToExit(
+  env: Record<string, string>,
+  timeoutMs = 90_000,
+): Promise<ProcessEnd> {
+  const run = spawnServer(env);
+  const timer = setTimeout(() => run.child.kill('SIGKILL'), timeoutMs);
+  const { code, signal } = await run.exited;
+  clearTimeout(timer);
+  return { code, signal, output: run.output() };
+}
+
+/** Sends `signal` and waits for the process to be gone. */
+export async function stopServerProcess(
+  server: ServerProcess | undefined,
+  signal: NodeJS.Signals = 'SIGTERM',
+): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
+  if (!server) return { code: null, signal: null };
+  if (server.child.exitCode === null && server.child.signalCode === null) server.child.kill(signal);
+  return server.exited;
+}
+
+function spawnServer(env: Record<string, string>): Omit<ServerProcess, 'url'> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'server/index.ts'], {
+    env: {
+      ...process.env,
+      NODE_ENV: 'test',
+      LOG_LEVEL: 'warn',
+      API_PORT: '0',
+      EMBED_PORT: '0',
+      EXAMPLES_PORT: '0',
+      DATA_DIR: mkdtempSync(join(tmpdir(), 'svc-proc-')),
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout!.on('data', (d) => {
+    output += d;
+  });
+  child.stderr!.on('data', (d) => {
+    output += d;
+  });
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.once('exit', (code, signal) => resolve({ code, signal })),
+  );
+  return { child, output: () => output, exited };
+}
