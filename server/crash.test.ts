@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createPostgresTestDatabase } from './test-support/db.ts';
 import {
+  compareStoredLeads,
   createFirm,
   type Firm,
   listAllLeads,
@@ -103,7 +104,11 @@ async function crashRounds(backend: string, env: Record<string, string>): Promis
         everAcknowledged.set(key, (await res.json()).leadId);
       }
 
-      const figures = compare(await listAllLeads(server.url, firm.apiKey), everAcknowledged, everSent);
+      const figures = compareStoredLeads(
+        await listAllLeads(server.url, firm.apiKey),
+        everAcknowledged,
+        everSent,
+      );
       const sent = streamed.acknowledged.size + streamed.unanswered.size;
       rows.push([
         round,
@@ -148,27 +153,6 @@ function printTable(backend: string, rows: number[][]): void {
       ...rows.map(line),
     ].join('\n'),
   );
-}
-
-/** Stored leads against what clients were told: one lead per key, each acknowledged id present. */
-function compare(
-  stored: { leadId: string; email: string }[],
-  acknowledged: Map<string, string>,
-  sent: Set<string>,
-): { stored: number; duplicated: number; lost: number } {
-  const byKey = new Map<string, string[]>();
-  for (const lead of stored) {
-    const key = lead.email.replace(/@example\.com$/, '');
-    byKey.set(key, [...(byKey.get(key) ?? []), lead.leadId]);
-  }
-  let duplicated = 0;
-  for (const ids of byKey.values()) duplicated += ids.length - 1;
-  let lost = 0;
-  for (const key of sent) {
-    const ids = byKey.get(key) ?? [];
-    if (ids.length === 0 || (acknowledged.has(key) && !ids.includes(acknowledged.get(key)!))) lost++;
-  }
-  return { stored: stored.length, duplicated, lost };
 }
 
 describe.concurrent('crash test: SIGKILL while leads stream in, then restart', { timeout: 240_000 }, () => {

@@ -1,4 +1,5 @@
 import { rmSync, writeFileSync } from 'node:fs';
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { serve } from '@hono/node-server';
@@ -16,6 +17,7 @@ import { demoAdminSignInLink } from './domain/portal/demo-admin.ts';
 import { createEmbedApp } from './embed-host.ts';
 import { type Config, ConfigError, loadConfig } from './env.ts';
 import { createExamplesApp } from './examples-host.ts';
+import { closeAfterAnswer, drainServers } from './http/drain.ts';
 import { createLogger } from './logger.ts';
 import { repoRoot } from './repo-root.ts';
 import { createAdminRoutes } from './routes/admin.ts';
@@ -90,10 +92,19 @@ export async function startServers(
     let apiFetch: Fetch = () => new Response(null, { status: 503 });
     let embedFetch = apiFetch;
     let examplesFetch = apiFetch;
-    const api = await listen({ fetch: (r, e) => apiFetch(r, e) }, config.HOST, config.API_PORT);
-    const embed = await listen({ fetch: (r, e) => embedFetch(r, e) }, config.HOST, config.EMBED_PORT);
+    const draining = () => shuttingDown;
+    const api = await listen(
+      { fetch: closeAfterAnswer((r, e) => apiFetch(r, e), draining) },
+      config.HOST,
+      config.API_PORT,
+    );
+    const embed = await listen(
+      { fetch: closeAfterAnswer((r, e) => embedFetch(r, e), draining) },
+      config.HOST,
+      config.EMBED_PORT,
+    );
     const examples = await listen(
-      { fetch: (r, e) => examplesFetch(r, e) },
+      { fetch: closeAfterAnswer((r, e) => examplesFetch(r, e), draining) },
       config.HOST,
       config.EXAMPLES_PORT,
     );
@@ -152,23 +163,11 @@ export async function startServers(
 
     const close = async () => {
       shuttingDown = true;
-      const servers = [api, embed, examples];
-      const timer = setTimeout(() => {
-        for (const s of servers)
-          (s as unknown as { closeAllConnections?: () => void }).closeAllConnections?.();
-      }, config.SHUTDOWN_TIMEOUT_MS);
-      timer.unref();
-      await Promise.all(
-        servers.map(
-          (s) =>
-            new Promise<void>((resolve) => {
-              s.close(() => resolve());
-              (s as unknown as { closeIdleConnections?: () => void }).closeIdleConnections?.();
-            }),
-        ),
-      );
-      clearTimeout(timer);
-      await worker?.stop();
+      // The delivery worker finishes its current batch meanwhile; the database closes last.
+      await Promise.all([
+        drainServers([api, embed, examples] as Server[], config.SHUTDOWN_TIMEOUT_MS),
+        worker?.stop(),
+      ]);
       services.delivery.mailer.close();
       redis?.disconnect();
       await database.close();

@@ -97,3 +97,28 @@ export async function listAllLeads(apiUrl: string, apiKey: string): Promise<Stor
   } while (cursor);
   return leads;
 }
+
+/**
+ * Stored leads against what the clients were told: `duplicated` counts leads beyond the first for
+ * one key, `lost` the keys sent without a stored lead or whose acknowledged lead id is missing.
+ */
+export function compareStoredLeads(
+  stored: StoredLead[],
+  acknowledged: Map<string, string>,
+  sent: Set<string>,
+): { stored: number; duplicated: number; lost: number } {
+  const byKey = new Map<string, string[]>();
+  for (const lead of stored) {
+    const key = lead.email.replace(/@example\.com$/, '');
+    byKey.set(key, [...(byKey.get(key) ?? []), lead.leadId]);
+  }
+  let duplicated = 0;
+  for (const ids of byKey.values()) duplicated += ids.length - 1;
+  let lost = 0;
+  for (const key of sent) {
+    const ids = byKey.get(key) ?? [];
+    const ackedId = acknowledged.get(key);
+    if (ids.length === 0 || (ackedId !== undefined && !ids.includes(ackedId))) lost++;
+  }
+  return { stored: stored.length, duplicated, lost };
+}
