@@ -6,10 +6,8 @@ import { serve } from '@hono/node-server';
 import { Redis } from 'ioredis';
 import { loadAdminToken, serverInfoFile } from './admin-token.ts';
 import { systemClock } from './clock.ts';
-import { acquireDataDirLock } from './db/data-dir-lock.ts';
-import { secureDataDir } from './db/data-dir-permissions.ts';
-import { createDatabase } from './db/database.ts';
 import { migrate } from './db/migrate.ts';
+import { openConfiguredDatabase } from './db/open-data-dir.ts';
 import { startDeliveryWorker } from './domain/delivery/worker.ts';
 import { seedDemo } from './domain/demo-seed.ts';
 import { ensurePublishableKeys } from './domain/licensing/license-keys.ts';
@@ -70,11 +68,7 @@ export async function startServers(
   env: Record<string, string | undefined> = process.env,
 ): Promise<RunningServers> {
   const logger = createLogger(config.LOG_LEVEL);
-  secureDataDir(config.DATA_DIR);
-  const lock = config.DATABASE_URL ? undefined : acquireDataDirLock(config.DATA_DIR);
-  const database = await createDatabase(
-    config.DATABASE_URL ? { databaseUrl: config.DATABASE_URL } : { dataDir: `${config.DATA_DIR}/pglite` },
-  );
+  const { database, lock } = await openConfiguredDatabase(config);
   try {
     await migrate(database);
     const secretKey = loadSecretKey({ secretKey: config.SECRET_KEY, dataDir: config.DATA_DIR });

@@ -2,10 +2,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { loadAdminToken, serverInfoFile } from '../admin-token.ts';
 import { createApp } from '../app.ts';
 import { systemClock } from '../clock.ts';
-import { acquireDataDirLock } from '../db/data-dir-lock.ts';
-import { secureDataDir } from '../db/data-dir-permissions.ts';
-import { createDatabase } from '../db/database.ts';
 import { migrate } from '../db/migrate.ts';
+import { openConfiguredDatabase } from '../db/open-data-dir.ts';
 import { ensurePublishableKeys } from '../domain/licensing/license-keys.ts';
 import type { Config } from '../env.ts';
 import { createRateLimiter } from '../http/rate-limiter.ts';
@@ -76,11 +74,7 @@ export async function reachServer(config: Config, token: string): Promise<string
 }
 
 async function openDirect(config: Config, token: string): Promise<AdminTransport> {
-  if (!config.DATABASE_URL) secureDataDir(config.DATA_DIR);
-  const lock = config.DATABASE_URL ? undefined : acquireDataDirLock(config.DATA_DIR);
-  const database = await createDatabase(
-    config.DATABASE_URL ? { databaseUrl: config.DATABASE_URL } : { dataDir: `${config.DATA_DIR}/pglite` },
-  );
+  const { database, lock } = await openConfiguredDatabase(config);
   await migrate(database);
   const secretKey = loadSecretKey({ secretKey: config.SECRET_KEY, dataDir: config.DATA_DIR });
   const logger = silentLogger();
