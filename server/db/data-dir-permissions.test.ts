@@ -19,6 +19,9 @@ describe('DATA_DIR permissions', () => {
     chmodSync(dataDir, 0o755);
     writeFileSync(join(dataDir, 'old', 'leftover'), 'x', { mode: 0o666 });
     chmodSync(join(dataDir, 'old', 'leftover'), 0o666);
+    // … beside its own files (a directory holding none of them is refused as not svc's).
+    writeFileSync(join(dataDir, 'admin-token'), 'svc_admin_left-by-an-older-version\n');
+    chmodSync(join(dataDir, 'admin-token'), 0o644);
     const stack = await startStack({ DATA_DIR: dataDir });
     try {
       const entries = [dataDir, ...walk(dataDir)];
