@@ -2,26 +2,35 @@ import { ConfigError, loadConfig } from '../env.ts';
 import { connectAdmin } from './admin-transport.ts';
 import { BACKUP_USAGE, runBackupCommand } from './backup-commands.ts';
 import { parseCli, toRequest, USAGE, UsageError } from './commands.ts';
+import { rotateSecrets, SECRETS_USAGE } from './secrets-commands.ts';
 
 /** `npm run svc -- <command>`: exits 0 on success, 1 with one clear line on any error, 2 on bad usage. */
 async function main(argv: string[]): Promise<number> {
   let parsed: ReturnType<typeof parseCli>;
   let req: ReturnType<typeof toRequest> | undefined;
   let backupCall: { verb: 'backup' | 'restore'; file: string } | undefined;
+  let secretsCall = false;
   try {
     parsed = parseCli(argv);
     if (parsed.help || parsed.positionals.length === 0) {
-      console.log(`${USAGE}\n\n${BACKUP_USAGE}`);
+      console.log(`${USAGE}\n\n${BACKUP_USAGE}\n${SECRETS_USAGE}`);
       return parsed.help ? 0 : 2;
     }
     const [verb, file] = parsed.positionals;
-    if (verb === 'backup' || verb === 'restore') {
+    if (verb === 'secrets') {
+      if (file !== 'rotate' || parsed.positionals.length > 2) throw new UsageError('secrets needs: rotate');
+      secretsCall = true;
+    } else if (verb === 'backup' || verb === 'restore') {
       if (!file) throw new UsageError(`${verb} needs a FILE`);
       backupCall = { verb, file };
     } else req = toRequest(parsed.positionals, parsed.values);
   } catch (error) {
     console.error(`svc: ${error instanceof Error ? error.message : String(error)}\n\n${USAGE}`);
     return 2;
+  }
+  if (secretsCall) {
+    console.log(await rotateSecrets(loadConfig()));
+    return 0;
   }
   if (backupCall) {
     console.log(await runBackupCommand(loadConfig(), backupCall.verb, backupCall.file));
