@@ -86,7 +86,7 @@ function report(
 ): string {
   const lines = [
     'Re-encrypted under the new key, in one transaction:',
-    `  ${counts.sharedSecrets} shared secret(s) (HMAC pepper and the like)`,
+    `  ${counts.sharedSecrets} shared secret(s) (the HMAC pepper and other instance-wide secrets)`,
     `  ${counts.signingKeys} token signing key(s)`,
     `  ${counts.webhookSecrets} webhook signing secret(s)`,
     '',

@@ -9,6 +9,8 @@ export interface Firm {
   accountId: string;
   licenseId: string;
   publishableKey: string;
+  /** The secret license key (site activation). */
+  licenseKey: string;
   /** An API key with every scope (reads leads back). */
   apiKey: string;
 }
@@ -20,7 +22,12 @@ export const postJson = (url: string, body: unknown, headers: Record<string, str
     body: JSON.stringify(body),
   });
 
-async function adminPost<T>(apiUrl: string, adminToken: string, path: string, body: unknown): Promise<T> {
+export async function adminPost<T>(
+  apiUrl: string,
+  adminToken: string,
+  path: string,
+  body: unknown,
+): Promise<T> {
   const res = await postJson(`${apiUrl}${path}`, body, { authorization: `Bearer ${adminToken}` });
   if (res.status !== 200) throw new Error(`${path} answered ${res.status}: ${await res.text()}`);
   return (await res.json()) as T;
@@ -31,7 +38,7 @@ export async function createFirm(apiUrl: string, adminToken: string, name: strin
   const { account } = await adminPost<{ account: { id: string } }>(apiUrl, adminToken, '/admin/v1/accounts', {
     name,
   });
-  const license = await adminPost<{ license: { id: string }; publishableKey: string }>(
+  const license = await adminPost<{ license: { id: string }; publishableKey: string; licenseKey: string }>(
     apiUrl,
     adminToken,
     '/admin/v1/licenses',
@@ -46,6 +53,7 @@ export async function createFirm(apiUrl: string, adminToken: string, name: strin
     accountId: account.id,
     licenseId: license.license.id,
     publishableKey: license.publishableKey,
+    licenseKey: license.licenseKey,
     apiKey: key.apiKey,
   };
 }
