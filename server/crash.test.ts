@@ -155,7 +155,7 @@ function printTable(backend: string, rows: number[][]): void {
   );
 }
 
-describe.concurrent('crash test: SIGKILL while leads stream in, then restart', { timeout: 240_000 }, () => {
+describe.concurrent('crash test: SIGKILL while leads stream in, then restart', { timeout: 480_000 }, () => {
   it('embedded PGlite on disk: every acknowledged lead exists once, retries add no duplicate', async () => {
     await crashRounds('embedded', {
       DATABASE_URL: '',

@@ -6,7 +6,7 @@ import { eq } from 'drizzle-orm';
 import { Webhook } from 'standardwebhooks';
 import { describe, expect, it } from 'vitest';
 import { pgliteDir } from './db/backup.ts';
-import { createDatabase } from './db/database.ts';
+import { createDatabase, type Db } from './db/database.ts';
 import { secrets, signingKeys, webhookEndpoints } from './db/schema.ts';
 import { encrypt } from './secrets/encryption.ts';
 import { runCli } from './test-support/cli.ts';
@@ -15,36 +15,25 @@ import { adminPost, createFirm, postJson } from './test-support/firm-over-http.t
 import { startStack } from './test-support/stack.ts';
 import { startReceiver } from './test-support/webhook-receiver.ts';
 
-/** Every ciphertext the secret key protects, as stored (the server is stopped). */
-async function ciphertexts(base: Record<string, string>): Promise<string[]> {
+/** Runs `fn` on the database itself (the server is stopped). */
+async function direct<T>(base: Record<string, string>, fn: (db: Db) => Promise<T>): Promise<T> {
   const database = await createDatabase(
     base.DATABASE_URL ? { databaseUrl: base.DATABASE_URL } : { dataDir: pgliteDir(base.DATA_DIR!) },
   );
   try {
-    const { db } = database;
-    return [
-      ...(await db.select().from(secrets)).map((r) => r.valueEnc),
-      ...(await db.select().from(signingKeys)).map((r) => r.privateKeyEnc),
-      ...(await db.select().from(webhookEndpoints)).flatMap((r) => [r.secretEnc, r.previousSecretEnc ?? '']),
-    ].sort();
+    return await fn(database.db);
   } finally {
     await database.close();
   }
 }
 
-/** Seals one webhook secret under a key nobody has (a row the old key cannot open). */
-async function sealUnderStrangerKey(base: Record<string, string>, endpointId: string): Promise<void> {
-  const database = await createDatabase(
-    base.DATABASE_URL ? { databaseUrl: base.DATABASE_URL } : { dataDir: pgliteDir(base.DATA_DIR!) },
-  );
-  try {
-    await database.db
-      .update(webhookEndpoints)
-      .set({ secretEnc: encrypt(randomBytes(32), 'whsec_stranger') })
-      .where(eq(webhookEndpoints.id, endpointId));
-  } finally {
-    await database.close();
-  }
+/** Every ciphertext the secret key protects, as stored. */
+async function ciphertexts(db: Db): Promise<string[]> {
+  return [
+    ...(await db.select().from(secrets)).map((r) => r.valueEnc),
+    ...(await db.select().from(signingKeys)).map((r) => r.privateKeyEnc),
+    ...(await db.select().from(webhookEndpoints)).flatMap((r) => [r.secretEnc, r.previousSecretEnc ?? '']),
+  ].sort();
 }
 
 /**
@@ -104,22 +93,25 @@ async function rotateAndCheck(base: Record<string, string>): Promise<void> {
   }
   const cli = { ...env, SECRET_KEY: oldKey, NEW_SECRET_KEY: newKey, DATABASE_URL: base.DATABASE_URL ?? '' };
 
-  // One ciphertext the old key cannot open: the rotation fails and changes nothing.
-  const before = await ciphertexts(base);
-  await sealUnderStrangerKey(base, spareEndpointId);
-  const sealed = await ciphertexts(base);
+  // One ciphertext the old key cannot open (sealed under a key nobody has): the rotation fails
+  // and changes nothing.
+  const [before, sealed] = await direct(base, async (db) => {
+    const untouched = await ciphertexts(db);
+    await db
+      .update(webhookEndpoints)
+      .set({ secretEnc: encrypt(randomBytes(32), 'whsec_stranger') })
+      .where(eq(webhookEndpoints.id, spareEndpointId));
+    return [untouched, await ciphertexts(db)];
+  });
   const failed = await runCli(base.DATA_DIR!, ['secrets', 'rotate'], cli);
   expect(failed.code, failed.stdout + failed.stderr).toBe(1);
   expect(failed.stderr.trim()).toMatch(/^svc: The secret key does not open this database/);
-  expect(await ciphertexts(base)).toEqual(sealed);
   expect(sealed.length).toBe(before.length);
-
   // Without the spare endpoint's row, it goes through.
-  const database = await createDatabase(
-    base.DATABASE_URL ? { databaseUrl: base.DATABASE_URL } : { dataDir: pgliteDir(base.DATA_DIR!) },
-  );
-  await database.db.delete(webhookEndpoints).where(eq(webhookEndpoints.id, spareEndpointId));
-  await database.close();
+  await direct(base, async (db) => {
+    expect(await ciphertexts(db)).toEqual(sealed);
+    await db.delete(webhookEndpoints).where(eq(webhookEndpoints.id, spareEndpointId));
+  });
   const rotated = await runCli(base.DATA_DIR!, ['secrets', 'rotate'], cli);
   console.log(`secrets rotate (${base.DATABASE_URL ? 'PostgreSQL' : 'embedded'}):\n${rotated.stdout}`);
   expect(rotated.code, rotated.stderr).toBe(0);
@@ -128,7 +120,7 @@ async function rotateAndCheck(base: Record<string, string>): Promise<void> {
   expect(rotated.stdout).toMatch(/2 webhook signing secret\(s\)/);
   expect(rotated.stdout).toMatch(/set SECRET_KEY to the new key on every instance/);
   expect(rotated.stdout).not.toContain(newKey); // chosen by the operator: not echoed
-  const after = await ciphertexts(base);
+  const after = await direct(base, ciphertexts);
   expect(after.filter((c) => c !== '')).toHaveLength(before.filter((c) => c !== '').length - 1);
   expect(after.some((c) => before.includes(c) && c !== '')).toBe(false);
 
@@ -165,7 +157,7 @@ async function rotateAndCheck(base: Record<string, string>): Promise<void> {
   }
 }
 
-describe.concurrent('secrets rotate', { timeout: 180_000 }, () => {
+describe('secrets rotate', { timeout: 360_000 }, () => {
   it('re-encrypts every secret of the embedded database atomically; the old SECRET_KEY is refused after', async () => {
     await rotateAndCheck({ DATA_DIR: mkdtempSync(join(tmpdir(), 'svc-rotate-')) });
   });

@@ -26,14 +26,14 @@ const embedded = (dataDir: string, extra: Record<string, string> = {}) => ({
   ...extra,
 });
 
-describe.concurrent('start-up refusals of the server process', { timeout: 120_000 }, () => {
+describe.concurrent('start-up refusals of the server process', { timeout: 240_000 }, () => {
   // One real data directory, made with its own key file; each case gets a copy.
   let original: string;
   beforeAll(async () => {
     original = temp('original');
     const running = await startStack({ DATA_DIR: original, SEED_DEMO: 'false' });
     await running.close();
-  }, 90_000);
+  }, 180_000);
   const copyOfOriginal = () => {
     const copy = join(temp('copy'), 'data');
     cpSync(original, copy, { recursive: true });

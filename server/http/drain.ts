@@ -5,7 +5,7 @@ import { Server as NetServer } from 'node:net';
  * How long a connection that is idle when draining starts may still bring a request. Clients
  * that keep connections alive send their next request at once; this spares them a reset.
  */
-export const IDLE_GRACE_MS = 500;
+export const IDLE_GRACE_MS = 1_000;
 const SWEEP_MS = 100;
 
 /**
@@ -45,22 +45,30 @@ export async function drainServers(servers: Server[], timeoutMs: number): Promis
   }
 }
 
-/** While `draining()`, each answer closes its connection, so a client opens its next one elsewhere. */
+/**
+ * While `draining()`, each answer closes its connection, so a client opens its next one (refused
+ * here, so it goes to another instance). Checked when the answer is ready, so a request that
+ * began before draining also ends its connection.
+ */
 export function closeAfterAnswer<A extends unknown[]>(
   fetch: (req: Request, ...rest: A) => Response | Promise<Response>,
   draining: () => boolean,
-): (req: Request, ...rest: A) => Promise<Response> {
-  return async (req, ...rest) => {
-    const res = await fetch(req, ...rest);
-    if (!draining()) return res;
-    try {
-      res.headers.set('Connection', 'close');
-      return res;
-    } catch {
-      // Immutable headers (a fetched response): copy them.
-      const headers = new Headers(res.headers);
-      headers.set('Connection', 'close');
-      return new Response(res.body, { status: res.status, statusText: res.statusText, headers });
-    }
+): (req: Request, ...rest: A) => Response | Promise<Response> {
+  const mark = (res: Response) => (draining() ? withConnectionClose(res) : res);
+  return (req, ...rest) => {
+    const res = fetch(req, ...rest);
+    return res instanceof Response ? mark(res) : res.then(mark);
   };
+}
+
+function withConnectionClose(res: Response): Response {
+  try {
+    res.headers.set('Connection', 'close');
+    return res;
+  } catch {
+    // Immutable headers (a fetched response): copy them.
+    const headers = new Headers(res.headers);
+    headers.set('Connection', 'close');
+    return new Response(res.body, { status: res.status, statusText: res.statusText, headers });
+  }
 }

@@ -26,7 +26,7 @@ export interface ProcessEnd {
  */
 export async function startServerProcess(
   env: Record<string, string>,
-  timeoutMs = 90_000,
+  timeoutMs = 180_000,
 ): Promise<ServerProcess> {
   const child = spawnServer(env);
   const started = Date.now();
@@ -48,7 +48,7 @@ export async function startServerProcess(
 /** Runs the server process to its end (a start-up that is meant to be refused). */
 export async function runServerProcessToExit(
   env: Record<string, string>,
-  timeoutMs = 90_000,
+  timeoutMs = 180_000,
 ): Promise<ProcessEnd> {
   const run = spawnServer(env);
   const timer = setTimeout(() => run.child.kill('SIGKILL'), timeoutMs);
