@@ -60,7 +60,7 @@ function RollForm(props: {
         </select>
       </div>
       <button type="submit" class={`button ${seconds === 0 ? 'button-danger' : ''}`} disabled={action.busy}>
-        Roll {NAME[props.kind]}
+        Issue new {NAME[props.kind]}
       </button>
       <ErrorNote error={action.error} />
     </form>
