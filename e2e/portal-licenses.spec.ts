@@ -135,15 +135,16 @@ describe('Licenses page (demo firm owner)', () => {
 describe('Settings → Firm and Webhooks (demo firm owner)', () => {
   it('saves firm settings: the name shows on the overview, widgets get the accent, consent gets a version', async () => {
     const { page } = owner;
+    await page.getByRole('link', { name: 'Licenses' }).click();
     const key = (await page.getByTestId(/^publishable-/).textContent())!;
     await page.getByRole('link', { name: 'Firm', exact: true }).click();
-    await page.getByLabel('Display name').fill('Demo Estate Law LLP');
+    await page.getByLabel('Display name').fill('Ødegård & Demo Estate Law');
     await page.getByLabel('Accent as hex').fill('#1a6b4f');
     await expect.poll(() => page.locator('.contrast-list').textContent(), WAIT).toContain('reads well');
     await page.getByLabel('Lead-alert addresses').fill('office@demo.svc.test\nPartner@demo.svc.test');
     await page
       .getByLabel('Consent text')
-      .fill('I agree that Demo Estate Law LLP may contact me about my enquiry.');
+      .fill('I agree that Ødegård & Demo Estate Law may contact me about my enquiry.');
     await page.getByRole('button', { name: 'Save settings' }).click();
     await expect.poll(() => page.locator('.success-note').textContent(), WAIT).toContain('Saved');
     const preview = await page
@@ -151,16 +152,25 @@ describe('Settings → Firm and Webhooks (demo firm owner)', () => {
       .locator('.accent-preview-button')
       .evaluate((e) => getComputedStyle(e).backgroundColor);
     expect(preview).toBe('rgb(26, 107, 79)');
-    expect(await page.locator('.version-list').textContent()).toContain('Version 2');
-    expect(await page.locator('.brand-firm').textContent()).toBe('Demo Estate Law LLP');
+    await expect.poll(() => page.locator('.version-row').count(), WAIT).toBe(1);
+    // New words make a new version; the earlier one stays listed (its leads point at it).
+    await page
+      .getByLabel('Consent text')
+      .fill('Ødegård & Demo Estate Law may contact me about my enquiry by e-mail.');
+    await page.getByRole('button', { name: 'Save settings' }).click();
+    await expect.poll(() => page.locator('.version-row').count(), WAIT).toBe(2);
+    expect(await page.locator('.version-row').first().textContent()).toMatch(/Version 2\s*in force/);
+    expect(await page.locator('.brand-firm').textContent()).toBe('Ødegård & Demo Estate Law');
     await checkPage(page, 'settings-firm');
 
     const session = (await (await embedSession(key)).json()) as {
       firm: { name: string; accent?: string };
     };
-    expect(session.firm).toEqual({ name: 'Demo Estate Law LLP', accent: '#1a6b4f' });
+    expect(session.firm).toEqual({ name: 'Ødegård & Demo Estate Law', accent: '#1a6b4f' });
     await page.getByRole('link', { name: 'Overview' }).click();
-    await expect.poll(() => page.locator('.lead').first().textContent(), WAIT).toBe('Demo Estate Law LLP');
+    await expect
+      .poll(() => page.locator('.lead').first().textContent(), WAIT)
+      .toBe('Ødegård & Demo Estate Law');
   });
 
   it('adds an endpoint on a loopback receiver, sends a signed test event, replays it, edits its events', async () => {

@@ -52,19 +52,17 @@ function ContrastCheck(props: { accent: string }) {
   );
 }
 
-function FirmForm(props: { settings: FirmSettings; onSaved: (s: FirmSettings) => void }) {
+function FirmForm(props: { settings: FirmSettings; saved: boolean; onSaved: (s: FirmSettings) => void }) {
   const s = props.settings;
   const [name, setName] = useState(s.name);
   const [consent, setConsent] = useState(s.consent?.text ?? '');
   const [emails, setEmails] = useState(s.alertEmails.join('\n'));
   const [accent, setAccent] = useState(s.accentColor ?? DEFAULT_ACCENT);
-  const [saved, setSaved] = useState(false);
   const action = useAction();
   const manage = canManage();
   const validAccent = HEX.test(accent);
   const submit = async (event: Event) => {
     event.preventDefault();
-    setSaved(false);
     const alertEmails = emails.split(/[\s,;]+/).filter(Boolean);
     const body = {
       name,
@@ -73,9 +71,7 @@ function FirmForm(props: { settings: FirmSettings; onSaved: (s: FirmSettings) =>
       ...(accent.toLowerCase() !== (s.accentColor ?? DEFAULT_ACCENT) ? { accentColor: accent } : {}),
     };
     const next = await action.run(() => api.patch<FirmSettings>('settings/firm', body));
-    if (!next) return;
-    setSaved(true);
-    props.onSaved(next);
+    if (next) props.onSaved(next);
   };
   const fieldError = (path: string) => action.error?.details.find((d) => d.path === path)?.message;
   return (
@@ -139,6 +135,7 @@ function FirmForm(props: { settings: FirmSettings; onSaved: (s: FirmSettings) =>
             id="firm-consent"
             rows={4}
             maxLength={2000}
+            placeholder={`I agree that ${s.name} may contact me about my enquiry and store the details I entered for that purpose.`}
             aria-describedby="firm-consent-help"
             value={consent}
             onInput={(e) => setConsent((e.target as HTMLTextAreaElement).value)}
@@ -156,7 +153,7 @@ function FirmForm(props: { settings: FirmSettings; onSaved: (s: FirmSettings) =>
           <button type="submit" class="button button-primary" disabled={action.busy || !validAccent}>
             Save settings
           </button>
-          {saved ? (
+          {props.saved && !action.busy ? (
             <span class="success-note" role="status">
               Saved.
             </span>
@@ -169,9 +166,11 @@ function FirmForm(props: { settings: FirmSettings; onSaved: (s: FirmSettings) =>
 
 export function SettingsFirmPage() {
   const { data, error, reload } = useResource(() => api.get<FirmSettings>('settings/firm'));
+  const [saved, setSaved] = useState(false);
   const onSaved = (next: FirmSettings) => {
     const session = session$.value;
     if (session) session$.value = { ...session, firm: { ...session.firm, name: next.name } };
+    setSaved(true);
     reload();
   };
   return (
@@ -184,7 +183,7 @@ export function SettingsFirmPage() {
       ) : (
         <>
           <Card title="Firm settings" id="firm-settings">
-            <FirmForm key={JSON.stringify(data)} settings={data} onSaved={onSaved} />
+            <FirmForm key={JSON.stringify(data)} settings={data} saved={saved} onSaved={onSaved} />
           </Card>
           <Card
             title="Consent versions"
@@ -192,7 +191,9 @@ export function SettingsFirmPage() {
             description="Newest first. Leads point at the exact words their visitor saw."
           >
             {data.consentVersions.length === 0 ? (
-              <p class="muted">The default wording is used until you save your own.</p>
+              <p class="muted">
+                The default wording (shown in the field above) is used until you save your own.
+              </p>
             ) : (
               <ol class="version-list">
                 {data.consentVersions.map((v, i) => (

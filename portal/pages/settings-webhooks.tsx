@@ -101,11 +101,6 @@ export function SettingsWebhooksPage() {
         <Loading />
       ) : (
         <>
-          {canManage() ? (
-            <Card title="Add an endpoint" id="add-endpoint">
-              <CreateEndpoint types={data.eventTypes} onCreated={reload} />
-            </Card>
-          ) : null}
           {data.data.length === 0 ? (
             <Card>
               <Empty title="No endpoints yet">Add one to receive leads as they arrive.</Empty>
@@ -120,6 +115,11 @@ export function SettingsWebhooksPage() {
               />
             ))
           )}
+          {canManage() ? (
+            <Card title="Add an endpoint" id="add-endpoint">
+              <CreateEndpoint types={data.eventTypes} onCreated={reload} />
+            </Card>
+          ) : null}
         </>
       )}
     </div>

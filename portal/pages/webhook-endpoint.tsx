@@ -200,7 +200,9 @@ export function EndpointCard(props: { endpoint: Endpoint; types: string[]; onCha
     <section class="card endpoint" aria-label={`Endpoint ${e.url}`}>
       <div class="endpoint-head">
         <div class="endpoint-title">
-          <code class="endpoint-url">{e.url}</code>
+          <h2 class="endpoint-url">
+            <code>{e.url}</code>
+          </h2>
           {e.description ? <p class="muted small">{e.description}</p> : null}
         </div>
         <Badge tone={e.status === 'enabled' ? 'good' : 'warn'}>{e.status === 'enabled' ? 'on' : 'off'}</Badge>
