@@ -9,6 +9,7 @@ import {
   enableEndpoint,
   listEndpoints,
   rollEndpointSecret,
+  updateEndpoint,
 } from '../domain/delivery/endpoints.ts';
 import { WEBHOOK_EVENT_TYPES } from '../domain/delivery/event-types.ts';
 import { deleteLead, exportSubject } from '../domain/delivery/privacy.ts';
@@ -78,6 +79,27 @@ const routes = {
     security,
     request: { params: IdParam },
     responses: ok('The test delivery'),
+  }),
+  update: createRoute({
+    method: 'patch',
+    path: '/admin/v1/webhooks/{id}',
+    tags,
+    security,
+    summary: 'Change events, description, test data, or turn the endpoint off/on',
+    request: {
+      params: IdParam,
+      ...jsonBody(
+        z
+          .object({
+            events: z.array(z.string().max(40)).min(1).max(WEBHOOK_EVENT_TYPES.length).optional(),
+            description: z.string().max(200).nullable().optional(),
+            includeTest: z.boolean().optional(),
+            enabled: z.boolean().optional(),
+          })
+          .strict(),
+      ),
+    },
+    responses: ok('The endpoint'),
   }),
   remove: createRoute({
     method: 'delete',
@@ -175,6 +197,9 @@ export function createDeliveryAdminRoutes(deps: DeliveryDeps) {
     c.json(await replayDelivery(deps, c.req.valid('param').id), 200),
   );
   router.openapi(routes.test, async (c) => c.json(await sendTestEvent(deps, c.req.valid('param').id), 200));
+  router.openapi(routes.update, async (c) =>
+    c.json(await updateEndpoint(deps, c.req.valid('param').id, c.req.valid('json')), 200),
+  );
   router.openapi(routes.remove, async (c) =>
     c.json(await deleteEndpoint(deps, c.req.valid('param').id), 200),
   );

@@ -225,15 +225,15 @@ export interface EndpointChanges {
   events?: readonly string[] | undefined;
   description?: string | null | undefined;
   includeTest?: boolean | undefined;
-  /** false turns deliveries off (pending ones wait); true turns them back on, as `enableEndpoint`. */
+  /** false: nothing new is queued and pending deliveries wait; true: on again, as `enableEndpoint`. */
   enabled?: boolean | undefined;
 }
 
 /**
  * Changes what an endpoint receives (events, test data), its description, or whether it is on.
- * Turning it off keeps its pending deliveries, which resume when it is turned on again; the URL
- * and secret never change here (a new URL is a new endpoint, a new secret is a roll). Audited
- * with the fields before and after.
+ * While off, no new events are queued for it and its pending deliveries wait; they resume when it
+ * is turned on again (as after `enableEndpoint`). The URL and secret never change here (a new URL
+ * is a new endpoint, a new secret is a roll). Audited with the fields before and after.
  */
 export async function updateEndpoint(
   deps: Deps,
