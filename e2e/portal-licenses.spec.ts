@@ -29,7 +29,7 @@ const post = (url: string, body: unknown, headers: Record<string, string> = {}) 
   });
 const admin = async (path: string, body: unknown) => {
   const res = await post(`${stack.apiUrl}${path}`, body, { authorization: `Bearer ${stack.adminToken}` });
-  return (await res.json()) as Record<string, any>;
+  return (await res.json()) as { link?: string; account?: { id: string } };
 };
 const invite = async (accountId: string, email: string, role: string) =>
   (await admin('/admin/v1/users/invite', { accountId, email, role })).link as string;
@@ -284,7 +284,7 @@ describe('roles and tenancy on the new pages', () => {
   });
 
   it("another firm's license, activation, endpoint and delivery ids answer 404", async () => {
-    const other = (await admin('/admin/v1/accounts', { name: 'Other Firm LLC' })).account.id as string;
+    const other = (await admin('/admin/v1/accounts', { name: 'Other Firm LLC' })).account!.id;
     const them = await portalApiSession(
       stack.portalUrl,
       await invite(other, 'owner@other-firm.example', 'owner'),

@@ -6,6 +6,7 @@ import {
   createEndpoint,
   DEFAULT_ROLL_OVERLAP_SECONDS,
   deleteEndpoint,
+  EndpointChangesSchema,
   enableEndpoint,
   listEndpoints,
   rollEndpointSecret,
@@ -15,7 +16,7 @@ import { WEBHOOK_EVENT_TYPES } from '../domain/delivery/event-types.ts';
 import { deleteLead, exportSubject } from '../domain/delivery/privacy.ts';
 import { runRetention } from '../domain/delivery/retention.ts';
 import { createRouter } from '../http/openapi-router.ts';
-import { errorResponses, jsonBody, jsonResponse } from './schemas.ts';
+import { errorResponses, jsonBody, jsonResponse, overlapSeconds } from './schemas.ts';
 
 const tags = ['Admin: delivery and privacy'];
 const security = [{ adminToken: [] }];
@@ -88,16 +89,7 @@ const routes = {
     summary: 'Change events, description, test data, or turn the endpoint off/on',
     request: {
       params: IdParam,
-      ...jsonBody(
-        z
-          .object({
-            events: z.array(z.string().max(40)).min(1).max(WEBHOOK_EVENT_TYPES.length).optional(),
-            description: z.string().max(200).nullable().optional(),
-            includeTest: z.boolean().optional(),
-            enabled: z.boolean().optional(),
-          })
-          .strict(),
-      ),
+      ...jsonBody(EndpointChangesSchema),
     },
     responses: ok('The endpoint'),
   }),
@@ -122,12 +114,9 @@ const routes = {
         content: {
           'application/json': {
             schema: z.object({
-              overlapSeconds: z
-                .number()
-                .int()
-                .min(0)
-                .max(30 * 86_400)
-                .optional(),
+              overlapSeconds: overlapSeconds(
+                'How long the old secret also signs (default 24 h; 0 = ends now)',
+              ),
             }),
           },
         },

@@ -1,5 +1,6 @@
 import { isIP } from 'node:net';
 import { and, desc, eq, isNull } from 'drizzle-orm';
+import { z } from 'zod';
 import { findAccountById } from '../../db/accounts-repo.ts';
 import { recordAudit } from '../../db/audit-repo.ts';
 import type { Db } from '../../db/database.ts';
@@ -221,13 +222,18 @@ export async function enableEndpoint(deps: Deps, id: string, as: ActingAs = OPER
   return { endpoint: endpointView(updated!, now) };
 }
 
-export interface EndpointChanges {
-  events?: readonly string[] | undefined;
-  description?: string | null | undefined;
-  includeTest?: boolean | undefined;
-  /** false: nothing new is queued and pending deliveries wait; true: on again, as `enableEndpoint`. */
-  enabled?: boolean | undefined;
-}
+/** `PATCH` of an endpoint (admin API and portal): every field optional. */
+export const EndpointChangesSchema = z
+  .object({
+    events: z.array(z.string().max(40)).min(1).max(WEBHOOK_EVENT_TYPES.length).optional(),
+    description: z.string().trim().max(200).nullable().optional(),
+    includeTest: z.boolean().optional(),
+    /** false: nothing new is queued and pending deliveries wait; true: on again, as `enableEndpoint`. */
+    enabled: z.boolean().optional(),
+  })
+  .strict();
+
+export type EndpointChanges = z.output<typeof EndpointChangesSchema>;
 
 /**
  * Changes what an endpoint receives (events, test data), its description, or whether it is on.

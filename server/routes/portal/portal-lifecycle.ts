@@ -11,7 +11,7 @@ import {
 import type { PortalDeps } from '../../domain/portal/portal-deps.ts';
 import type { AppEnv } from '../../http/app-env.ts';
 import { portalOf } from '../../http/portal-session.ts';
-import { errorResponses, jsonBody, jsonResponse } from '../schemas.ts';
+import { errorResponses, jsonBody, jsonResponse, overlapSeconds } from '../schemas.ts';
 import { Any, IdParam, portalOk, portalSecurity } from './portal-schemas.ts';
 
 const tags = ['Portal'];
@@ -69,13 +69,7 @@ const routes = {
         z
           .object({
             kind: z.enum(['publishable', 'secret']),
-            overlapSeconds: z
-              .number()
-              .int()
-              .min(0)
-              .max(30 * 86_400)
-              .optional()
-              .openapi({ description: 'How long the old key keeps working (default 24 h; 0 = ends now)' }),
+            overlapSeconds: overlapSeconds('How long the old key keeps working (default 24 h; 0 = ends now)'),
           })
           .strict(),
       ),

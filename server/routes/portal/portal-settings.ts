@@ -1,6 +1,6 @@
 import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
 import { AccountUpdateSchema } from '../../domain/accounts/account-settings.ts';
-import { DEFAULT_ROLL_OVERLAP_SECONDS } from '../../domain/delivery/endpoints.ts';
+import { DEFAULT_ROLL_OVERLAP_SECONDS, EndpointChangesSchema } from '../../domain/delivery/endpoints.ts';
 import { WEBHOOK_EVENT_TYPES } from '../../domain/delivery/event-types.ts';
 import { firmSettings, updateFirmSettings } from '../../domain/portal/firm-settings.ts';
 import {
@@ -16,7 +16,7 @@ import {
 import type { PortalDeps } from '../../domain/portal/portal-deps.ts';
 import type { AppEnv } from '../../http/app-env.ts';
 import { portalOf } from '../../http/portal-session.ts';
-import { jsonBody } from '../schemas.ts';
+import { jsonBody, overlapSeconds } from '../schemas.ts';
 import { IdParam, portalOk, portalSecurity } from './portal-schemas.ts';
 
 const tags = ['Portal'];
@@ -75,16 +75,7 @@ const routes = {
     summary: 'Change events, description, test data, or turn the endpoint off/on',
     request: {
       params: IdParam,
-      ...jsonBody(
-        z
-          .object({
-            events: Events.optional(),
-            description: z.string().trim().max(200).nullable().optional(),
-            includeTest: z.boolean().optional(),
-            enabled: z.boolean().optional(),
-          })
-          .strict(),
-      ),
+      ...jsonBody(EndpointChangesSchema),
     },
     responses: portalOk('The endpoint', 400, 404),
   }),
@@ -108,12 +99,7 @@ const routes = {
       ...jsonBody(
         z
           .object({
-            overlapSeconds: z
-              .number()
-              .int()
-              .min(0)
-              .max(30 * 86_400)
-              .optional(),
+            overlapSeconds: overlapSeconds('How long the old secret also signs (default 24 h; 0 = ends now)'),
           })
           .strict(),
       ),
