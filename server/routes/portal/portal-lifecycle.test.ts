@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditEvents } from '../../db/schema.ts';
 import { deliverWebhooks } from '../../domain/delivery/webhook-worker.ts';
+import { startFakeStripe } from '../../test-support/fake-stripe.ts';
 import { portalCaller } from '../../test-support/portal-session.ts';
 import { createTestContext, type TestContext } from '../../test-support/services.ts';
 import { startReceiver } from '../../test-support/webhook-receiver.ts';
@@ -251,5 +252,36 @@ describe('portal: roles, tenancy and CSRF on these endpoints', () => {
       ascii: 'csrf.example',
       unicode: 'csrf.example',
     });
+  });
+});
+
+describe('portal: Stripe Checkout (fake Stripe on loopback)', () => {
+  it('starts a subscription for the chosen license; Stripe returns to the portal, never elsewhere', async () => {
+    const stripe = await startFakeStripe();
+    const s = await createTestContext({ STRIPE_SECRET_KEY: 'sk_test_fake', STRIPE_API_BASE: stripe.url });
+    try {
+      const { account, license } = await s.seed.firm({ trialDays: 14 });
+      const owner = await portalCaller(s, account.id, 'owner');
+      expect((await owner.call('GET', 'billing')).body.checkout).toBe(true);
+      stripe.price('pro');
+      const res = await owner.call('POST', 'billing/checkout', { licenseId: license.id, plan: 'pro' });
+      expect(res.status).toBe(200);
+      expect(res.body.url).toMatch(/^https:\/\/checkout\.stripe\.test\/pay\/cs_/);
+      const sent = stripe.seen.find((r) => r.path === '/v1/checkout/sessions')!;
+      const portal = s.services.config.publicPortalUrl;
+      expect(sent.body.get('success_url')).toBe(`${portal}/portal/licenses?checkout=done`);
+      expect(sent.body.get('cancel_url')).toBe(`${portal}/portal/licenses?checkout=cancelled`);
+      expect(sent.body.get('subscription_data[metadata][license_id]')).toBe(license.id);
+      // Return addresses are not the caller's to choose.
+      const redirect = await owner.call('POST', 'billing/checkout', {
+        licenseId: license.id,
+        plan: 'pro',
+        successUrl: 'https://evil.example/',
+      });
+      expect(redirect.status).toBe(400);
+    } finally {
+      await s.close();
+      await stripe.close();
+    }
   });
 });
