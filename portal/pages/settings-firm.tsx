@@ -52,7 +52,12 @@ function ContrastCheck(props: { accent: string }) {
   );
 }
 
-function FirmForm(props: { settings: FirmSettings; saved: boolean; onSaved: (s: FirmSettings) => void }) {
+function FirmForm(props: {
+  settings: FirmSettings;
+  saved: boolean;
+  onSaved: (s: FirmSettings) => void;
+  onEdit: () => void;
+}) {
   const s = props.settings;
   const [name, setName] = useState(s.name);
   const [consent, setConsent] = useState(s.consent?.text ?? '');
@@ -75,7 +80,7 @@ function FirmForm(props: { settings: FirmSettings; saved: boolean; onSaved: (s: 
   };
   const fieldError = (path: string) => action.error?.details.find((d) => d.path === path)?.message;
   return (
-    <form class="stack" onSubmit={submit}>
+    <form class="stack" onSubmit={submit} onInput={props.onEdit}>
       <fieldset class="stack plain-fieldset" disabled={!manage}>
         <div class="field">
           <label for="firm-name">Display name</label>
@@ -183,7 +188,13 @@ export function SettingsFirmPage() {
       ) : (
         <>
           <Card title="Firm settings" id="firm-settings">
-            <FirmForm key={JSON.stringify(data)} settings={data} saved={saved} onSaved={onSaved} />
+            <FirmForm
+              key={JSON.stringify(data)}
+              settings={data}
+              saved={saved}
+              onSaved={onSaved}
+              onEdit={() => setSaved(false)}
+            />
           </Card>
           <Card
             title="Consent versions"

@@ -143,6 +143,12 @@ describe('portal: webhooks', () => {
       expect(created.status).toBe(200);
       expect(created.body.secret).toMatch(/^whsec_/);
       const id = created.body.endpoint.id as string;
+      // The same SSRF rules as the operator's: no private or link-local targets.
+      const metadata = await admin.call('POST', 'webhooks', {
+        url: 'https://169.254.169.254/latest',
+        events: ['lead.created'],
+      });
+      expect([metadata.status, metadata.body.error.code]).toEqual([400, 'INVALID_REQUEST']);
       const listed = (await admin.call('GET', 'webhooks')).body;
       expect(JSON.stringify(listed)).not.toContain(created.body.secret);
       const edited = await admin.call('PATCH', `webhooks/${id}`, {
