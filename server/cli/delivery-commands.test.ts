@@ -1,50 +1,138 @@
-import { describe, expect, it } from 'vitest';
-import { deliveryRequest } from './delivery-commands.ts';
+import { execFile } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createAdminRoutes } from '../routes/admin.ts';
+import { createTestContext, type TestContext } from '../test-support/services.ts';
+import { parseCli, toRequest, UsageError } from './commands.ts';
 
-const fail = (message: string) => new Error(message);
+const TOKEN = 'cli-admin-token-'.padEnd(40, 'c');
+let t: TestContext;
+beforeAll(async () => {
+  t = await createTestContext();
+  t.app.route('/', createAdminRoutes(t.services, TOKEN));
+});
+afterAll(() => t.close());
 
-describe('webhook update / disable (CLI → admin PATCH, the same updateEndpoint as the portal)', () => {
-  it.each([
-    [
-      ['webhook', 'update', 'whe_1'],
-      { events: 'lead.created,lead.updated' },
-      {
-        method: 'PATCH',
-        path: '/admin/v1/webhooks/whe_1',
-        body: { events: ['lead.created', 'lead.updated'] },
-      },
-    ],
-    [
-      ['webhook', 'update', 'whe_1'],
-      { description: 'HubSpot' },
-      { method: 'PATCH', path: '/admin/v1/webhooks/whe_1', body: { description: 'HubSpot' } },
-    ],
-    [
-      ['webhook', 'disable', 'whe_2'],
-      {},
-      { method: 'PATCH', path: '/admin/v1/webhooks/whe_2', body: { enabled: false } },
-    ],
-  ])('%j %j', (positionals, values, expected) => {
-    expect(deliveryRequest(positionals, values, fail)).toMatchObject(expected);
+/** Runs a command line through the CLI's parser and request mapping against the admin API in-process. */
+async function svc(...argv: string[]) {
+  const { positionals, values } = parseCli(argv);
+  const req = toRequest(positionals, values);
+  const res = await t.app.request(req.path, {
+    method: req.method,
+    headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
+    ...(req.body === undefined ? {} : { body: JSON.stringify(req.body) }),
   });
+  const body = (await res.json()) as Record<string, unknown>;
+  return { status: res.status, body, text: res.status < 400 ? req.render(body) : '' };
+}
 
-  it('refuses an update that changes nothing, or names no endpoint', () => {
-    expect(() => deliveryRequest(['webhook', 'update', 'whe_1'], {}, fail)).toThrow(
-      '--events or --description',
+describe('webhook, lead and account commands', () => {
+  it('create, list, test, deliveries, replay, roll-secret, delete', async () => {
+    const f = await t.seed.firm();
+    const created = await svc(
+      'webhook',
+      'create',
+      '--account',
+      f.account.id,
+      '--url',
+      'https://hooks.example.com/in',
+      '--events',
+      'lead.created,lead.updated',
+      '--description',
+      'Zapier',
     );
-    expect(() => deliveryRequest(['webhook', 'disable'], {}, fail)).toThrow('needs an ENDPOINT_ID');
+    expect(created.status).toBe(200);
+    expect(created.text).toMatch(/secret\s+whsec_/);
+    expect(created.text).toContain('not shown again');
+    const id = (created.body.endpoint as { id: string }).id;
+    expect((await svc('webhook', 'list', '--account', f.account.id)).text).toContain(id);
+    expect((await svc('webhook', 'test', id)).text).toMatch(/queued test delivery dlv_/);
+    const deliveries = await svc('webhook', 'deliveries', id, '--limit', '5');
+    expect(deliveries.text).toMatch(/dlv_\w+\s+lead\.created\s+pending/);
+    const deliveryId = (deliveries.body.deliveries as { id: string }[])[0]!.id;
+    expect((await svc('webhook', 'replay', deliveryId)).text).toMatch(/^queued dlv_/);
+    const rolled = await svc('webhook', 'roll-secret', id, '--overlap', '2d');
+    expect(rolled.text).toMatch(/old secret until/);
+    expect((rolled.body.endpoint as { previousSecretValidUntil: string }).previousSecretValidUntil).toBe(
+      '2026-03-03T12:00:00.000Z',
+    );
+    expect((await svc('webhook', 'roll-secret', id, '--now')).text).not.toMatch(/old secret until/);
+    expect((await svc('webhook', 'delete', id)).text).toBe(`deleted ${id}`);
+    expect((await svc('webhook', 'deliveries', id)).status).toBe(404);
   });
 
-  it('renders the endpoint after the change', () => {
-    const request = deliveryRequest(['webhook', 'disable', 'whe_2'], {}, fail)!;
-    const text = request.render({
-      endpoint: {
-        id: 'whe_2',
-        url: 'https://hooks.example.com/x',
-        events: ['lead.created'],
-        status: 'disabled',
-      },
-    });
-    expect(text).toContain('disabled');
+  it('update (events, description) and disable/enable, through the admin PATCH the portal shares', async () => {
+    const f = await t.seed.firm();
+    const created = await svc(
+      'webhook',
+      'create',
+      '--account',
+      f.account.id,
+      '--url',
+      'https://hooks.example.com/crm',
+      '--events',
+      'lead.created',
+    );
+    const id = (created.body.endpoint as { id: string }).id;
+    const updated = await svc('webhook', 'update', id, '--events', 'lead.created,result.created');
+    expect(updated.text).toMatch(/events\s+lead\.created, result\.created/);
+    const described = await svc('webhook', 'update', id, '--description', 'HubSpot');
+    expect((described.body.endpoint as { description: string }).description).toBe('HubSpot');
+    expect((await svc('webhook', 'disable', id)).text).toMatch(/status\s+disabled/);
+    expect((await svc('webhook', 'enable', id)).text).toMatch(/status\s+enabled/);
+    expect((await svc('webhook', 'update', id, '--events', 'lead.deleted')).status).toBe(400);
   });
+
+  it('lead export, lead delete, account close and retention run', async () => {
+    const f = await t.seed.firm();
+    const exported = await svc('lead', 'export', '--account', f.account.id, '--email', 'nobody@example.com');
+    expect(exported.body).toMatchObject({ email: 'nobody@example.com', leads: [] });
+    expect(JSON.parse(exported.text).accountId).toBe(f.account.id);
+    expect((await svc('lead', 'delete', 'lead_nope')).body.error).toMatchObject({ code: 'NOT_FOUND' });
+    const closed = await svc('account', 'close', f.account.id);
+    expect(closed.text).toMatch(/deleted after\s+2026-03-31/);
+    expect((await svc('retention', 'run')).text).toMatch(/idempotencyKeys/);
+  });
+
+  it.each([
+    [['webhook', 'create', '--account', 'a', '--url', 'https://x.example']],
+    [['webhook', 'replay']],
+    [['webhook', 'update', 'whe_1']],
+    [['webhook', 'disable']],
+    [['webhook', 'roll-secret', 'whe_1', '--overlap', 'soon']],
+    [['lead', 'export', '--account', 'a']],
+    [['account', 'close']],
+  ])('refuses %j as bad usage', (argv) => {
+    const { positionals, values } = parseCli(argv);
+    expect(() => toRequest(positionals, values)).toThrow(UsageError);
+  });
+});
+
+describe('the svc binary', () => {
+  it('creates a webhook on the embedded database and prints JSON with --json', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'svc-cli-webhook-'));
+    const run = (...args: string[]) =>
+      promisify(execFile)(process.execPath, ['--import', 'tsx', 'server/cli/main.ts', ...args], {
+        env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '', LOG_LEVEL: 'silent' },
+      });
+    const account = JSON.parse((await run('account', 'create', '--name', 'CLI Law', '--json')).stdout).account
+      .id;
+    const { stdout } = await run(
+      'webhook',
+      'create',
+      '--account',
+      account,
+      '--url',
+      'https://hooks.example.com/x',
+      '--events',
+      'lead.created',
+      '--json',
+    );
+    const body = JSON.parse(stdout);
+    expect(body.secret).toMatch(/^whsec_/);
+    expect(body.endpoint).toMatchObject({ accountId: account, events: ['lead.created'], status: 'enabled' });
+  }, 120_000);
 });
