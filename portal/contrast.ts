@@ -1,3 +1,5 @@
+import { onAccent as textOnAccent } from '../widget/theme.ts';
+
 /** WCAG 2 relative luminance of a #rrggbb colour. */
 export function luminance(hex: string): number {
   const [r, g, b] = [1, 3, 5].map((i) => {
@@ -15,10 +17,11 @@ export function contrastRatio(a: string, b: string): number {
 
 /**
  * What the widget does with an accent: buttons filled with it carry white or ink text, whichever
- * reads better (as widget/theme.ts picks), and links and focus rings draw it on white.
+ * reads better (widget/theme.ts picks it, and the same function decides here), and links and
+ * focus rings draw it on white.
  */
 export function accentContrast(hex: string) {
-  const onAccent = luminance(hex) > 0.35 ? '#10151c' : '#ffffff';
+  const onAccent = textOnAccent(hex);
   const buttons = contrastRatio(hex, onAccent);
   const onWhite = contrastRatio(hex, '#ffffff');
   return { onAccent, buttons, onWhite, buttonsPass: buttons >= 4.5, onWhitePass: onWhite >= 3 };
