@@ -4,8 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningServers } from '../server/index.ts';
 import {
   axeViolations,
-  newPhoneContext,
-  screenshot,
+  checkPortalPage,
+  portalApiSession,
   signInWithLink,
   startPortalStack,
   WAIT,
@@ -26,32 +26,7 @@ const admin = (path: string, body: unknown) =>
 const invite = async (accountId: string, email: string, role: string) =>
   (await admin('/admin/v1/users/invite', { accountId, email, role })).body.link as string;
 
-/** A portal session over plain HTTP (cookie + CSRF token), as a script would hold one. */
-async function apiSession(link: string) {
-  const token = new URL(link).hash.replace('#token=', '');
-  const signIn = await fetch(`${stack.portalUrl}/v1/portal/auth/link`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', origin: stack.portalUrl },
-    body: JSON.stringify({ token }),
-  });
-  const cookie = signIn.headers.get('set-cookie')!.split(';')[0]!;
-  const session = (await (
-    await fetch(`${stack.portalUrl}/v1/portal/session`, { headers: { cookie } })
-  ).json()) as {
-    csrfToken: string;
-  };
-  return (method: string, path: string, body?: unknown) =>
-    fetch(`${stack.portalUrl}/v1/portal/${path}`, {
-      method,
-      headers: {
-        cookie,
-        origin: stack.portalUrl,
-        'x-csrf-token': session.csrfToken,
-        ...(body ? { 'content-type': 'application/json' } : {}),
-      },
-      ...(body ? { body: JSON.stringify(body) } : {}),
-    });
-}
+const apiSession = (link: string) => portalApiSession(stack.portalUrl, link);
 
 /** A lead from a visitor whose name is a spreadsheet formula, through the real widget API. */
 async function submitFormulaLead() {
@@ -87,31 +62,8 @@ async function submitFormulaLead() {
   expect(lead.status).toBe(201);
 }
 
-async function checkPage(page: Page, name: string, phone = true) {
-  expect(await axeViolations(page)).toEqual([]);
-  await screenshot(page, `${name}-desktop`);
-  if (!phone) return;
-  const small = await newPhoneContext(browser, owner.context);
-  await small.goto(page.url());
-  await expect.poll(() => small.locator('.sidebar').count(), WAIT).toBe(1);
-  await expect.poll(() => small.locator('.loading').count(), WAIT).toBe(0);
-  expect(await axeViolations(small)).toEqual([]);
-  // Nothing sticks out sideways at 360 px (scrolling regions such as wide tables may scroll).
-  const offenders = await small.evaluate(() =>
-    document.documentElement.scrollWidth > window.innerWidth
-      ? [...document.querySelectorAll('body *')]
-          .filter(
-            (e) =>
-              !e.closest('.nav, .table-wrap, .code') &&
-              e.getBoundingClientRect().right > window.innerWidth + 1,
-          )
-          .map((e) => `${e.tagName.toLowerCase()}.${e.className}`)
-      : [],
-  );
-  expect(offenders).toEqual([]);
-  await screenshot(small, `${name}-phone`);
-  await small.context().close();
-}
+const checkPage = (page: Page, name: string, phone = true) =>
+  checkPortalPage(browser, owner.context, page, name, phone);
 
 beforeAll(async () => {
   [stack, browser] = await Promise.all([startPortalStack(), launchChromium()]);
@@ -209,7 +161,8 @@ describe('portal pages (demo firm owner)', () => {
     await page.getByRole('link', { name: 'Licenses' }).click();
     await expect.poll(() => page.locator('main').textContent(), WAIT).toContain('Allowed domains');
     expect(await page.locator('main').textContent()).toContain('demo.svc.test');
-    await checkPage(page, 'licenses');
+    // The licenses screenshots come from portal-licenses.spec.ts (keys rolled, domains changed).
+    expect(await axeViolations(page)).toEqual([]);
 
     await page.getByRole('link', { name: 'Embed code' }).click();
     // The license's publishable key fills the snippet; the secret key never appears in a page.

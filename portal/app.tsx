@@ -12,6 +12,8 @@ import { LinkSignInPage } from './pages/link-sign-in.tsx';
 import { MembersPage } from './pages/members.tsx';
 import { OverviewPage } from './pages/overview.tsx';
 import { SecurityPage } from './pages/security.tsx';
+import { SettingsFirmPage } from './pages/settings-firm.tsx';
+import { SettingsWebhooksPage } from './pages/settings-webhooks.tsx';
 import { SignInPage } from './pages/sign-in.tsx';
 import { location$, navigate } from './router.ts';
 import { session$ } from './session.ts';
@@ -25,6 +27,8 @@ const NAV: { href: string; label: string; section?: string }[] = [
   { href: '/portal/settings/api-keys', label: 'API keys', section: 'Settings' },
   { href: '/portal/settings/members', label: 'Members', section: 'Settings' },
   { href: '/portal/settings/security', label: 'Sign-in & security', section: 'Settings' },
+  { href: '/portal/settings/firm', label: 'Firm', section: 'Settings' },
+  { href: '/portal/settings/webhooks', label: 'Webhooks', section: 'Settings' },
 ];
 
 const PAGES: Record<string, () => ComponentChildren> = {
@@ -36,6 +40,8 @@ const PAGES: Record<string, () => ComponentChildren> = {
   '/portal/settings/api-keys': () => <ApiKeysPage />,
   '/portal/settings/members': () => <MembersPage />,
   '/portal/settings/security': () => <SecurityPage />,
+  '/portal/settings/firm': () => <SettingsFirmPage />,
+  '/portal/settings/webhooks': () => <SettingsWebhooksPage />,
 };
 
 export function App() {

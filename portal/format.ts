@@ -38,6 +38,11 @@ export interface LicenseView {
   seatsUsed: number;
   keyLast4: string;
   publishableKey: string | null;
+  /** Rolled keys that still work until their overlap ends. */
+  overlappingKeys?: { kind: 'publishable' | 'secret'; last4: string; expiresAt: string }[];
+  /** What happens next, in one sentence (from the server's license outlook). */
+  next?: string;
+  renewsAt?: string | null;
   domains: { ascii: string; unicode: string }[];
   trialEndsAt: string | null;
   paidThrough: string | null;

@@ -101,6 +101,8 @@ export async function createServices(opts: {
     embedUrl: config.publicEmbedUrl,
     apiUrl: config.publicApiUrl,
     logger: opts.logger,
+    delivery,
+    billing,
   };
   return { ...opts, keys, licensing, billing, metrics, queries, delivery, portal };
 }

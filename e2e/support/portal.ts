@@ -145,6 +145,67 @@ export async function startConnectClient() {
   };
 }
 
+/** A portal session over plain HTTP (cookie + CSRF token) from a sign-in link, as a script would hold one. */
+export async function portalApiSession(portalUrl: string, link: string) {
+  const token = new URL(link).hash.replace('#token=', '');
+  const signIn = await fetch(`${portalUrl}/v1/portal/auth/link`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', origin: portalUrl },
+    body: JSON.stringify({ token }),
+  });
+  const cookie = signIn.headers.get('set-cookie')!.split(';')[0]!;
+  const session = (await (await fetch(`${portalUrl}/v1/portal/session`, { headers: { cookie } })).json()) as {
+    csrfToken: string;
+  };
+  return (method: string, path: string, body?: unknown) =>
+    fetch(`${portalUrl}/v1/portal/${path}`, {
+      method,
+      headers: {
+        cookie,
+        origin: portalUrl,
+        'x-csrf-token': session.csrfToken,
+        ...(body ? { 'content-type': 'application/json' } : {}),
+      },
+      ...(body ? { body: JSON.stringify(body) } : {}),
+    });
+}
+
+/**
+ * axe-core clean, then screenshots at 1280 px and (unless `phone` is false) at 360 px in a copy of
+ * the signed-in context, where nothing may stick out sideways (scrolling regions such as wide
+ * tables may scroll).
+ */
+export async function checkPortalPage(
+  browser: Browser,
+  from: BrowserContext,
+  page: Page,
+  name: string,
+  phone = true,
+) {
+  expect(await axeViolations(page)).toEqual([]);
+  await screenshot(page, `${name}-desktop`);
+  if (!phone) return;
+  const small = await newPhoneContext(browser, from);
+  await small.goto(page.url());
+  await expect.poll(() => small.locator('.sidebar').count(), WAIT).toBe(1);
+  await expect.poll(() => small.locator('.loading').count(), WAIT).toBe(0);
+  expect(await axeViolations(small)).toEqual([]);
+  const offenders = await small.evaluate(() =>
+    document.documentElement.scrollWidth > window.innerWidth
+      ? [...document.querySelectorAll('body *')]
+          .filter(
+            (e) =>
+              !e.closest('.nav, .table-wrap, .code') &&
+              e.getBoundingClientRect().right > window.innerWidth + 1,
+          )
+          .map((e) => `${e.tagName.toLowerCase()}.${e.className}`)
+      : [],
+  );
+  expect(offenders).toEqual([]);
+  await screenshot(small, `${name}-phone`);
+  await small.context().close();
+}
+
 export async function newPhoneContext(browser: Browser, from: BrowserContext): Promise<Page> {
   const state = await from.storageState();
   const context = await browser.newContext({ viewport: { width: 360, height: 780 }, storageState: state });

@@ -3,6 +3,7 @@ import { api } from '../api.ts';
 import { Card, CodeBlock, ErrorNote, PageHeader, TableWrap } from '../components/ui.tsx';
 import { CALCULATORS, type LicenseView } from '../format.ts';
 import { session$ } from '../session.ts';
+import { snippetOf } from '../snippet.ts';
 import { useResource } from '../use-resource.ts';
 
 const EVENTS = [
@@ -24,11 +25,6 @@ const EVENTS = [
     when: 'Something failed; the message says what to do.',
   },
 ];
-
-function snippetOf(embedUrl: string, key: string, calculators: string[]) {
-  const divs = calculators.map((slug) => `<div data-svc-calculator="${slug}"></div>`).join('\n');
-  return `${divs}\n<script src="${embedUrl}/loader.js" data-key="${key || 'SVC-…'}" async></script>`;
-}
 
 function listenerOf(embedUrl: string) {
   return `// Simplest: the loader checks origins and frames for you.

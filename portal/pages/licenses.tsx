@@ -1,161 +1,156 @@
+import { useState } from 'preact/hooks';
 import { api } from '../api.ts';
-import { Badge, Card, Empty, ErrorNote, Loading, PageHeader, TableWrap } from '../components/ui.tsx';
-import {
-  domainLabel,
-  formatDate,
-  formatRelative,
-  type LicenseView,
-  licenseStatusWords,
-  plural,
-  STATUS_TONE,
-} from '../format.ts';
-import { lifecycle } from '../lifecycle-client.ts';
+import { useAction } from '../components/action.ts';
+import { Badge, Card, Empty, ErrorNote, Loading, PageHeader } from '../components/ui.tsx';
+import { formatDate, type LicenseView, plural, STATUS_TONE } from '../format.ts';
+import { location$ } from '../router.ts';
 import { canManage } from '../session.ts';
 import { useResource } from '../use-resource.ts';
+import { LicenseKeys } from './license-keys.tsx';
+import { LicenseDomains, LicenseSites } from './license-sites.tsx';
 
-const capitalize = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
+interface BillingOptions {
+  checkout: boolean;
+  plans: string[];
+}
 
-function LicenseCard(props: { license: LicenseView }) {
+const title = (plan: string) => `${plan.charAt(0).toUpperCase()}${plan.slice(1)}`;
+
+function Dates(props: { license: LicenseView }) {
   const l = props.license;
-  const editable = lifecycle.available && canManage();
-  const activations = l.activations ?? [];
+  const rows: [string, string | null | undefined][] = [
+    ['Trial ends', l.paidThrough ? null : l.trialEndsAt],
+    ['Paid through', l.paidThrough],
+    ['Renews', l.renewsAt],
+    ['Grace ends', l.status === 'grace' ? l.graceEndsAt : null],
+  ];
   return (
-    <Card title={`${l.plan[0]!.toUpperCase()}${l.plan.slice(1)} license`} id={l.id}>
+    <dl class="facts">
+      <div>
+        <dt>Plan</dt>
+        <dd>{title(l.plan)}</dd>
+      </div>
+      <div>
+        <dt>Seats</dt>
+        <dd class="num">
+          {l.seatsUsed} of {plural(l.seats, 'seat')} used
+        </dd>
+      </div>
+      {rows
+        .filter(([, date]) => date)
+        .map(([label, date]) => (
+          <div key={label}>
+            <dt>{label}</dt>
+            <dd class="num">{formatDate(date)}</dd>
+          </div>
+        ))}
+    </dl>
+  );
+}
+
+function Billing(props: { license: LicenseView; options: BillingOptions }) {
+  const l = props.license;
+  const [plan, setPlan] = useState(
+    props.options.plans.includes(l.plan) ? l.plan : (props.options.plans[0] ?? ''),
+  );
+  const action = useAction();
+  const go = async (work: () => Promise<{ url: string }>) => {
+    const answer = await action.run(work);
+    if (answer) window.location.assign(answer.url);
+  };
+  const pays = l.status === 'active' && l.paidThrough;
+  const planId = `${l.id}-plan`;
+  return (
+    <div class="billing-row">
+      <button
+        type="button"
+        class="button"
+        disabled={action.busy}
+        onClick={() => go(() => api.post('billing/portal'))}
+      >
+        Open billing portal
+      </button>
+      {props.options.checkout && !pays ? (
+        <form
+          class="inline-form"
+          onSubmit={(e) => {
+            e.preventDefault();
+            go(() => api.post('billing/checkout', { licenseId: l.id, plan }));
+          }}
+        >
+          <div class="field">
+            <label for={planId}>Plan</label>
+            <select id={planId} value={plan} onChange={(e) => setPlan((e.target as HTMLSelectElement).value)}>
+              {props.options.plans.map((p) => (
+                <option key={p} value={p}>
+                  {title(p)}
+                </option>
+              ))}
+            </select>
+          </div>
+          <button type="submit" class="button button-primary" disabled={action.busy}>
+            Subscribe with Stripe
+          </button>
+        </form>
+      ) : null}
+      <ErrorNote error={action.error} />
+    </div>
+  );
+}
+
+function LicenseCard(props: { license: LicenseView; billing: BillingOptions; onChanged: () => void }) {
+  const l = props.license;
+  return (
+    <Card title={`${title(l.plan)} license …${l.keyLast4}`} id={l.id}>
       <p class="status-line">
         <Badge tone={STATUS_TONE[l.status]}>{l.status}</Badge>
-        <span>{capitalize(licenseStatusWords(l).replace(/^[^—]+— /, ''))}</span>
+        <span>{l.next}</span>
       </p>
-      <dl class="facts">
-        <div>
-          <dt>Secret license key</dt>
-          <dd>
-            <code>SVC-…{l.keyLast4}</code>{' '}
-            <span class="muted small">shown in full once, when it was created</span>
-          </dd>
-        </div>
-        {l.publishableKey ? (
-          <div>
-            <dt>Publishable key</dt>
-            <dd>
-              <code>{l.publishableKey}</code>
-            </dd>
-          </div>
-        ) : null}
-        <div>
-          <dt>Seats</dt>
-          <dd class="num">
-            {l.seatsUsed} of {plural(l.seats, 'seat')} used
-          </dd>
-        </div>
-        <div>
-          <dt>{l.trialEndsAt && !l.paidThrough ? 'Trial ends' : 'Paid through'}</dt>
-          <dd class="num">{formatDate(l.paidThrough ?? l.trialEndsAt)}</dd>
-        </div>
-      </dl>
-
+      <Dates license={l} />
+      <h3>Keys</h3>
+      <LicenseKeys license={l} onChanged={props.onChanged} />
       <h3>Allowed domains</h3>
-      {l.domains.length === 0 ? (
-        <p class="muted">No domains yet: widgets work only on development hosts such as localhost.</p>
-      ) : (
-        <ul class="chips">
-          {l.domains.map((d) => (
-            <li key={d.ascii} class="chip">
-              {domainLabel(d)}
-            </li>
-          ))}
-        </ul>
-      )}
-
+      <LicenseDomains license={l} onChanged={props.onChanged} />
       <h3>Sites using this license</h3>
-      {activations.length === 0 ? (
-        <Empty title="No site has activated this license yet">
-          A site takes a seat the first time it activates the license; development hosts take none.
-        </Empty>
-      ) : (
-        <TableWrap label={`Sites using license …${l.keyLast4}`}>
-          <table class="table table-stack">
-            <thead>
-              <tr>
-                <th scope="col">Site</th>
-                <th scope="col">Kind</th>
-                <th scope="col">First seen</th>
-                <th scope="col">Last seen</th>
-                <th scope="col">
-                  <span class="visually-hidden">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {activations.map((a) => (
-                <tr key={a.id}>
-                  <td>{domainLabel(a.domain)}</td>
-                  <td data-label="Kind">
-                    {a.env === 'prod' ? 'Live site (1 seat)' : 'Development (no seat)'}
-                  </td>
-                  <td class="num nowrap" data-label="First seen">
-                    {formatDate(a.firstSeenAt)}
-                  </td>
-                  <td class="num nowrap" data-label="Last seen">
-                    {formatRelative(a.lastSeenAt)}
-                  </td>
-                  <td class="actions">
-                    <button
-                      type="button"
-                      class="button button-small"
-                      disabled={!editable}
-                      onClick={() => lifecycle.releaseSeat(l.id, a.id)}
-                    >
-                      Release seat
-                    </button>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </TableWrap>
-      )}
-      <div class="card-actions">
-        <button
-          type="button"
-          class="button"
-          disabled={!editable}
-          onClick={() => lifecycle.addDomain(l.id, '')}
-        >
-          Change domains
-        </button>
-        <button
-          type="button"
-          class="button"
-          disabled={!editable}
-          onClick={() => lifecycle.openBillingPortal(l.id)}
-        >
-          Billing
-        </button>
-      </div>
-      {!lifecycle.available ? (
-        <p class="muted small">
-          Domain, seat and billing changes are made by your svc operator for now; these buttons switch on when
-          self-service license changes arrive.
-        </p>
+      <LicenseSites license={l} onChanged={props.onChanged} />
+      {canManage() ? (
+        <>
+          <h3>Billing</h3>
+          <Billing license={l} options={props.billing} />
+        </>
       ) : null}
     </Card>
   );
 }
 
 export function LicensesPage() {
-  const { data, error } = useResource(() => api.get<{ data: LicenseView[] }>('licenses'));
+  const { data, error, reload } = useResource(() =>
+    Promise.all([api.get<{ data: LicenseView[] }>('licenses'), api.get<BillingOptions>('billing')]),
+  );
+  const checkout = new URLSearchParams(location$.value.split('?')[1] ?? '').get('checkout');
   return (
     <div class="page">
-      <PageHeader title="Licenses" lead="Where your calculators may run, and the sites that use them." />
+      <PageHeader
+        title="Licenses"
+        lead="Your keys, the domains where your calculators may run, the sites that use them, and billing."
+      />
+      {checkout === 'done' ? (
+        <p class="notice" role="status">
+          Thank you. Stripe is confirming the payment; the license status updates within a minute.
+        </p>
+      ) : null}
+      {!canManage() ? (
+        <p class="notice">Viewers can see licenses but not change domains, seats, keys or billing.</p>
+      ) : null}
       <ErrorNote error={error} />
       {!data ? (
         <Loading />
-      ) : data.data.length === 0 ? (
+      ) : data[0].data.length === 0 ? (
         <Card>
           <Empty title="No licenses yet">Your svc operator creates your first license.</Empty>
         </Card>
       ) : (
-        data.data.map((l) => <LicenseCard key={l.id} license={l} />)
+        data[0].data.map((l) => <LicenseCard key={l.id} license={l} billing={data[1]} onChanged={reload} />)
       )}
     </div>
   );

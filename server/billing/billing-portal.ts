@@ -28,7 +28,7 @@ export interface BillingDeps {
  */
 export async function createBillingPortalUrl(
   deps: BillingDeps,
-  principal: Principal,
+  principal: Pick<Principal, 'accountId'>,
   returnUrl: string | undefined,
 ): Promise<{ url: string; expiresAt?: string }> {
   const account = await findAccountById(deps.db, principal.accountId);

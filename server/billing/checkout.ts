@@ -31,7 +31,7 @@ export const billingNotConfigured = () =>
  */
 export async function createCheckoutUrl(
   deps: BillingDeps,
-  principal: Principal,
+  principal: Pick<Principal, 'accountId'>,
   input: CheckoutInput,
 ): Promise<{ url: string; id: string }> {
   const stripe = deps.stripe;

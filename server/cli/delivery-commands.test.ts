@@ -64,6 +64,28 @@ describe('webhook, lead and account commands', () => {
     expect((await svc('webhook', 'deliveries', id)).status).toBe(404);
   });
 
+  it('update (events, description) and disable/enable, through the admin PATCH the portal shares', async () => {
+    const f = await t.seed.firm();
+    const created = await svc(
+      'webhook',
+      'create',
+      '--account',
+      f.account.id,
+      '--url',
+      'https://hooks.example.com/crm',
+      '--events',
+      'lead.created',
+    );
+    const id = (created.body.endpoint as { id: string }).id;
+    const updated = await svc('webhook', 'update', id, '--events', 'lead.created,result.created');
+    expect(updated.text).toMatch(/events\s+lead\.created, result\.created/);
+    const described = await svc('webhook', 'update', id, '--description', 'HubSpot');
+    expect((described.body.endpoint as { description: string }).description).toBe('HubSpot');
+    expect((await svc('webhook', 'disable', id)).text).toMatch(/status\s+disabled/);
+    expect((await svc('webhook', 'enable', id)).text).toMatch(/status\s+enabled/);
+    expect((await svc('webhook', 'update', id, '--events', 'lead.deleted')).status).toBe(400);
+  });
+
   it('lead export, lead delete, account close and retention run', async () => {
     const f = await t.seed.firm();
     const exported = await svc('lead', 'export', '--account', f.account.id, '--email', 'nobody@example.com');
@@ -78,6 +100,8 @@ describe('webhook, lead and account commands', () => {
   it.each([
     [['webhook', 'create', '--account', 'a', '--url', 'https://x.example']],
     [['webhook', 'replay']],
+    [['webhook', 'update', 'whe_1']],
+    [['webhook', 'disable']],
     [['webhook', 'roll-secret', 'whe_1', '--overlap', 'soon']],
     [['lead', 'export', '--account', 'a']],
     [['account', 'close']],

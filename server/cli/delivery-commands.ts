@@ -16,7 +16,9 @@ export const DELIVERY_USAGE = `  webhook create --account ACCOUNT_ID --url URL -
   webhook replay DELIVERY_ID
   webhook test ENDPOINT_ID
   webhook roll-secret ENDPOINT_ID [--overlap 24h | --now]
+  webhook update ENDPOINT_ID [--events lead.created,lead.updated] [--description TEXT]
   webhook enable ENDPOINT_ID
+  webhook disable ENDPOINT_ID
   webhook delete ENDPOINT_ID
   lead delete LEAD_ID
   lead export --account ACCOUNT_ID --email EMAIL
@@ -135,6 +137,22 @@ export function deliveryRequest(
         render: renderEndpoint,
       };
     }
+    case 'webhook update': {
+      const id = needArg('an ENDPOINT_ID');
+      const body = {
+        ...(typeof values.events === 'string' ? { events: values.events.split(',') } : {}),
+        ...(typeof values.description === 'string' ? { description: values.description } : {}),
+      };
+      if (Object.keys(body).length === 0) throw fail('webhook update needs --events or --description');
+      return { method: 'PATCH', path: `/admin/v1/webhooks/${id}`, body, render: renderEndpoint };
+    }
+    case 'webhook disable':
+      return {
+        method: 'PATCH',
+        path: `/admin/v1/webhooks/${needArg('an ENDPOINT_ID')}`,
+        body: { enabled: false },
+        render: renderEndpoint,
+      };
     case 'webhook enable':
       return {
         method: 'POST',

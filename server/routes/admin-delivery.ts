@@ -6,15 +6,17 @@ import {
   createEndpoint,
   DEFAULT_ROLL_OVERLAP_SECONDS,
   deleteEndpoint,
+  EndpointChangesSchema,
   enableEndpoint,
   listEndpoints,
   rollEndpointSecret,
+  updateEndpoint,
 } from '../domain/delivery/endpoints.ts';
 import { WEBHOOK_EVENT_TYPES } from '../domain/delivery/event-types.ts';
 import { deleteLead, exportSubject } from '../domain/delivery/privacy.ts';
 import { runRetention } from '../domain/delivery/retention.ts';
 import { createRouter } from '../http/openapi-router.ts';
-import { errorResponses, jsonBody, jsonResponse } from './schemas.ts';
+import { errorResponses, jsonBody, jsonResponse, overlapSeconds } from './schemas.ts';
 
 const tags = ['Admin: delivery and privacy'];
 const security = [{ adminToken: [] }];
@@ -79,6 +81,18 @@ const routes = {
     request: { params: IdParam },
     responses: ok('The test delivery'),
   }),
+  update: createRoute({
+    method: 'patch',
+    path: '/admin/v1/webhooks/{id}',
+    tags,
+    security,
+    summary: 'Change events, description, test data, or turn the endpoint off/on',
+    request: {
+      params: IdParam,
+      ...jsonBody(EndpointChangesSchema),
+    },
+    responses: ok('The endpoint'),
+  }),
   remove: createRoute({
     method: 'delete',
     path: '/admin/v1/webhooks/{id}',
@@ -100,12 +114,9 @@ const routes = {
         content: {
           'application/json': {
             schema: z.object({
-              overlapSeconds: z
-                .number()
-                .int()
-                .min(0)
-                .max(30 * 86_400)
-                .optional(),
+              overlapSeconds: overlapSeconds(
+                'How long the old secret also signs (default 24 h; 0 = ends now)',
+              ),
             }),
           },
         },
@@ -175,6 +186,9 @@ export function createDeliveryAdminRoutes(deps: DeliveryDeps) {
     c.json(await replayDelivery(deps, c.req.valid('param').id), 200),
   );
   router.openapi(routes.test, async (c) => c.json(await sendTestEvent(deps, c.req.valid('param').id), 200));
+  router.openapi(routes.update, async (c) =>
+    c.json(await updateEndpoint(deps, c.req.valid('param').id, c.req.valid('json')), 200),
+  );
   router.openapi(routes.remove, async (c) =>
     c.json(await deleteEndpoint(deps, c.req.valid('param').id), 200),
   );

@@ -26,7 +26,7 @@ import { createRouter } from '../http/openapi-router.ts';
 import type { Services } from '../services.ts';
 import { createDeliveryAdminRoutes } from './admin-delivery.ts';
 import { createLifecycleAdminRoutes } from './admin-lifecycle.ts';
-import { errorResponses, jsonBody, jsonResponse } from './schemas.ts';
+import { errorResponses, jsonBody, jsonResponse, overlapSeconds } from './schemas.ts';
 
 const tags = ['Admin'];
 const security = [{ adminToken: [] }];
@@ -100,13 +100,7 @@ const routes = {
       ...jsonBody(
         z.object({
           kind: z.enum(['publishable', 'secret']),
-          overlapSeconds: z
-            .number()
-            .int()
-            .min(0)
-            .max(30 * 86_400)
-            .optional()
-            .openapi({ description: 'How long the old key keeps working (default 24 h; 0 = ends now)' }),
+          overlapSeconds: overlapSeconds('How long the old key keeps working (default 24 h; 0 = ends now)'),
         }),
       ),
     },

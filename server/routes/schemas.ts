@@ -47,3 +47,13 @@ export const jsonResponse = <T extends z.ZodType>(description: string, schema: T
 export const bearerSecurity = [{ bearerAuth: [] }];
 
 export const Iso = z.string().openapi({ format: 'date-time', example: '2026-03-01T12:15:00.000Z' });
+
+/** How long a rolled credential's predecessor keeps working: 0 (ends now) to 30 days. */
+export const overlapSeconds = (description: string) =>
+  z
+    .number()
+    .int()
+    .min(0)
+    .max(30 * 86_400)
+    .optional()
+    .openapi({ description });

@@ -3,8 +3,9 @@ import { recordAudit } from '../../db/audit-repo.ts';
 import { newId } from '../../db/ids.ts';
 import { deliveryAttempts, outboxEvents, webhookDeliveries } from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';
+import type { ActingAs } from '../licensing/license-lifecycle.ts';
 import type { DeliveryDeps } from './deps.ts';
-import { requireEndpoint } from './endpoints.ts';
+import { OPERATOR, requireEndpoint } from './endpoints.ts';
 import type { WebhookBody } from './event-types.ts';
 
 type Deps = Pick<DeliveryDeps, 'db' | 'clock'>;
@@ -20,8 +21,13 @@ const attemptView = (a: AttemptRow) => ({
 });
 
 /** An endpoint's latest deliveries, each with its event type and every attempt. */
-export async function listDeliveries(deps: Deps, endpointId: string, limit = 50) {
-  const endpoint = await requireEndpoint(deps.db, endpointId);
+export async function listDeliveries(
+  deps: Deps,
+  endpointId: string,
+  limit = 50,
+  scope?: { accountId?: string },
+) {
+  const endpoint = await requireEndpoint(deps.db, endpointId, scope?.accountId);
   const rows = await deps.db
     .select({ delivery: webhookDeliveries, type: outboxEvents.type, test: outboxEvents.test })
     .from(webhookDeliveries)
@@ -60,12 +66,13 @@ export async function listDeliveries(deps: Deps, endpointId: string, limit = 50)
  * Sends an event to the endpoint again as a new delivery with a fresh attempt sequence. The
  * `webhook-id` stays the event's id, so a receiver that already processed it can tell.
  */
-export async function replayDelivery(deps: Deps, deliveryId: string, actor = 'admin') {
+export async function replayDelivery(deps: Deps, deliveryId: string, as: ActingAs = OPERATOR) {
   const [original] = await deps.db
     .select()
     .from(webhookDeliveries)
     .where(eq(webhookDeliveries.id, deliveryId));
-  if (!original) throw new AppError('NOT_FOUND', `No delivery ${deliveryId}.`);
+  if (!original || (as.accountId && original.accountId !== as.accountId))
+    throw new AppError('NOT_FOUND', `No delivery ${deliveryId}.`);
   const endpoint = await requireEndpoint(deps.db, original.endpointId);
   if (endpoint.disabledAt) {
     throw new AppError('INVALID_TRANSITION', `Endpoint ${endpoint.id} is disabled; enable it first.`);
@@ -85,7 +92,7 @@ export async function replayDelivery(deps: Deps, deliveryId: string, actor = 'ad
     .returning();
   await recordAudit(deps.db, {
     accountId: original.accountId,
-    actor,
+    actor: as.actor,
     action: 'webhook.replayed',
     subject: deliveryId,
     data: { newDeliveryId: row!.id },
@@ -112,8 +119,8 @@ const SAMPLE_LEAD = {
  * A test event to one endpoint: the first event type it subscribes to, with made-up data marked
  * `test: true`, so a Zapier or Make scenario can map the fields before a real lead arrives.
  */
-export async function sendTestEvent(deps: Deps, endpointId: string, actor = 'admin') {
-  const endpoint = await requireEndpoint(deps.db, endpointId);
+export async function sendTestEvent(deps: Deps, endpointId: string, as: ActingAs = OPERATOR) {
+  const endpoint = await requireEndpoint(deps.db, endpointId, as.accountId);
   const now = deps.clock.now();
   const type = (endpoint.events[0] ?? 'lead.created') as WebhookBody['type'];
   const at = now.toISOString();
@@ -153,7 +160,7 @@ export async function sendTestEvent(deps: Deps, endpointId: string, actor = 'adm
   });
   await recordAudit(deps.db, {
     accountId: endpoint.accountId,
-    actor,
+    actor: as.actor,
     action: 'webhook.tested',
     subject: endpoint.id,
     at: now,

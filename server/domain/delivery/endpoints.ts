@@ -1,5 +1,6 @@
 import { isIP } from 'node:net';
 import { and, desc, eq, isNull } from 'drizzle-orm';
+import { z } from 'zod';
 import { findAccountById } from '../../db/accounts-repo.ts';
 import { recordAudit } from '../../db/audit-repo.ts';
 import type { Db } from '../../db/database.ts';
@@ -8,6 +9,7 @@ import { webhookEndpoints } from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';
 import { decrypt, encrypt } from '../../secrets/encryption.ts';
 import { isDevHost } from '../domains.ts';
+import type { ActingAs } from '../licensing/license-lifecycle.ts';
 import type { DeliveryDeps } from './deps.ts';
 import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from './event-types.ts';
 import { generateWebhookSecret } from './signing.ts';
@@ -17,6 +19,9 @@ export type EndpointRow = typeof webhookEndpoints.$inferSelect;
 type Deps = Pick<DeliveryDeps, 'db' | 'clock' | 'secretKey' | 'allowPrivateHosts'>;
 
 export const DEFAULT_ROLL_OVERLAP_SECONDS = 24 * 3600;
+
+/** The operator (admin token, CLI): sees every account. A portal user passes its account too. */
+export const OPERATOR: ActingAs = { actor: 'admin' };
 
 export function endpointView(row: EndpointRow, now: Date) {
   const rolling = row.previousSecretExpiresAt && row.previousSecretExpiresAt > now;
@@ -88,8 +93,11 @@ export interface NewEndpointInput {
  * Registers an endpoint with its own signing secret, returned here once. The secret is encrypted
  * with the instance secret key rather than hashed: it must be recovered to sign every delivery.
  */
-export async function createEndpoint(deps: Deps, input: NewEndpointInput, actor = 'admin') {
-  if (!(await findAccountById(deps.db, input.accountId))) {
+export async function createEndpoint(deps: Deps, input: NewEndpointInput, as: ActingAs = OPERATOR) {
+  if (
+    (as.accountId && as.accountId !== input.accountId) ||
+    !(await findAccountById(deps.db, input.accountId))
+  ) {
     throw new AppError('NOT_FOUND', `No account ${input.accountId}.`);
   }
   const url = checkEndpointUrl(input.url, deps.allowPrivateHosts);
@@ -112,7 +120,7 @@ export async function createEndpoint(deps: Deps, input: NewEndpointInput, actor 
     .returning();
   await recordAudit(deps.db, {
     accountId: input.accountId,
-    actor,
+    actor: as.actor,
     action: 'webhook.created',
     subject: row!.id,
     data: { events },
@@ -121,8 +129,8 @@ export async function createEndpoint(deps: Deps, input: NewEndpointInput, actor 
   return { endpoint: endpointView(row!, now), secret };
 }
 
-export async function listEndpoints(deps: Deps, accountId: string) {
-  if (!(await findAccountById(deps.db, accountId)))
+export async function listEndpoints(deps: Deps, accountId: string, scope?: { accountId?: string }) {
+  if ((scope?.accountId && scope.accountId !== accountId) || !(await findAccountById(deps.db, accountId)))
     throw new AppError('NOT_FOUND', `No account ${accountId}.`);
   const rows = await deps.db
     .select()
@@ -147,12 +155,12 @@ export async function requireEndpoint(db: Db, id: string, accountId?: string): P
 }
 
 /** Deletes the endpoint with its deliveries and their attempt logs. */
-export async function deleteEndpoint(deps: Deps, id: string, actor = 'admin') {
-  const row = await requireEndpoint(deps.db, id);
+export async function deleteEndpoint(deps: Deps, id: string, as: ActingAs = OPERATOR) {
+  const row = await requireEndpoint(deps.db, id, as.accountId);
   await deps.db.delete(webhookEndpoints).where(eq(webhookEndpoints.id, id));
   await recordAudit(deps.db, {
     accountId: row.accountId,
-    actor,
+    actor: as.actor,
     action: 'webhook.deleted',
     subject: id,
     at: deps.clock.now(),
@@ -165,8 +173,13 @@ export async function deleteEndpoint(deps: Deps, id: string, actor = 'admin') {
  * for `overlapSeconds`, so the receiver can switch without a window of failed verifications;
  * `overlapSeconds: 0` ends the old secret now.
  */
-export async function rollEndpointSecret(deps: Deps, id: string, overlapSeconds: number, actor = 'admin') {
-  const row = await requireEndpoint(deps.db, id);
+export async function rollEndpointSecret(
+  deps: Deps,
+  id: string,
+  overlapSeconds: number,
+  as: ActingAs = OPERATOR,
+) {
+  const row = await requireEndpoint(deps.db, id, as.accountId);
   const now = deps.clock.now();
   const secret = generateWebhookSecret();
   const [updated] = await deps.db
@@ -181,7 +194,7 @@ export async function rollEndpointSecret(deps: Deps, id: string, overlapSeconds:
     .returning();
   await recordAudit(deps.db, {
     accountId: row.accountId,
-    actor,
+    actor: as.actor,
     action: 'webhook.secret_rolled',
     subject: id,
     data: { overlapSeconds },
@@ -191,8 +204,8 @@ export async function rollEndpointSecret(deps: Deps, id: string, overlapSeconds:
 }
 
 /** Turns a disabled endpoint back on; its pending deliveries resume. */
-export async function enableEndpoint(deps: Deps, id: string, actor = 'admin') {
-  const row = await requireEndpoint(deps.db, id);
+export async function enableEndpoint(deps: Deps, id: string, as: ActingAs = OPERATOR) {
+  const row = await requireEndpoint(deps.db, id, as.accountId);
   const now = deps.clock.now();
   const [updated] = await deps.db
     .update(webhookEndpoints)
@@ -201,9 +214,71 @@ export async function enableEndpoint(deps: Deps, id: string, actor = 'admin') {
     .returning();
   await recordAudit(deps.db, {
     accountId: row.accountId,
-    actor,
+    actor: as.actor,
     action: 'webhook.enabled',
     subject: id,
+    at: now,
+  });
+  return { endpoint: endpointView(updated!, now) };
+}
+
+/** `PATCH` of an endpoint (admin API and portal): every field optional. */
+export const EndpointChangesSchema = z
+  .object({
+    events: z.array(z.string().max(40)).min(1).max(WEBHOOK_EVENT_TYPES.length).optional(),
+    description: z.string().trim().max(200).nullable().optional(),
+    includeTest: z.boolean().optional(),
+    /** false: nothing new is queued and pending deliveries wait; true: on again, as `enableEndpoint`. */
+    enabled: z.boolean().optional(),
+  })
+  .strict();
+
+export type EndpointChanges = z.output<typeof EndpointChangesSchema>;
+
+/**
+ * Changes what an endpoint receives (events, test data), its description, or whether it is on.
+ * While off, no new events are queued for it and its pending deliveries wait; they resume when it
+ * is turned on again (as after `enableEndpoint`). The URL and secret never change here (a new URL
+ * is a new endpoint, a new secret is a roll). Audited with the fields before and after.
+ */
+export async function updateEndpoint(
+  deps: Deps,
+  id: string,
+  input: EndpointChanges,
+  as: ActingAs = OPERATOR,
+) {
+  const row = await requireEndpoint(deps.db, id, as.accountId);
+  const now = deps.clock.now();
+  const set: Partial<EndpointRow> = {};
+  if (input.events !== undefined) {
+    const events = parseEventTypes(input.events);
+    if (events.join(',') !== row.events.join(',')) set.events = events;
+  }
+  if (input.description !== undefined && (input.description || null) !== row.description)
+    set.description = input.description || null;
+  if (input.includeTest !== undefined && input.includeTest !== row.includeTest)
+    set.includeTest = input.includeTest;
+  if (input.enabled === false && !row.disabledAt)
+    Object.assign(set, { disabledAt: now, disabledReason: 'Turned off' });
+  if (input.enabled === true && row.disabledAt)
+    Object.assign(set, { disabledAt: null, disabledReason: null, failingSince: null });
+  if (Object.keys(set).length === 0) return { endpoint: endpointView(row, now) };
+  const [updated] = await deps.db
+    .update(webhookEndpoints)
+    .set({ ...set, updatedAt: now })
+    .where(eq(webhookEndpoints.id, id))
+    .returning();
+  const fields = Object.keys(set).filter((k) => k !== 'disabledReason' && k !== 'failingSince');
+  const pick = (r: EndpointRow) =>
+    Object.fromEntries(
+      fields.map((k) => [k, k === 'disabledAt' ? r.disabledAt !== null : r[k as keyof EndpointRow]]),
+    );
+  await recordAudit(deps.db, {
+    accountId: row.accountId,
+    actor: as.actor,
+    action: 'webhook.updated',
+    subject: id,
+    data: { before: pick(row), after: pick(updated!) },
     at: now,
   });
   return { endpoint: endpointView(updated!, now) };

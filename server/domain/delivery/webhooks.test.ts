@@ -475,3 +475,39 @@ describe('webhook admin API', () => {
     expect(JSON.stringify(listed.body)).not.toContain('secretEnc');
   });
 });
+
+describe('endpoint changes (admin PATCH, the portal uses the same updateEndpoint)', () => {
+  it('edited events decide what it receives; off holds queued deliveries and queues none until on again', async () => {
+    const f = await firm();
+    const receiver = await startReceiver();
+    try {
+      const ep = await endpoint(f.account.id, receiver.url, ['result.created']);
+      await f.postLead();
+      await runDeliveryOnce(deps);
+      expect(receiver.requests).toHaveLength(0);
+      const edited = await admin('PATCH', `/admin/v1/webhooks/${ep.id}`, { events: ['lead.created'] });
+      expect(edited.body.endpoint.events).toEqual(['lead.created']);
+      await f.postLead(); // queued, not yet sent
+      const off = await admin('PATCH', `/admin/v1/webhooks/${ep.id}`, { enabled: false });
+      expect(off.body.endpoint).toMatchObject({ status: 'disabled', disabledReason: 'Turned off' });
+      await f.postLead(); // while off: nothing is queued for it
+      await runDeliveryOnce(deps);
+      expect(receiver.requests).toHaveLength(0);
+      const on = await admin('PATCH', `/admin/v1/webhooks/${ep.id}`, { enabled: true });
+      expect(on.body.endpoint.status).toBe('enabled');
+      await runDeliveryOnce(deps);
+      expect(receiver.requests).toHaveLength(1);
+      expect(verify(ep.secret, receiver.requests[0]!).type).toBe('lead.created');
+      const bad = await admin('PATCH', `/admin/v1/webhooks/${ep.id}`, { events: ['lead.deleted'] });
+      expect([bad.status, bad.body.error.code]).toEqual([400, 'INVALID_REQUEST']);
+      const audit = await t.database.db.select().from(auditEvents).where(eq(auditEvents.subject, ep.id));
+      expect(audit.filter((a) => a.action === 'webhook.updated').map((a) => a.data)).toEqual([
+        { before: { events: ['result.created'] }, after: { events: ['lead.created'] } },
+        { before: { disabledAt: false }, after: { disabledAt: true } },
+        { before: { disabledAt: true }, after: { disabledAt: false } },
+      ]);
+    } finally {
+      await receiver.close();
+    }
+  });
+});

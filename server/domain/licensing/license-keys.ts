@@ -65,12 +65,20 @@ export async function licenseKeysView(db: Db, licenseId: string, at: Date): Prom
  */
 export async function rollLicenseKey(
   deps: LicensingDeps,
-  input: { licenseId: string; kind: LicenseKeyKind; overlapMs: number; actor?: string },
+  input: {
+    licenseId: string;
+    kind: LicenseKeyKind;
+    overlapMs: number;
+    actor?: string;
+    /** A firm's own portal: another account's license answers like an unknown one. */
+    accountId?: string;
+  },
 ): Promise<{ kind: LicenseKeyKind; key: string; previousKeysEndAt: string }> {
   if (!Number.isInteger(input.overlapMs) || input.overlapMs < 0 || input.overlapMs > MAX_KEY_OVERLAP_MS)
     throw new AppError('INVALID_REQUEST', 'The overlap must be between 0 and 30 days.');
   const license = await findLicenseById(deps.db, input.licenseId);
-  if (!license) throw new AppError('NOT_FOUND', `No license ${input.licenseId}.`);
+  if (!license || (input.accountId && license.accountId !== input.accountId))
+    throw new AppError('NOT_FOUND', `No license ${input.licenseId}.`);
   const now = deps.clock.now();
   const endsAt = new Date(now.getTime() + input.overlapMs);
   const key = input.kind === 'secret' ? generateLicenseKey() : generatePublishableKey();

@@ -7,7 +7,8 @@ import type { ApiKeyScope } from '../scopes.ts';
 import type { PortalDeps, PortalPrincipal } from './portal-deps.ts';
 import { requireRole } from './roles.ts';
 
-const actorOf = (p: PortalPrincipal) => `user:${p.email}`;
+/** How a portal user appears in the audit trail (the Activity page shows the address). */
+export const actorOf = (p: PortalPrincipal) => `user:${p.email}`;
 
 /**
  * Settings → API keys → Create. Admins and owners only. The key is returned here once and stored

@@ -3,13 +3,13 @@ import { findAccountById } from '../../db/accounts-repo.ts';
 import { countLiveProdActivations, listActivationsByLicense } from '../../db/activations-repo.ts';
 import { listApiKeysByAccount } from '../../db/api-keys-repo.ts';
 import { listAuditByAccount } from '../../db/audit-repo.ts';
-import { listUsableKeys } from '../../db/license-keys-repo.ts';
 import type { LicenseRow } from '../../db/licenses-repo.ts';
 import { listLicensesByAccount } from '../../db/licenses-repo.ts';
 import { countLeadsBetween } from '../../db/portal-stats-repo.ts';
 import { listMembers } from '../../db/users-repo.ts';
 import { AppError } from '../../errors.ts';
-import { licenseState } from '../license-status.ts';
+import { licenseKeysView } from '../licensing/license-keys.ts';
+import { licenseOutlook } from '../licensing/license-outlook.ts';
 import { parseScopes } from '../scopes.ts';
 import { idleCutoff } from '../site-activation.ts';
 import { pageOfFirmLeads } from './firm-leads.ts';
@@ -26,8 +26,10 @@ export function domainView(entry: string) {
 }
 
 async function licenseView(deps: PortalDeps, license: LicenseRow, withActivations: boolean) {
-  const state = licenseState(license, deps.clock.now());
-  const seatsUsed = await countLiveProdActivations(deps.db, license.id, idleCutoff(deps.clock.now()));
+  const now = deps.clock.now();
+  const seatsUsed = await countLiveProdActivations(deps.db, license.id, idleCutoff(now));
+  const outlook = licenseOutlook(license, seatsUsed, now);
+  const { state } = outlook;
   const activations = withActivations
     ? (await listActivationsByLicense(deps.db, license.id))
         .filter((a) => !a.releasedAt)
@@ -39,11 +41,9 @@ async function licenseView(deps: PortalDeps, license: LicenseRow, withActivation
           lastSeenAt: iso(a.lastSeenAt),
         }))
     : undefined;
-  // The newest usable publishable key: the loader's data-key (public by design).
-  const publishable =
-    (await listUsableKeys(deps.db, license.id, deps.clock.now()))
-      .filter((k) => k.kind === 'publishable' && k.keyValue)
-      .at(-1)?.keyValue ?? null;
+  // The current publishable key is the loader's data-key (public by design); rolled keys still
+  // inside their overlap are listed by their last four only.
+  const keys = await licenseKeysView(deps.db, license.id, now);
   return {
     id: license.id,
     plan: license.plan,
@@ -51,7 +51,11 @@ async function licenseView(deps: PortalDeps, license: LicenseRow, withActivation
     seats: license.seats,
     seatsUsed,
     keyLast4: license.keyLast4,
-    publishableKey: publishable,
+    publishableKey: keys.publishableKey,
+    overlappingKeys: keys.overlapping,
+    next: outlook.next,
+    renewsAt: iso(outlook.renewsAt),
+    cancelAt: iso(outlook.cancelAt),
     domains: license.allowedDomains.map(domainView),
     trialEndsAt: iso(license.trialEndsAt),
     paidThrough: iso(license.paidThrough),

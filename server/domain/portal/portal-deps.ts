@@ -1,5 +1,7 @@
 import type { Logger } from 'pino';
+import type { BillingDeps } from '../../billing/billing-portal.ts';
 import type { Mailer } from '../../mail/mailer.ts';
+import type { DeliveryDeps } from '../delivery/deps.ts';
 import type { QueryDeps } from '../leads/lead-query.ts';
 import type { LicensingDeps } from '../token-set.ts';
 
@@ -17,6 +19,10 @@ export interface PortalDeps extends LicensingDeps {
   /** `PUBLIC_API_URL`, for the MCP and REST snippets. */
   apiUrl: string;
   logger: Logger;
+  /** Webhook endpoints and deliveries (Settings → Webhooks), the same deps the admin routes use. */
+  delivery: DeliveryDeps;
+  /** Billing portal and Stripe Checkout (Licenses page), the same deps the REST billing routes use. */
+  billing: BillingDeps;
 }
 
 /** The signed-in person acting in one firm: every portal query is scoped by `accountId`. */

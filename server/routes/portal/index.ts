@@ -7,6 +7,8 @@ import { registerPortalAccountRoutes } from './portal-account.ts';
 import { createPortalAuthRoutes } from './portal-auth.ts';
 import { registerPortalConnectRoutes } from './portal-connect.ts';
 import { registerPortalFirmRoutes } from './portal-firm.ts';
+import { registerPortalLifecycleRoutes } from './portal-lifecycle.ts';
+import { registerPortalSettingsRoutes } from './portal-settings.ts';
 
 /**
  * `/v1/portal/...`: the portal app's JSON API. Sign-in endpoints stand alone; everything else
@@ -30,5 +32,7 @@ export function createPortalRoutes(deps: PortalDeps, limiter: SignInLimiter, tru
   registerPortalAccountRoutes(router, deps);
   registerPortalFirmRoutes(router, deps);
   registerPortalConnectRoutes(router, deps);
+  registerPortalLifecycleRoutes(router, deps);
+  registerPortalSettingsRoutes(router, deps);
   return [auth, router];
 }

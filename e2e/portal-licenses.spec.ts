@@ -1,0 +1,323 @@
+import { domainToASCII } from 'node:url';
+import type { Browser, Page } from 'playwright-core';
+import { Webhook } from 'standardwebhooks';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RunningServers } from '../server/index.ts';
+import { startReceiver } from '../server/test-support/webhook-receiver.ts';
+import {
+  checkPortalPage,
+  portalApiSession,
+  signInWithLink,
+  startPortalStack,
+  WAIT,
+} from './support/portal.ts';
+import { launchChromium } from './support/stack.ts';
+
+let stack: RunningServers;
+let browser: Browser;
+let receiver: Awaited<ReturnType<typeof startReceiver>>;
+let owner: Awaited<ReturnType<typeof signInWithLink>>;
+
+const SITE = 'bücher-kanzlei.example';
+const SITE_ASCII = domainToASCII(SITE);
+
+const post = (url: string, body: unknown, headers: Record<string, string> = {}) =>
+  fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify(body),
+  });
+const admin = async (path: string, body: unknown) => {
+  const res = await post(`${stack.apiUrl}${path}`, body, { authorization: `Bearer ${stack.adminToken}` });
+  return (await res.json()) as { link?: string; account?: { id: string } };
+};
+const invite = async (accountId: string, email: string, role: string) =>
+  (await admin('/admin/v1/users/invite', { accountId, email, role })).link as string;
+/** A plugin activating the secret license key for a site, as WordPress would. */
+const activateSite = (siteDomain: string) =>
+  post(`${stack.apiUrl}/v1/api/licenses/activate`, { licenseKey: stack.demo.licenseKey, siteDomain });
+/** The loader opening an embed session with a publishable key from the portal's own (development) origin. */
+const embedSession = (key: string) =>
+  post(`${stack.apiUrl}/v1/api/license/activate`, { licenseKey: key }, { origin: stack.portalUrl });
+const main = (page: Page) => page.locator('main');
+const checkPage = (page: Page, name: string) => checkPortalPage(browser, owner.context, page, name);
+
+beforeAll(async () => {
+  [stack, browser, receiver] = await Promise.all([
+    startPortalStack({ WEBHOOK_ALLOW_PRIVATE_HOSTS: '127.0.0.1', DELIVERY_POLL_MS: '200' }),
+    launchChromium(),
+    startReceiver(),
+  ]);
+  owner = await signInWithLink(browser, stack.demoSignInLink!);
+  owner.page.on('dialog', (dialog) => dialog.accept());
+});
+afterAll(async () => {
+  await browser?.close();
+  await receiver?.close();
+  await stack?.close();
+});
+
+describe('Licenses page (demo firm owner)', () => {
+  it('adds a domain (Unicode and punycode) and activation follows; releases the seat; removes it and activation is refused', async () => {
+    const { page } = owner;
+    await page.getByRole('link', { name: 'Licenses' }).click();
+    await page.getByLabel('Add a domain').fill(`https://WWW.${SITE}:8443/kontakt`);
+    await page.getByRole('button', { name: 'Add domain' }).click();
+    await expect.poll(() => page.locator('.domain-chips').textContent(), WAIT).toContain(SITE);
+    expect(await page.locator('.domain-chips').textContent()).toContain(SITE_ASCII);
+    expect(await page.locator('.success-note').textContent()).toContain(`${SITE} (${SITE_ASCII})`);
+
+    const activated = await activateSite(SITE);
+    expect(activated.status).toBe(200);
+    const tokens = (await activated.json()) as { accessJwt: string; refreshToken: string };
+    const status = () =>
+      fetch(`${stack.apiUrl}/v1/api/licenses/status`, {
+        headers: { authorization: `Bearer ${tokens.accessJwt}` },
+      });
+    expect((await status()).status).toBe(200);
+
+    await page.reload();
+    const row = page.locator('tr', { hasText: SITE_ASCII });
+    await expect.poll(() => row.count(), WAIT).toBe(1);
+    expect(await row.textContent()).toContain('just now');
+    expect(await main(page).textContent()).toContain('1 of 3 seats used');
+    await row.getByRole('button', { name: /Release seat/ }).click();
+    await expect.poll(() => row.count(), WAIT).toBe(0);
+    expect(await main(page).textContent()).toContain('0 of 3 seats used');
+    expect((await status()).status).toBe(401);
+    const refresh = await post(`${stack.apiUrl}/v1/api/licenses/refresh`, {
+      refreshToken: tokens.refreshToken,
+    });
+    expect(refresh.status).toBe(400);
+
+    await page.getByRole('button', { name: `Remove ${SITE} (${SITE_ASCII})` }).click();
+    await expect.poll(() => page.locator('.domain-chips').textContent(), WAIT).not.toContain(SITE_ASCII);
+    const refused = await activateSite(SITE);
+    expect(refused.status).toBe(403);
+    expect(((await refused.json()) as { error: { code: string } }).error.code).toBe('DOMAIN_NOT_ALLOWED');
+  });
+
+  it('rolls the publishable key with an overlap, then with "now" after a confirmation', async () => {
+    const { page } = owner;
+    const oldKey = stack.demo.publishableKey;
+    expect(await page.getByTestId(/^publishable-/).textContent()).toBe(oldKey);
+    await page.getByRole('button', { name: 'Roll publishable key' }).click();
+    await page.getByLabel('Keep the old key working for').selectOption({ label: '1 hour' });
+    await page.getByRole('button', { name: 'Issue new publishable key' }).click();
+    const rolled = (await page.getByTestId('rolled-key').textContent())!;
+    expect(rolled).toMatch(/^svc_pk_/);
+    expect(rolled).not.toBe(oldKey);
+    await expect.poll(() => page.getByTestId(/^publishable-/).textContent(), WAIT).toBe(rolled);
+    expect(await main(page).locator('pre').first().textContent()).toContain(`data-key="${rolled}"`);
+    expect(await main(page).textContent()).toContain(
+      `Previous publishable key …${oldKey.slice(-4)} works until`,
+    );
+    expect((await embedSession(rolled)).status).toBe(200);
+    expect((await embedSession(oldKey)).status).toBe(200);
+    await checkPage(page, 'licenses');
+
+    await page.getByRole('button', { name: 'Done' }).click();
+    await page.getByRole('button', { name: 'Roll publishable key' }).click();
+    await page
+      .getByLabel('Keep the old key working for')
+      .selectOption({ label: 'No overlap: stop the old key now' });
+    const confirmed = page.waitForEvent('dialog');
+    await page.getByRole('button', { name: 'Issue new publishable key' }).click();
+    expect((await confirmed).message()).toContain('Stop the current publishable key now?');
+    await expect.poll(() => page.getByTestId('rolled-key').textContent(), WAIT).not.toBe(rolled);
+    expect(await main(page).textContent()).toContain('The old one has stopped.');
+    expect((await embedSession(rolled)).status).toBe(401);
+    // The key from the first roll kept its own overlap; only the current one was cut.
+    expect(await main(page).textContent()).not.toContain(`…${rolled.slice(-4)} works until`);
+  });
+});
+
+describe('Settings → Firm and Webhooks (demo firm owner)', () => {
+  it('saves firm settings: the name shows on the overview, widgets get the accent, consent gets a version', async () => {
+    const { page } = owner;
+    await page.getByRole('link', { name: 'Licenses' }).click();
+    const key = (await page.getByTestId(/^publishable-/).textContent())!;
+    await page.getByRole('link', { name: 'Firm', exact: true }).click();
+    await page.getByLabel('Display name').fill('Ødegård & Demo Estate Law');
+    await page.getByLabel('Accent as hex').fill('#1a6b4f');
+    await expect.poll(() => page.locator('.contrast-list').textContent(), WAIT).toContain('reads well');
+    await page.getByLabel('Lead-alert addresses').fill('office@demo.svc.test\nPartner@demo.svc.test');
+    await page
+      .getByLabel('Consent text')
+      .fill('I agree that Ødegård & Demo Estate Law may contact me about my enquiry.');
+    await page.getByRole('button', { name: 'Save settings' }).click();
+    await expect.poll(() => page.locator('.success-note').textContent(), WAIT).toContain('Saved');
+    const preview = await page
+      .getByTestId('accent-preview')
+      .locator('.accent-preview-button')
+      .evaluate((e) => getComputedStyle(e).backgroundColor);
+    expect(preview).toBe('rgb(26, 107, 79)');
+    await expect.poll(() => page.locator('.version-row').count(), WAIT).toBe(1);
+    // New words make a new version; the earlier one stays listed (its leads point at it).
+    await page
+      .getByLabel('Consent text')
+      .fill('Ødegård & Demo Estate Law may contact me about my enquiry by e-mail.');
+    await page.getByRole('button', { name: 'Save settings' }).click();
+    await expect.poll(() => page.locator('.version-row').count(), WAIT).toBe(2);
+    expect(await page.locator('.version-row').first().textContent()).toMatch(/Version 2\s*in force/);
+    expect(await page.locator('.brand-firm').textContent()).toBe('Ødegård & Demo Estate Law');
+    await checkPage(page, 'settings-firm');
+
+    const session = (await (await embedSession(key)).json()) as {
+      firm: { name: string; accent?: string };
+    };
+    expect(session.firm).toEqual({ name: 'Ødegård & Demo Estate Law', accent: '#1a6b4f' });
+    await page.getByRole('link', { name: 'Overview' }).click();
+    await expect
+      .poll(() => page.locator('.lead').first().textContent(), WAIT)
+      .toBe('Ødegård & Demo Estate Law');
+  });
+
+  it('adds an endpoint on a loopback receiver, sends a signed test event, replays it, edits its events', async () => {
+    const { page } = owner;
+    await page.getByRole('link', { name: 'Webhooks' }).click();
+    await page.getByLabel('Endpoint URL').fill(receiver.url);
+    await page.getByLabel('Description (optional)').fill('Office CRM');
+    await page.getByRole('button', { name: 'Add endpoint' }).click();
+    const secret = (await page.getByTestId('webhook-secret').textContent())!;
+    expect(secret).toMatch(/^whsec_/);
+    await page.getByRole('button', { name: 'I have stored the secret' }).click();
+    const card = page.getByRole('region', { name: `Endpoint ${receiver.url}` });
+    await card.getByRole('button', { name: 'Send test event' }).click();
+    await expect.poll(() => receiver.requests.length, WAIT).toBe(1);
+    const received = receiver.requests[0]!;
+    const body = new Webhook(secret).verify(received.body, received.headers as Record<string, string>) as {
+      type: string;
+      data: { test: boolean };
+    };
+    expect(body).toMatchObject({ type: 'lead.created', data: { test: true } });
+    await expect.poll(() => card.locator('tbody').textContent(), WAIT).toContain('succeeded');
+    expect(await card.locator('tbody tr').first().textContent()).toContain('204');
+
+    await card.getByRole('button', { name: /Replay/ }).click();
+    await expect.poll(() => receiver.requests.length, WAIT).toBe(2);
+    expect(receiver.requests[1]!.headers['webhook-id']).toBe(received.headers['webhook-id']);
+    await expect.poll(() => card.locator('tbody tr').count(), WAIT).toBe(2);
+
+    await card.getByRole('button', { name: 'Edit events' }).click();
+    await card.getByLabel(/lead\.updated/).check();
+    await card.getByRole('button', { name: 'Save events' }).click();
+    await expect.poll(() => card.locator('.chips-inline').textContent(), WAIT).toContain('lead.updated');
+    await expect.poll(() => card.locator('tbody tr').count(), WAIT).toBe(2);
+    await checkPage(page, 'settings-webhooks');
+  });
+
+  it('the Activity page lists these changes by the signed-in user', async () => {
+    const { page } = owner;
+    const call = await portalApiSession(
+      stack.portalUrl,
+      await invite(stack.demoAccountId!, 'demo@svc.test', 'owner'),
+    );
+    const events = (
+      (await (await call('GET', 'activity?limit=100')).json()) as {
+        data: { action: string; actor: string }[];
+      }
+    ).data;
+    const mine = events.filter((e) => e.actor === 'user:demo@svc.test').map((e) => e.action);
+    for (const action of [
+      'license.updated',
+      'activation.released',
+      'license.key_rolled',
+      'account.updated',
+      'webhook.created',
+      'webhook.tested',
+      'webhook.replayed',
+      'webhook.updated',
+    ])
+      expect(mine, action).toContain(action);
+    await page.getByRole('link', { name: 'Activity' }).click();
+    await expect.poll(() => page.locator('.timeline-row').count(), WAIT).toBeGreaterThan(8);
+    expect(owner.pageErrors).toEqual([]);
+  });
+});
+
+describe('roles and tenancy on the new pages', () => {
+  it('a viewer sees no controls to change licenses, firm settings or webhooks, and the server answers 403', async () => {
+    const link = await invite(stack.demoAccountId!, 'viewer@demo.svc.test', 'viewer');
+    const viewer = await signInWithLink(browser, link);
+    const { page } = viewer;
+    await page.getByRole('link', { name: 'Licenses' }).click();
+    await expect
+      .poll(() => page.locator('.notice').first().textContent(), WAIT)
+      .toContain('Viewers can see licenses');
+    for (const name of [
+      'Add domain',
+      'Roll publishable key',
+      'Roll secret license key',
+      'Open billing portal',
+    ])
+      expect(await page.getByRole('button', { name }).count(), name).toBe(0);
+    expect(await page.locator('.chip-remove').count()).toBe(0);
+    await page.getByRole('link', { name: 'Firm', exact: true }).click();
+    await expect.poll(() => page.getByLabel('Display name').isDisabled(), WAIT).toBe(true);
+    expect(await page.getByRole('button', { name: 'Save settings' }).count()).toBe(0);
+    await page.getByRole('link', { name: 'Webhooks' }).click();
+    await expect.poll(() => page.locator('.endpoint').count(), WAIT).toBe(1);
+    for (const name of ['Add endpoint', 'Send test event', 'Roll secret', 'Delete'])
+      expect(await page.getByRole('button', { name }).count(), name).toBe(0);
+    await viewer.context.close();
+
+    const call = await portalApiSession(
+      stack.portalUrl,
+      await invite(stack.demoAccountId!, 'viewer@demo.svc.test', 'viewer'),
+    );
+    const licenseId = stack.demo.licenseId!;
+    const endpoint = ((await (await call('GET', 'webhooks')).json()) as { data: { id: string }[] }).data[0]!
+      .id;
+    for (const [method, path, body] of [
+      ['POST', `licenses/${licenseId}/domains`, { addDomains: ['viewer.example'] }],
+      ['POST', `licenses/${licenseId}/roll-key`, { kind: 'publishable' }],
+      ['POST', 'billing/portal', undefined],
+      ['PATCH', 'settings/firm', { name: 'Viewer was here' }],
+      ['POST', 'webhooks', { url: receiver.url, events: ['lead.created'] }],
+      ['POST', `webhooks/${endpoint}/test`, undefined],
+      ['DELETE', `webhooks/${endpoint}`, undefined],
+    ] as const) {
+      const res = await call(method, path, body);
+      expect(res.status, `${method} ${path}`).toBe(403);
+    }
+  });
+
+  it("another firm's license, activation, endpoint and delivery ids answer 404", async () => {
+    const other = (await admin('/admin/v1/accounts', { name: 'Other Firm LLC' })).account!.id;
+    const them = await portalApiSession(
+      stack.portalUrl,
+      await invite(other, 'owner@other-firm.example', 'owner'),
+    );
+    const me = await portalApiSession(
+      stack.portalUrl,
+      await invite(stack.demoAccountId!, 'demo@svc.test', 'owner'),
+    );
+    expect((await activateSite('demo.svc.test')).status).toBe(200);
+    const license = (
+      (await (await me('GET', `licenses/${stack.demo.licenseId}`)).json()) as {
+        license: { activations: { id: string }[] };
+      }
+    ).license;
+    const endpoint = ((await (await me('GET', 'webhooks')).json()) as { data: { id: string }[] }).data[0]!.id;
+    const delivery = (
+      (await (await me('GET', `webhooks/${endpoint}/deliveries`)).json()) as {
+        data: { id: string }[];
+      }
+    ).data[0]!.id;
+    for (const [method, path, body] of [
+      ['POST', `licenses/${stack.demo.licenseId}/domains`, { removeDomains: ['demo.svc.test'] }],
+      ['POST', `licenses/${stack.demo.licenseId}/roll-key`, { kind: 'secret', overlapSeconds: 0 }],
+      ['POST', `activations/${license.activations[0]!.id}/release`, undefined],
+      ['PATCH', `webhooks/${endpoint}`, { enabled: false }],
+      ['GET', `webhooks/${endpoint}/deliveries`, undefined],
+      ['POST', `webhooks/${endpoint}/roll-secret`, {}],
+      ['POST', `webhook-deliveries/${delivery}/replay`, undefined],
+      ['DELETE', `webhooks/${endpoint}`, undefined],
+    ] as const) {
+      const res = await them(method, path, body);
+      expect(res.status, `${method} ${path}`).toBe(404);
+    }
+    expect((await activateSite('demo.svc.test')).status).toBe(200);
+  });
+});

@@ -1,0 +1,36 @@
+import { type AccountUpdate, showAccount, updateAccount } from '../accounts/account-settings.ts';
+import { listConsentVersions } from '../accounts/consent.ts';
+import { actorOf } from './firm-actions.ts';
+import type { PortalDeps, PortalPrincipal } from './portal-deps.ts';
+import { requireRole } from './roles.ts';
+
+/**
+ * Settings → Firm: display name, lead-alert addresses, brand accent and the consent text in force,
+ * with every earlier consent version (leads keep pointing at the words their visitor saw).
+ */
+export async function firmSettings(deps: PortalDeps, principal: PortalPrincipal) {
+  const { account } = await showAccount(deps, principal.accountId, principal);
+  const versions = await listConsentVersions(deps.db, principal.accountId);
+  return {
+    name: account.name,
+    alertEmails: account.alertEmails,
+    accentColor: account.accentColor,
+    consent: account.consent,
+    consentVersions: versions.map((v) => ({
+      id: v.id,
+      version: v.version,
+      text: v.text,
+      createdAt: v.createdAt.toISOString(),
+    })),
+  };
+}
+
+/** Saves firm settings through `updateAccount` (the operator's `account update`); audited as the user. */
+export async function updateFirmSettings(deps: PortalDeps, principal: PortalPrincipal, input: AccountUpdate) {
+  requireRole(principal, 'admin');
+  await updateAccount(deps, principal.accountId, input, {
+    actor: actorOf(principal),
+    accountId: principal.accountId,
+  });
+  return firmSettings(deps, principal);
+}

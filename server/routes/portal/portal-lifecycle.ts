@@ -1,0 +1,142 @@
+import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
+import { DEFAULT_KEY_OVERLAP_MS } from '../../domain/licensing/license-keys.ts';
+import {
+  billingOptions,
+  changeFirmDomains,
+  firmBillingPortal,
+  firmCheckout,
+  releaseFirmSeat,
+  rollFirmKey,
+} from '../../domain/portal/firm-licenses.ts';
+import type { PortalDeps } from '../../domain/portal/portal-deps.ts';
+import type { AppEnv } from '../../http/app-env.ts';
+import { portalOf } from '../../http/portal-session.ts';
+import { errorResponses, jsonBody, jsonResponse, overlapSeconds } from '../schemas.ts';
+import { Any, IdParam, portalOk, portalSecurity } from './portal-schemas.ts';
+
+const tags = ['Portal'];
+const security = portalSecurity;
+const DomainList = z.array(z.string().min(1).max(253)).max(100);
+
+const routes = {
+  billingOptions: createRoute({
+    method: 'get',
+    path: '/portal/billing',
+    tags,
+    security,
+    summary: 'Whether Stripe Checkout is available, and the plans a firm can buy',
+    responses: portalOk('Billing options'),
+  }),
+  domains: createRoute({
+    method: 'post',
+    path: '/portal/licenses/{id}/domains',
+    tags,
+    security,
+    summary: 'Add or remove allowed domains (admin or owner)',
+    description:
+      'Entries are normalised as activation normalises them (`https://WWW.Bücher.example:8443/x` → `xn--bcher-kva.example`); removing one ends the sites it no longer covers on their next request.',
+    request: {
+      params: IdParam,
+      ...jsonBody(
+        z
+          .object({ addDomains: DomainList.optional(), removeDomains: DomainList.optional() })
+          .strict()
+          .refine((v) => (v.addDomains?.length ?? 0) + (v.removeDomains?.length ?? 0) > 0, {
+            message: 'Give addDomains or removeDomains',
+          }),
+      ),
+    },
+    responses: portalOk('The license after the change', 400, 404),
+  }),
+  release: createRoute({
+    method: 'post',
+    path: '/portal/activations/{id}/release',
+    tags,
+    security,
+    summary: "Release a site's seat (admin or owner); its tokens stop on their next request",
+    request: { params: IdParam },
+    responses: portalOk('The released activation and its license', 404),
+  }),
+  rollKey: createRoute({
+    method: 'post',
+    path: '/portal/licenses/{id}/roll-key',
+    tags,
+    security,
+    summary: 'A new publishable or secret key, in this response only; the old one works for the overlap',
+    request: {
+      params: IdParam,
+      ...jsonBody(
+        z
+          .object({
+            kind: z.enum(['publishable', 'secret']),
+            overlapSeconds: overlapSeconds('How long the old key keeps working (default 24 h; 0 = ends now)'),
+          })
+          .strict(),
+      ),
+    },
+    responses: portalOk('The new key and when the old one ends', 400, 404),
+  }),
+  billingPortal: createRoute({
+    method: 'post',
+    path: '/portal/billing/portal',
+    tags,
+    security,
+    summary: 'A billing-portal URL (Stripe, or the built-in page without Stripe); back to Licenses after',
+    responses: portalOk('Where to send the browser'),
+  }),
+  checkout: createRoute({
+    method: 'post',
+    path: '/portal/billing/checkout',
+    tags,
+    security,
+    summary: 'A Stripe Checkout URL that starts a subscription for one license',
+    request: jsonBody(
+      z
+        .object({
+          licenseId: z.string().min(1).max(64),
+          plan: z.string().min(1).max(40),
+          quantity: z.number().int().min(1).max(10_000).optional(),
+        })
+        .strict(),
+    ),
+    responses: {
+      200: jsonResponse('Where to send the browser', Any),
+      ...errorResponses(400, 401, 403, 404, 501, 503),
+    },
+  }),
+};
+
+/** Licenses page changes: the license-lifecycle and billing domain functions, scoped to the firm. */
+export function registerPortalLifecycleRoutes(router: OpenAPIHono<AppEnv>, deps: PortalDeps) {
+  const back = (query = '') => `${deps.portalUrl}/portal/licenses${query}`;
+  router.openapi(routes.billingOptions, (c) => c.json(billingOptions(deps), 200));
+  router.openapi(routes.domains, async (c) =>
+    c.json(await changeFirmDomains(deps, portalOf(c), c.req.valid('param').id, c.req.valid('json')), 200),
+  );
+  router.openapi(routes.release, async (c) =>
+    c.json(await releaseFirmSeat(deps, portalOf(c), c.req.valid('param').id), 200),
+  );
+  router.openapi(routes.rollKey, async (c) => {
+    const { kind, overlapSeconds } = c.req.valid('json');
+    c.header('Cache-Control', 'no-store');
+    const rolled = await rollFirmKey(deps, portalOf(c), c.req.valid('param').id, {
+      kind,
+      overlapMs: overlapSeconds === undefined ? DEFAULT_KEY_OVERLAP_MS : overlapSeconds * 1000,
+    });
+    return c.json(rolled, 200);
+  });
+  router.openapi(routes.billingPortal, async (c) => {
+    c.header('Cache-Control', 'no-store');
+    return c.json(await firmBillingPortal(deps, portalOf(c), back()), 200);
+  });
+  router.openapi(routes.checkout, async (c) => {
+    c.header('Cache-Control', 'no-store');
+    // The return addresses are the portal's own: a session cannot be used to bounce elsewhere.
+    const input = {
+      ...c.req.valid('json'),
+      successUrl: back('?checkout=done'),
+      cancelUrl: back('?checkout=cancelled'),
+    };
+    return c.json(await firmCheckout(deps, portalOf(c), input), 200);
+  });
+}
