@@ -3,7 +3,7 @@ import { watchHeight } from './resize.ts';
 
 afterEach(() => vi.unstubAllGlobals());
 
-it('reports the body’s height at once and again only when it changes', () => {
+it('reports the body’s height from the observer’s first call, and again only when it changes', () => {
   let onResize: () => void = () => {};
   vi.stubGlobal(
     'ResizeObserver',
@@ -20,6 +20,7 @@ it('reports the body’s height at once and again only when it changes', () => {
   body.getBoundingClientRect = () => ({ height }) as DOMRect;
   const reports: number[] = [];
   watchHeight(body, (h) => reports.push(h));
+  expect(reports).toEqual([]); // no layout forced at start
   onResize();
   height = 420;
   onResize();

@@ -35,8 +35,8 @@ export function watchHeight(
     }
     report(height);
   };
+  // The observer's first call comes with the first layout: measuring here would force one early.
   const observer = new ResizeObserver(measure);
   observer.observe(body);
-  measure();
   return () => observer.disconnect();
 }
