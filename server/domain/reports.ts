@@ -1,4 +1,5 @@
 import { getCalculator } from '../../calculators/index.ts';
+import { stateName } from '../../calculators/limits.ts';
 import { visitorNotes } from '../../calculators/visitor-notes.ts';
 import { findAccountById } from '../db/accounts-repo.ts';
 import { findResult, type ResultRow } from '../db/results-repo.ts';
@@ -76,7 +77,9 @@ export async function resultReport(
       value:
         typeof v === 'number' && /value|gift|exclusion|balance|bequest/i.test(k)
           ? formatUsd(v)
-          : formatValue(v),
+          : k === 'state'
+            ? stateName(v) // "New York", as the widget's select said it
+            : formatValue(v),
     })),
     lineItems: view.lineItems as ReportInput['lineItems'],
     totals: outputs
