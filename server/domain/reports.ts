@@ -70,6 +70,7 @@ export async function resultReport(
   const ruleSet = view.ruleSet as { id: string; taxYear: number; effectiveDate: string };
   const input: ReportInput = {
     firmName: account?.name ?? 'svc',
+    ...(account?.accentColor ? { accent: account.accentColor } : {}),
     calculatorName: calculator?.name ?? row.calculator,
     calculatorSlug: row.calculator,
     inputs: inLabelOrder(view.inputs, labels).map(([k, v]) => ({
