@@ -22,7 +22,14 @@ export default defineConfig({
     modulePreload: { polyfill: false },
     rollupOptions: {
       input: { [page]: resolve(import.meta.dirname, 'widget/w', `${page}.html`) },
-      output: { codeSplitting: false },
+      output: {
+        codeSplitting: false,
+        // Every page's stylesheet is the same file: one download for a page with several widgets.
+        assetFileNames: (asset) =>
+          asset.names.some((n) => n.endsWith('.css'))
+            ? 'assets/widget-[hash][extname]'
+            : 'assets/[name]-[hash][extname]',
+      },
     },
   },
 });
