@@ -5,6 +5,9 @@ import { gzipSync } from 'node:zlib';
 import { expect, it } from 'vitest';
 import { assetsOf, embedSizes, measureEmbed } from './size.ts';
 
+const PAGE =
+  '<script type="module" crossorigin src="/assets/main-1.js"></script><link rel="stylesheet" href="/assets/main-2.css">';
+
 function fakeDist(): string {
   const dir = mkdtempSync(join(tmpdir(), 'svc-size-'));
   mkdirSync(join(dir, 'w'));
@@ -13,10 +16,8 @@ function fakeDist(): string {
   writeFileSync(join(dir, 'assets', 'main-1.js'), 'a'.repeat(300));
   writeFileSync(join(dir, 'assets', 'main-2.css'), 'b'.repeat(200));
   writeFileSync(join(dir, 'assets', 'other-3.js'), 'c'.repeat(5000));
-  const page =
-    '<script type="module" crossorigin src="/assets/main-1.js"></script><link rel="stylesheet" href="/assets/main-2.css">';
-  writeFileSync(join(dir, 'w', 'rmd.html'), page);
-  writeFileSync(join(dir, 'w', 'estate-tax.html'), page);
+  writeFileSync(join(dir, 'w', 'rmd.html'), PAGE);
+  writeFileSync(join(dir, 'w', 'estate-tax.html'), PAGE);
   return dir;
 }
 
@@ -34,8 +35,8 @@ it('measures the loader and each page’s own JS and CSS', () => {
     raw: 1000,
     gzip: gzipSync('x'.repeat(1000), { level: 9 }).length,
   });
-  expect(pages.map((p) => p.file)).toEqual(['w/estate-tax.html (JS+CSS)', 'w/rmd.html (JS+CSS)']);
-  expect(pages[0]!.raw).toBe(500);
+  expect(pages.map((p) => p.file)).toEqual(['w/estate-tax.html (HTML+CSS+JS)', 'w/rmd.html (HTML+CSS+JS)']);
+  expect(pages[0]!.raw).toBe(500 + PAGE.length);
   expect(pages[0]!.gzip).toBeGreaterThan(0);
   expect(pages[0]!.brotli).toBeGreaterThan(0);
   expect(embedSizes(dir)).toHaveLength(3);

@@ -1,10 +1,12 @@
 import { mkdirSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import type { Browser, Frame } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCalculator } from '../calculators/index.ts';
 import type { RunningServers } from '../server/index.ts';
+import { readPdf } from '../server/test-support/pdf-reader.ts';
 import {
   axeViolations,
   type CustomPage,
@@ -93,6 +95,24 @@ async function shoot(host: CustomPage, name: string) {
     .screenshot({ path: `${SHOTS}${name}.png` });
 }
 
+/** A visitor's details, consent given, sent; waits for the thank-you. */
+async function sendLead(host: CustomPage, frame: Frame) {
+  await frame.locator('#lead-name').fill('Zoë Ødegård');
+  await frame.locator('#lead-email').fill('zoe@example.com');
+  await frame.locator('#lead-consent').check();
+  await frame.getByRole('button', { name: 'Send my details' }).click();
+  await expect.poll(() => host.count('svc-lead'), WAIT).toBe(1);
+  await frame.locator('.lead.done').waitFor(WAIT);
+}
+
+/** The same state in the visitor's dark mode (`data-theme="auto"` follows it), then back to light. */
+async function shootDark(host: CustomPage, name: string) {
+  await host.page.emulateMedia({ colorScheme: 'dark' });
+  await shoot(host, name);
+  expect(await axeViolations(await host.frame())).toEqual([]);
+  await host.page.emulateMedia({ colorScheme: 'light' });
+}
+
 describe('every calculator, designed, accessible and photographed', () => {
   for (const width of [1280, 320]) {
     for (const slug of Object.keys(SAMPLES)) {
@@ -103,6 +123,7 @@ describe('every calculator, designed, accessible and photographed', () => {
         const frame = await ready(host);
         await shoot(host, `${slug}-${width}-empty`);
         expect(await axeViolations(frame)).toEqual([]);
+        await shootDark(host, `${slug}-${width}-dark-empty`);
 
         const sample = SAMPLES[slug]!;
         await fill(frame, sample.fill);
@@ -116,6 +137,7 @@ describe('every calculator, designed, accessible and photographed', () => {
         await frame.locator('.lead h2').waitFor(WAIT);
         await shoot(host, `${slug}-${width}-result`);
         expect(await axeViolations(frame)).toEqual([]);
+        await shootDark(host, `${slug}-${width}-dark-result`);
 
         // The chart's legend says, as text, the amounts the picture draws.
         const outputs = expected.result.outputs as Record<string, number>;
@@ -164,20 +186,15 @@ describe('every calculator, designed, accessible and photographed', () => {
     const accent = await frame.locator('button.primary').evaluate((b) => getComputedStyle(b).backgroundColor);
     expect(accent).toBe('rgb(122, 31, 61)');
     expect(await frame.locator('html').getAttribute('data-theme')).toBe('dark');
-    await shoot(host, 'estate-tax-1280-dark-empty');
+    await shoot(host, 'estate-tax-1280-dark-accent-empty');
     await frame.locator('#f-estateValue').fill('8000000');
     expect(await frame.locator('#f-estateValue').inputValue()).toBe('8,000,000');
     await frame.getByRole('button', { name: 'Calculate' }).click();
     await frame.locator('#lead-name').waitFor(WAIT);
-    await shoot(host, 'estate-tax-1280-dark-result');
+    await shoot(host, 'estate-tax-1280-dark-accent-result');
     expect(await axeViolations(frame)).toEqual([]);
-    await frame.locator('#lead-name').fill('Zoë Ødegård');
-    await frame.locator('#lead-email').fill('zoe@example.com');
-    await frame.locator('#lead-consent').check();
-    await frame.getByRole('button', { name: 'Send my details' }).click();
-    await expect.poll(() => host.count('svc-lead'), WAIT).toBe(1);
-    await frame.locator('.lead.done').waitFor(WAIT);
-    await shoot(host, 'estate-tax-1280-dark-lead');
+    await sendLead(host, frame);
+    await shoot(host, 'estate-tax-1280-dark-accent-lead');
     await host.close();
   });
 
@@ -189,6 +206,17 @@ describe('every calculator, designed, accessible and photographed', () => {
       .poll(() => frame.locator('#f-estateValue-error').textContent(), WAIT)
       .toBe('Enter the estate’s value, e.g. 2,500,000');
     await shoot(host, 'estate-tax-320-errors');
+    await shootDark(host, 'estate-tax-320-dark-errors');
+    // A lead at phone width: the form, its own errors, then the thank-you.
+    await fill(frame, SAMPLES['estate-tax']!.fill);
+    await frame.getByRole('button', { name: 'Calculate' }).click();
+    await frame.locator('#lead-name').waitFor(WAIT);
+    await frame.getByRole('button', { name: 'Send my details' }).click();
+    await frame.locator('.lead .field-error').first().waitFor(WAIT);
+    await shoot(host, 'estate-tax-320-lead-errors');
+    await sendLead(host, frame);
+    await shoot(host, 'estate-tax-320-lead');
+    await shootDark(host, 'estate-tax-320-dark-lead');
     await host.close();
   });
 });
@@ -248,6 +276,8 @@ describe('advanced inputs and keyboard use', () => {
     await kb.press('Tab');
     await kb.press('Enter');
     await expect.poll(() => host.count('svc-lead'), WAIT).toBe(1);
+    await frame.locator('.lead.done').waitFor(WAIT);
+    await shoot(host, 'rmd-1280-lead');
     await host.close();
   });
 });
@@ -365,5 +395,39 @@ describe('host SDK and raw messages', () => {
     await page.waitForTimeout(200);
     expect(await page.locator('#log').textContent()).not.toContain('forged');
     await context.close();
+  });
+});
+
+describe('the firm, the same everywhere', () => {
+  it('names the firm and wears its accent from its settings: header, consent sentence and PDF', async () => {
+    const firm = { name: 'Smith & Søn Estate Law', accentColor: '#7a1f3d' };
+    const patched = await fetch(`${stack.apiUrl}/admin/v1/accounts/${stack.demo.accountId}`, {
+      method: 'PATCH',
+      headers: { authorization: `Bearer ${stack.adminToken}`, 'content-type': 'application/json' },
+      body: JSON.stringify(firm),
+    });
+    expect(patched.status).toBe(200);
+    // The page names no accent of its own: the firm's applies.
+    const host = await open(`<div data-svc-calculator="estate-tax"></div>${loaderTag()}`);
+    const frame = await ready(host);
+    await expect.poll(() => frame.locator('.eyebrow').textContent(), WAIT).toBe(firm.name);
+    expect(await frame.locator('button.primary').evaluate((b) => getComputedStyle(b).backgroundColor)).toBe(
+      'rgb(122, 31, 61)',
+    );
+    await fill(frame, SAMPLES['estate-tax']!.fill);
+    await frame.getByRole('button', { name: 'Calculate' }).click();
+    await frame.locator('#lead-consent').waitFor(WAIT);
+    expect(await frame.locator('label[for="lead-consent"]').textContent()).toMatch(
+      new RegExp(`^I agree that ${firm.name} may contact me`),
+    );
+    await shoot(host, 'estate-tax-1280-firm-accent');
+    const [download] = await Promise.all([
+      host.page.waitForEvent('download', WAIT),
+      frame.getByRole('button', { name: 'Download the PDF report' }).click(),
+    ]);
+    const { text, info } = await readPdf(await readFile(await download.path()));
+    expect(info.Author).toBe(firm.name);
+    expect(text.startsWith(firm.name)).toBe(true);
+    await host.close();
   });
 });

@@ -69,6 +69,20 @@ describe('mounting', () => {
     expect(element.querySelectorAll('iframe')).toHaveLength(1);
   });
 
+  it('passes the container’s computed font family for data-font="inherit", a family list as given', () => {
+    stubActivate(granted());
+    svc.destroy();
+    svc = createLoader({ ...config, font: 'inherit' });
+    const element = document.createElement('div');
+    element.style.fontFamily = 'Georgia, "Times New Roman", serif';
+    const fontOf = (iframe: HTMLIFrameElement) =>
+      new URLSearchParams(new URL(iframe.src).hash.slice(1)).get('font');
+    expect(fontOf(mounted('rmd', element).iframe)).toBe('Georgia, "Times New Roman", serif');
+    svc.destroy();
+    svc = createLoader({ ...config, font: 'Lato, sans-serif' });
+    expect(fontOf(mounted('rmd').iframe)).toBe('Lato, sans-serif');
+  });
+
   it('refuses a calculator name that is not a slug with an svc-error', () => {
     stubActivate(granted());
     const element = document.createElement('div');

@@ -45,8 +45,9 @@ function start(): void {
   const config = configFromScript(script, API_URL_PLACEHOLDER);
   if (!config || !script) return;
   flags[STARTED] = true;
-  // The API's connection is warm by the time the session is asked for (the embed origin already
-  // is: loader.js came from it).
+  // The API's connection is warm by the time the session is asked for. No preconnect to the embed
+  // origin: browsers key connections by top-level site and frame, so the widget's cross-site
+  // frame opens its own and could not use one made from this page (the bench shows a fresh connect).
   const link = document.createElement('link');
   link.rel = 'preconnect';
   link.href = config.apiUrl;

@@ -1,18 +1,20 @@
+import { createHash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { createEmbedApp } from './embed-host.ts';
+import { createEmbedApp, inlineStyleHashes } from './embed-host.ts';
 
 const LOADER = `var api="__SVC_API_URL__";${' '.repeat(600)}`;
+const PAGE_CSS = ':root{--accent:#1f4e79}body{margin:0}';
 
 function dist() {
   const dir = mkdtempSync(join(tmpdir(), 'svc-dist-'));
   mkdirSync(join(dir, 'w'));
   mkdirSync(join(dir, 'assets'));
   writeFileSync(join(dir, 'loader.js'), LOADER);
-  writeFileSync(join(dir, 'w', 'rmd.html'), '<!doctype html><div id="app"></div>');
+  writeFileSync(join(dir, 'w', 'rmd.html'), `<!doctype html><style>${PAGE_CSS}</style><div id="app"></div>`);
   writeFileSync(join(dir, 'assets', 'main-abc123.js'), 'console.log(1)');
   writeFileSync(join(tmpdir(), 'svc-secret.txt'), 'secret');
   return dir;
@@ -63,8 +65,19 @@ describe('embed host', () => {
     expect(csp).toContain('connect-src https://api.svc.test');
     expect(csp).toContain('frame-ancestors *');
     expect(csp).not.toContain('unsafe');
+    // The page's inline stylesheet by its hash, and nothing else inline.
+    const hash = createHash('sha256').update(PAGE_CSS).digest('base64');
+    expect(csp).toContain(`style-src 'self' 'sha256-${hash}';`);
     expect(page.headers.get('x-frame-options')).toBeNull();
     expect(page.headers.get('cache-control')).toBe('no-cache');
+  });
+
+  it('hashes each inline stylesheet exactly as written, so an altered one is refused', () => {
+    const [a] = inlineStyleHashes('<style>body{margin:0}</style>');
+    const [b] = inlineStyleHashes('<style>body{margin:0} </style>');
+    expect(a).toMatch(/^'sha256-[A-Za-z0-9+/]+=*'$/);
+    expect(b).not.toBe(a);
+    expect(inlineStyleHashes('<p>no style</p>')).toEqual([]);
   });
 
   it('serves hashed assets as immutable', async () => {

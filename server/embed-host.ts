@@ -25,6 +25,8 @@ interface Asset {
   gzip?: Buffer;
   br?: Buffer;
   etag: string;
+  /** Widget pages: the `'sha256-…'` sources of their inline `<style>` elements, for the CSP. */
+  styleHashes?: string[];
 }
 
 const notFound = () =>
@@ -46,6 +48,13 @@ function walk(dir: string): string[] {
   });
 }
 
+/** CSP hash sources for each `<style>` element of a page (its exact text, as the browser hashes it). */
+export function inlineStyleHashes(html: string): string[] {
+  return [...html.matchAll(/<style>([\s\S]*?)<\/style>/g)].map(
+    (m) => `'sha256-${createHash('sha256').update(m[1]!, 'utf8').digest('base64')}'`,
+  );
+}
+
 /** Every file under `distDir`, read once, keyed by its URL path; nothing outside it can be named. */
 function scan(distDir: string, apiUrl: string): Map<string, Asset> {
   const assets = new Map<string, Asset>();
@@ -60,6 +69,7 @@ function scan(distDir: string, apiUrl: string): Map<string, Asset> {
       body,
       ...(compress ? { gzip: gzipSync(body, { level: 9 }), br: brotliCompressSync(body) } : {}),
       etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 22)}"`,
+      ...(ext === '.html' ? { styleHashes: inlineStyleHashes(body.toString('utf8')) } : {}),
     });
   }
   return assets;
@@ -84,7 +94,11 @@ function headersFor(path: string, asset: Asset, pageCsp: string): Record<string,
     headers['cache-control'] = 'no-cache';
   }
   if (path.endsWith('.html')) {
-    headers['content-security-policy'] = pageCsp;
+    // The page's own stylesheet is inline, allowed by its hash alone (never 'unsafe-inline').
+    headers['content-security-policy'] = pageCsp.replace(
+      "style-src 'self'",
+      ["style-src 'self'", ...(asset.styleHashes ?? [])].join(' '),
+    );
     headers['referrer-policy'] = 'no-referrer';
   }
   return headers;

@@ -8,8 +8,8 @@ import './styles.css';
 
 /**
  * Starts one widget page (`/w/<slug>.html#widgetId=…&host=…` inside the loader's iframe): theme
- * from the hash, the form, height reports, then `svc-hello`. `svc-ready` follows only when the
- * session arrives over the port, so the host hears it once the widget can actually calculate.
+ * from the hash, `svc-hello`, the form, height reports. `svc-ready` follows only when the session
+ * arrives over the port, so the host hears it once the widget can actually calculate.
  */
 export function boot(calc: WidgetCalculator): void {
   const root = document.getElementById('app');
@@ -19,6 +19,9 @@ export function boot(calc: WidgetCalculator): void {
   applyTheme(html, Object.fromEntries(params));
   const hostAccent = params.has('accent');
   const bridge = createBridge();
+  // Hello first: the loader's port and session cross the process boundary while the form renders.
+  // Their messages are tasks, so they cannot arrive before this task has registered its listeners.
+  bridge?.hello();
   const state = params.get('state');
   const onReady = () => bridge?.emit('svc-ready', { calculator: calc.core.slug });
   render(<App calc={calc} bridge={bridge} preset={state ? { state } : {}} onReady={onReady} />, root);
@@ -43,5 +46,4 @@ export function boot(calc: WidgetCalculator): void {
           'The widget’s height kept changing, so resizing stopped: check the CSS around its container.',
       }),
   );
-  bridge.hello();
 }

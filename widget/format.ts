@@ -1,7 +1,8 @@
-import { usd } from './forms/words.ts';
+import { plainNumber, usd } from './forms/words.ts';
 
-const PLAIN = new Intl.NumberFormat('en-US', { maximumFractionDigits: 4 });
-const DATE = new Intl.DateTimeFormat('en-US', { dateStyle: 'long', timeZone: 'UTC' });
+const MONTHS = 'January February March April May June July August September October November December'.split(
+  ' ',
+);
 
 /** Numeric outputs that are not dollar amounts; every other number a calculator returns is in dollars. */
 const NON_MONEY: Record<string, 'percent' | 'plain'> = { effectiveRate: 'percent', factor: 'plain' };
@@ -13,7 +14,7 @@ export function formatOutput(key: string, value: unknown): string {
   if (!Number.isFinite(value)) return '—';
   const kind = NON_MONEY[key];
   if (kind === 'percent') return `${(value * 100).toFixed(1)}%`;
-  if (kind === 'plain') return PLAIN.format(value);
+  if (kind === 'plain') return plainNumber(value, 4);
   return usd(value);
 }
 
@@ -22,5 +23,7 @@ export const formatUsd = (amount: number): string => (Number.isFinite(amount) ? 
 /** "2026-01-01" → "January 1, 2026". */
 export const formatDate = (iso: string): string => {
   const d = new Date(`${iso}T00:00:00Z`);
-  return Number.isNaN(d.getTime()) ? iso : DATE.format(d);
+  return Number.isNaN(d.getTime())
+    ? iso
+    : `${MONTHS[d.getUTCMonth()]} ${d.getUTCDate()}, ${d.getUTCFullYear()}`;
 };

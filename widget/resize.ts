@@ -17,7 +17,9 @@ export function watchHeight(
   let last = -1;
   let count = 0;
   let windowStart = 0;
+  let stopped = false;
   const measure = () => {
+    if (stopped) return; // a notification already queued when the guard tripped
     const style = getComputedStyle(body);
     const margins = (Number.parseFloat(style.marginTop) || 0) + (Number.parseFloat(style.marginBottom) || 0);
     const height = Math.ceil(body.getBoundingClientRect().height + margins);
@@ -29,14 +31,15 @@ export function watchHeight(
       count = 0;
     }
     if (++count > RESIZE_BURST || height > MAX_HEIGHT) {
+      stopped = true;
       observer.disconnect();
       onLoop?.();
       return;
     }
     report(height);
   };
+  // The observer's first call comes with the first layout: measuring here would force one early.
   const observer = new ResizeObserver(measure);
   observer.observe(body);
-  measure();
   return () => observer.disconnect();
 }

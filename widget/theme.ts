@@ -1,3 +1,5 @@
+import { HEX_COLOR, relativeLuminance } from '../protocol/accent.ts';
+
 /** The look the host page asked for (`data-theme`, `data-accent`, `data-radius`, `data-font`), from the iframe's hash. */
 export interface Theme {
   theme?: string;
@@ -6,22 +8,12 @@ export interface Theme {
   font?: string;
 }
 
-const HEX = /^#(?:[0-9a-f]{3}){1,2}$/i;
-
 /** White or ink on the accent, whichever reads better (WCAG relative luminance). */
-export function onAccent(hex: string): string {
-  const full = hex.length === 4 ? hex.replace(/[0-9a-f]/gi, (c) => c + c) : hex;
-  const [r, g, b] = [1, 3, 5].map((i) => {
-    const c = Number.parseInt(full.slice(i, i + 2), 16) / 255;
-    return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
-  });
-  const luminance = 0.2126 * r! + 0.7152 * g! + 0.0722 * b!;
-  return luminance > 0.35 ? '#10151c' : '#ffffff';
-}
+export const onAccent = (hex: string): string => (relativeLuminance(hex) > 0.35 ? '#10151c' : '#ffffff');
 
 /** Sets the accent when it is a hex colour; returns whether it did. */
 export function applyAccent(root: HTMLElement, accent: string | undefined): boolean {
-  if (!accent || !HEX.test(accent)) return false;
+  if (!accent || !HEX_COLOR.test(accent)) return false;
   root.style.setProperty('--accent', accent);
   root.style.setProperty('--on-accent', onAccent(accent));
   return true;

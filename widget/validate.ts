@@ -1,6 +1,7 @@
 import { MAX_DOLLARS } from '../calculators/limits.ts';
 import type { FieldIssue } from '../calculators/types.ts';
 import type { FieldSpec, FormSpec } from './forms/types.ts';
+import { groupDigits } from './forms/words.ts';
 
 export type Validation =
   | { ok: true; inputs: Record<string, unknown> }
@@ -17,7 +18,7 @@ export function formatMoneyInput(text: string): string {
   const t = text.replace(/[^\d.]/g, '');
   const dot = t.indexOf('.');
   const whole = (dot < 0 ? t : t.slice(0, dot)).replace(/^0+(?=\d)/, '');
-  const grouped = whole.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+  const grouped = groupDigits(whole);
   return dot < 0
     ? grouped
     : `${grouped || '0'}.${t

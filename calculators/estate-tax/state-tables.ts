@@ -287,7 +287,10 @@ export const WA: StateEntry<Rows> = {
 
 /** The version in force on a date of death: the latest whose effective date is not after it. */
 export function inForce<P>(entry: StateEntry<P>, date: string): StateVersion & P {
-  const sorted = [...entry.versions].sort((a, b) => a.effectiveDate.localeCompare(b.effectiveDate));
+  // ISO dates sort by code unit; a locale collator would cost the widget page its first milliseconds.
+  const sorted = [...entry.versions].sort((a, b) =>
+    a.effectiveDate < b.effectiveDate ? -1 : a.effectiveDate > b.effectiveDate ? 1 : 0,
+  );
   return sorted.filter((v) => v.effectiveDate <= date).at(-1) ?? sorted[0]!;
 }
 

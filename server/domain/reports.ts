@@ -1,4 +1,5 @@
 import { getCalculator } from '../../calculators/index.ts';
+import { stateName } from '../../calculators/limits.ts';
 import { visitorNotes } from '../../calculators/visitor-notes.ts';
 import { findAccountById } from '../db/accounts-repo.ts';
 import { findResult, type ResultRow } from '../db/results-repo.ts';
@@ -69,6 +70,7 @@ export async function resultReport(
   const ruleSet = view.ruleSet as { id: string; taxYear: number; effectiveDate: string };
   const input: ReportInput = {
     firmName: account?.name ?? 'svc',
+    ...(account?.accentColor ? { accent: account.accentColor } : {}),
     calculatorName: calculator?.name ?? row.calculator,
     calculatorSlug: row.calculator,
     inputs: inLabelOrder(view.inputs, labels).map(([k, v]) => ({
@@ -76,7 +78,9 @@ export async function resultReport(
       value:
         typeof v === 'number' && /value|gift|exclusion|balance|bequest/i.test(k)
           ? formatUsd(v)
-          : formatValue(v),
+          : k === 'state'
+            ? stateName(v) // "New York", as the widget's select said it
+            : formatValue(v),
     })),
     lineItems: view.lineItems as ReportInput['lineItems'],
     totals: outputs

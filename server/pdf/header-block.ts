@@ -52,14 +52,14 @@ export function headerBlock(input: ReportInput): Block {
       doc.font('bold').fontSize(FIRM_SIZE).fillColor(COLOR.ink);
       doc.text(input.firmName, ctx.x, top, { width: ctx.width * FIRM_SHARE });
       const firmBottom = doc.y;
-      doc.font('regular').fontSize(ctx.d.small).fillColor(COLOR.accent);
+      doc.font('regular').fontSize(ctx.d.small).fillColor(ctx.accent);
       doc.text('ESTIMATE REPORT', ctx.x, top + 4, {
         width: ctx.width,
         align: 'right',
         characterSpacing: 0.5,
       });
       const ruleY = Math.max(firmBottom, top + FIRM_SIZE * 1.2) + 6;
-      hairline(ctx, ruleY, COLOR.accent, 1.5);
+      hairline(ctx, ruleY, ctx.accent, 1.5);
       doc.font('bold').fontSize(TITLE_SIZE).fillColor(COLOR.ink);
       doc.text(input.calculatorName, ctx.x, ruleY + 16, { width: ctx.width });
       doc.y += 8;

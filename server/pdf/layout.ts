@@ -8,6 +8,8 @@ export interface Ctx {
   d: Density;
   x: number;
   width: number;
+  /** The firm's accent (rules, bars, headings, the headline figure), readable on white. */
+  accent: string;
 }
 
 /** plain · strong (bold) · muted (supporting figure) · total (bold, ruled above) · headline. */
@@ -73,7 +75,7 @@ export function drawRow(ctx: Ctx, row: Row, opts: { inset?: number; separator?: 
   const { labelWidth, valueWidth } = columns(ctx, inset);
   const y = doc.y;
   if (tone === 'total') hairline(ctx, y, COLOR.ink, 0.75, inset);
-  const color = tone === 'muted' ? COLOR.muted : tone === 'headline' ? COLOR.accent : COLOR.ink;
+  const color = tone === 'muted' ? COLOR.muted : tone === 'headline' ? ctx.accent : COLOR.ink;
   setRowFont(ctx, tone);
   doc.fillColor(color);
   doc.text(row.label, ctx.x + inset, y + d.pad, { width: labelWidth });
@@ -95,11 +97,11 @@ export function drawHeading(ctx: Ctx, title: string): void {
   doc
     .font('bold')
     .fontSize(d.small)
-    .fillColor(COLOR.accent)
+    .fillColor(ctx.accent)
     .text(title.toUpperCase(), ctx.x, top, { characterSpacing: 0.5, lineBreak: false });
   // Without line breaks pdfkit leaves y where it was, so place the rule from the font size.
   const y = top + d.small * 1.2 + 3;
-  hairline(ctx, y, COLOR.accent, 0.75);
+  hairline(ctx, y, ctx.accent, 0.75);
   doc.x = ctx.x;
   doc.y = y + 4;
 }

@@ -1,8 +1,9 @@
+import { createCanvas, loadImage } from '@napi-rs/canvas';
 import { describe, expect, it } from 'vitest';
 import { typicalReport } from '../../bench/fixtures.ts';
 import { readPdf, renderPdfPage } from '../test-support/pdf-reader.ts';
 import { reportFonts } from './fonts.ts';
-import { formatUsd, type ReportInput, renderReport } from './render-report.ts';
+import { formatUsd, type ReportInput, renderReport, reportAccent } from './render-report.ts';
 
 // Read with pdfjs-dist and drawn with @napi-rs/canvas, in-process (no poppler-utils).
 const squash = (text: string) => text.replace(/\s+/g, ' ');
@@ -98,5 +99,34 @@ describe('renderReport', () => {
   it('reads the font files once per process', () => {
     expect(reportFonts()).toBe(reportFonts());
     expect(reportFonts().regular.length).toBeGreaterThan(100_000);
+  });
+});
+
+describe('the firm’s accent', () => {
+  it.each([
+    ['#7a1f3d', '#7a1f3d'],
+    ['#ffd700', '#1f4e79'], // too pale on paper: the default stands in
+    [undefined, '#1f4e79'],
+    ['red', '#1f4e79'],
+  ])('reportAccent(%j) → %s', (accent, used) => {
+    expect(reportAccent(accent)).toBe(used);
+  });
+
+  it('draws the report’s rules, bar and headline in the firm’s accent, as its widget does', async () => {
+    const accentPixels = async (accent?: string) => {
+      const png = await renderPdfPage(await renderReport(report(accent ? { accent } : {})), 1, 1);
+      const image = await loadImage(png);
+      const canvas = createCanvas(image.width, image.height);
+      const ctx = canvas.getContext('2d');
+      ctx.drawImage(image, 0, 0);
+      const { data } = ctx.getImageData(0, 0, image.width, image.height);
+      let n = 0;
+      for (let i = 0; i < data.length; i += 4)
+        if (Math.abs(data[i]! - 0x7a) + Math.abs(data[i + 1]! - 0x1f) + Math.abs(data[i + 2]! - 0x3d) < 12)
+          n++;
+      return n;
+    };
+    expect(await accentPixels()).toBe(0);
+    expect(await accentPixels('#7a1f3d')).toBeGreaterThan(500);
   });
 });

@@ -1,4 +1,5 @@
 import PDFDocument from 'pdfkit';
+import { contrastOnWhite, HEX_COLOR } from '../../protocol/accent.ts';
 import type { Block } from './block.ts';
 import { reportFonts } from './fonts.ts';
 import { stampFooters } from './footer.ts';
@@ -9,7 +10,7 @@ import type { ReportInput } from './report-input.ts';
 import { resultBlock } from './result-block.ts';
 import { tableBlock } from './table-block.ts';
 import { disclaimerBlock, notesBlock } from './text-blocks.ts';
-import { DENSITIES, type Density, PAGE, REGULAR } from './theme.ts';
+import { COLOR, DENSITIES, type Density, PAGE, REGULAR } from './theme.ts';
 
 export type { ReportInput };
 export { formatUsd };
@@ -45,10 +46,18 @@ function blocksFor(input: ReportInput): Block[] {
  * two; failing that, the tightest. The 8% allowance covers space lost where blocks are kept
  * whole at a page break.
  */
+/**
+ * The firm's accent, as in its widget, when it reads on white (WCAG 4.5:1: it colours the headline
+ * figure and headings); a paler one would leave the client squinting, so the default stands in.
+ */
+export function reportAccent(accent: string | undefined): string {
+  return accent && HEX_COLOR.test(accent) && contrastOnWhite(accent) >= 4.5 ? accent : COLOR.accent;
+}
+
 function chooseDensity(doc: Doc, blocks: Block[]): Density {
   const usable = doc.page.height - PAGE.bottom - PAGE.top;
   const heights = DENSITIES.map((d) => {
-    const ctx: Ctx = { doc, d, x: PAGE.side, width: doc.page.width - 2 * PAGE.side };
+    const ctx: Ctx = { doc, d, x: PAGE.side, width: doc.page.width - 2 * PAGE.side, accent: COLOR.accent };
     return { d, height: blocks.reduce((sum, block) => sum + block.height(ctx), 0) };
   });
   const onePage = heights.find((h) => h.height <= usable);
@@ -93,6 +102,7 @@ export function renderReport(input: ReportInput): Promise<Buffer> {
     d: chooseDensity(doc, blocks),
     x: PAGE.side,
     width: doc.page.width - 2 * PAGE.side,
+    accent: reportAccent(input.accent),
   };
   doc.x = ctx.x;
   doc.y = PAGE.top;

@@ -2,6 +2,8 @@
 export interface ReportInput {
   /** Printed as given, accents included ("Łukasz Żółć & Søren Ñúñez, LLP"). */
   firmName: string;
+  /** The firm's accent from its settings (`#rrggbb`); the default when unset or too pale to read on paper. */
+  accent?: string;
   calculatorName: string;
   calculatorSlug: string;
   /** Already formatted for display. */

@@ -26,7 +26,7 @@ export function resultBlock(totals: Row[], extras: Row[]): Block {
       const y = doc.y + 4;
       const height = panelHeight(ctx);
       doc.rect(ctx.x, y, ctx.width, height).fill(COLOR.panel);
-      doc.rect(ctx.x, y, BAR, height).fill(COLOR.accent);
+      doc.rect(ctx.x, y, BAR, height).fill(ctx.accent);
       doc.y = y + ctx.d.pad + 2;
       rows.forEach((row, i) => {
         // A rule only where the totals end and the supporting figures begin.

@@ -26,7 +26,7 @@ export function notesBlock(notes: string[]): Block {
         const height = noteHeight(ctx, note);
         if (ensureSpace(ctx, height)) drawHeading(ctx, 'Notes (continued)');
         const y = doc.y;
-        doc.fillColor(COLOR.accent).text('•', ctx.x + 2, y, { lineBreak: false });
+        doc.fillColor(ctx.accent).text('•', ctx.x + 2, y, { lineBreak: false });
         doc.fillColor(COLOR.ink).text(note, ctx.x + BULLET_INDENT, y, { width: ctx.width - BULLET_INDENT });
         doc.x = ctx.x;
         doc.y = y + height;

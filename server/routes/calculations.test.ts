@@ -105,6 +105,8 @@ describe('POST /v1/api/pdf/generate', () => {
     for (const key of ['federalTax', 'stateTax', 'totalTax'])
       expect(text).toContain(formatUsd(result.outputs[key]));
     expect(text).toContain(result.ruleSet.effectiveDate);
+    // The state by name, as the widget's select showed it; never the bare code.
+    expect(text).toContain('State of residence Massachusetts');
   });
 
   it('is for the site that computed the result, or the firm’s admins; others get 404', async () => {

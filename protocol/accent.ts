@@ -1,0 +1,15 @@
+/** `#1f4e79` or `#17a`: the only accent form the widget and the PDF take. */
+export const HEX_COLOR = /^#(?:[0-9a-f]{3}){1,2}$/i;
+
+/** WCAG relative luminance of a hex colour (0 black … 1 white). */
+export function relativeLuminance(hex: string): number {
+  const full = hex.length === 4 ? hex.replace(/[0-9a-f]/gi, (c) => c + c) : hex;
+  const [r, g, b] = [1, 3, 5].map((i) => {
+    const c = Number.parseInt(full.slice(i, i + 2), 16) / 255;
+    return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+  });
+  return 0.2126 * r! + 0.7152 * g! + 0.0722 * b!;
+}
+
+/** WCAG contrast of a hex colour against white paper (1 … 21). */
+export const contrastOnWhite = (hex: string): number => 1.05 / (relativeLuminance(hex) + 0.05);
