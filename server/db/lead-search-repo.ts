@@ -187,3 +187,18 @@ export async function leadWindowBreakdown(
   ]);
   return [...days, ...head].map((r) => ({ status: r.status, calculator: r.calculator, n: Number(r.n) }));
 }
+
+/** Live leads per UTC day and calculator from `fromDay` (YYYY-MM-DD) on, from the daily counters. */
+export async function liveLeadsByDay(
+  db: Db,
+  accountId: string,
+  fromDay: string,
+): Promise<{ day: string; calculator: string; n: number }[]> {
+  const c = leadDailyCounts;
+  const rows = await db
+    .select({ day: sql<string>`${c.day}::text`, calculator: c.calculator, n: sql<string>`sum(${c.leads})` })
+    .from(c)
+    .where(and(eq(c.accountId, accountId), sql`${c.day} >= ${fromDay}::date`))
+    .groupBy(c.day, c.calculator);
+  return rows.map((r) => ({ day: r.day, calculator: r.calculator, n: Number(r.n) }));
+}

@@ -257,6 +257,9 @@ const TRANSITIONS: Record<LeadStatus, LeadStatus[]> = {
   converted: [],
 };
 
+/** The statuses a lead in `from` may move to (what a picker offers). */
+export const nextStatuses = (from: LeadStatus): readonly LeadStatus[] => TRANSITIONS[from];
+
 /** Who acted, for the audit trail: `user:<e-mail>` (portal), `apikey:<id>`, `operator`. */
 export const actorOfPrincipal = (principal: Principal) =>
   principal.kind === 'apikey' ? `apikey:${principal.apiKeyId}` : `${principal.kind}:${principal.domain}`;

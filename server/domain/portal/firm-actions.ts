@@ -1,5 +1,4 @@
 import type { LeadStatus } from '../../db/leads-repo.ts';
-import { AppError } from '../../errors.ts';
 import { changeLeadStatus } from '../leads.ts';
 import { createApiKey, revokeApiKey } from '../license-admin.ts';
 import type { ApiKeyScope } from '../scopes.ts';

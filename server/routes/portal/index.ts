@@ -7,6 +7,7 @@ import { registerPortalAccountRoutes } from './portal-account.ts';
 import { createPortalAuthRoutes } from './portal-auth.ts';
 import { registerPortalConnectRoutes } from './portal-connect.ts';
 import { registerPortalFirmRoutes } from './portal-firm.ts';
+import { registerPortalLeadRoutes } from './portal-leads.ts';
 
 /**
  * `/v1/portal/...`: the portal app's JSON API. Sign-in endpoints stand alone; everything else
@@ -30,5 +31,6 @@ export function createPortalRoutes(deps: PortalDeps, limiter: SignInLimiter, tru
   registerPortalAccountRoutes(router, deps);
   registerPortalFirmRoutes(router, deps);
   registerPortalConnectRoutes(router, deps);
+  registerPortalLeadRoutes(router, deps);
   return [auth, router];
 }

@@ -1,0 +1,74 @@
+import { getCalculator } from '../../../calculators/index.ts';
+import { formatUsd } from '../../pdf/format.ts';
+
+/** Outputs that are dollar amounts (the totals of a report). */
+export const MONEY_OUTPUTS = new Set([
+  'federalTax',
+  'stateTax',
+  'totalTax',
+  'inheritanceTax',
+  'attorneyFee',
+  'executorFee',
+  'totalFees',
+  'commission',
+  'rmd',
+]);
+
+export function formatValue(value: unknown): string {
+  if (typeof value === 'number')
+    return Number.isInteger(value) && Math.abs(value) < 10_000
+      ? String(value)
+      : value.toLocaleString('en-US');
+  if (typeof value === 'boolean') return value ? 'yes' : 'no';
+  return String(value ?? '—');
+}
+
+/** An input as a person reads it: dollar amounts (estate value, gifts, balances) as dollars. */
+export const formatInput = (key: string, value: unknown) =>
+  typeof value === 'number' && /value|gift|exclusion|balance|bequest/i.test(key)
+    ? formatUsd(value)
+    : formatValue(value);
+
+/** Entries in the calculator's own field order (stored JSON does not keep key order). */
+export function inLabelOrder(
+  values: Record<string, unknown>,
+  labels: Record<string, string>,
+): [string, unknown][] {
+  const known = Object.keys(labels).filter((k) => k in values);
+  const rest = Object.keys(values).filter((k) => !(k in labels));
+  return [...known, ...rest].map((k) => [k, values[k]]);
+}
+
+export interface Figure {
+  label: string;
+  value: string;
+}
+
+/**
+ * A result's figures in words, for a person reading a lead: the visitor's inputs and the outputs
+ * (dollar amounts formatted, rates as percentages), both labelled and in the calculator's order.
+ */
+export function resultFigures(
+  calculator: string,
+  inputs: Record<string, unknown>,
+  outputs: Record<string, unknown>,
+): { inputs: Figure[]; outputs: Figure[] } {
+  const info = getCalculator(calculator);
+  const inLabels = info?.inputLabels ?? {};
+  const outLabels = info?.outputLabels ?? {};
+  return {
+    inputs: inLabelOrder(inputs, inLabels).map(([k, v]) => ({
+      label: inLabels[k] ?? k,
+      value: formatInput(k, v),
+    })),
+    outputs: inLabelOrder(outputs, outLabels).map(([k, v]) => ({
+      label: outLabels[k] ?? k,
+      value:
+        MONEY_OUTPUTS.has(k) && typeof v === 'number'
+          ? formatUsd(v)
+          : k === 'effectiveRate' && typeof v === 'number'
+            ? `${(v * 100).toFixed(2)} %`
+            : formatValue(v),
+    })),
+  };
+}
