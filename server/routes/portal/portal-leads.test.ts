@@ -16,6 +16,8 @@ beforeAll(async () => {
 });
 afterAll(() => ctx.close());
 
+// biome-ignore lint/suspicious/noExplicitAny: JSON bodies are read loosely in tests
+type Json = Record<string, any>;
 type Call = (method: string, path: string, body?: unknown, csrf?: boolean) => Promise<Response>;
 
 /** A signed-in member of `accountId` calling `/v1/portal/...` with cookie, origin and CSRF token. */
@@ -33,10 +35,10 @@ async function member(accountId: string, role: 'owner' | 'admin' | 'viewer'): Pr
     body: JSON.stringify({ token }),
   });
   const cookie = (signIn.headers.get('set-cookie') ?? '').split(';')[0]!;
-  const session = (await (
-    await ctx.app.request('/v1/portal/session', { headers: { cookie } })
-  ).json()) as { csrfToken: string };
-  return (method, path, body, csrf = true) =>
+  const session = (await (await ctx.app.request('/v1/portal/session', { headers: { cookie } })).json()) as {
+    csrfToken: string;
+  };
+  return async (method, path, body, csrf = true) =>
     ctx.app.request(`/v1/portal/${path}`, {
       method,
       headers: {
@@ -85,7 +87,7 @@ async function addResult(accountId: string) {
   });
 }
 
-const json = async (res: Response) => (await res.json()) as Record<string, any>;
+const json = async (res: Response) => (await res.json()) as Json;
 const names = async (call: Call, query: string) =>
   ((await json(await call('GET', `leads?${query}`))).data as { name: string }[]).map((l) => l.name);
 
@@ -113,8 +115,16 @@ describe('leads filters (through lead-query) on the list and the CSV export', ()
     call = await member(account.id, 'owner');
     const a = account.id;
     await addLead(a, '2026-02-10T09:00:00Z', { name: 'Ana NY estate', state: 'NY' });
-    await addLead(a, '2026-02-15T09:00:00Z', { name: 'Björn CA probate', state: 'CA', calculator: 'probate-fees' });
-    await addLead(a, '2026-02-20T23:30:00Z', { name: 'Chloé PA inheritance', state: 'PA', calculator: 'inheritance-tax' });
+    await addLead(a, '2026-02-15T09:00:00Z', {
+      name: 'Björn CA probate',
+      state: 'CA',
+      calculator: 'probate-fees',
+    });
+    await addLead(a, '2026-02-20T23:30:00Z', {
+      name: 'Chloé PA inheritance',
+      state: 'PA',
+      calculator: 'inheritance-tax',
+    });
     await addLead(a, '2026-02-21T00:30:00Z', { name: 'Dāvis NY estate', state: 'NY', status: 'contacted' });
     await addLead(a, '2026-02-22T09:00:00Z', { name: 'Inés test', test: true });
     await addLead(a, '2026-02-23T09:00:00Z', {
@@ -149,7 +159,12 @@ describe('leads filters (through lead-query) on the list and the CSV export', ()
   });
 
   it('a bad filter is a 400 in the error shape, before any CSV is sent', async () => {
-    for (const query of ['state=New%20York', 'from=2026-02-31', 'from=2026-02-20&to=2026-02-10', 'quarantined=maybe']) {
+    for (const query of [
+      'state=New%20York',
+      'from=2026-02-31',
+      'from=2026-02-20&to=2026-02-10',
+      'quarantined=maybe',
+    ]) {
       for (const path of ['leads', 'leads/export.csv']) {
         const res = await call('GET', `${path}?${query}`);
         expect(res.status, `${path}?${query}`).toBe(400);
@@ -288,7 +303,12 @@ describe('chart and activity', () => {
     expect(chart.from).toBe('2025-12-02');
     expect(chart.calculators).toEqual(['estate-tax', 'rmd']);
     const last = chart.weeks.at(-1);
-    expect(last).toEqual({ from: '2026-02-23', to: '2026-03-01', counts: { 'estate-tax': 2, rmd: 1 }, total: 3 });
+    expect(last).toEqual({
+      from: '2026-02-23',
+      to: '2026-03-01',
+      counts: { 'estate-tax': 2, rmd: 1 },
+      total: 3,
+    });
     expect(chart.weeks[0]).toMatchObject({ from: '2025-12-02', to: '2025-12-07' });
     expect(chart.weeks).toHaveLength(13);
     expect(chart.weeks.reduce((n: number, w: { total: number }) => n + w.total, 0)).toBe(3);
@@ -308,14 +328,14 @@ describe('chart and activity', () => {
       body: JSON.stringify({ status: 'converted' }),
     });
     expect(rest.status).toBe(200);
-    const events = (await json(await call('GET', 'activity?kind=leads'))).data as Record<string, any>[];
+    const events = (await json(await call('GET', 'activity?kind=leads'))).data as Json[];
     expect(events.map((e) => [e.subject, e.data.from, e.data.status, e.actorLabel])).toEqual([
       [b.id, 'new', 'converted', 'API key “test key”'],
       [a.id, 'new', 'contacted', expect.stringMatching(/@firm\.example$/)],
     ]);
-    const keys = (await json(await call('GET', 'activity?kind=api-keys'))).data as Record<string, any>[];
+    const keys = (await json(await call('GET', 'activity?kind=api-keys'))).data as Json[];
     expect(keys.map((e) => [e.action, e.actorLabel])).toEqual([['apikey.created', 'Operator']]);
-    const signIns = (await json(await call('GET', 'activity?kind=sign-ins'))).data as Record<string, any>[];
+    const signIns = (await json(await call('GET', 'activity?kind=sign-ins'))).data as Json[];
     expect(signIns.map((e) => e.action)).toEqual(['portal.signed_in']);
     expect((await call('GET', 'activity?kind=everything')).status).toBe(400);
   });
