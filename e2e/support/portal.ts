@@ -150,3 +150,69 @@ export async function newPhoneContext(browser: Browser, from: BrowserContext): P
   const context = await browser.newContext({ viewport: { width: 360, height: 780 }, storageState: state });
   return context.newPage();
 }
+
+/**
+ * axe-clean at desktop width, then the same address at 360 px in a copy of `context`'s session:
+ * axe-clean, nothing sticking out sideways (scrolling regions may scroll), screenshots of both.
+ */
+export async function checkPortalPage(
+  browser: Browser,
+  context: BrowserContext,
+  page: Page,
+  name: string,
+  phone = true,
+) {
+  expect(await axeViolations(page)).toEqual([]);
+  await screenshot(page, `${name}-desktop`);
+  if (!phone) return;
+  const small = await newPhoneContext(browser, context);
+  await small.goto(page.url());
+  await expect.poll(() => small.locator('.sidebar').count(), WAIT).toBe(1);
+  await expect.poll(() => small.locator('.loading').count(), WAIT).toBe(0);
+  expect(await axeViolations(small)).toEqual([]);
+  const offenders = await small.evaluate(() =>
+    document.documentElement.scrollWidth > window.innerWidth
+      ? [...document.querySelectorAll('body *')]
+          .filter(
+            (e) =>
+              !e.closest('.nav, .table-wrap, .code') &&
+              e.getBoundingClientRect().right > window.innerWidth + 1,
+          )
+          .map((e) => `${e.tagName.toLowerCase()}.${e.className}`)
+      : [],
+  );
+  expect(offenders).toEqual([]);
+  await screenshot(small, `${name}-phone`);
+  await small.context().close();
+}
+
+/**
+ * A visitor's lead through the real widget API from a production site of the demo firm (added to
+ * its license first; development hosts would give test-mode leads, which lists leave out).
+ */
+export async function submitWidgetLead(
+  stack: RunningServers,
+  site: string,
+  key: string,
+  lead: { calculator: string; name: string; email: string; state: string },
+) {
+  const added = await fetch(`${stack.apiUrl}/admin/v1/licenses/${stack.demo.licenseId}`, {
+    method: 'PATCH',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${stack.adminToken}` },
+    body: JSON.stringify({ addDomains: [site] }),
+  });
+  expect(added.status).toBe(200);
+  const session = await fetch(`${stack.apiUrl}/v1/api/license/activate`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', origin: `https://${site}` },
+    body: JSON.stringify({ licenseKey: stack.demo.publishableKey }),
+  });
+  const { token } = (await session.json()) as { token: string };
+  const res = await fetch(`${stack.apiUrl}/v1/api/leads`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${token}`, 'idempotency-key': key },
+    body: JSON.stringify({ ...lead, consent: true, consentText: 'ignored: the server stores its own' }),
+  });
+  expect(res.status).toBe(201);
+  return ((await res.json()) as { leadId: string }).leadId;
+}

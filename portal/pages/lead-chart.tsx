@@ -1,3 +1,4 @@
+import { TableWrap } from '../components/ui.tsx';
 import { calculatorName, formatDate, plural } from '../format.ts';
 
 export interface LeadWeek {
@@ -121,7 +122,7 @@ export function LeadChart(props: { data: LeadChartData }) {
       ) : null}
       <details class="chart-table">
         <summary>Show as table</summary>
-        <div class="table-wrap">
+        <TableWrap label="Leads per week by calculator, as a table">
           <table class="table">
             <caption class="visually-hidden">Leads per week by calculator</caption>
             <thead>
@@ -153,7 +154,7 @@ export function LeadChart(props: { data: LeadChartData }) {
               ))}
             </tbody>
           </table>
-        </div>
+        </TableWrap>
       </details>
     </div>
   );
