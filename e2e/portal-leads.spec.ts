@@ -254,7 +254,7 @@ describe('leads', () => {
     expect((await portalGet(`leads/${heldId}`)).status).toBe(200);
 
     await page.getByRole('button', { name: 'Delete their data…' }).click();
-    await dialog.getByRole('button', { name: /^Delete .*data$/ }).click();
+    await dialog.getByRole('button', { name: 'Delete permanently' }).click();
     await expect.poll(() => new URL(page.url()).pathname, WAIT).toBe('/portal/leads');
     expect((await portalGet(`leads/${heldId}`)).status).toBe(404);
   });
@@ -267,7 +267,7 @@ describe('activity', () => {
     await expect.poll(() => page.locator('.timeline').textContent(), WAIT).toContain('Created API key');
     const text = (await page.locator('.timeline').textContent())!;
     for (const words of [
-      'Revoked an API key',
+      'Revoked API key “Claude on the office Mac”',
       'An AI assistant ran get_leads',
       'Moved a lead from new to contacted',
       'Released a lead from quarantine',

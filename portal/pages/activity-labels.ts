@@ -2,6 +2,8 @@
 interface Entry {
   action: string;
   subject: string | null;
+  /** The subject's name where the server knows it (an API key's name). */
+  subjectLabel?: string;
   data: Record<string, unknown>;
 }
 
@@ -65,7 +67,7 @@ export function describeActivity(e: Entry): string {
     case 'apikey.created':
       return `Created API key “${text(d.name)}” (${list(d.scopes).join(', ') || 'admin'})`;
     case 'apikey.revoked':
-      return 'Revoked an API key';
+      return e.subjectLabel ? `Revoked API key “${e.subjectLabel}”` : 'Revoked an API key';
     case 'license.updated':
       return `Changed a license: ${licenseChanges(d)}`;
     case 'license.key_rolled':

@@ -11,6 +11,7 @@ export interface ActivityEvent {
   at: string;
   actor: string;
   actorLabel?: string;
+  subjectLabel?: string;
   action: string;
   subject: string | null;
   data: Record<string, unknown>;

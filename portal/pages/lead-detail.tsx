@@ -37,9 +37,9 @@ interface Detail {
 
 function Facts(props: { rows: [string, preact.ComponentChildren][] }) {
   return (
-    <dl class="facts">
+    <dl class="lead-facts">
       {props.rows.map(([label, value]) => (
-        <div class="facts-row" key={label}>
+        <div class="lead-facts-row" key={label}>
           <dt>{label}</dt>
           <dd>{value}</dd>
         </div>
@@ -204,7 +204,7 @@ export function LeadDetailPage(props: { leadId: string }) {
       <ConfirmDialog
         open={confirming}
         title={`Delete all data about ${current.name}?`}
-        confirmLabel={`Delete ${current.name}’s data`}
+        confirmLabel="Delete permanently"
         danger
         onClose={() => setConfirming(false)}
         onConfirm={async () => {

@@ -110,18 +110,18 @@ function FilterBar(props: { filters: Filters; onChange: (filters: Filters) => vo
           onChange={(e) => set('to')((e.target as HTMLInputElement).value)}
         />
       </div>
-      <Select
-        id="filter-quarantined"
-        label="Over daily quota"
-        value={f.quarantined}
-        onChange={set('quarantined')}
-        options={[
-          ['', 'Hide quarantined'],
-          ['include', 'Show quarantined too'],
-          ['only', 'Only quarantined'],
-        ]}
-      />
       <div class="filters-end">
+        <Select
+          id="filter-quarantined"
+          label="Quarantined (over the daily quota)"
+          value={f.quarantined}
+          onChange={set('quarantined')}
+          options={[
+            ['', 'Hidden'],
+            ['include', 'Shown with the rest'],
+            ['only', 'Only these'],
+          ]}
+        />
         <label class="check">
           <input
             type="checkbox"

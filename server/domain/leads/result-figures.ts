@@ -29,6 +29,18 @@ export const formatInput = (key: string, value: unknown) =>
     ? formatUsd(value)
     : formatValue(value);
 
+/** Dollar outputs (taxes, fees, estates, deductions, exclusions) as dollars; rates as percentages. */
+function formatOutput(key: string, value: unknown): string {
+  if (typeof value !== 'number') return formatValue(value);
+  if (key === 'effectiveRate') return `${(value * 100).toFixed(2)} %`;
+  if (
+    MONEY_OUTPUTS.has(key) ||
+    /estate|tax|deduction|exclusion|fee|commission|value|balance|bequest|inheritance/i.test(key)
+  )
+    return formatUsd(value);
+  return formatValue(value);
+}
+
 /** Entries in the calculator's own field order (stored JSON does not keep key order). */
 export function inLabelOrder(
   values: Record<string, unknown>,
@@ -61,14 +73,9 @@ export function resultFigures(
       label: inLabels[k] ?? k,
       value: formatInput(k, v),
     })),
-    outputs: inLabelOrder(outputs, outLabels).map(([k, v]) => ({
-      label: outLabels[k] ?? k,
-      value:
-        MONEY_OUTPUTS.has(k) && typeof v === 'number'
-          ? formatUsd(v)
-          : k === 'effectiveRate' && typeof v === 'number'
-            ? `${(v * 100).toFixed(2)} %`
-            : formatValue(v),
-    })),
+    // "no" flags (e.g. "Estimate (no closed form): no") say nothing to a reader; left out.
+    outputs: inLabelOrder(outputs, outLabels)
+      .filter(([, v]) => v !== false)
+      .map(([k, v]) => ({ label: outLabels[k] ?? k, value: formatOutput(k, v) })),
   };
 }

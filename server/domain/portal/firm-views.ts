@@ -134,7 +134,7 @@ export async function firmActivity(
   });
   const page = rows.slice(0, opts.limit);
   const last = page.at(-1);
-  const keyNames = page.some((e) => e.actor.startsWith('apikey:'))
+  const keyNames = page.some((e) => e.actor.startsWith('apikey:') || e.action === 'apikey.revoked')
     ? new Map((await listApiKeysByAccount(deps.db, principal.accountId)).map((k) => [k.id, k.name]))
     : new Map<string, string>();
   return {
@@ -143,6 +143,9 @@ export async function firmActivity(
       at: e.createdAt.toISOString(),
       actor: e.actor,
       actorLabel: actorLabel(e.actor, keyNames),
+      ...(e.action === 'apikey.revoked' && e.subject && keyNames.has(e.subject)
+        ? { subjectLabel: keyNames.get(e.subject) }
+        : {}),
       action: e.action,
       subject: e.subject,
       data: e.data,
