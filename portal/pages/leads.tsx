@@ -58,6 +58,29 @@ function Select(props: {
   );
 }
 
+function DateField(props: {
+  id: string;
+  label: string;
+  value: string | undefined;
+  min?: string | undefined;
+  max?: string | undefined;
+  onChange: (value: string) => void;
+}) {
+  return (
+    <div class="field">
+      <label for={props.id}>{props.label}</label>
+      <input
+        id={props.id}
+        type="date"
+        value={props.value ?? ''}
+        min={props.min}
+        max={props.max}
+        onChange={(e) => props.onChange((e.target as HTMLInputElement).value)}
+      />
+    </div>
+  );
+}
+
 function FilterBar(props: { filters: Filters; onChange: (filters: Filters) => void }) {
   const f = props.filters;
   const set = (key: keyof Filters) => (value: string) => props.onChange({ ...f, [key]: value || undefined });
@@ -90,26 +113,8 @@ function FilterBar(props: { filters: Filters; onChange: (filters: Filters) => vo
         onChange={set('state')}
         options={[['', 'All states'], ...US_STATES.map((s): [string, string] => [s, s])]}
       />
-      <div class="field">
-        <label for="filter-from">From</label>
-        <input
-          id="filter-from"
-          type="date"
-          value={f.from ?? ''}
-          max={f.to}
-          onChange={(e) => set('from')((e.target as HTMLInputElement).value)}
-        />
-      </div>
-      <div class="field">
-        <label for="filter-to">To</label>
-        <input
-          id="filter-to"
-          type="date"
-          value={f.to ?? ''}
-          min={f.from}
-          onChange={(e) => set('to')((e.target as HTMLInputElement).value)}
-        />
-      </div>
+      <DateField id="filter-from" label="From" value={f.from} max={f.to} onChange={set('from')} />
+      <DateField id="filter-to" label="To" value={f.to} min={f.from} onChange={set('to')} />
       <div class="filters-end">
         <Select
           id="filter-quarantined"
