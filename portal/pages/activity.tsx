@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { api } from '../api.ts';
-import { Card, Empty, ErrorNote, Loading, PageHeader } from '../components/ui.tsx';
+import { Card, Empty, ErrorNote, Link, Loading, PageHeader } from '../components/ui.tsx';
 import { formatDateTime } from '../format.ts';
 import { location$, navigate } from '../router.ts';
 import { useResource } from '../use-resource.ts';
@@ -30,6 +30,9 @@ const KINDS: [string, string][] = [
   ['ai-tools', 'AI assistant queries'],
   ['alerts', 'Alerts'],
 ];
+
+/** Entries about a lead that still exists (deleted leads have nothing to open). */
+const LEAD_ACTIONS = new Set(['lead.status_changed', 'lead.released']);
 
 type Page = { data: ActivityEvent[]; nextCursor: string | null };
 
@@ -84,7 +87,15 @@ export function ActivityPage() {
           <ol class="timeline">
             {events.map((e) => (
               <li key={e.id} class="timeline-row">
-                <span class="timeline-what">{describeActivity(e)}</span>
+                <span class="timeline-what">
+                  {describeActivity(e)}
+                  {LEAD_ACTIONS.has(e.action) && e.subject ? (
+                    <>
+                      {' · '}
+                      <Link href={`/portal/leads/${encodeURIComponent(e.subject)}`}>View lead</Link>
+                    </>
+                  ) : null}
+                </span>
                 <span class="timeline-meta">
                   <span>{e.actorLabel ?? e.actor}</span>
                   <time class="num" dateTime={e.at}>

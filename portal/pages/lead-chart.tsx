@@ -18,7 +18,7 @@ export interface LeadChartData {
 /** One colour per calculator, in the order of their share (each at least 3:1 against white). */
 const COLOURS = ['#4f46e5', '#0e7c7b', '#c4320a', '#a11043', '#475467'];
 const HEIGHT = 180;
-const TOP = 12;
+const TOP = 20;
 /** Bars start after the gridline labels (percent of the width). */
 const LEFT = 7;
 
