@@ -62,8 +62,12 @@ export function describeActivity(e: Entry): string {
   switch (e.action) {
     case 'portal.signed_in':
       return `Signed in with ${d.method === 'passkey' ? 'a passkey' : 'an e-mail link'}`;
+    case 'portal.signed_out':
+      return d.device === 'other' ? 'Signed out another device' : 'Signed out';
     case 'passkey.added':
       return 'Added a passkey';
+    case 'passkey.removed':
+      return 'Removed a passkey';
     case 'apikey.created':
       return `Created API key “${text(d.name)}” (${list(d.scopes).join(', ') || 'admin'})`;
     case 'apikey.revoked':

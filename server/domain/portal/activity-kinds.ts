@@ -3,7 +3,7 @@
  * action not listed here still shows under "All".
  */
 export const ACTIVITY_KINDS = {
-  'sign-ins': ['portal.signed_in', 'passkey.added'],
+  'sign-ins': ['portal.signed_in', 'portal.signed_out', 'passkey.added', 'passkey.removed'],
   'api-keys': ['apikey.created', 'apikey.revoked'],
   licenses: [
     'license.updated',

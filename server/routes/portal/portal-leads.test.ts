@@ -340,6 +340,22 @@ describe('chart and activity', () => {
     expect((await call('GET', 'activity?kind=everything')).status).toBe(400);
   });
 
+  it('signing out is on the trail under sign-ins', async () => {
+    const { account } = await ctx.seed.firm();
+    const leaving = await member(account.id, 'admin');
+    tick();
+    expect((await leaving('POST', 'session/sign-out')).status).toBe(200);
+    tick();
+    const reader = await member(account.id, 'viewer');
+    const events = (await json(await reader('GET', 'activity?kind=sign-ins'))).data as Json[];
+    expect(events.map((e) => e.action)).toEqual([
+      'portal.signed_in',
+      'portal.signed_out',
+      'portal.signed_in',
+    ]);
+    expect(events[1]!.data).toEqual({ device: 'this' });
+  });
+
   it('activity pages with a cursor inside the chosen kind', async () => {
     const { account } = await ctx.seed.firm();
     const call = await member(account.id, 'owner');
