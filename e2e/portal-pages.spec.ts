@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningServers } from '../server/index.ts';
@@ -8,6 +7,7 @@ import {
   portalApiSession,
   signInWithLink,
   startPortalStack,
+  submitWidgetLead,
   WAIT,
 } from './support/portal.ts';
 import { launchChromium } from './support/stack.ts';
@@ -28,46 +28,18 @@ const invite = async (accountId: string, email: string, role: string) =>
 
 const apiSession = (link: string) => portalApiSession(stack.portalUrl, link);
 
-/** A lead from a visitor whose name is a spreadsheet formula, through the real widget API. */
-async function submitFormulaLead() {
-  // A production site of the firm (development hosts give test-mode leads, which lists leave out).
-  const added = await fetch(`${stack.apiUrl}/admin/v1/licenses/${stack.demo.licenseId}`, {
-    method: 'PATCH',
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${stack.adminToken}` },
-    body: JSON.stringify({ addDomains: ['formula-firm.example'] }),
-  });
-  expect(added.status).toBe(200);
-  const session = await fetch(`${stack.apiUrl}/v1/api/license/activate`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', origin: 'https://formula-firm.example' },
-    body: JSON.stringify({ licenseKey: stack.demo.publishableKey }),
-  });
-  const { token } = (await session.json()) as { token: string };
-  const lead = await fetch(`${stack.apiUrl}/v1/api/leads`, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      authorization: `Bearer ${token}`,
-      'idempotency-key': 'e2e-formula-0001',
-    },
-    body: JSON.stringify({
-      calculator: 'estate-tax',
-      name: '=HYPERLINK("http://evil.example","Click")',
-      email: 'formula@example.com',
-      state: 'NY',
-      consent: true,
-      consentText: 'ignored: the server stores its own consent version',
-    }),
-  });
-  expect(lead.status).toBe(201);
-}
-
 const checkPage = (page: Page, name: string, phone = true) =>
   checkPortalPage(browser, owner.context, page, name, phone);
 
 beforeAll(async () => {
   [stack, browser] = await Promise.all([startPortalStack(), launchChromium()]);
-  await submitFormulaLead();
+  // A visitor whose name is a spreadsheet formula (the CSV export keeps it as text).
+  await submitWidgetLead(stack, 'formula-firm.example', 'e2e-formula-0001', {
+    calculator: 'estate-tax',
+    name: '=HYPERLINK("http://evil.example","Click")',
+    email: 'formula@example.com',
+    state: 'NY',
+  });
   owner = await signInWithLink(browser, stack.demoSignInLink!);
   owner.page.on('dialog', (dialog) => dialog.accept());
 });
@@ -87,76 +59,7 @@ describe('portal pages (demo firm owner)', () => {
     await checkPage(page, 'overview');
   });
 
-  it('API keys: create with a scope, use it, revoke it, and the next call is refused', async () => {
-    const { page } = owner;
-    await page.getByRole('link', { name: 'API keys' }).click();
-    await page.getByLabel('Name').fill('Claude on the office Mac');
-    await page.getByRole('button', { name: 'Create key' }).click();
-    const key = (await page.getByTestId('new-api-key').textContent())!;
-    expect(key).toMatch(/^svc_pat_/);
-    expect(await page.locator('#new-key pre').textContent()).toContain(key);
-    await page.getByRole('tab', { name: 'Cursor' }).click();
-    expect(await page.locator('#new-key pre').textContent()).toContain('"Authorization": "Bearer svc_pat_');
-    await checkPage(page, 'api-keys-new', false);
-
-    const use = () => fetch(`${stack.apiUrl}/v1/api/leads`, { headers: { authorization: `Bearer ${key}` } });
-    expect((await use()).status).toBe(200);
-    await page.getByRole('button', { name: 'I have stored the key' }).click();
-    const row = page.locator('tr', { hasText: 'Claude on the office Mac' });
-    expect(await row.textContent()).toContain('leads:read');
-    expect(await row.textContent()).toContain('demo@svc.test');
-    await checkPage(page, 'api-keys');
-    await row.getByRole('button', { name: /Revoke/ }).click();
-    await expect.poll(() => row.textContent(), WAIT).toContain('revoked');
-    const refused = await use();
-    expect(refused.status).toBe(401);
-  });
-
-  it('leads: filter by status, change a status along the allowed moves, export the filtered CSV', async () => {
-    const { page } = owner;
-    await page.getByRole('link', { name: 'Leads' }).click();
-    await expect.poll(() => page.locator('tbody tr').count(), WAIT).toBe(4);
-    await checkPage(page, 'leads');
-    await page.getByRole('button', { name: 'New', exact: true }).click();
-    await expect.poll(() => page.locator('tbody tr').count(), WAIT).toBe(2);
-    const picker = page.getByLabel('Status of Zoë Ødegård');
-    expect(await picker.locator('option').allTextContents()).toEqual(['new', 'contacted', 'converted']);
-    await picker.selectOption('contacted');
-    await expect.poll(() => page.getByLabel('Status of Zoë Ødegård').inputValue(), WAIT).toBe('contacted');
-    // contacted → new is not offered (and the API would refuse it).
-    expect(await page.getByLabel('Status of Zoë Ødegård').locator('option').allTextContents()).toEqual([
-      'contacted',
-      'converted',
-    ]);
-
-    await page.getByRole('button', { name: 'Contacted', exact: true }).click();
-    await expect.poll(() => page.locator('tbody tr').count(), WAIT).toBe(2);
-    const [download] = await Promise.all([
-      page.waitForEvent('download'),
-      page.getByRole('link', { name: 'Export CSV' }).click(),
-    ]);
-    const csv = readFileSync((await download.path())!, 'utf8');
-    const lines = csv
-      .replace(/^\uFEFF/, '')
-      .trim()
-      .split('\r\n');
-    expect(lines[0]).toBe(
-      'lead_id,created_at,name,email,phone,state,calculator,status,result_id,consented_at,consent_text',
-    );
-    expect(lines).toHaveLength(3);
-    expect(lines.slice(1).every((l) => l.includes('"contacted"'))).toBe(true);
-    expect(csv).toContain('"Zoë Ødegård"');
-
-    const all = await fetch(`${stack.portalUrl}/v1/portal/leads/export.csv`, {
-      headers: { cookie: (await owner.context.cookies()).map((c) => `${c.name}=${c.value}`).join('; ') },
-    });
-    const body = await all.text();
-    // Formula-safe and correctly quoted: the name stays text, inner quotes doubled.
-    expect(body).toContain(`"'=HYPERLINK(""http://evil.example"",""Click"")"`);
-    expect(body).not.toContain(',"=HYPERLINK');
-  });
-
-  it('licenses, embed code with a live preview, activity and the other pages are clean and legible', async () => {
+  it('licenses, embed code with a live preview and the other pages are clean and legible', async () => {
     const { page } = owner;
     await page.getByRole('link', { name: 'Licenses' }).click();
     await expect.poll(() => page.locator('main').textContent(), WAIT).toContain('Allowed domains');
@@ -179,7 +82,6 @@ describe('portal pages (demo firm owner)', () => {
     await checkPage(page, 'embed', false);
 
     for (const [link, name] of [
-      ['Activity', 'activity'],
       ['Members', 'members'],
       ['Sign-in & security', 'security'],
     ] as const) {
@@ -187,9 +89,6 @@ describe('portal pages (demo firm owner)', () => {
       await expect.poll(() => page.locator('.loading').count(), WAIT).toBe(0);
       await checkPage(page, name);
     }
-    await page.getByRole('link', { name: 'Activity' }).click();
-    await expect.poll(() => page.locator('.timeline').textContent(), WAIT).toContain('Created API key');
-    expect(await page.locator('.timeline').textContent()).toContain('Marked a lead as contacted');
     expect(owner.pageErrors).toEqual([]);
   });
 });

@@ -6,6 +6,7 @@ import { ActivityPage } from './pages/activity.tsx';
 import { ApiKeysPage } from './pages/api-keys.tsx';
 import { ConnectPage } from './pages/connect.tsx';
 import { EmbedPage } from './pages/embed.tsx';
+import { LeadDetailPage } from './pages/lead-detail.tsx';
 import { LeadsPage } from './pages/leads.tsx';
 import { LicensesPage } from './pages/licenses.tsx';
 import { LinkSignInPage } from './pages/link-sign-in.tsx';
@@ -50,9 +51,17 @@ export function App() {
   if (path === '/portal/sign-in/link') return <LinkSignInPage />;
   if (session === undefined) return <Loading />;
   if (path === '/oauth/authorize') return session ? <ConnectPage /> : <SignInPage next={location$.value} />;
-  if (!session) return <SignInPage />;
-  const page = PAGES[path] ?? PAGES[`${path}/`];
+  // Signed out on a deep link (e.g. a lead alert's "open in the portal"): continue there after sign-in.
+  if (!session) return <SignInPage {...(path !== '/portal/' ? { next: location$.value } : {})} />;
+  const page = PAGES[path] ?? PAGES[`${path}/`] ?? paramPage(path);
   return <Shell path={path}>{page ? page() : <NotFound />}</Shell>;
+}
+
+/** Pages with an id in the path (`/portal/leads/{leadId}`: the lead alert e-mail links there). */
+function paramPage(path: string): (() => ComponentChildren) | undefined {
+  const lead = /^\/portal\/leads\/([A-Za-z0-9_-]{1,64})$/.exec(path);
+  if (lead) return () => <LeadDetailPage leadId={lead[1]!} />;
+  return undefined;
 }
 
 function NotFound() {
@@ -110,7 +119,11 @@ function Shell(props: { path: string; children: ComponentChildren }) {
                     <Link
                       href={item.href}
                       class="nav-link"
-                      current={item.href === props.path || `${props.path}/` === item.href}
+                      current={
+                        item.href === props.path ||
+                        `${props.path}/` === item.href ||
+                        props.path.startsWith(`${item.href}/`)
+                      }
                     >
                       {item.label}
                     </Link>

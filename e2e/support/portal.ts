@@ -211,3 +211,34 @@ export async function newPhoneContext(browser: Browser, from: BrowserContext): P
   const context = await browser.newContext({ viewport: { width: 360, height: 780 }, storageState: state });
   return context.newPage();
 }
+
+/**
+ * A visitor's lead through the real widget API from a production site of the demo firm (added to
+ * its license first; development hosts would give test-mode leads, which lists leave out).
+ */
+export async function submitWidgetLead(
+  stack: RunningServers,
+  site: string,
+  key: string,
+  lead: { calculator: string; name: string; email: string; state: string },
+) {
+  const added = await fetch(`${stack.apiUrl}/admin/v1/licenses/${stack.demo.licenseId}`, {
+    method: 'PATCH',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${stack.adminToken}` },
+    body: JSON.stringify({ addDomains: [site] }),
+  });
+  expect(added.status).toBe(200);
+  const session = await fetch(`${stack.apiUrl}/v1/api/license/activate`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', origin: `https://${site}` },
+    body: JSON.stringify({ licenseKey: stack.demo.publishableKey }),
+  });
+  const { token } = (await session.json()) as { token: string };
+  const res = await fetch(`${stack.apiUrl}/v1/api/leads`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${token}`, 'idempotency-key': key },
+    body: JSON.stringify({ ...lead, consent: true, consentText: 'ignored: the server stores its own' }),
+  });
+  expect(res.status).toBe(201);
+  return ((await res.json()) as { leadId: string }).leadId;
+}

@@ -1,81 +1,103 @@
 import { useState } from 'preact/hooks';
 import { api } from '../api.ts';
-import { Card, Empty, ErrorNote, Loading, PageHeader } from '../components/ui.tsx';
+import { Card, Empty, ErrorNote, Link, Loading, PageHeader } from '../components/ui.tsx';
 import { formatDateTime } from '../format.ts';
+import { location$, navigate } from '../router.ts';
 import { useResource } from '../use-resource.ts';
+import { describeActivity } from './activity-labels.ts';
 
-interface Event {
+export interface ActivityEvent {
   id: string;
   at: string;
   actor: string;
+  actorLabel?: string;
+  subjectLabel?: string;
   action: string;
   subject: string | null;
   data: Record<string, unknown>;
 }
 
-/** Each audit action in words; unknown actions show as they are. */
-function describe(e: Event): string {
-  const d = e.data;
-  switch (e.action) {
-    case 'portal.signed_in':
-      return `Signed in with ${d.method === 'passkey' ? 'a passkey' : 'an e-mail link'}`;
-    case 'apikey.created':
-      return `Created API key “${String(d.name ?? '')}” (${(d.scopes as string[] | undefined)?.join(', ') ?? 'admin'})`;
-    case 'apikey.revoked':
-      return 'Revoked an API key';
-    case 'lead.status_changed':
-      return `Marked a lead as ${String(d.status)}`;
-    case 'member.invited':
-      return `Invited ${String(d.email)} as ${String(d.role)}`;
-    case 'member.removed':
-      return 'Removed a member';
-    case 'passkey.added':
-      return 'Added a passkey';
-    case 'connect.approved':
-      return `Connected ${String(d.clientId)} on ${String(d.site)}`;
-    default:
-      return e.action;
-  }
-}
+/** The filter's kinds (the server maps each to its audit actions). */
+const KINDS: [string, string][] = [
+  ['', 'Everything'],
+  ['sign-ins', 'Sign-ins and passkeys'],
+  ['api-keys', 'API keys'],
+  ['licenses', 'Licenses, domains and seats'],
+  ['connect', 'Connected sites'],
+  ['leads', 'Leads and privacy'],
+  ['members', 'Members'],
+  ['settings', 'Firm settings and webhooks'],
+  ['ai-tools', 'AI assistant queries'],
+  ['alerts', 'Alerts'],
+];
 
-const who = (actor: string) => (actor.startsWith('user:') ? actor.slice(5) : actor);
+/** Entries about a lead that still exists (deleted leads have nothing to open). */
+const LEAD_ACTIONS = new Set(['lead.status_changed', 'lead.released']);
+
+type Page = { data: ActivityEvent[]; nextCursor: string | null };
 
 export function ActivityPage() {
-  const [more, setMore] = useState<Event[]>([]);
+  const kind = new URLSearchParams(location$.value.split('?')[1] ?? '').get('kind') ?? '';
+  const [more, setMore] = useState<ActivityEvent[]>([]);
   const [cursor, setCursor] = useState<string | null>(null);
   const { data, error } = useResource(async () => {
-    const page = await api.get<{ data: Event[]; nextCursor: string | null }>('activity', { limit: 50 });
+    const page = await api.get<Page>('activity', { limit: 50, kind });
+    setMore([]);
     setCursor(page.nextCursor);
     return page;
-  });
+  }, [kind]);
   const events = [...(data?.data ?? []), ...more];
   const loadMore = async () => {
     if (!cursor) return;
-    const page = await api.get<{ data: Event[]; nextCursor: string | null }>('activity', {
-      limit: 50,
-      cursor,
-    });
+    const page = await api.get<Page>('activity', { limit: 50, kind, cursor });
     setMore([...more, ...page.data]);
     setCursor(page.nextCursor);
   };
   return (
     <div class="page">
       <PageHeader title="Activity" lead="Who did what in your firm’s account, newest first." />
+      <div class="filters filters-one">
+        <div class="field">
+          <label for="activity-kind">Show</label>
+          <select
+            id="activity-kind"
+            value={kind}
+            onChange={(e) => {
+              const value = (e.target as HTMLSelectElement).value;
+              navigate(value ? `/portal/activity?kind=${value}` : '/portal/activity', true);
+            }}
+          >
+            {KINDS.map(([value, label]) => (
+              <option key={value} value={value}>
+                {label}
+              </option>
+            ))}
+          </select>
+        </div>
+      </div>
       <ErrorNote error={error} />
       <Card>
         {!data ? (
           <Loading />
         ) : events.length === 0 ? (
-          <Empty title="Nothing has happened yet">
-            Sign-ins, key changes and lead updates will be listed here.
+          <Empty title={kind ? 'Nothing of this kind yet' : 'Nothing has happened yet'}>
+            Sign-ins, key changes, license changes and lead updates will be listed here.
           </Empty>
         ) : (
           <ol class="timeline">
             {events.map((e) => (
               <li key={e.id} class="timeline-row">
-                <span class="timeline-what">{describe(e)}</span>
+                <span class="timeline-what">
+                  {describeActivity(e)}
+                  {LEAD_ACTIONS.has(e.action) && e.subject ? (
+                    <>
+                      {' · '}
+                      <Link href={`/portal/leads/${encodeURIComponent(e.subject)}`}>View lead</Link>
+                    </>
+                  ) : null}
+                </span>
                 <span class="timeline-meta">
-                  <span>{who(e.actor)}</span>
+                  <span>{e.actorLabel ?? e.actor}</span>
                   <time class="num" dateTime={e.at}>
                     {formatDateTime(e.at)}
                   </time>

@@ -1,4 +1,4 @@
-import { Badge, TableWrap } from '../components/ui.tsx';
+import { Badge, Link, TableWrap } from '../components/ui.tsx';
 import { calculatorName, formatDateTime } from '../format.ts';
 
 export type LeadStatus = 'new' | 'contacted' | 'converted';
@@ -10,6 +10,8 @@ export interface Lead {
   state: string | null;
   calculator: string;
   status: LeadStatus;
+  test?: boolean;
+  quarantined?: boolean;
   createdAt: string;
 }
 
@@ -47,7 +49,11 @@ export function LeadsTable(props: { leads: Lead[]; statusCell?: (lead: Lead) => 
           {props.leads.map((lead) => (
             <tr key={lead.leadId}>
               <td>
-                <span class="cell-main">{lead.name}</span>
+                <span class="cell-main">
+                  <Link href={`/portal/leads/${encodeURIComponent(lead.leadId)}`}>{lead.name}</Link>
+                  {lead.quarantined ? <Badge tone="warn">quarantined</Badge> : null}
+                  {lead.test ? <Badge>test</Badge> : null}
+                </span>
                 <span class="cell-sub">
                   <a href={`mailto:${lead.email}`}>{lead.email}</a>
                   {lead.phone ? ` · ${lead.phone}` : ''}

@@ -1,133 +1,231 @@
 import { useState } from 'preact/hooks';
+import { US_STATES } from '../../calculators/limits.ts';
 import { api, type PortalError } from '../api.ts';
 import { Card, Empty, ErrorNote, Loading, PageHeader } from '../components/ui.tsx';
+import { CALCULATORS, plural } from '../format.ts';
 import { location$, navigate } from '../router.ts';
 import { canManage } from '../session.ts';
 import { useResource } from '../use-resource.ts';
-import { type Lead, type LeadStatus, LeadsTable, NEXT_STATUSES, StatusBadge } from './leads-table.tsx';
+import { LeadChart, type LeadChartData } from './lead-chart.tsx';
+import { type Lead, LeadsTable } from './leads-table.tsx';
+import { StatusPicker } from './status-picker.tsx';
 
-const FILTERS: { value: LeadStatus | ''; label: string }[] = [
-  { value: '', label: 'All' },
-  { value: 'new', label: 'New' },
-  { value: 'contacted', label: 'Contacted' },
-  { value: 'converted', label: 'Converted' },
-];
+/** The filters, exactly as the URL and the API carry them (so a filtered view can be shared). */
+const FILTER_KEYS = ['status', 'calculator', 'state', 'from', 'to', 'test', 'quarantined'] as const;
+type Filters = Partial<Record<(typeof FILTER_KEYS)[number], string>>;
+
+function readFilters(): Filters {
+  const query = new URLSearchParams(location$.value.split('?')[1] ?? '');
+  return Object.fromEntries(FILTER_KEYS.flatMap((k) => (query.get(k) ? [[k, query.get(k)!]] : [])));
+}
+
+function queryOf(filters: Filters): string {
+  const query = new URLSearchParams();
+  for (const key of FILTER_KEYS) if (filters[key]) query.set(key, filters[key]!);
+  const text = query.toString();
+  return text ? `?${text}` : '';
+}
 
 interface Page {
   data: Lead[];
   nextCursor: string | null;
+  total: number;
+  totalCapped: boolean;
 }
 
-function StatusPicker(props: {
-  lead: Lead;
-  onChanged: (lead: Lead) => void;
-  onError: (e: PortalError) => void;
+function Select(props: {
+  id: string;
+  label: string;
+  value: string | undefined;
+  options: [string, string][];
+  onChange: (value: string) => void;
 }) {
-  const options = NEXT_STATUSES[props.lead.status];
-  if (options.length === 0) return <StatusBadge status={props.lead.status} />;
   return (
-    <select
-      class="select-small"
-      aria-label={`Status of ${props.lead.name}`}
-      value={props.lead.status}
-      onChange={async (e) => {
-        const status = (e.target as HTMLSelectElement).value as LeadStatus;
-        try {
-          const { lead } = await api.patch<{ lead: Lead }>(`leads/${encodeURIComponent(props.lead.leadId)}`, {
-            status,
-          });
-          props.onChanged(lead);
-        } catch (error) {
-          props.onError(error as PortalError);
-        }
-      }}
-    >
-      <option value={props.lead.status}>{props.lead.status}</option>
-      {options.map((s) => (
-        <option key={s} value={s}>
-          {s}
-        </option>
-      ))}
-    </select>
+    <div class="field">
+      <label for={props.id}>{props.label}</label>
+      <select
+        id={props.id}
+        value={props.value ?? ''}
+        onChange={(e) => props.onChange((e.target as HTMLSelectElement).value)}
+      >
+        {props.options.map(([value, label]) => (
+          <option key={value} value={value}>
+            {label}
+          </option>
+        ))}
+      </select>
+    </div>
+  );
+}
+
+function DateField(props: {
+  id: string;
+  label: string;
+  value: string | undefined;
+  min?: string | undefined;
+  max?: string | undefined;
+  onChange: (value: string) => void;
+}) {
+  return (
+    <div class="field">
+      <label for={props.id}>{props.label}</label>
+      <input
+        id={props.id}
+        type="date"
+        value={props.value ?? ''}
+        min={props.min}
+        max={props.max}
+        onChange={(e) => props.onChange((e.target as HTMLInputElement).value)}
+      />
+    </div>
+  );
+}
+
+function FilterBar(props: { filters: Filters; onChange: (filters: Filters) => void }) {
+  const f = props.filters;
+  const set = (key: keyof Filters) => (value: string) => props.onChange({ ...f, [key]: value || undefined });
+  const active = FILTER_KEYS.some((k) => f[k]);
+  return (
+    <form class="filters" aria-label="Filter leads" onSubmit={(e) => e.preventDefault()}>
+      <Select
+        id="filter-status"
+        label="Status"
+        value={f.status}
+        onChange={set('status')}
+        options={[
+          ['', 'Any status'],
+          ['new', 'New'],
+          ['contacted', 'Contacted'],
+          ['converted', 'Converted'],
+        ]}
+      />
+      <Select
+        id="filter-calculator"
+        label="Calculator"
+        value={f.calculator}
+        onChange={set('calculator')}
+        options={[['', 'All calculators'], ...CALCULATORS.map((c): [string, string] => [c.slug, c.name])]}
+      />
+      <Select
+        id="filter-state"
+        label="State"
+        value={f.state}
+        onChange={set('state')}
+        options={[['', 'All states'], ...US_STATES.map((s): [string, string] => [s, s])]}
+      />
+      <DateField id="filter-from" label="From" value={f.from} max={f.to} onChange={set('from')} />
+      <DateField id="filter-to" label="To" value={f.to} min={f.from} onChange={set('to')} />
+      <div class="filters-end">
+        <Select
+          id="filter-quarantined"
+          label="Quarantined (over the daily quota)"
+          value={f.quarantined}
+          onChange={set('quarantined')}
+          options={[
+            ['', 'Hidden'],
+            ['include', 'Shown with the rest'],
+            ['only', 'Only these'],
+          ]}
+        />
+        <label class="check">
+          <input
+            type="checkbox"
+            checked={f.test === 'include'}
+            onChange={(e) => set('test')((e.target as HTMLInputElement).checked ? 'include' : '')}
+          />
+          <span class="check-label">Include test data</span>
+        </label>
+        {active ? (
+          <button type="button" class="button button-small button-ghost" onClick={() => props.onChange({})}>
+            Clear filters
+          </button>
+        ) : null}
+      </div>
+    </form>
   );
 }
 
 export function LeadsPage() {
-  const status = (new URLSearchParams(location$.value.split('?')[1] ?? '').get('status') ?? '') as
-    | LeadStatus
-    | '';
+  const filters = readFilters();
+  const query = queryOf(filters);
   const [extra, setExtra] = useState<Lead[]>([]);
   const [cursor, setCursor] = useState<string | null>(null);
   const [changed, setChanged] = useState<Record<string, Lead>>({});
   const [error, setError] = useState<PortalError | null>(null);
   const { data, error: loadError } = useResource(async () => {
-    const page = await api.get<Page>('leads', { status, limit: 50 });
+    const page = await api.get<Page>('leads', { ...filters, limit: 50 });
     setExtra([]);
     setCursor(page.nextCursor);
     setChanged({});
     return page;
-  }, [status]);
+  }, [query]);
+  const chart = useResource(() => api.get<LeadChartData>('leads/chart'));
   const leads = [...(data?.data ?? []), ...extra].map((l) => changed[l.leadId] ?? l);
-  const exportHref = `/v1/portal/leads/export.csv${status ? `?status=${status}` : ''}`;
   const more = async () => {
     if (!cursor) return;
-    const page = await api.get<Page>('leads', { status, limit: 50, cursor });
+    const page = await api.get<Page>('leads', { ...filters, limit: 50, cursor });
     setExtra([...extra, ...page.data]);
     setCursor(page.nextCursor);
   };
+  const filtered = FILTER_KEYS.some((k) => filters[k]);
   return (
     <div class="page">
       <PageHeader
         title="Leads"
         lead="People who used a calculator on your site and asked to be contacted."
         actions={
-          <a class="button" href={exportHref} download>
+          <a class="button" href={`/v1/portal/leads/export.csv${query}`} download>
             Export CSV
           </a>
         }
       />
-      <fieldset class="segmented">
-        <legend class="visually-hidden">Filter by status</legend>
-        {FILTERS.map((f) => (
-          <button
-            key={f.value}
-            type="button"
-            class="segment"
-            aria-pressed={status === f.value}
-            onClick={() => navigate(f.value ? `/portal/leads?status=${f.value}` : '/portal/leads')}
-          >
-            {f.label}
-          </button>
-        ))}
-      </fieldset>
+      <Card
+        title="Leads per week"
+        description="Last 90 days, by calculator. Test data and quarantined leads are not counted."
+      >
+        {chart.error ? (
+          <ErrorNote error={chart.error} />
+        ) : chart.data ? (
+          <LeadChart data={chart.data} />
+        ) : (
+          <Loading />
+        )}
+      </Card>
+      <FilterBar filters={filters} onChange={(next) => navigate(`/portal/leads${queryOf(next)}`, true)} />
       <ErrorNote error={loadError ?? error} />
       <Card>
         {!data ? (
           <Loading />
         ) : leads.length === 0 ? (
-          <Empty title={status ? `No ${status} leads` : 'No leads yet'}>
-            {status
-              ? 'Try another filter.'
+          <Empty title={filtered ? 'No leads match these filters' : 'No leads yet'}>
+            {filtered
+              ? 'Widen the dates or clear a filter.'
               : 'When a visitor sends the contact form under a calculator, the lead appears here within seconds.'}
           </Empty>
         ) : (
-          <LeadsTable
-            leads={leads}
-            statusCell={
-              canManage()
-                ? (lead) => (
-                    <StatusPicker
-                      lead={lead}
-                      onError={setError}
-                      onChanged={(updated) => {
-                        setError(null);
-                        setChanged({ ...changed, [updated.leadId]: updated });
-                      }}
-                    />
-                  )
-                : undefined
-            }
-          />
+          <>
+            <p class="muted small result-count" aria-live="polite">
+              {data.totalCapped ? `More than ${plural(data.total, 'lead')}` : plural(data.total, 'lead')}
+              {filtered ? ' match these filters' : ''}
+            </p>
+            <LeadsTable
+              leads={leads}
+              statusCell={
+                canManage()
+                  ? (lead) => (
+                      <StatusPicker
+                        lead={lead}
+                        onError={setError}
+                        onChanged={(updated) => {
+                          setError(null);
+                          setChanged({ ...changed, [updated.leadId]: updated });
+                        }}
+                      />
+                    )
+                  : undefined
+              }
+            />
+          </>
         )}
         {cursor ? (
           <p class="card-foot">

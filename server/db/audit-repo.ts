@@ -1,4 +1,4 @@
-import { and, desc, eq, gte, lt, or } from 'drizzle-orm';
+import { and, desc, eq, gte, inArray, lt, or } from 'drizzle-orm';
 import type { Db } from './database.ts';
 import { newId } from './ids.ts';
 import { auditEvents } from './schema.ts';
@@ -38,9 +38,10 @@ export async function hasAudit(db: Db, action: string, subject: string): Promise
 export async function listAuditByAccount(
   db: Db,
   accountId: string,
-  opts: { limit: number; before?: { createdAt: Date; id: string } },
+  opts: { limit: number; before?: { createdAt: Date; id: string }; actions?: readonly string[] },
 ) {
   const conditions = [eq(auditEvents.accountId, accountId)];
+  if (opts.actions) conditions.push(inArray(auditEvents.action, [...opts.actions]));
   if (opts.before)
     conditions.push(
       or(

@@ -1,4 +1,4 @@
-import { and, count, desc, eq, gte, lt, type SQL, sql } from 'drizzle-orm';
+import { and, count, desc, eq, gte, isNotNull, isNull, lt, type SQL, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Db } from './database.ts';
 import type { LeadRow, LeadStatus } from './leads-repo.ts';
@@ -17,11 +17,18 @@ export interface LeadSearch {
   createdFrom?: Date;
   createdTo?: Date;
   includeTest: boolean;
+  /**
+   * Over-quota leads: left out (the default without `includeTest`), kept, or the only ones. Unset
+   * with `includeTest` means kept, as the REST list and MCP have always had it.
+   */
+  quarantined?: QuarantineFilter;
   /** Rows created after this instant are left out, so counts and pages agree across pages. */
   asOf: Date;
 }
 
-export type ResultSearch = Omit<LeadSearch, 'status'>;
+export type QuarantineFilter = 'exclude' | 'include' | 'only';
+
+export type ResultSearch = Omit<LeadSearch, 'status' | 'quarantined'>;
 
 export interface Keyset {
   createdAt: Date;
@@ -36,7 +43,13 @@ const LIVE_RESULT = sql`${calculationResults.test} = false`;
 
 function leadConditions(q: LeadSearch, after?: Keyset): SQL[] {
   const c: SQL[] = [eq(leads.accountId, q.accountId), sql`${leads.createdAt} <= ${q.asOf}`];
-  if (!q.includeTest) c.push(LIVE_LEAD);
+  const quarantined = q.quarantined ?? (q.includeTest ? 'include' : 'exclude');
+  if (!q.includeTest && quarantined === 'exclude') c.push(LIVE_LEAD);
+  else {
+    if (!q.includeTest) c.push(eq(leads.test, false));
+    if (quarantined === 'exclude') c.push(isNull(leads.quarantinedAt));
+    if (quarantined === 'only') c.push(isNotNull(leads.quarantinedAt));
+  }
   if (q.status) c.push(eq(leads.status, q.status));
   if (q.calculator) c.push(eq(leads.calculator, q.calculator));
   if (q.state) c.push(eq(leads.state, q.state));
@@ -173,4 +186,19 @@ export async function leadWindowBreakdown(
       .groupBy(leads.status, leads.calculator),
   ]);
   return [...days, ...head].map((r) => ({ status: r.status, calculator: r.calculator, n: Number(r.n) }));
+}
+
+/** Live leads per UTC day and calculator from `fromDay` (YYYY-MM-DD) on, from the daily counters. */
+export async function liveLeadsByDay(
+  db: Db,
+  accountId: string,
+  fromDay: string,
+): Promise<{ day: string; calculator: string; n: number }[]> {
+  const c = leadDailyCounts;
+  const rows = await db
+    .select({ day: sql<string>`${c.day}::text`, calculator: c.calculator, n: sql<string>`sum(${c.leads})` })
+    .from(c)
+    .where(and(eq(c.accountId, accountId), sql`${c.day} >= ${fromDay}::date`))
+    .groupBy(c.day, c.calculator);
+  return rows.map((r) => ({ day: r.day, calculator: r.calculator, n: Number(r.n) }));
 }

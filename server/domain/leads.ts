@@ -257,12 +257,24 @@ const TRANSITIONS: Record<LeadStatus, LeadStatus[]> = {
   converted: [],
 };
 
-/** new → contacted → converted, and new → converted; anything else is INVALID_TRANSITION. */
+/** The statuses a lead in `from` may move to (what a picker offers). */
+export const nextStatuses = (from: LeadStatus): readonly LeadStatus[] => TRANSITIONS[from];
+
+/** Who acted, for the audit trail: `user:<e-mail>` (portal), `apikey:<id>`, `operator`. */
+export const actorOfPrincipal = (principal: Principal) =>
+  principal.kind === 'apikey' ? `apikey:${principal.apiKeyId}` : `${principal.kind}:${principal.domain}`;
+
+/**
+ * new → contacted → converted, and new → converted; anything else is INVALID_TRANSITION. The
+ * change, its `lead.updated` event and the audit entry (who, from, to) commit together, whichever
+ * door it came through (portal, REST, MCP).
+ */
 export async function changeLeadStatus(
   deps: LicensingDeps,
   accountId: string,
   leadId: string,
   to: LeadStatus,
+  actor: string,
 ): Promise<LeadView> {
   const lead = await findLead(deps.db, accountId, leadId);
   if (!lead) throw new AppError('NOT_FOUND', 'No such lead.');
@@ -272,7 +284,17 @@ export async function changeLeadStatus(
   }
   const updated = await withTransaction(deps.db, async (tx) => {
     const row = await updateLeadStatus(tx, accountId, leadId, from, to, deps.clock.now());
-    if (row) await enqueueLeadEvent(tx, 'lead.updated', row, toLeadView(row), row.updatedAt);
+    if (row) {
+      await enqueueLeadEvent(tx, 'lead.updated', row, toLeadView(row), row.updatedAt);
+      await recordAudit(tx, {
+        accountId,
+        actor,
+        action: 'lead.status_changed',
+        subject: leadId,
+        data: { from, status: to },
+        at: row.updatedAt,
+      });
+    }
     return row;
   });
   if (!updated) throw new AppError('INVALID_TRANSITION', 'The lead changed meanwhile; read it again.');
@@ -287,6 +309,7 @@ export async function releaseQuarantinedLead(
   deps: LicensingDeps,
   accountId: string,
   leadId: string,
+  actor: string,
 ): Promise<LeadView> {
   // Released, it is an ordinary new lead: its webhooks and alert mail go now (same transaction).
   const row = await withTransaction(deps.db, async (tx) => {
@@ -298,7 +321,7 @@ export async function releaseQuarantinedLead(
   if (!row) throw new AppError('NOT_FOUND', 'No such quarantined lead.');
   await recordAudit(deps.db, {
     accountId,
-    actor: 'firm',
+    actor,
     action: 'lead.released',
     subject: leadId,
     at: deps.clock.now(),

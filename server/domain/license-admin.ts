@@ -119,6 +119,8 @@ export async function createApiKey(
     /** The portal user who created it; null from the CLI and the admin API. */
     createdBy?: string;
   },
+  /** For the audit trail: `user:<e-mail>` from the portal; the CLI and admin API are the operator. */
+  actor = 'operator',
 ) {
   await requireAccount(deps, input.accountId);
   const scopes = input.scopes?.length ? input.scopes : DEFAULT_API_KEY_SCOPES;
@@ -134,6 +136,14 @@ export async function createApiKey(
     createdAt: deps.clock.now(),
     expiresAt: input.expiresAt ?? null,
   });
+  await recordAudit(deps.db, {
+    accountId: input.accountId,
+    actor,
+    action: 'apikey.created',
+    subject: row.id,
+    data: { name: row.name, scopes: [...scopes] },
+    at: row.createdAt,
+  });
   return { apiKey, row };
 }
 
@@ -147,7 +157,9 @@ export async function listApiKeys(deps: LicensingDeps, accountId: string) {
  * another account's key or one already revoked is NOT_FOUND, so the caller learns that nothing
  * changed (and nothing about other accounts' keys).
  */
-export async function revokeApiKey(deps: LicensingDeps, accountId: string, id: string) {
-  if (!(await revokeApiKeyRow(deps.db, accountId, id, deps.clock.now())))
+export async function revokeApiKey(deps: LicensingDeps, accountId: string, id: string, actor = 'operator') {
+  const now = deps.clock.now();
+  if (!(await revokeApiKeyRow(deps.db, accountId, id, now)))
     throw new AppError('NOT_FOUND', 'No such active API key in this account.');
+  await recordAudit(deps.db, { accountId, actor, action: 'apikey.revoked', subject: id, at: now });
 }

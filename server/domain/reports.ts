@@ -1,11 +1,11 @@
 import { getCalculator } from '../../calculators/index.ts';
-import { stateName } from '../../calculators/limits.ts';
 import { visitorNotes } from '../../calculators/visitor-notes.ts';
 import { findAccountById } from '../db/accounts-repo.ts';
 import { findResult, type ResultRow } from '../db/results-repo.ts';
 import { AppError } from '../errors.ts';
-import { formatUsd, type ReportInput, renderReport } from '../pdf/render-report.ts';
+import { type ReportInput, renderReport } from '../pdf/render-report.ts';
 import { toResultView } from './calculations.ts';
+import { formatInput, formatValue, inLabelOrder, MONEY_OUTPUTS } from './leads/result-figures.ts';
 import { isAdmin, type Principal } from './principal.ts';
 import { hasScope } from './scopes.ts';
 import type { LicensingDeps } from './token-set.ts';
@@ -24,34 +24,6 @@ function mayRead(principal: Principal, row: ResultRow): boolean {
   return principal.kind === 'embed'
     ? principal.sid === row.embedSessionId
     : principal.activationId === row.embedSessionId;
-}
-
-const MONEY_OUTPUTS = new Set([
-  'federalTax',
-  'stateTax',
-  'totalTax',
-  'inheritanceTax',
-  'attorneyFee',
-  'executorFee',
-  'totalFees',
-  'commission',
-  'rmd',
-]);
-
-function formatValue(value: unknown): string {
-  if (typeof value === 'number')
-    return Number.isInteger(value) && Math.abs(value) < 10_000
-      ? String(value)
-      : value.toLocaleString('en-US');
-  if (typeof value === 'boolean') return value ? 'yes' : 'no';
-  return String(value ?? '—');
-}
-
-/** Entries in the calculator's own field order (stored JSON does not keep key order). */
-function inLabelOrder(values: Record<string, unknown>, labels: Record<string, string>): [string, unknown][] {
-  const known = Object.keys(labels).filter((k) => k in values);
-  const rest = Object.keys(values).filter((k) => !(k in labels));
-  return [...known, ...rest].map((k) => [k, values[k]]);
 }
 
 export async function resultReport(
@@ -75,12 +47,7 @@ export async function resultReport(
     calculatorSlug: row.calculator,
     inputs: inLabelOrder(view.inputs, labels).map(([k, v]) => ({
       label: labels[k] ?? k,
-      value:
-        typeof v === 'number' && /value|gift|exclusion|balance|bequest/i.test(k)
-          ? formatUsd(v)
-          : k === 'state'
-            ? stateName(v) // "New York", as the widget's select said it
-            : formatValue(v),
+      value: formatInput(k, v),
     })),
     lineItems: view.lineItems as ReportInput['lineItems'],
     totals: outputs

@@ -289,7 +289,7 @@ export function createAdminRoutes(services: Services, adminToken: string) {
   });
   router.openapi(routes.releaseLead, async (c) => {
     const { id, leadId } = c.req.valid('param');
-    return c.json({ lead: await releaseQuarantinedLead(deps, id, leadId) }, 200);
+    return c.json({ lead: await releaseQuarantinedLead(deps, id, leadId, 'operator') }, 200);
   });
   router.openapi(routes.connectCode, async (c) => {
     const { code, expiresAt } = await createConnectCode(deps, c.req.valid('json'));

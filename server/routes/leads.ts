@@ -1,7 +1,13 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { countTestLeads } from '../db/leads-repo.ts';
 import { findLeads, nextCursorOf, type QueryDeps } from '../domain/leads/lead-query.ts';
-import { changeLeadStatus, releaseQuarantinedLead, submitLead, toLeadView } from '../domain/leads.ts';
+import {
+  actorOfPrincipal,
+  changeLeadStatus,
+  releaseQuarantinedLead,
+  submitLead,
+  toLeadView,
+} from '../domain/leads.ts';
 import { requireScope } from '../domain/scopes.ts';
 import type { LicensingDeps } from '../domain/token-set.ts';
 import { requireCredential } from '../http/auth.ts';
@@ -191,6 +197,7 @@ export function createLeadRoutes(deps: LicensingDeps, queries: QueryDeps) {
         principal.accountId,
         c.req.valid('param').id,
         c.req.valid('json').status,
+        actorOfPrincipal(principal),
       )) as never,
       200,
     );
@@ -199,7 +206,12 @@ export function createLeadRoutes(deps: LicensingDeps, queries: QueryDeps) {
     const principal = c.get('principal')!;
     requireScope(principal, 'leads:write');
     return c.json(
-      (await releaseQuarantinedLead(deps, principal.accountId, c.req.valid('param').id)) as never,
+      (await releaseQuarantinedLead(
+        deps,
+        principal.accountId,
+        c.req.valid('param').id,
+        actorOfPrincipal(principal),
+      )) as never,
       200,
     );
   });

@@ -43,7 +43,8 @@ export function createDeliveryDeps(opts: {
     timeoutMs: config.WEBHOOK_TIMEOUT_MS,
     mailer: createMailer({ smtpUrl: config.SMTP_URL, outboxDir: outboxDirOf(config.DATA_DIR) }),
     mailFrom: config.MAIL_FROM,
-    portalUrl: `${config.publicApiUrl}/portal`,
+    // The portal's own origin: where the session cookie and passkeys live (PUBLIC_API_URL may differ).
+    portalUrl: `${config.publicPortalUrl}/portal`,
     resultRetentionDays: config.RESULT_RETENTION_DAYS,
     accountCloseGraceDays: config.ACCOUNT_CLOSE_GRACE_DAYS,
   };

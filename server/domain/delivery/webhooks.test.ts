@@ -287,7 +287,7 @@ describe('webhook delivery', () => {
       });
       await runDeliveryOnce(deps);
       expect(receiver.requests).toHaveLength(0);
-      await releaseQuarantinedLead(t.services.licensing, f.account.id, leadId);
+      await releaseQuarantinedLead(t.services.licensing, f.account.id, leadId, 'operator');
       await runDeliveryOnce(deps);
       expect(receiver.requests).toHaveLength(1);
       expect(verify(ep.secret, receiver.requests[0]!)).toMatchObject({

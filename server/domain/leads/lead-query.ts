@@ -7,6 +7,7 @@ import {
   type Keyset,
   type LeadSearch,
   type LeadWithResult,
+  type QuarantineFilter,
   type ResultSearch,
   searchLeads,
   searchResults,
@@ -39,6 +40,8 @@ export interface ResultFilterInput {
 
 export interface LeadFilterInput extends ResultFilterInput {
   status?: LeadStatus;
+  /** Over-quota leads: see `LeadSearch.quarantined` (unset keeps the REST/MCP behaviour). */
+  quarantined?: QuarantineFilter;
 }
 
 export interface PageRequest {
@@ -115,6 +118,7 @@ function normalise(input: LeadFilterInput, clock: Clock) {
     ...(createdFrom ? { createdFrom } : {}),
     ...(createdTo ? { createdTo } : {}),
     includeTest: input.includeTest ?? false,
+    ...(input.quarantined ? { quarantined: input.quarantined } : {}),
   };
 }
 
@@ -182,7 +186,7 @@ export async function findResults(
   input: ResultFilterInput,
   request: PageRequest,
 ): Promise<Page<ResultRow>> {
-  const { status: _none, ...filters } = normalise(input, deps.clock);
+  const { status: _none, quarantined: _leadsOnly, ...filters } = normalise(input, deps.clock);
   return page<ResultRow, ResultSearch>(
     deps,
     accountId,

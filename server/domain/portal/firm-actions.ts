@@ -1,6 +1,4 @@
-import { recordAudit } from '../../db/audit-repo.ts';
 import type { LeadStatus } from '../../db/leads-repo.ts';
-import { AppError } from '../../errors.ts';
 import { changeLeadStatus } from '../leads.ts';
 import { createApiKey, revokeApiKey } from '../license-admin.ts';
 import type { ApiKeyScope } from '../scopes.ts';
@@ -20,20 +18,16 @@ export async function createFirmApiKey(
   input: { name: string; scopes: ApiKeyScope[] },
 ) {
   requireRole(principal, 'admin');
-  const { apiKey, row } = await createApiKey(deps, {
-    accountId: principal.accountId,
-    name: input.name,
-    scopes: input.scopes,
-    createdBy: principal.userId,
-  });
-  await recordAudit(deps.db, {
-    accountId: principal.accountId,
-    actor: actorOf(principal),
-    action: 'apikey.created',
-    subject: row.id,
-    data: { name: row.name, scopes: input.scopes },
-    at: deps.clock.now(),
-  });
+  const { apiKey, row } = await createApiKey(
+    deps,
+    {
+      accountId: principal.accountId,
+      name: input.name,
+      scopes: input.scopes,
+      createdBy: principal.userId,
+    },
+    actorOf(principal),
+  );
   return { apiKey, id: row.id, name: row.name, last4: row.keyLast4, scopes: input.scopes };
 }
 
@@ -41,14 +35,7 @@ export async function createFirmApiKey(
 export async function revokeFirmApiKey(deps: PortalDeps, principal: PortalPrincipal, keyId: string) {
   requireRole(principal, 'admin');
   // NOT_FOUND for an unknown, foreign or already revoked key.
-  await revokeApiKey(deps, principal.accountId, keyId);
-  await recordAudit(deps.db, {
-    accountId: principal.accountId,
-    actor: actorOf(principal),
-    action: 'apikey.revoked',
-    subject: keyId,
-    at: deps.clock.now(),
-  });
+  await revokeApiKey(deps, principal.accountId, keyId, actorOf(principal));
 }
 
 /** A lead moves along the allowed transitions only (see `changeLeadStatus`); viewers cannot. */
@@ -59,14 +46,5 @@ export async function changeFirmLeadStatus(
   status: LeadStatus,
 ) {
   requireRole(principal, 'admin');
-  const lead = await changeLeadStatus(deps, principal.accountId, leadId, status);
-  await recordAudit(deps.db, {
-    accountId: principal.accountId,
-    actor: actorOf(principal),
-    action: 'lead.status_changed',
-    subject: leadId,
-    data: { status },
-    at: deps.clock.now(),
-  });
-  return lead;
+  return changeLeadStatus(deps, principal.accountId, leadId, status, actorOf(principal));
 }

@@ -1,22 +1,85 @@
-import type { LeadStatus } from '../../db/leads-repo.ts';
+import type { QuarantineFilter } from '../../db/lead-search-repo.ts';
+import { findLead, type LeadStatus } from '../../db/leads-repo.ts';
+import { findResult } from '../../db/results-repo.ts';
+import { AppError } from '../../errors.ts';
 import { findLeads, nextCursorOf } from '../leads/lead-query.ts';
-import { type LeadView, toLeadView } from '../leads.ts';
-import type { PortalDeps } from './portal-deps.ts';
+import { resultFigures } from '../leads/result-figures.ts';
+import { type LeadView, nextStatuses, toLeadView } from '../leads.ts';
+import type { PortalDeps, PortalPrincipal } from './portal-deps.ts';
+
+/** The Leads page's filters, as the URL and the CSV export carry them. */
+export interface FirmLeadFilter {
+  status?: LeadStatus;
+  calculator?: string;
+  state?: string;
+  /** First day shown (YYYY-MM-DD, UTC), inclusive. */
+  from?: string;
+  /** Last day shown (YYYY-MM-DD, UTC), inclusive: a person picking "to 31 May" means the whole day. */
+  to?: string;
+  /** Test-mode leads (development hosts, the portal preview) are left out unless asked for. */
+  includeTest?: boolean;
+  quarantined?: QuarantineFilter;
+}
+
+const dayAfter = (day: string) => {
+  const d = new Date(`${day}T00:00:00Z`);
+  if (Number.isNaN(d.getTime())) return day; // lead-query refuses it with a clear message
+  d.setUTCDate(d.getUTCDate() + 1);
+  return d.toISOString().slice(0, 10);
+};
 
 /**
- * A page of the firm's live leads for the portal, newest first, through the same query module and
- * signed cursors as the REST lead list and the MCP tools.
+ * A page of the firm's leads for the portal, newest first, through the same query module and
+ * signed cursors as the REST lead list and the MCP tools (so one rule decides what "test" and
+ * "quarantined" mean everywhere).
  */
 export async function pageOfFirmLeads(
   deps: PortalDeps,
   accountId: string,
-  opts: { limit: number; status?: LeadStatus; cursor?: string },
-): Promise<{ data: LeadView[]; nextCursor: string | null }> {
+  opts: FirmLeadFilter & { limit: number; cursor?: string },
+): Promise<{ data: LeadView[]; nextCursor: string | null; total: number; totalCapped: boolean }> {
   const page = await findLeads(
     deps.queries,
     accountId,
-    { ...(opts.status ? { status: opts.status } : {}), includeTest: false },
+    {
+      ...(opts.status ? { status: opts.status } : {}),
+      ...(opts.calculator ? { calculator: opts.calculator } : {}),
+      ...(opts.state ? { state: opts.state } : {}),
+      ...(opts.from ? { createdFrom: opts.from } : {}),
+      ...(opts.to ? { createdTo: dayAfter(opts.to) } : {}),
+      includeTest: opts.includeTest ?? false,
+      quarantined: opts.quarantined ?? 'exclude',
+    },
     { limit: opts.limit, ...(opts.cursor ? { cursor: opts.cursor } : {}) },
   );
-  return { data: page.rows.map(toLeadView), nextCursor: nextCursorOf(page, page.rows.length) ?? null };
+  return {
+    data: page.rows.map(toLeadView),
+    nextCursor: nextCursorOf(page, page.rows.length) ?? null,
+    total: page.totalMatching,
+    totalCapped: page.totalMatchingCapped,
+  };
+}
+
+/**
+ * One lead of the firm (test and quarantined ones too) with the statuses it may move to and its
+ * linked result in words: what the alert e-mail's link opens. Another firm's id is NOT_FOUND.
+ */
+export async function firmLeadDetail(deps: PortalDeps, principal: PortalPrincipal, leadId: string) {
+  const row = await findLead(deps.db, principal.accountId, leadId);
+  if (!row) throw new AppError('NOT_FOUND', 'No such lead.');
+  const lead = toLeadView(row);
+  const result = row.resultId ? await findResult(deps.db, principal.accountId, row.resultId) : undefined;
+  return {
+    lead,
+    nextStatuses: [...nextStatuses(lead.status)],
+    result: result
+      ? {
+          id: result.id,
+          calculator: result.calculator,
+          state: result.state,
+          createdAt: result.createdAt.toISOString(),
+          ...resultFigures(result.calculator, result.inputs, result.outputs),
+        }
+      : null,
+  };
 }

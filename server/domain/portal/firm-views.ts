@@ -12,6 +12,7 @@ import { licenseKeysView } from '../licensing/license-keys.ts';
 import { licenseOutlook } from '../licensing/license-outlook.ts';
 import { parseScopes } from '../scopes.ts';
 import { idleCutoff } from '../site-activation.ts';
+import { ACTIVITY_KINDS, type ActivityKind } from './activity-kinds.ts';
 import { pageOfFirmLeads } from './firm-leads.ts';
 import type { PortalDeps, PortalPrincipal } from './portal-deps.ts';
 
@@ -123,24 +124,32 @@ export async function listFirmApiKeys(deps: PortalDeps, principal: PortalPrincip
     .reverse();
 }
 
-/** The audit trail of the firm, newest first. */
+/** The audit trail of the firm, newest first, optionally one kind of entry (see ACTIVITY_KINDS). */
 export async function firmActivity(
   deps: PortalDeps,
   principal: PortalPrincipal,
-  opts: { limit: number; cursor?: string },
+  opts: { limit: number; cursor?: string; kind?: ActivityKind },
 ) {
   const before = opts.cursor ? decodeCursor(opts.cursor) : undefined;
   const rows = await listAuditByAccount(deps.db, principal.accountId, {
     limit: opts.limit + 1,
     ...(before ? { before } : {}),
+    ...(opts.kind ? { actions: ACTIVITY_KINDS[opts.kind] } : {}),
   });
   const page = rows.slice(0, opts.limit);
   const last = page.at(-1);
+  const keyNames = page.some((e) => e.actor.startsWith('apikey:') || e.action === 'apikey.revoked')
+    ? new Map((await listApiKeysByAccount(deps.db, principal.accountId)).map((k) => [k.id, k.name]))
+    : new Map<string, string>();
   return {
     data: page.map((e) => ({
       id: e.id,
       at: e.createdAt.toISOString(),
       actor: e.actor,
+      actorLabel: actorLabel(e.actor, keyNames),
+      ...(e.action === 'apikey.revoked' && e.subject && keyNames.has(e.subject)
+        ? { subjectLabel: keyNames.get(e.subject) }
+        : {}),
       action: e.action,
       subject: e.subject,
       data: e.data,
@@ -150,6 +159,28 @@ export async function firmActivity(
         ? Buffer.from(`${last.createdAt.toISOString()}|${last.id}`).toString('base64url')
         : null,
   };
+}
+
+/** Who acted, as a person reads it: a member's e-mail, an API key by name, the operator, Stripe. */
+function actorLabel(actor: string, keyNames: Map<string, string>): string {
+  if (actor.startsWith('user:')) return actor.slice(5);
+  if (actor.startsWith('apikey:')) {
+    const name = keyNames.get(actor.slice(7));
+    return name ? `API key “${name}”` : 'An API key';
+  }
+  if (actor.startsWith('access:')) return `Connected site ${actor.slice(7)}`;
+  const named: Record<string, string> = {
+    admin: 'Operator',
+    operator: 'Operator',
+    cli: 'Operator',
+    stripe: 'Stripe',
+    limits: 'svc (plan limits)',
+    embed: 'svc (widget check)',
+    refresh: 'svc (token check)',
+    exchange: 'svc (token check)',
+    retention: 'svc (retention)',
+  };
+  return named[actor] ?? actor;
 }
 
 function decodeCursor(cursor: string) {

@@ -1,6 +1,5 @@
-import type { LeadStatus } from '../../db/leads-repo.ts';
 import type { LeadView } from '../leads.ts';
-import { pageOfFirmLeads } from './firm-leads.ts';
+import { type FirmLeadFilter, pageOfFirmLeads } from './firm-leads.ts';
 import type { PortalDeps, PortalPrincipal } from './portal-deps.ts';
 
 const COLUMNS: [string, (l: LeadView) => string | null][] = [
@@ -12,6 +11,8 @@ const COLUMNS: [string, (l: LeadView) => string | null][] = [
   ['state', (l) => l.state],
   ['calculator', (l) => l.calculator],
   ['status', (l) => l.status],
+  ['test', (l) => String(l.test)],
+  ['quarantined', (l) => String(l.quarantined)],
   ['result_id', (l) => l.resultId],
   ['consented_at', (l) => l.consentedAt],
   ['consent_text', (l) => l.consentText],
@@ -33,34 +34,33 @@ export const csvRow = (values: (string | null)[]) => `${values.map(csvField).joi
 const PAGE = 500;
 
 /**
- * The firm's leads (optionally one status) as CSV, streamed a page at a time so memory stays
- * flat however many leads there are. Starts with a UTF-8 byte order mark so spreadsheet programs
+ * The firm's leads under the Leads page's filters as CSV, streamed a page at a time through the
+ * same query as the page (signed cursors, one snapshot time), so memory stays flat however many
+ * leads there are and the rows are exactly the filtered set. Starts with a UTF-8 byte order mark so spreadsheet programs
  * read names like "Zoë" correctly.
  */
-export function leadsCsvStream(
+export async function leadsCsvStream(
   deps: PortalDeps,
   principal: PortalPrincipal,
-  filter: { status?: LeadStatus },
-): ReadableStream<Uint8Array> {
+  filter: FirmLeadFilter,
+): Promise<ReadableStream<Uint8Array>> {
   const encoder = new TextEncoder();
-  let cursor: string | undefined;
-  let started = false;
+  const read = (cursor?: string) =>
+    pageOfFirmLeads(deps, principal.accountId, { ...filter, limit: PAGE, ...(cursor ? { cursor } : {}) });
+  // The first page is read before anything is sent, so a refused filter is a clean JSON error.
+  let first: Awaited<ReturnType<typeof read>> | undefined = await read();
+  let cursor: string | null = null;
   return new ReadableStream({
+    start(controller) {
+      controller.enqueue(encoder.encode(`\uFEFF${COLUMNS.map(([name]) => name).join(',')}\r\n`));
+    },
     async pull(controller) {
-      if (!started) {
-        started = true;
-        controller.enqueue(encoder.encode(`\uFEFF${COLUMNS.map(([name]) => name).join(',')}\r\n`));
-        return;
-      }
-      const page = await pageOfFirmLeads(deps, principal.accountId, {
-        limit: PAGE,
-        ...(filter.status ? { status: filter.status } : {}),
-        ...(cursor ? { cursor } : {}),
-      });
+      const page = first ?? (await read(cursor ?? undefined));
+      first = undefined;
       const rows = page.data.map((lead) => csvRow(COLUMNS.map(([, get]) => get(lead)))).join('');
       if (rows) controller.enqueue(encoder.encode(rows));
-      if (!page.nextCursor) controller.close();
-      else cursor = page.nextCursor;
+      cursor = page.nextCursor;
+      if (!cursor) controller.close();
     },
   });
 }

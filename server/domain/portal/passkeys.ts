@@ -162,6 +162,13 @@ export async function listPasskeys(deps: PortalDeps, principal: PortalPrincipal)
 export async function removePasskey(deps: PortalDeps, principal: PortalPrincipal, id: string) {
   if (!(await deletePasskey(deps.db, principal.userId, id)))
     throw new AppError('NOT_FOUND', 'No such passkey.');
+  await recordAudit(deps.db, {
+    accountId: principal.accountId,
+    actor: `user:${principal.email}`,
+    action: 'passkey.removed',
+    subject: id,
+    at: deps.clock.now(),
+  });
 }
 
 const passkeyView = (p: { id: string; name: string; createdAt: Date; lastUsedAt: Date | null }) => ({

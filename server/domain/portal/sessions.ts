@@ -106,10 +106,19 @@ export function csrfTokenOf(pepper: Buffer, sessionId: string): string {
 export const isValidCsrfToken = (pepper: Buffer, sessionId: string, token: string | undefined) =>
   token !== undefined && safeEqual(token, csrfTokenOf(pepper, sessionId));
 
-/** Signs out one session of the caller (their current one or another device's). */
+/** Signs out one session of the caller (their current one or another device's); audited. */
 export async function endSession(deps: PortalDeps, principal: PortalPrincipal, sessionId: string) {
-  const ended = await revokeSession(deps.db, principal.userId, sessionId, deps.clock.now());
+  const now = deps.clock.now();
+  const ended = await revokeSession(deps.db, principal.userId, sessionId, now);
   if (!ended) throw new AppError('NOT_FOUND', 'No such session.');
+  await recordAudit(deps.db, {
+    accountId: principal.accountId,
+    actor: `user:${principal.email}`,
+    action: 'portal.signed_out',
+    subject: principal.userId,
+    data: { device: sessionId === principal.sessionId ? 'this' : 'other' },
+    at: now,
+  });
 }
 
 export async function listSessions(deps: PortalDeps, principal: PortalPrincipal) {

@@ -7,6 +7,7 @@ import { registerPortalAccountRoutes } from './portal-account.ts';
 import { createPortalAuthRoutes } from './portal-auth.ts';
 import { registerPortalConnectRoutes } from './portal-connect.ts';
 import { registerPortalFirmRoutes } from './portal-firm.ts';
+import { registerPortalLeadRoutes } from './portal-leads.ts';
 import { registerPortalLifecycleRoutes } from './portal-lifecycle.ts';
 import { registerPortalSettingsRoutes } from './portal-settings.ts';
 
@@ -34,5 +35,6 @@ export function createPortalRoutes(deps: PortalDeps, limiter: SignInLimiter, tru
   registerPortalConnectRoutes(router, deps);
   registerPortalLifecycleRoutes(router, deps);
   registerPortalSettingsRoutes(router, deps);
+  registerPortalLeadRoutes(router, deps);
   return [auth, router];
 }

@@ -19,6 +19,7 @@ import { API_KEY_SCOPES } from '../../domain/scopes.ts';
 import type { AppEnv } from '../../http/app-env.ts';
 import { portalOf } from '../../http/portal-session.ts';
 import { jsonBody } from '../schemas.ts';
+import { ActivityKindQuery, LeadFilterQuery, leadFilterOf } from './portal-leads.ts';
 import { IdParam, portalOk, portalSecurity } from './portal-schemas.ts';
 
 const tags = ['Portal'];
@@ -85,8 +86,7 @@ const routes = {
     tags,
     security,
     request: {
-      query: z.object({
-        status: Status.optional(),
+      query: LeadFilterQuery.extend({
         limit: z.coerce.number().int().min(1).max(200).default(50),
         cursor: z.string().max(200).optional(),
       }),
@@ -99,7 +99,7 @@ const routes = {
     tags,
     security,
     summary: 'The filtered leads as CSV (streamed; formula-safe cells)',
-    request: { query: z.object({ status: Status.optional() }) },
+    request: { query: LeadFilterQuery },
     responses: { 200: { description: 'CSV', content: { 'text/csv': { schema: z.string() } } } },
   }),
   leadStatus: createRoute({
@@ -120,6 +120,7 @@ const routes = {
       query: z.object({
         limit: z.coerce.number().int().min(1).max(200).default(50),
         cursor: z.string().max(200).optional(),
+        kind: ActivityKindQuery,
       }),
     },
     responses: portalOk('Audit trail, newest first', 400),
@@ -170,20 +171,20 @@ export function registerPortalFirmRoutes(router: OpenAPIHono<AppEnv>, deps: Port
     return c.json({ revoked: true }, 200);
   });
   router.openapi(routes.leads, async (c) => {
-    const { status, limit, cursor } = c.req.valid('query');
+    const { limit, cursor, ...filter } = c.req.valid('query');
     const page = await pageOfFirmLeads(deps, portalOf(c).accountId, {
+      ...leadFilterOf(filter),
       limit,
-      ...(status ? { status } : {}),
       ...(cursor ? { cursor } : {}),
     });
     return c.json(page as never, 200);
   });
-  router.openapi(routes.exportLeads, (c) => {
-    const { status } = c.req.valid('query');
+  router.openapi(routes.exportLeads, async (c) => {
+    const query = c.req.valid('query');
     const day = deps.clock.now().toISOString().slice(0, 10);
-    return c.body(leadsCsvStream(deps, portalOf(c), status ? { status } : {}), 200, {
+    return c.body(await leadsCsvStream(deps, portalOf(c), leadFilterOf(query)), 200, {
       'Content-Type': 'text/csv; charset=utf-8',
-      'Content-Disposition': `attachment; filename="leads-${status ?? 'all'}-${day}.csv"`,
+      'Content-Disposition': `attachment; filename="leads-${query.status ?? 'all'}-${day}.csv"`,
     }) as never;
   });
   router.openapi(routes.leadStatus, async (c) => {
@@ -196,8 +197,15 @@ export function registerPortalFirmRoutes(router: OpenAPIHono<AppEnv>, deps: Port
     return c.json({ lead }, 200);
   });
   router.openapi(routes.activity, async (c) => {
-    const { limit, cursor } = c.req.valid('query');
-    return c.json(await firmActivity(deps, portalOf(c), { limit, ...(cursor ? { cursor } : {}) }), 200);
+    const { limit, cursor, kind } = c.req.valid('query');
+    return c.json(
+      await firmActivity(deps, portalOf(c), {
+        limit,
+        ...(cursor ? { cursor } : {}),
+        ...(kind ? { kind } : {}),
+      }),
+      200,
+    );
   });
   router.openapi(routes.members, async (c) => c.json({ data: await listMembers(deps, portalOf(c)) }, 200));
   router.openapi(routes.invite, async (c) => {

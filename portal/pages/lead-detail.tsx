@@ -1,0 +1,224 @@
+import { useState } from 'preact/hooks';
+import { api, type PortalError } from '../api.ts';
+import { ConfirmDialog } from '../components/confirm-dialog.tsx';
+import { Badge, Card, ErrorNote, Link, Loading, PageHeader } from '../components/ui.tsx';
+import { calculatorName, formatDateTime } from '../format.ts';
+import { navigate } from '../router.ts';
+import { canManage } from '../session.ts';
+import { useResource } from '../use-resource.ts';
+import type { Lead, LeadStatus } from './leads-table.tsx';
+import { StatusPicker } from './status-picker.tsx';
+
+interface Figure {
+  label: string;
+  value: string;
+}
+
+interface Detail {
+  lead: Lead & {
+    email: string;
+    consentText: string;
+    consentedAt: string;
+    updatedAt: string;
+    resultId: string | null;
+    test: boolean;
+    quarantined: boolean;
+  };
+  nextStatuses: LeadStatus[];
+  result: {
+    id: string;
+    calculator: string;
+    state: string | null;
+    createdAt: string;
+    inputs: Figure[];
+    outputs: Figure[];
+  } | null;
+}
+
+function Facts(props: { rows: [string, preact.ComponentChildren][] }) {
+  return (
+    <dl class="lead-facts">
+      {props.rows.map(([label, value]) => (
+        <div class="lead-facts-row" key={label}>
+          <dt>{label}</dt>
+          <dd>{value}</dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
+
+/** Figures of the linked result: the last "total" (or the first output) stands out as the headline. */
+function ResultCard(props: { result: NonNullable<Detail['result']> }) {
+  const { outputs, inputs } = props.result;
+  const headline = [...outputs].reverse().find((f) => /total/i.test(f.label)) ?? outputs[0];
+  return (
+    <Card
+      title="Their result"
+      description={`${calculatorName(props.result.calculator)}${props.result.state ? ` · ${props.result.state}` : ''} · computed ${formatDateTime(props.result.createdAt)}`}
+    >
+      {headline ? (
+        <p class="headline-figure">
+          <span class="muted">{headline.label}</span>
+          <span class="num">{headline.value}</span>
+        </p>
+      ) : null}
+      <div class="grid-2">
+        <div>
+          <h3>What they entered</h3>
+          <Facts rows={inputs.map((f) => [f.label, <span class="num">{f.value}</span>])} />
+        </div>
+        <div>
+          <h3>What the calculator showed</h3>
+          <Facts
+            rows={outputs
+              .filter((f) => f !== headline)
+              .map((f) => [f.label, <span class="num">{f.value}</span>])}
+          />
+        </div>
+      </div>
+    </Card>
+  );
+}
+
+export function LeadDetailPage(props: { leadId: string }) {
+  const [error, setError] = useState<PortalError | null>(null);
+  const [confirming, setConfirming] = useState(false);
+  const [lead, setLead] = useState<Detail['lead'] | null>(null);
+  const {
+    data,
+    error: loadError,
+    reload,
+  } = useResource(() => api.get<Detail>(`leads/${encodeURIComponent(props.leadId)}`), [props.leadId]);
+  if (loadError)
+    return (
+      <div class="page">
+        <PageHeader title="Lead" />
+        <ErrorNote error={loadError} />
+        <p>
+          <Link href="/portal/leads">Back to all leads</Link>
+        </p>
+      </div>
+    );
+  if (!data) return <Loading />;
+  const current = lead?.leadId === data.lead.leadId ? lead : data.lead;
+  const manage = canManage();
+  const release = async () => {
+    try {
+      await api.post(`leads/${encodeURIComponent(current.leadId)}/release`);
+      setError(null);
+      setLead(null);
+      await reload();
+    } catch (e) {
+      setError(e as PortalError);
+    }
+  };
+  return (
+    <div class="page">
+      <p class="breadcrumb">
+        <Link href="/portal/leads">← All leads</Link>
+      </p>
+      <PageHeader
+        title={current.name}
+        lead={
+          <>
+            Asked to be contacted on {formatDateTime(current.createdAt)} after the{' '}
+            {calculatorName(current.calculator).toLowerCase()} calculator.
+          </>
+        }
+      />
+      <ErrorNote error={error} />
+      {current.quarantined ? (
+        <div class="notice notice-warn" role="status">
+          <p>
+            <strong>Quarantined.</strong> This lead arrived after your plan’s daily lead quota was reached, so
+            no alert or webhook went out. Release it to treat it as a normal new lead.
+          </p>
+          {manage ? (
+            <button type="button" class="button button-primary" onClick={release}>
+              Release from quarantine
+            </button>
+          ) : null}
+        </div>
+      ) : null}
+      <div class="grid-2">
+        <Card title="Contact">
+          <Facts
+            rows={[
+              ['E-mail', <a href={`mailto:${current.email}`}>{current.email}</a>],
+              ['Phone', current.phone ? <a href={`tel:${current.phone}`}>{current.phone}</a> : '—'],
+              ['State', current.state ?? '—'],
+              [
+                'Status',
+                manage ? (
+                  <StatusPicker
+                    lead={current}
+                    label="Status"
+                    onError={setError}
+                    onChanged={(updated) => {
+                      setError(null);
+                      setLead({ ...current, ...updated });
+                    }}
+                  />
+                ) : (
+                  <Badge tone="accent">{current.status}</Badge>
+                ),
+              ],
+              ...(current.test
+                ? ([['Source', <Badge>test data</Badge>]] as [string, preact.ComponentChildren][])
+                : []),
+            ]}
+          />
+        </Card>
+        <Card title="Consent">
+          <blockquote class="consent">{current.consentText}</blockquote>
+          <p class="muted small">Agreed {formatDateTime(current.consentedAt)}</p>
+        </Card>
+      </div>
+      {data.result ? (
+        <ResultCard result={data.result} />
+      ) : (
+        <Card title="Their result">
+          <p class="muted">No calculation is linked to this lead.</p>
+        </Card>
+      )}
+      {manage ? (
+        <Card
+          title="This person’s data"
+          description="For a privacy request: export everything held about this e-mail address, or erase it."
+        >
+          <div class="button-row">
+            <a
+              class="button"
+              href={`/v1/portal/leads/${encodeURIComponent(current.leadId)}/person.json`}
+              download
+            >
+              Export their data (JSON)
+            </a>
+            <button type="button" class="button button-danger" onClick={() => setConfirming(true)}>
+              Delete their data…
+            </button>
+          </div>
+        </Card>
+      ) : null}
+      <ConfirmDialog
+        open={confirming}
+        title={`Delete all data about ${current.name}?`}
+        confirmLabel="Delete permanently"
+        danger
+        onClose={() => setConfirming(false)}
+        onConfirm={async () => {
+          await api.delete(`leads/${encodeURIComponent(current.leadId)}`);
+          setConfirming(false);
+          navigate('/portal/leads', true);
+        }}
+      >
+        <p>
+          This erases the lead from {current.email}, the calculation it came from, and the alert e-mails and
+          webhook events about it. It cannot be undone. Copies already delivered to your own systems are yours
+          to erase.
+        </p>
+      </ConfirmDialog>
+    </div>
+  );
+}

@@ -1,0 +1,87 @@
+import { getCalculator } from '../../../calculators/index.ts';
+import { stateName } from '../../../calculators/limits.ts';
+import { formatUsd } from '../../pdf/format.ts';
+
+/** Outputs that are dollar amounts (the totals of a report). */
+export const MONEY_OUTPUTS = new Set([
+  'federalTax',
+  'stateTax',
+  'totalTax',
+  'inheritanceTax',
+  'attorneyFee',
+  'executorFee',
+  'totalFees',
+  'commission',
+  'rmd',
+]);
+
+export function formatValue(value: unknown): string {
+  if (typeof value === 'number')
+    return Number.isInteger(value) && Math.abs(value) < 10_000
+      ? String(value)
+      : value.toLocaleString('en-US');
+  if (typeof value === 'boolean') return value ? 'yes' : 'no';
+  return String(value ?? '—');
+}
+
+/**
+ * An input as a person reads it: dollar amounts (estate value, gifts, balances) as dollars, the
+ * state by its name ("New York", as the widget's select said it).
+ */
+export const formatInput = (key: string, value: unknown) =>
+  typeof value === 'number' && /value|gift|exclusion|balance|bequest/i.test(key)
+    ? formatUsd(value)
+    : key === 'state' && typeof value === 'string'
+      ? stateName(value)
+      : formatValue(value);
+
+/** Dollar outputs (taxes, fees, estates, deductions, exclusions) as dollars; rates as percentages. */
+function formatOutput(key: string, value: unknown): string {
+  if (typeof value !== 'number') return formatValue(value);
+  if (key === 'effectiveRate') return `${(value * 100).toFixed(2)} %`;
+  if (
+    MONEY_OUTPUTS.has(key) ||
+    /estate|tax|deduction|exclusion|fee|commission|value|balance|bequest|inheritance/i.test(key)
+  )
+    return formatUsd(value);
+  return formatValue(value);
+}
+
+/** Entries in the calculator's own field order (stored JSON does not keep key order). */
+export function inLabelOrder(
+  values: Record<string, unknown>,
+  labels: Record<string, string>,
+): [string, unknown][] {
+  const known = Object.keys(labels).filter((k) => k in values);
+  const rest = Object.keys(values).filter((k) => !(k in labels));
+  return [...known, ...rest].map((k) => [k, values[k]]);
+}
+
+export interface Figure {
+  label: string;
+  value: string;
+}
+
+/**
+ * A result's figures in words, for a person reading a lead: the visitor's inputs and the outputs
+ * (dollar amounts formatted, rates as percentages), both labelled and in the calculator's order.
+ */
+export function resultFigures(
+  calculator: string,
+  inputs: Record<string, unknown>,
+  outputs: Record<string, unknown>,
+): { inputs: Figure[]; outputs: Figure[] } {
+  const info = getCalculator(calculator);
+  const inLabels = info?.inputLabels ?? {};
+  const outLabels = info?.outputLabels ?? {};
+  return {
+    inputs: inLabelOrder(inputs, inLabels).map(([k, v]) => ({
+      label: inLabels[k] ?? k,
+      value: formatInput(k, v),
+    })),
+    // "no" flags (e.g. "Estimate (no closed form): no") say nothing to a reader; left out.
+    outputs: inLabelOrder(outputs, outLabels)
+      .filter(([, v]) => v !== false)
+      .map(([k, v]) => ({ label: outLabels[k] ?? k, value: formatOutput(k, v) })),
+  };
+}

@@ -1,0 +1,37 @@
+/**
+ * The Activity page's filter: each kind a person can pick and the audit actions it covers. An
+ * action not listed here still shows under "All".
+ */
+export const ACTIVITY_KINDS = {
+  'sign-ins': ['portal.signed_in', 'portal.signed_out', 'passkey.added', 'passkey.removed'],
+  'api-keys': ['apikey.created', 'apikey.revoked'],
+  licenses: [
+    'license.updated',
+    'license.key_rolled',
+    'license.revoked',
+    'license.billing_synced',
+    'activation.released',
+  ],
+  connect: ['connect.approved'],
+  leads: ['lead.status_changed', 'lead.released', 'lead.deleted', 'subject.exported'],
+  members: ['member.invited', 'member.removed'],
+  settings: [
+    'account.updated',
+    'webhook.created',
+    'webhook.deleted',
+    'webhook.secret_rolled',
+    'webhook.enabled',
+    'webhook.disabled',
+    'webhook.replayed',
+  ],
+  'ai-tools': ['mcp.tool_call'],
+  alerts: [
+    'ceiling.leads_per_day',
+    'ceiling.sessions_per_minute',
+    'refresh.reused',
+    'embed.secret_key_in_page',
+  ],
+} as const satisfies Record<string, readonly string[]>;
+
+export type ActivityKind = keyof typeof ACTIVITY_KINDS;
+export const ACTIVITY_KIND_NAMES = Object.keys(ACTIVITY_KINDS) as [ActivityKind, ...ActivityKind[]];

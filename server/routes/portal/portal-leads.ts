@@ -1,0 +1,124 @@
+import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
+import { ACTIVITY_KIND_NAMES } from '../../domain/portal/activity-kinds.ts';
+import {
+  deleteFirmLead,
+  exportFirmLeadPerson,
+  releaseFirmLead,
+} from '../../domain/portal/firm-lead-actions.ts';
+import { type FirmLeadFilter, firmLeadDetail } from '../../domain/portal/firm-leads.ts';
+import { leadsPerWeek } from '../../domain/portal/lead-chart.ts';
+import type { PortalDeps } from '../../domain/portal/portal-deps.ts';
+import type { AppEnv } from '../../http/app-env.ts';
+import { portalOf } from '../../http/portal-session.ts';
+import { IdParam, portalOk, portalSecurity } from './portal-schemas.ts';
+
+const tags = ['Portal'];
+const security = portalSecurity;
+const Day = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/, 'Expected a date like 2026-05-31')
+  .openapi({ description: 'A UTC calendar day, inclusive' });
+
+/** The Leads page's filters, the same on the list and its CSV export (and in the page's URL). */
+export const LeadFilterQuery = z.object({
+  status: z.enum(['new', 'contacted', 'converted']).optional(),
+  calculator: z.string().max(64).optional(),
+  state: z
+    .string()
+    .regex(/^[A-Za-z]{2}$/, 'Expected a two-letter state code')
+    .optional(),
+  from: Day.optional(),
+  to: Day.optional(),
+  test: z
+    .enum(['exclude', 'include'])
+    .optional()
+    .openapi({ description: 'Test-mode leads (development hosts); left out by default' }),
+  quarantined: z
+    .enum(['exclude', 'include', 'only'])
+    .optional()
+    .openapi({ description: 'Leads over the plan’s daily quota; left out by default' }),
+});
+
+/** The validated query as the domain's filter. */
+export function leadFilterOf(q: z.infer<typeof LeadFilterQuery>): FirmLeadFilter {
+  return {
+    ...(q.status ? { status: q.status } : {}),
+    ...(q.calculator ? { calculator: q.calculator } : {}),
+    ...(q.state ? { state: q.state } : {}),
+    ...(q.from ? { from: q.from } : {}),
+    ...(q.to ? { to: q.to } : {}),
+    includeTest: q.test === 'include',
+    ...(q.quarantined ? { quarantined: q.quarantined } : {}),
+  };
+}
+
+export const ActivityKindQuery = z.enum(ACTIVITY_KIND_NAMES).optional();
+
+const routes = {
+  chart: createRoute({
+    method: 'get',
+    path: '/portal/leads/chart',
+    tags,
+    security,
+    summary: 'Live leads per week and calculator over the last 90 days',
+    responses: portalOk('Weeks with counts per calculator'),
+  }),
+  detail: createRoute({
+    method: 'get',
+    path: '/portal/leads/{id}',
+    tags,
+    security,
+    summary: 'One lead with its allowed next statuses and its linked result’s figures',
+    request: { params: IdParam },
+    responses: portalOk('The lead', 404),
+  }),
+  release: createRoute({
+    method: 'post',
+    path: '/portal/leads/{id}/release',
+    tags,
+    security,
+    summary: 'Release a quarantined lead (over the plan’s daily quota) into the usual flow',
+    request: { params: IdParam },
+    responses: portalOk('The released lead', 404),
+  }),
+  remove: createRoute({
+    method: 'delete',
+    path: '/portal/leads/{id}',
+    tags,
+    security,
+    summary: 'Erase this person’s lead and every copy the service holds (result, events, mails)',
+    request: { params: IdParam },
+    responses: portalOk('What was erased', 404),
+  }),
+  exportPerson: createRoute({
+    method: 'get',
+    path: '/portal/leads/{id}/person.json',
+    tags,
+    security,
+    summary: 'Everything held about the person behind this lead (by e-mail address), as JSON',
+    request: { params: IdParam },
+    responses: portalOk('The data-subject export', 404),
+  }),
+};
+
+/** Lead detail and the privacy actions of the Leads page; admins and owners change, viewers read. */
+export function registerPortalLeadRoutes(router: OpenAPIHono<AppEnv>, deps: PortalDeps) {
+  router.openapi(routes.chart, async (c) => c.json(await leadsPerWeek(deps, portalOf(c)), 200));
+  router.openapi(routes.detail, async (c) =>
+    c.json(await firmLeadDetail(deps, portalOf(c), c.req.valid('param').id), 200),
+  );
+  router.openapi(routes.release, async (c) =>
+    c.json({ lead: await releaseFirmLead(deps, portalOf(c), c.req.valid('param').id) }, 200),
+  );
+  router.openapi(routes.remove, async (c) =>
+    c.json(await deleteFirmLead(deps, portalOf(c), c.req.valid('param').id), 200),
+  );
+  router.openapi(routes.exportPerson, async (c) => {
+    const id = c.req.valid('param').id;
+    const data = await exportFirmLeadPerson(deps, portalOf(c), id);
+    return c.json(data as never, 200, {
+      'Content-Disposition': `attachment; filename="person-${id.replace(/[^A-Za-z0-9_-]/g, '')}.json"`,
+      'Cache-Control': 'no-store',
+    });
+  });
+}
