@@ -1,4 +1,4 @@
-import { and, count, eq, gt, isNull, lte } from 'drizzle-orm';
+import { and, count, eq, gt, isNull, lte, min } from 'drizzle-orm';
 import type { Db } from './database.ts';
 import { newId } from './ids.ts';
 import { activations, licenses } from './schema.ts';
@@ -54,6 +54,29 @@ export async function countLiveProdActivations(
       ),
     );
   return Number(row?.n ?? 0);
+}
+
+/**
+ * The seats in use (as `countLiveProdActivations`) and the earliest last-seen time among them: the
+ * count stays right until that activation goes idle, unless a write changes activations.
+ */
+export async function seatUse(
+  db: Db,
+  licenseId: string,
+  activeSince: Date,
+): Promise<{ used: number; earliestLastSeen: Date | null }> {
+  const [row] = await db
+    .select({ n: count(), earliest: min(activations.lastSeenAt) })
+    .from(activations)
+    .where(
+      and(
+        eq(activations.licenseId, licenseId),
+        eq(activations.env, 'prod'),
+        isNull(activations.releasedAt),
+        gt(activations.lastSeenAt, activeSince),
+      ),
+    );
+  return { used: Number(row?.n ?? 0), earliestLastSeen: row?.earliest ?? null };
 }
 
 /** Live activations last seen at or before `idleSince`. */

@@ -5,6 +5,7 @@ import type { Db } from '../db/database.ts';
 import { newId } from '../db/ids.ts';
 import { findLicenseById, insertLicense, revokeLicense as revokeLicenseRow } from '../db/licenses-repo.ts';
 import { AppError } from '../errors.ts';
+import { invalidateCaches } from './caches/lookup-caches.ts';
 import {
   generateApiKey,
   generateLicenseKey,
@@ -103,6 +104,7 @@ export async function revokeLicense(deps: LicensingDeps, licenseId: string, acto
       data: { before: { revokedAt: null }, after: { revokedAt: now.toISOString() } },
       at: now,
     });
+    await invalidateCaches(deps);
   }
   return (await findLicenseById(deps.db, licenseId))!;
 }
@@ -150,4 +152,5 @@ export async function listApiKeys(deps: LicensingDeps, accountId: string) {
 export async function revokeApiKey(deps: LicensingDeps, accountId: string, id: string) {
   if (!(await revokeApiKeyRow(deps.db, accountId, id, deps.clock.now())))
     throw new AppError('NOT_FOUND', 'No such active API key in this account.');
+  await invalidateCaches(deps);
 }
