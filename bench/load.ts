@@ -24,7 +24,7 @@ export interface LoadFigures {
 export async function load(
   baseUrl: string,
   target: LoadTarget,
-  opts: { connections: number; seconds: number; rate?: number },
+  opts: { connections: number; seconds: number; rate?: number; amount?: number },
 ): Promise<LoadFigures> {
   let i = 0;
   const request: Request = {
@@ -48,6 +48,7 @@ export async function load(
     url: baseUrl,
     connections: opts.connections,
     duration: opts.seconds,
+    ...(opts.amount ? { amount: opts.amount } : {}),
     timeout: 10,
     requests: [request],
     ...(opts.rate ? { overallRate: opts.rate } : {}),
