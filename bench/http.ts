@@ -136,6 +136,7 @@ async function benchBackend(
     server = await startBuiltServer(env);
     await new Promise((r) => setTimeout(r, 1000));
     const idleMb = server.rssMb();
+    let afterLoadMb = idleMb;
     const creds = await provision(server.url, env.ADMIN_TOKEN!, {
       licenseCount: LICENSES,
       tokenCount: TOKENS,
@@ -168,13 +169,14 @@ async function benchBackend(
       for (const f of [full, at80])
         if (f) out.failures.push(...f.failures.map((m) => `${backend} ${name}: ${m}`));
       out.rows.push(row(backend, name, full, bareRps, at80));
+      afterLoadMb = server.rssMb();
       if (dir) {
         await server.stop();
         const file = readdirSync(dir).find((f) => f.endsWith('.cpuprofile'));
         if (file) out.profiles = { ...out.profiles, [`${backend} ${name}`]: topSelfTime(join(dir, file)) };
       }
     }
-    out.memory.push({ backend, idleMb, afterLoadMb: server.rssMb() });
+    out.memory.push({ backend, idleMb, afterLoadMb });
   } finally {
     await server?.stop();
     await pg?.drop();

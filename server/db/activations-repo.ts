@@ -33,6 +33,14 @@ export async function findActivation(db: Db, id: string): Promise<ActivationRow 
   return row;
 }
 
+const holdsSeat = (licenseId: string, activeSince: Date) =>
+  and(
+    eq(activations.licenseId, licenseId),
+    eq(activations.env, 'prod'),
+    isNull(activations.releasedAt),
+    gt(activations.lastSeenAt, activeSince),
+  );
+
 /**
  * Production activations holding a seat: live and not idle. `activeSince` is the idle cut-off: an
  * activation last seen (activated or refreshed) before it holds no seat.
@@ -42,17 +50,7 @@ export async function countLiveProdActivations(
   licenseId: string,
   activeSince: Date,
 ): Promise<number> {
-  const [row] = await db
-    .select({ n: count() })
-    .from(activations)
-    .where(
-      and(
-        eq(activations.licenseId, licenseId),
-        eq(activations.env, 'prod'),
-        isNull(activations.releasedAt),
-        gt(activations.lastSeenAt, activeSince),
-      ),
-    );
+  const [row] = await db.select({ n: count() }).from(activations).where(holdsSeat(licenseId, activeSince));
   return Number(row?.n ?? 0);
 }
 
@@ -68,14 +66,7 @@ export async function seatUse(
   const [row] = await db
     .select({ n: count(), earliest: min(activations.lastSeenAt) })
     .from(activations)
-    .where(
-      and(
-        eq(activations.licenseId, licenseId),
-        eq(activations.env, 'prod'),
-        isNull(activations.releasedAt),
-        gt(activations.lastSeenAt, activeSince),
-      ),
-    );
+    .where(holdsSeat(licenseId, activeSince));
   return { used: Number(row?.n ?? 0), earliestLastSeen: row?.earliest ?? null };
 }
 
