@@ -199,6 +199,19 @@ describe.runIf(process.env.DATABASE_URL && process.env.REDIS_URL)(
       );
     }
 
+    /** An embed session opened on `on` for `origin`, and a calculation with its token there. */
+    async function embedCalculation(on: Instance, key: string, origin: string) {
+      const session = await (
+        await post(`${on.url}/v1/api/license/activate`, { licenseKey: key, calculator: 'rmd' }, { origin })
+      ).json();
+      return () =>
+        post(
+          `${on.url}/v1/api/calc/estimate`,
+          { calculator: 'rmd', inputs: { balance: 500_000, age: 75 } },
+          { authorization: `Bearer ${session.token}` },
+        );
+    }
+
     /** Two answers of 200 from `on`, the second with more cache hits: the caches are on. */
     async function warm(on: Instance, request: () => Promise<Response>) {
       expect((await request()).status).toBe(200);
@@ -221,19 +234,7 @@ describe.runIf(process.env.DATABASE_URL && process.env.REDIS_URL)(
           admin,
         )
       ).json();
-      const session = await (
-        await post(
-          `${b!.url}/v1/api/license/activate`,
-          { licenseKey: created.publishableKey, calculator: 'rmd' },
-          { origin: 'https://two.example' },
-        )
-      ).json();
-      const calc = () =>
-        post(
-          `${b!.url}/v1/api/calc/estimate`,
-          { calculator: 'rmd', inputs: { balance: 500_000, age: 75 } },
-          { authorization: `Bearer ${session.token}` },
-        );
+      const calc = await embedCalculation(b!, created.publishableKey, 'https://two.example');
       await warm(b!, calc);
       const removed = await fetch(`${a!.url}/admin/v1/licenses/${created.license.id}`, {
         method: 'PATCH',
@@ -281,19 +282,7 @@ describe.runIf(process.env.DATABASE_URL && process.env.REDIS_URL)(
     });
 
     it('refuses on one process, at the next request, a license revoked through the other', async () => {
-      const session = await (
-        await post(
-          `${b!.url}/v1/api/license/activate`,
-          { licenseKey: publishableKey, calculator: 'rmd' },
-          { origin: 'https://smithlaw.com' },
-        )
-      ).json();
-      const calc = () =>
-        post(
-          `${b!.url}/v1/api/calc/estimate`,
-          { calculator: 'rmd', inputs: { balance: 500_000, age: 75 } },
-          { authorization: `Bearer ${session.token}` },
-        );
+      const calc = await embedCalculation(b!, publishableKey, 'https://smithlaw.com');
       await warm(b!, calc);
       const revoked = await post(
         `${a!.url}/admin/v1/licenses/${licenseId}/revoke`,
