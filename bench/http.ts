@@ -1,104 +1,325 @@
+import { execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startStack } from '../server/test-support/stack.ts';
+import { repoRoot } from '../server/repo-root.ts';
+import { createPostgresTestDatabase } from '../server/test-support/db.ts';
+import { formatSelfTime, type SelfTimeEntry, topSelfTime } from './cpu-profile.ts';
+import { type BenchCredentials, provision } from './http-fixtures.ts';
+import { type LoadFigures, type LoadTarget, load } from './load.ts';
+import { type ServerProcess, startBareServer, startBuiltServer } from './server-process.ts';
 
-export interface HttpFigures {
-  name: string;
-  requests: number;
-  concurrency: number;
+export type Backend = 'postgresql+redis' | 'pglite';
+
+export interface HttpRow {
+  backend: Backend | 'bare node:http';
+  path: string;
   rps: number;
   p50Ms: number;
-  p95Ms: number;
   p99Ms: number;
+  /** req/s over the bare server's req/s measured in the same run. */
+  ratio: number;
+  /** The same path held at 80 % of `rps`: its p99 and the rate actually reached. */
+  at80?: { rate: number; p99Ms: number };
 }
 
-async function load(
-  name: string,
-  requests: number,
-  concurrency: number,
-  send: () => Promise<Response>,
-): Promise<HttpFigures> {
-  const latencies: number[] = [];
-  let next = 0;
-  const started = performance.now();
-  await Promise.all(
-    Array.from({ length: concurrency }, async () => {
-      while (next++ < requests) {
-        const t = performance.now();
-        const res = await send();
-        await res.arrayBuffer();
-        if (!res.ok) throw new Error(`${name}: HTTP ${res.status}`);
-        latencies.push(performance.now() - t);
-      }
-    }),
-  );
-  const seconds = (performance.now() - started) / 1000;
-  latencies.sort((a, b) => a - b);
-  const at = (q: number) =>
-    Math.round(latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))]! * 100) / 100;
+export interface Target {
+  backend: Backend;
+  what: string;
+  goal: string;
+  value: number;
+  met: boolean;
+}
+
+export interface HttpBenchResult {
+  when: string;
+  loadAverage: string;
+  connections: number;
+  seconds: number;
+  rows: HttpRow[];
+  memory: { backend: Backend; idleMb: number; afterLoadMb: number }[];
+  targets: Target[];
+  failures: string[];
+  profiles?: Record<string, SelfTimeEntry[]>;
+}
+
+const CONNECTIONS = 32;
+const LICENSES = 8;
+const TOKENS = 1000;
+
+type PathName = 'GET /healthz' | 'GET /licenses/status' | 'POST /license/activate' | 'POST /calc/estimate';
+const PATHS: PathName[] = [
+  'GET /healthz',
+  'GET /licenses/status',
+  'POST /license/activate',
+  'POST /calc/estimate',
+];
+
+function targetOf(name: PathName, creds: BenchCredentials): LoadTarget {
+  const { accessTokens, embedTokens, licenses } = creds;
+  switch (name) {
+    case 'GET /healthz':
+      return { method: 'GET', path: '/healthz' };
+    case 'GET /licenses/status':
+      return {
+        method: 'GET',
+        path: '/v1/api/licenses/status',
+        vary: (i) => ({ headers: { authorization: `Bearer ${accessTokens[i % accessTokens.length]}` } }),
+      };
+    case 'POST /license/activate':
+      return {
+        method: 'POST',
+        path: '/v1/api/license/activate',
+        vary: (i) => {
+          const license = licenses[i % licenses.length]!;
+          return {
+            headers: { origin: `https://${license.domain}` },
+            body: { licenseKey: license.publishableKey },
+          };
+        },
+      };
+    case 'POST /calc/estimate':
+      return {
+        method: 'POST',
+        path: '/v1/api/calc/estimate',
+        vary: (i) => {
+          const { token, origin } = embedTokens[i % embedTokens.length]!;
+          return {
+            headers: { authorization: `Bearer ${token}`, origin },
+            body: { calculator: 'estate-tax', state: 'NY', inputs: { estateValue: 8_000_000 + (i % 1000) } },
+          };
+        },
+      };
+  }
+}
+
+const loadAverage = () => execFileSync('uptime', { encoding: 'utf8' }).trim();
+
+function serverEnv(backend: Backend, database?: string): Record<string, string> {
   return {
-    name,
-    requests,
-    concurrency,
-    rps: Math.round(requests / seconds),
-    p50Ms: at(0.5),
-    p95Ms: at(0.95),
-    p99Ms: at(0.99),
+    NODE_ENV: 'production',
+    LOG_LEVEL: 'info',
+    API_PORT: '0',
+    EMBED_PORT: '0',
+    EXAMPLES_PORT: '0',
+    DATA_DIR: mkdtempSync(join(tmpdir(), 'svc-bench-data-')),
+    SECRET_KEY: randomBytes(32).toString('hex'),
+    ADMIN_TOKEN: `svc_admin_${randomBytes(24).toString('base64url')}`,
+    SEED_DEMO: 'false',
+    RATE_LIMIT_SCALE: '1000',
+    // The bench opens thousands of sessions a minute per license: lift the plan ceiling too.
+    PLANS: JSON.stringify({ agency: { sessionsPerMinute: 10_000_000 } }),
+    ...(backend === 'postgresql+redis'
+      ? {
+          DATABASE_URL: database!,
+          REDIS_URL: process.env.REDIS_URL!,
+          REDIS_KEY_PREFIX: `svc-bench-${randomBytes(6).toString('hex')}:`,
+        }
+      : {}),
   };
 }
 
-/** Loopback load on the real server (embedded PGlite): embed session, calculation, status. */
-export async function runHttpBench(requests = 2000, concurrency = 16): Promise<HttpFigures[]> {
-  const stack = await startStack({ NODE_ENV: 'production', RATE_LIMIT_SCALE: '1000' });
+async function benchBackend(
+  backend: Backend,
+  bareRps: number,
+  opts: { seconds: number; profileDir?: string },
+  out: HttpBenchResult,
+): Promise<void> {
+  const pg =
+    backend === 'postgresql+redis' ? await createPostgresTestDatabase(process.env.DATABASE_URL!) : undefined;
+  await pg?.database.close();
+  const env = serverEnv(backend, pg?.url);
+  let server: ServerProcess | undefined;
   try {
-    const api = `${stack.apiUrl}/v1/api`;
-    const json = (body: unknown, headers: Record<string, string> = {}) => ({
-      method: 'POST',
-      body: JSON.stringify(body),
-      headers: { 'content-type': 'application/json', ...headers },
+    server = await startBuiltServer(env);
+    await new Promise((r) => setTimeout(r, 1000));
+    const idleMb = server.rssMb();
+    let afterLoadMb = idleMb;
+    const creds = await provision(server.url, env.ADMIN_TOKEN!, {
+      licenseCount: LICENSES,
+      tokenCount: TOKENS,
     });
-    const session = await (
-      await fetch(
-        `${api}/license/activate`,
-        json({ licenseKey: stack.demo.publishableKey }, { origin: 'http://localhost' }),
-      )
-    ).json();
-    const site = await (
-      await fetch(
-        `${api}/licenses/activate`,
-        json({ licenseKey: stack.demo.licenseKey, siteDomain: 'localhost' }),
-      )
-    ).json();
-    const auth = (token: string) => ({ authorization: `Bearer ${token}` });
-    return [
-      await load('GET /healthz', requests, concurrency, () => fetch(`${stack.apiUrl}/healthz`)),
-      await load('POST /license/activate (embed session)', requests, concurrency, () =>
-        fetch(
-          `${api}/license/activate`,
-          json({ licenseKey: stack.demo.publishableKey }, { origin: 'http://localhost' }),
-        ),
-      ),
-      await load('GET /licenses/status', requests, concurrency, () =>
-        fetch(`${api}/licenses/status`, { headers: auth(site.accessJwt) }),
-      ),
-      await load('POST /calc/estimate', requests, concurrency, () =>
-        fetch(
-          `${api}/calc/estimate`,
-          json(
-            { calculator: 'estate-tax', state: 'NY', inputs: { estateValue: 8_000_000 } },
-            auth(session.token),
-          ),
-        ),
-      ),
-    ];
+    for (const name of PATHS) {
+      let dir: string | undefined;
+      if (opts.profileDir) {
+        // One server per path, provisioned by the previous one (same database): one profile per path.
+        dir = join(opts.profileDir, `${backend}-${name.replace(/\W+/g, '-')}`);
+        mkdirSync(dir, { recursive: true });
+        await server.stop();
+        server = await startBuiltServer(env, { cpuProfileDir: dir });
+      }
+      const target = targetOf(name, creds);
+      // Steady state: every token has been seen once, as on a server that has been up a while.
+      const warm = await load(server.url, targetOf(name, creds), {
+        connections: CONNECTIONS,
+        seconds: 60,
+        amount: TOKENS,
+      });
+      out.failures.push(...warm.failures.map((m) => `${backend} ${name} (warm-up): ${m}`));
+      const full = await load(server.url, target, { connections: CONNECTIONS, seconds: opts.seconds });
+      const at80 = opts.profileDir
+        ? undefined
+        : await load(server.url, target, {
+            connections: CONNECTIONS,
+            seconds: Math.max(3, opts.seconds - 1),
+            rate: Math.max(1, Math.round(full.rps * 0.8)),
+          });
+      for (const f of [full, at80])
+        if (f) out.failures.push(...f.failures.map((m) => `${backend} ${name}: ${m}`));
+      out.rows.push(row(backend, name, full, bareRps, at80));
+      afterLoadMb = server.rssMb();
+      if (dir) {
+        await server.stop();
+        const file = readdirSync(dir).find((f) => f.endsWith('.cpuprofile'));
+        if (file) out.profiles = { ...out.profiles, [`${backend} ${name}`]: topSelfTime(join(dir, file)) };
+      }
+    }
+    out.memory.push({ backend, idleMb, afterLoadMb });
   } finally {
-    await stack.close();
+    await server?.stop();
+    await pg?.drop();
   }
 }
 
-if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
-  for (const f of await runHttpBench()) {
-    console.log(
-      `${f.name.padEnd(40)} ${String(f.rps).padStart(6)} req/s  p50 ${f.p50Ms} ms  p95 ${f.p95Ms} ms  p99 ${f.p99Ms} ms  (${f.requests} req, ${f.concurrency} conc.)`,
+function row(backend: Backend, path: string, f: LoadFigures, bareRps: number, at80?: LoadFigures): HttpRow {
+  return {
+    backend,
+    path,
+    rps: f.rps,
+    p50Ms: f.p50Ms,
+    p99Ms: f.p99Ms,
+    ratio: Math.round((f.rps / bareRps) * 1000) / 1000,
+    ...(at80 ? { at80: { rate: at80.rps, p99Ms: at80.p99Ms } } : {}),
+  };
+}
+
+/** The issue's targets, judged from the rows. */
+function targetsOf(rows: HttpRow[]): Target[] {
+  const find = (backend: Backend, path: PathName) =>
+    rows.find((r) => r.backend === backend && r.path === path);
+  const targets: Target[] = [];
+  const min = (backend: Backend, path: PathName, goal: number) => {
+    const r = find(backend, path);
+    if (r)
+      targets.push({ backend, what: `${path} req/s`, goal: `≥ ${goal}`, value: r.rps, met: r.rps >= goal });
+  };
+  min('postgresql+redis', 'GET /licenses/status', 6000);
+  min('postgresql+redis', 'POST /license/activate', 4000);
+  min('postgresql+redis', 'POST /calc/estimate', 2500);
+  min('pglite', 'GET /licenses/status', 2000);
+  for (const r of rows) {
+    if (r.backend === 'bare node:http') continue;
+    if (r.path === 'GET /healthz')
+      targets.push({
+        backend: r.backend,
+        what: 'GET /healthz ratio to bare',
+        goal: '≥ 0.4',
+        value: r.ratio,
+        met: r.ratio >= 0.4,
+      });
+    if (r.backend === 'postgresql+redis' && r.at80)
+      targets.push({
+        backend: r.backend,
+        what: `${r.path} p99 at 80 % (ms)`,
+        goal: '< 25',
+        value: r.at80.p99Ms,
+        met: r.at80.p99Ms < 25,
+      });
+  }
+  return targets;
+}
+
+/**
+ * Loopback HTTP throughput with autocannon: the bare server, then each backend (PostgreSQL + Redis
+ * when DATABASE_URL and REDIS_URL are set, then embedded PGlite) with the built server in its own
+ * process. With `profileDir` each path runs on a server started with `--cpu-prof`.
+ */
+export async function runHttpBench(
+  opts: { seconds?: number; profileDir?: string; backends?: Backend[] } = {},
+): Promise<HttpBenchResult> {
+  const seconds = opts.seconds ?? 5;
+  const out: HttpBenchResult = {
+    when: new Date().toISOString(),
+    loadAverage: '',
+    connections: CONNECTIONS,
+    seconds,
+    rows: [],
+    memory: [],
+    targets: [],
+    failures: [],
+  };
+  execFileSync('npm', ['run', 'build:server', '--silent'], { cwd: repoRoot(), stdio: 'inherit' });
+  const bare = await startBareServer();
+  let bareRps: number;
+  try {
+    const f = await load(bare.url, { method: 'GET', path: '/' }, { connections: CONNECTIONS, seconds });
+    out.failures.push(...f.failures.map((m) => `bare: ${m}`));
+    bareRps = f.rps;
+    out.rows.push({
+      backend: 'bare node:http',
+      path: 'GET /',
+      rps: f.rps,
+      p50Ms: f.p50Ms,
+      p99Ms: f.p99Ms,
+      ratio: 1,
+    });
+  } finally {
+    await bare.stop();
+  }
+  const scaleOut = Boolean(process.env.DATABASE_URL && process.env.REDIS_URL);
+  const backends = opts.backends ?? (scaleOut ? ['postgresql+redis', 'pglite'] : ['pglite']);
+  for (const backend of backends) {
+    if (backend === 'postgresql+redis' && !scaleOut)
+      throw new Error('postgresql+redis needs DATABASE_URL and REDIS_URL');
+    await benchBackend(
+      backend,
+      bareRps,
+      { seconds, ...(opts.profileDir ? { profileDir: opts.profileDir } : {}) },
+      out,
     );
   }
+  out.targets = targetsOf(out.rows);
+  out.loadAverage = loadAverage();
+  return out;
+}
+
+export function printHttpBench(r: HttpBenchResult): void {
+  const fmt = (n: number) => n.toLocaleString('en-US');
+  console.log(
+    `HTTP (autocannon, ${r.connections} connections, ${r.seconds} s per path, ${TOKENS} tokens over ${LICENSES} licenses after one warm-up pass over them, RATE_LIMIT_SCALE=1000)`,
+  );
+  console.log(
+    `${'backend'.padEnd(17)} ${'path'.padEnd(24)} ${'req/s'.padStart(7)} ${'p50'.padStart(6)} ${'p99'.padStart(6)} ${'× bare'.padStart(7)}  p99 at 80 %`,
+  );
+  for (const x of r.rows) {
+    console.log(
+      `${x.backend.padEnd(17)} ${x.path.padEnd(24)} ${fmt(x.rps).padStart(7)} ${`${x.p50Ms}`.padStart(4)} ms ${`${x.p99Ms}`.padStart(4)} ms ${x.ratio.toFixed(3).padStart(7)}  ${x.at80 ? `${x.at80.p99Ms} ms (at ${fmt(x.at80.rate)} req/s)` : ''}`,
+    );
+  }
+  for (const m of r.memory)
+    console.log(`server RSS (${m.backend}): idle ${m.idleMb} MB, after load ${m.afterLoadMb} MB`);
+  for (const t of r.targets)
+    console.log(`target ${t.backend} ${t.what} ${t.goal}: ${t.value} — ${t.met ? 'met' : 'NOT MET'}`);
+  for (const [name, entries] of Object.entries(r.profiles ?? {}))
+    console.log(`\nCPU profile, top self time: ${name}\n${formatSelfTime(entries)}`);
+  console.log(`uptime: ${r.loadAverage}`);
+  for (const f of r.failures) console.log(`FAILED: ${f}`);
+}
+
+/** Writes the figures to `bench/results/http.json` (not committed: figures belong to one machine). */
+export function writeHttpBench(r: HttpBenchResult): string {
+  const dir = join(repoRoot(), 'bench', 'results');
+  mkdirSync(dir, { recursive: true });
+  const file = join(dir, 'http.json');
+  writeFileSync(file, `${JSON.stringify(r, null, 2)}\n`);
+  return file;
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  const result = await runHttpBench();
+  printHttpBench(result);
+  console.log(`figures written to ${writeHttpBench(result)}`);
+  process.exit(result.failures.length ? 1 : 0);
 }

@@ -1,4 +1,6 @@
-import { runHttpBench } from './http.ts';
+import { join } from 'node:path';
+import { repoRoot } from '../server/repo-root.ts';
+import { type HttpBenchResult, printHttpBench, runHttpBench, writeHttpBench } from './http.ts';
 import { printMcpFigures, runMcpBench } from './mcp.ts';
 import { runPdfBench } from './pdf.ts';
 import { READY_BUDGET_MS, runReadyBench } from './ready.ts';
@@ -8,8 +10,23 @@ import { runWebhookBench } from './webhooks.ts';
 /**
  * `npm run bench`: every figure the issues name, printed. Loopback only; bounded in count.
  * `npm run bench -- mcp` runs only the MCP tools (add `--plans` for the query plans).
+ * `npm run bench -- http` runs only the HTTP throughput table (add `--profile` for a CPU profile of
+ * each path, written under bench/results/profiles/, and its top self-time entries).
+ * Exits non-zero when any HTTP answer was not 2xx.
  */
 const only = process.argv.slice(2).find((a) => !a.startsWith('-'));
+
+async function http(): Promise<HttpBenchResult> {
+  const profile = process.argv.includes('--profile');
+  const result = await runHttpBench(
+    profile ? { profileDir: join(repoRoot(), 'bench', 'results', 'profiles', String(Date.now())) } : {},
+  );
+  printHttpBench(result);
+  console.log(`figures written to ${writeHttpBench(result)}`);
+  return result;
+}
+
+if (only === 'http') process.exit((await http()).failures.length ? 1 : 0);
 
 if (only === 'mcp') {
   const { figures, plans } = await runMcpBench();
@@ -22,11 +39,7 @@ const pdf = await runPdfBench();
 console.log(
   `PDF report (typical, ×${pdf.runs}): mean ${pdf.meanMs} ms, p50 ${pdf.p50Ms} ms, p95 ${pdf.p95Ms} ms, max ${pdf.maxMs} ms, ${pdf.bytes} B — budget 100 ms`,
 );
-for (const f of await runHttpBench()) {
-  console.log(
-    `${f.name.padEnd(40)} ${String(f.rps).padStart(6)} req/s  p50 ${f.p50Ms} ms  p95 ${f.p95Ms} ms  p99 ${f.p99Ms} ms`,
-  );
-}
+const httpResult = await http();
 printMcpFigures((await runMcpBench()).figures);
 const hooks = await runWebhookBench();
 console.log(
@@ -38,4 +51,4 @@ console.log(
 );
 for (const r of embedSizes())
   console.log(`${r.file.padEnd(32)} raw ${r.raw} B, gzip ${r.gzip} B, brotli ${r.brotli} B`);
-process.exit(0);
+process.exit(httpResult.failures.length ? 1 : 0);

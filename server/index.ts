@@ -125,6 +125,7 @@ export async function startServers(
       clock: systemClock,
       logger,
       secretKey,
+      ...(redis ? { redis } : {}),
     });
     const demo = await seedDemo(services.licensing, secretKey, { create: config.SEED_DEMO });
     const demoAdmin = await demoAdminSignInLink(services.portal);

@@ -70,6 +70,8 @@ describe.runIf(process.env.DATABASE_URL && process.env.REDIS_URL)(
   { timeout: 120_000 },
   () => {
     const adminToken = `svc_admin_${randomBytes(24).toString('base64url')}`;
+    const metricsToken = `metrics-${randomBytes(16).toString('hex')}`;
+    let accountId: string;
     let pg: Awaited<ReturnType<typeof createPostgresTestDatabase>>;
     let a: Instance | undefined;
     let b: Instance | undefined;
@@ -87,6 +89,7 @@ describe.runIf(process.env.DATABASE_URL && process.env.REDIS_URL)(
         SECRET_KEY: randomBytes(32).toString('hex'),
         ADMIN_TOKEN: adminToken,
         SEED_DEMO: 'false',
+        METRICS_TOKEN: metricsToken,
       };
       a = await startProcess(env);
       b = await startProcess(env);
@@ -107,6 +110,7 @@ describe.runIf(process.env.DATABASE_URL && process.env.REDIS_URL)(
           admin,
         )
       ).json();
+      accountId = account.account.id;
       licenseKey = created.licenseKey;
       publishableKey = created.publishableKey;
       licenseId = created.license.id;
@@ -182,8 +186,92 @@ describe.runIf(process.env.DATABASE_URL && process.env.REDIS_URL)(
       expect((await x.json()).leadId).toBe((await y.json()).leadId);
     });
 
+    const admin = { authorization: `Bearer ${adminToken}` };
+
+    /** Cache hits of one process so far, from its /metrics. */
+    async function cacheHits(on: Instance): Promise<number> {
+      const text = await (
+        await fetch(`${on.url}/metrics`, { headers: { authorization: `Bearer ${metricsToken}` } })
+      ).text();
+      return [...text.matchAll(/^svc_cache_hits_total\{[^}]*\} (\d+)/gm)].reduce(
+        (n, m) => n + Number(m[1]),
+        0,
+      );
+    }
+
+    /** An embed session opened on `on` for `origin`, and a calculation with its token there. */
+    async function embedCalculation(on: Instance, key: string, origin: string) {
+      const session = await (
+        await post(`${on.url}/v1/api/license/activate`, { licenseKey: key, calculator: 'rmd' }, { origin })
+      ).json();
+      return () =>
+        post(
+          `${on.url}/v1/api/calc/estimate`,
+          { calculator: 'rmd', inputs: { balance: 500_000, age: 75 } },
+          { authorization: `Bearer ${session.token}` },
+        );
+    }
+
+    /** Two answers of 200 from `on`, the second with more cache hits: the caches are on. */
+    async function warm(on: Instance, request: () => Promise<Response>) {
+      expect((await request()).status).toBe(200);
+      const before = await cacheHits(on);
+      expect((await request()).status).toBe(200);
+      expect(await cacheHits(on)).toBeGreaterThan(before);
+    }
+
+    it('refuses on one process, with its caches warm, an embed token whose domain was removed through the other', async () => {
+      const created = await (
+        await post(
+          `${a!.url}/admin/v1/licenses`,
+          {
+            accountId,
+            plan: 'pro',
+            seats: 3,
+            domains: ['one.example', 'two.example'],
+            paidThrough: '2099-01-01',
+          },
+          admin,
+        )
+      ).json();
+      const calc = await embedCalculation(b!, created.publishableKey, 'https://two.example');
+      await warm(b!, calc);
+      const removed = await fetch(`${a!.url}/admin/v1/licenses/${created.license.id}`, {
+        method: 'PATCH',
+        headers: { 'content-type': 'application/json', ...admin },
+        body: JSON.stringify({ removeDomains: ['two.example'] }),
+      });
+      expect(removed.status).toBe(200);
+      expect((await calc()).status).toBe(401);
+    });
+
+    it('refuses on one process, with its caches warm, an API key revoked through the other', async () => {
+      const key = await (
+        await post(`${a!.url}/admin/v1/api-keys`, { accountId, name: 'two-node' }, admin)
+      ).json();
+      const leads = () =>
+        fetch(`${b!.url}/v1/api/leads`, { headers: { authorization: `Bearer ${key.apiKey}` } });
+      await warm(b!, leads);
+      const revoked = await post(
+        `${a!.url}/admin/v1/accounts/${accountId}/api-keys/${key.id}/revoke`,
+        {},
+        admin,
+      );
+      expect(revoked.status).toBe(200);
+      expect((await leads()).status).toBe(401);
+    });
+
+    it('refuses on one process, with its caches warm, a site token revoked through the other', async () => {
+      const set = await (await activate(a!, 'shop.smithlaw.com')).json();
+      const status = () =>
+        fetch(`${b!.url}/v1/api/licenses/status`, { headers: { authorization: `Bearer ${set.accessJwt}` } });
+      await warm(b!, status);
+      expect((await post(`${a!.url}/v1/api/licenses/revoke`, { token: set.refreshToken })).status).toBe(200);
+      expect((await status()).status).toBe(401);
+    });
+
     it('counts rate limits globally: the 11th activation in a minute is refused on either process', async () => {
-      // Earlier tests used 2 of the 10 activations this minute from this IP.
+      // Earlier tests used 3 of the 10 activations this minute from this IP.
       const statuses: number[] = [];
       for (let i = 0; statuses.length < 12; i++) statuses.push((await activate(i % 2 ? a! : b!)).status);
       expect(statuses.filter((s) => s === 429).length).toBeGreaterThanOrEqual(3);
@@ -194,20 +282,8 @@ describe.runIf(process.env.DATABASE_URL && process.env.REDIS_URL)(
     });
 
     it('refuses on one process, at the next request, a license revoked through the other', async () => {
-      const session = await (
-        await post(
-          `${b!.url}/v1/api/license/activate`,
-          { licenseKey: publishableKey, calculator: 'rmd' },
-          { origin: 'https://smithlaw.com' },
-        )
-      ).json();
-      const calc = () =>
-        post(
-          `${b!.url}/v1/api/calc/estimate`,
-          { calculator: 'rmd', inputs: { balance: 500_000, age: 75 } },
-          { authorization: `Bearer ${session.token}` },
-        );
-      expect((await calc()).status).toBe(200);
+      const calc = await embedCalculation(b!, publishableKey, 'https://smithlaw.com');
+      await warm(b!, calc);
       const revoked = await post(
         `${a!.url}/admin/v1/licenses/${licenseId}/revoke`,
         {},

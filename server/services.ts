@@ -6,6 +6,7 @@ import type { BillingDeps } from './billing/billing-portal.ts';
 import { createStripeClient } from './billing/stripe-client.ts';
 import type { Clock } from './clock.ts';
 import type { Database } from './db/database.ts';
+import { cacheModeOf, createLookupCaches, type LookupCaches } from './domain/caches/lookup-caches.ts';
 import { createDeliveryDeps, type DeliveryDeps } from './domain/delivery/deps.ts';
 import { cursorKeyFrom } from './domain/leads/cursor.ts';
 import { createLicenseCeilings } from './domain/licensing/ceilings.ts';
@@ -39,6 +40,9 @@ export interface Services {
   clock: Clock;
   logger: Logger;
   secretKey: Buffer;
+  /** Shared Redis (scale-out): rate-limit counters and the lookup caches' epoch. */
+  redis?: Redis;
+  caches: LookupCaches;
   keys: KeyRing & { refresh(): void };
   licensing: LicensingDeps;
   billing: BillingDeps;
@@ -60,8 +64,17 @@ export async function createServices(opts: {
   clock: Clock;
   logger: Logger;
   secretKey: Buffer;
+  redis?: Redis;
 }): Promise<Services> {
   const { config, database, clock, secretKey } = opts;
+  const metrics = createMetrics();
+  const caches = createLookupCaches({
+    mode: cacheModeOf(config),
+    clock,
+    prefix: config.REDIS_KEY_PREFIX,
+    ...(opts.redis ? { redis: opts.redis } : {}),
+    onLookup: metrics.cache,
+  });
   const db = database.db;
   const store = createSecretStore(db, secretKey);
   const pepper = Buffer.from(
@@ -70,12 +83,13 @@ export async function createServices(opts: {
   );
   await ensureActiveSigningKey({ db, secretKey, clock });
   const keys = createSigningKeyRing({ db, secretKey, clock });
-  const tokens = createTokenService({ issuer: await tokenIssuer(config, store), keys, clock });
-  const licensing: LicensingDeps = { db, clock, tokens, pepper, plans: config.plans };
+  const tokens = createTokenService({ issuer: await tokenIssuer(config, store), keys, clock, caches });
+  const licensing: LicensingDeps = { db, clock, tokens, pepper, plans: config.plans, caches };
   const billing: BillingDeps = {
     db,
     clock,
     tokens,
+    caches,
     publicApiUrl: config.publicApiUrl,
     plans: config.plans,
     ...(config.STRIPE_WEBHOOK_SECRET ? { webhookSecret: config.STRIPE_WEBHOOK_SECRET } : {}),
@@ -83,7 +97,6 @@ export async function createServices(opts: {
       ? { stripe: createStripeClient(config.STRIPE_SECRET_KEY, config.STRIPE_API_BASE) }
       : {}),
   };
-  const metrics = createMetrics();
   const pool = database.poolStats;
   if (pool) {
     metrics.gauge('svc_db_pool_total', 'PostgreSQL pool connections open.', () => pool().total);
@@ -91,7 +104,7 @@ export async function createServices(opts: {
     metrics.gauge('svc_db_pool_waiting', 'Queries waiting for a pool connection.', () => pool().waiting);
   }
   const queries: McpDeps = { db, clock, cursorKey: cursorKeyFrom(pepper), logger: opts.logger };
-  const delivery = createDeliveryDeps({ db, clock, secretKey, logger: opts.logger, config });
+  const delivery = { ...createDeliveryDeps({ db, clock, secretKey, logger: opts.logger, config }), caches };
   const portal: PortalDeps = {
     ...licensing,
     mailer: createMailer({ smtpUrl: config.SMTP_URL, outboxDir: outboxDirOf(config.DATA_DIR) }),
@@ -104,7 +117,7 @@ export async function createServices(opts: {
     delivery,
     billing,
   };
-  return { ...opts, keys, licensing, billing, metrics, queries, delivery, portal };
+  return { ...opts, caches, keys, licensing, billing, metrics, queries, delivery, portal };
 }
 
 /**
@@ -127,6 +140,7 @@ export function createApiApp(
     scale: config.RATE_LIMIT_SCALE,
     prefix: config.REDIS_KEY_PREFIX,
     ...(opts.redis ? { redis: opts.redis } : {}),
+    ...(services.caches.mode === 'shared' ? { coherence: services.caches } : {}),
   });
   const ceilings = createLicenseCeilings(licensing, {
     count: rateLimiter.count,

@@ -2,6 +2,7 @@ import type Stripe from 'stripe';
 import type { Clock } from '../clock.ts';
 import { findAccountById, setStripeCustomerId } from '../db/accounts-repo.ts';
 import type { Db } from '../db/database.ts';
+import type { LookupCaches } from '../domain/caches/lookup-caches.ts';
 import type { PlanTable } from '../domain/plans.ts';
 import type { Principal } from '../domain/principal.ts';
 import type { TokenService } from '../domain/tokens.ts';
@@ -13,6 +14,8 @@ export interface BillingDeps {
   db: Db;
   clock: Clock;
   tokens: TokenService;
+  /** Invalidated when a subscription changes a license. */
+  caches?: LookupCaches;
   publicApiUrl: string;
   /** Set when STRIPE_SECRET_KEY is configured; otherwise the built-in billing page is used. */
   stripe?: Stripe;

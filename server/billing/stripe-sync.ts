@@ -12,6 +12,7 @@ import {
   updateLicense,
 } from '../db/licenses-repo.ts';
 import { claimStripeEvent, findStripeEvent } from '../db/stripe-events-repo.ts';
+import { invalidateCaches } from '../domain/caches/lookup-caches.ts';
 import { diff } from '../domain/licensing/license-lifecycle.ts';
 import { AppError } from '../errors.ts';
 import type { BillingDeps } from './billing-portal.ts';
@@ -146,6 +147,7 @@ async function applySubscription(
     });
     return 'applied' as const;
   });
+  if (outcome === 'applied') await invalidateCaches(deps);
   return { eventId: event.id, outcome, licenseId };
 }
 

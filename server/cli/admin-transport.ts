@@ -1,4 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
+import { Redis } from 'ioredis';
 import { loadAdminToken, serverInfoFile } from '../admin-token.ts';
 import { createApp } from '../app.ts';
 import { systemClock } from '../clock.ts';
@@ -78,7 +79,19 @@ async function openDirect(config: Config, token: string): Promise<AdminTransport
   await migrate(database);
   const secretKey = loadSecretKey({ secretKey: config.SECRET_KEY, dataDir: config.DATA_DIR });
   const logger = silentLogger();
-  const services = await createServices({ config, database, clock: systemClock, logger, secretKey });
+  // Writes made here must reach the running instances' caches (the epoch in Redis).
+  const redis = config.REDIS_URL
+    ? new Redis(config.REDIS_URL, { maxRetriesPerRequest: 1, enableOfflineQueue: false })
+    : undefined;
+  redis?.on('error', () => {});
+  const services = await createServices({
+    config,
+    database,
+    clock: systemClock,
+    logger,
+    secretKey,
+    ...(redis ? { redis } : {}),
+  });
   await ensurePublishableKeys(services.licensing);
   const app = createApp({
     config,
@@ -95,6 +108,7 @@ async function openDirect(config: Config, token: string): Promise<AdminTransport
       return { status: res.status, body: (await res.json()) as Record<string, unknown> };
     },
     close: async () => {
+      redis?.disconnect();
       await database.close();
       lock?.release();
     },

@@ -1,4 +1,4 @@
-import { and, count, eq, gt, isNull, lte } from 'drizzle-orm';
+import { and, count, eq, gt, isNull, lte, min } from 'drizzle-orm';
 import type { Db } from './database.ts';
 import { newId } from './ids.ts';
 import { activations, licenses } from './schema.ts';
@@ -33,6 +33,14 @@ export async function findActivation(db: Db, id: string): Promise<ActivationRow 
   return row;
 }
 
+const holdsSeat = (licenseId: string, activeSince: Date) =>
+  and(
+    eq(activations.licenseId, licenseId),
+    eq(activations.env, 'prod'),
+    isNull(activations.releasedAt),
+    gt(activations.lastSeenAt, activeSince),
+  );
+
 /**
  * Production activations holding a seat: live and not idle. `activeSince` is the idle cut-off: an
  * activation last seen (activated or refreshed) before it holds no seat.
@@ -42,18 +50,24 @@ export async function countLiveProdActivations(
   licenseId: string,
   activeSince: Date,
 ): Promise<number> {
-  const [row] = await db
-    .select({ n: count() })
-    .from(activations)
-    .where(
-      and(
-        eq(activations.licenseId, licenseId),
-        eq(activations.env, 'prod'),
-        isNull(activations.releasedAt),
-        gt(activations.lastSeenAt, activeSince),
-      ),
-    );
+  const [row] = await db.select({ n: count() }).from(activations).where(holdsSeat(licenseId, activeSince));
   return Number(row?.n ?? 0);
+}
+
+/**
+ * The seats in use (as `countLiveProdActivations`) and the earliest last-seen time among them: the
+ * count stays right until that activation goes idle, unless a write changes activations.
+ */
+export async function seatUse(
+  db: Db,
+  licenseId: string,
+  activeSince: Date,
+): Promise<{ used: number; earliestLastSeen: Date | null }> {
+  const [row] = await db
+    .select({ n: count(), earliest: min(activations.lastSeenAt) })
+    .from(activations)
+    .where(holdsSeat(licenseId, activeSince));
+  return { used: Number(row?.n ?? 0), earliestLastSeen: row?.earliest ?? null };
 }
 
 /** Live activations last seen at or before `idleSince`. */

@@ -1,8 +1,7 @@
 import { decodeProtectedHeader } from 'jose';
-import { findActivation } from '../db/activations-repo.ts';
-import { findApiKeyByHmac, touchApiKey } from '../db/api-keys-repo.ts';
-import { isFamilyRevoked } from '../db/refresh-tokens-repo.ts';
+import { touchApiKey } from '../db/api-keys-repo.ts';
 import { AppError } from '../errors.ts';
+import { cachedActivation, cachedApiKey, cachedFamilyRevoked } from './caches/cached-lookups.ts';
 import { hmacSecret, isWellFormedApiKey } from './credential-formats.ts';
 import { isDevHost, isDomainAllowed } from './domains.ts';
 import { findUsableLicenseById } from './license-lookup.ts';
@@ -14,8 +13,9 @@ import { invalidToken, TOKEN_KINDS } from './tokens.ts';
 /**
  * Verifies a bearer credential and returns its principal. A token's `typ` picks the kind it is
  * verified as, with that kind's pinned expectations; a kind the endpoint does not accept is
- * refused like any invalid token. Revocation (license, activation, token family, API key) is read
- * on every call, so it takes effect on the next request.
+ * refused like any invalid token. Revocation (license, activation, token family, API key) takes
+ * effect on the next request: the rows are read through the lookup caches, which every revoking
+ * write invalidates on every instance (`invalidateCaches`).
  */
 export async function authenticate(
   deps: LicensingDeps,
@@ -46,8 +46,8 @@ async function authenticateAccess(deps: LicensingDeps, token: string): Promise<P
   const claims = await deps.tokens.verify('access', token);
   const [found, activation, familyRevoked] = await Promise.all([
     findUsableLicenseById(deps, String(claims.sub)),
-    findActivation(deps.db, String(claims.act)),
-    isFamilyRevoked(deps.db, String(claims.fam)),
+    cachedActivation(deps, String(claims.act)),
+    cachedFamilyRevoked(deps, String(claims.fam)),
   ]);
   if (!found || !activation || activation.releasedAt || familyRevoked)
     throw invalidToken('The access token was revoked.');
@@ -87,15 +87,16 @@ async function authenticateEmbed(deps: LicensingDeps, token: string): Promise<Pr
 
 async function authenticateApiKey(deps: LicensingDeps, key: string): Promise<Principal> {
   const now = deps.clock.now();
-  const row = isWellFormedApiKey(key)
-    ? await findApiKeyByHmac(deps.db, hmacSecret(deps.pepper, key))
-    : undefined;
+  const row = isWellFormedApiKey(key) ? await cachedApiKey(deps, hmacSecret(deps.pepper, key)) : undefined;
   if (!row || row.revokedAt || (row.expiresAt && row.expiresAt.getTime() <= now.getTime())) {
     throw invalidToken('The API key is not valid.');
   }
   // One write a minute at most: "last used" is for people, not an audit trail.
-  if (!row.lastUsedAt || now.getTime() - row.lastUsedAt.getTime() > 60_000)
+  if (!row.lastUsedAt || now.getTime() - row.lastUsedAt.getTime() > 60_000) {
     await touchApiKey(deps.db, row.id, now);
+    // The cached row too, or every hit would write again.
+    row.lastUsedAt = now;
+  }
   return {
     kind: 'apikey',
     accountId: row.accountId,

@@ -3,7 +3,7 @@ import { withTransaction } from '../db/database.ts';
 import { newId } from '../db/ids.ts';
 import { insertResult, type ResultRow } from '../db/results-repo.ts';
 import { AppError } from '../errors.ts';
-import { enqueueResultEvent } from './delivery/outbox.ts';
+import { enqueueResultEvent, wantsResultEvent } from './delivery/outbox.ts';
 import type { Principal } from './principal.ts';
 import type { LicensingDeps } from './token-set.ts';
 
@@ -81,6 +81,8 @@ export async function estimate(
     test: principal.kind === 'embed' && principal.test,
     createdAt: deps.clock.now(),
   };
+  // Most firms subscribe nothing to results: then the row alone is written.
+  if (!(await wantsResultEvent(deps.db, values))) return toResultView(await insertResult(deps.db, values));
   // The result and its `result.created` event commit together (transactional outbox).
   const row = await withTransaction(deps.db, async (tx) => {
     const stored = await insertResult(tx, values);

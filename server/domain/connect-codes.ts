@@ -4,6 +4,7 @@ import { claimAuthCode, findAuthCodeByHmac, insertAuthCode } from '../db/auth-co
 import { newId } from '../db/ids.ts';
 import { revokeFamily } from '../db/refresh-tokens-repo.ts';
 import { AppError } from '../errors.ts';
+import { invalidateCaches } from './caches/lookup-caches.ts';
 import { generateOpaqueToken, hmacSecret, safeEqual } from './credential-formats.ts';
 import { findUsableLicenseById, invalidLicense } from './license-lookup.ts';
 import { activateSite, assertDomainAllowed, requireSiteDomain } from './site-activation.ts';
@@ -79,6 +80,7 @@ export async function exchangeConnectCode(
     if (used?.familyId) {
       await recordAudit(deps.db, { actor: 'exchange', action: 'code.reused', subject: used.id, at: now });
       await revokeFamily(deps.db, used.familyId, now);
+      await invalidateCaches(deps);
     }
     throw invalidGrant('The code is not valid or was already used.');
   }
@@ -102,6 +104,7 @@ export async function exchangeConnectCode(
   // A reuse that raced ahead of our token insert revoked nothing yet: it left a mark; honour it.
   if (await hasAudit(deps.db, 'code.reused', claimed.id)) {
     await revokeFamily(deps.db, claimed.familyId!, deps.clock.now());
+    await invalidateCaches(deps);
     throw invalidGrant('The code was used twice; its tokens are revoked.');
   }
   return tokenSet;

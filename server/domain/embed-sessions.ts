@@ -1,9 +1,9 @@
 import { calculators, isCalculatorSlug } from '../../calculators/index.ts';
-import { findAccountById } from '../db/accounts-repo.ts';
 import { hasAuditSince, recordAudit } from '../db/audit-repo.ts';
 import { newId } from '../db/ids.ts';
 import type { LicenseRow } from '../db/licenses-repo.ts';
 import { AppError } from '../errors.ts';
+import { cachedAccount } from './caches/cached-lookups.ts';
 import { licenseKeyKindOf } from './credential-formats.ts';
 import { canonicalHost, isDevHost } from './domains.ts';
 import {
@@ -88,7 +88,7 @@ export async function createEmbedSession(
     expiresAt: new Date(end),
   });
   if (legacy) await auditSecretInPage(deps, license, origin);
-  const account = await findAccountById(deps.db, license.accountId);
+  const account = await cachedAccount(deps, license.accountId);
   return {
     token,
     expiresAt: expiresAt.toISOString(),

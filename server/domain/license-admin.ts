@@ -5,6 +5,7 @@ import type { Db } from '../db/database.ts';
 import { newId } from '../db/ids.ts';
 import { findLicenseById, insertLicense, revokeLicense as revokeLicenseRow } from '../db/licenses-repo.ts';
 import { AppError } from '../errors.ts';
+import { invalidateCaches } from './caches/lookup-caches.ts';
 import {
   generateApiKey,
   generateLicenseKey,
@@ -103,6 +104,7 @@ export async function revokeLicense(deps: LicensingDeps, licenseId: string, acto
       data: { before: { revokedAt: null }, after: { revokedAt: now.toISOString() } },
       at: now,
     });
+    await invalidateCaches(deps);
   }
   return (await findLicenseById(deps.db, licenseId))!;
 }
@@ -162,4 +164,5 @@ export async function revokeApiKey(deps: LicensingDeps, accountId: string, id: s
   if (!(await revokeApiKeyRow(deps.db, accountId, id, now)))
     throw new AppError('NOT_FOUND', 'No such active API key in this account.');
   await recordAudit(deps.db, { accountId, actor, action: 'apikey.revoked', subject: id, at: now });
+  await invalidateCaches(deps);
 }

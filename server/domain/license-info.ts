@@ -1,10 +1,9 @@
-import { countLiveProdActivations } from '../db/activations-repo.ts';
-import { findLicenseById } from '../db/licenses-repo.ts';
+import { cachedLicenseById, cachedSeatsUsed } from './caches/cached-lookups.ts';
 import type { LicenseStatus } from './license-status.ts';
 import { licenseOutlook } from './licensing/license-outlook.ts';
 import type { Principal } from './principal.ts';
 import { idleCutoff } from './site-activation.ts';
-import type { LicensingDeps } from './token-set.ts';
+import { type LicensingDeps, REFRESH_IDLE_TTL_MS } from './token-set.ts';
 import { invalidToken } from './tokens.ts';
 
 export interface LicenseStatusView {
@@ -31,10 +30,11 @@ export async function licenseStatusOf(
   deps: LicensingDeps,
   principal: Extract<Principal, { kind: 'access' }>,
 ): Promise<LicenseStatusView> {
-  const license = await findLicenseById(deps.db, principal.licenseId);
+  const license = await cachedLicenseById(deps, principal.licenseId);
   if (!license) throw invalidToken();
-  const seatsUsed = await countLiveProdActivations(deps.db, license.id, idleCutoff(deps.clock.now()));
-  const outlook = licenseOutlook(license, seatsUsed, deps.clock.now());
+  const now = deps.clock.now();
+  const seatsUsed = await cachedSeatsUsed(deps, license.id, idleCutoff(now), REFRESH_IDLE_TTL_MS);
+  const outlook = licenseOutlook(license, seatsUsed, now);
   const { state } = outlook;
   return {
     status: state.status,

@@ -1,6 +1,7 @@
 import { findLicenseByKey } from '../db/license-keys-repo.ts';
-import { findLicenseById, type LicenseRow } from '../db/licenses-repo.ts';
+import type { LicenseRow } from '../db/licenses-repo.ts';
 import { AppError } from '../errors.ts';
+import { cachedLicenseById, cachedLicenseByPublishableKey } from './caches/cached-lookups.ts';
 import { hmacSecret, isWellFormedPublishableKey, normalizeLicenseKey } from './credential-formats.ts';
 import { isUsable, type LicenseState, licenseState } from './license-status.ts';
 import type { LicensingDeps } from './token-set.ts';
@@ -49,12 +50,9 @@ export async function findUsableLicenseByPublishableKey(
   publishableKey: string,
 ): Promise<{ license: LicenseRow; state: LicenseState }> {
   const wellFormed = isWellFormedPublishableKey(publishableKey);
-  const found = await findLicenseByKey(
-    deps.db,
-    'publishable',
-    { keyValue: wellFormed ? publishableKey : '' },
-    deps.clock.now(),
-  );
+  const found = wellFormed
+    ? await cachedLicenseByPublishableKey(deps, publishableKey, deps.clock.now())
+    : await findLicenseByKey(deps.db, 'publishable', { keyValue: '' }, deps.clock.now());
   return usable(deps, wellFormed ? found?.license : undefined);
 }
 
@@ -62,7 +60,7 @@ export async function findUsableLicenseById(
   deps: LicensingDeps,
   id: string,
 ): Promise<{ license: LicenseRow; state: LicenseState } | undefined> {
-  const license = await findLicenseById(deps.db, id);
+  const license = await cachedLicenseById(deps, id);
   if (!license) return undefined;
   const state = licenseState(license, deps.clock.now());
   return isUsable(state.status) ? { license, state } : undefined;

@@ -10,6 +10,7 @@ import {
   revokeFamily,
 } from '../db/refresh-tokens-repo.ts';
 import { AppError } from '../errors.ts';
+import { invalidateCaches } from './caches/lookup-caches.ts';
 import { hmacSecret } from './credential-formats.ts';
 import { findUsableLicenseById, invalidLicense } from './license-lookup.ts';
 import { requireSiteDomain } from './site-activation.ts';
@@ -78,6 +79,7 @@ async function retryOrRevoke(
   const child = parent.replacedById ? await findRefreshToken(deps.db, parent.replacedById) : undefined;
   if (isRetry(parent, child, now)) return toTokenSet(deps, license, child!, childToken);
   await revokeFamily(deps.db, parent.familyId, now);
+  await invalidateCaches(deps);
   await recordAudit(deps.db, {
     actor: 'refresh',
     action: 'refresh.reused',

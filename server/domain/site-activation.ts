@@ -11,6 +11,7 @@ import type { Db } from '../db/database.ts';
 import { findLicenseById } from '../db/licenses-repo.ts';
 import { revokeActivationTokens } from '../db/refresh-tokens-repo.ts';
 import { AppError } from '../errors.ts';
+import { invalidateCaches } from './caches/lookup-caches.ts';
 import { canonicalHost, isDevHost, isDomainAllowed } from './domains.ts';
 import {
   type LicenseForToken,
@@ -102,6 +103,8 @@ export async function activateSite(
       ...(familyId ? { familyId } : {}),
     });
   });
+  // Families revoked, an activation added, idle ones released: seats and revocations changed.
+  await invalidateCaches(deps);
   return { tokenSet: await toTokenSet(deps, license, row, refreshToken), familyId: row.familyId };
 }
 

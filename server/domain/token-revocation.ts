@@ -1,6 +1,7 @@
 import { releaseActivation } from '../db/activations-repo.ts';
 import type { Db } from '../db/database.ts';
 import { findRefreshTokenByHmac, revokeActivationTokens } from '../db/refresh-tokens-repo.ts';
+import { invalidateCaches } from './caches/lookup-caches.ts';
 import { hmacSecret } from './credential-formats.ts';
 import type { LicensingDeps } from './token-set.ts';
 
@@ -18,6 +19,7 @@ export async function revokeSiteToken(deps: LicensingDeps, token: string): Promi
     await revokeActivationTokens(tx, activationId, now);
     await releaseActivation(tx, activationId, now);
   });
+  await invalidateCaches(deps);
 }
 
 async function activationOfToken(deps: LicensingDeps, token: string): Promise<string | undefined> {

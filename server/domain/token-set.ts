@@ -3,6 +3,7 @@ import type { Db } from '../db/database.ts';
 import { newId } from '../db/ids.ts';
 import { insertRefreshToken, type RefreshTokenRow } from '../db/refresh-tokens-repo.ts';
 import { AppError } from '../errors.ts';
+import type { LookupCaches } from './caches/lookup-caches.ts';
 import { generateOpaqueToken, hmacSecret, toBase62 } from './credential-formats.ts';
 import { type LicenseDates, licenseState } from './license-status.ts';
 import type { PlanTable } from './plans.ts';
@@ -22,6 +23,8 @@ export interface LicensingDeps {
   pepper: Buffer;
   /** The plan table (`PLANS`); the defaults when absent. */
   plans?: PlanTable;
+  /** Lookup caches (verified tokens, licenses, keys); every write that changes them invalidates. */
+  caches?: LookupCaches;
 }
 
 export interface TokenSet {

@@ -1,6 +1,7 @@
 import { errors, type JWK, type JWTPayload, jwtVerify, SignJWT } from 'jose';
 import type { Clock } from '../clock.ts';
 import { AppError } from '../errors.ts';
+import type { LookupCaches } from './caches/lookup-caches.ts';
 
 /**
  * JWTs: EdDSA (Ed25519) only. Each kind has its own `typ` and `aud`, so a token of one kind is
@@ -49,7 +50,45 @@ export interface TokenService {
 export const invalidToken = (message = 'The access token is invalid or expired.') =>
   new AppError('UNAUTHORIZED', message, { headers: { 'WWW-Authenticate': 'Bearer error="invalid_token"' } });
 
-export function createTokenService(deps: { issuer: string; keys: KeyRing; clock: Clock }): TokenService {
+type Claims = JWTPayload & Record<string, unknown>;
+
+/**
+ * With `caches`, a verified token's claims are kept (by kind and token) until the token expires:
+ * an Ed25519 verification costs more than the rest of a cached request. Only the signature and
+ * the claims are cached; revocation is checked by the caller on every request.
+ */
+export function createTokenService(deps: {
+  issuer: string;
+  keys: KeyRing;
+  clock: Clock;
+  caches?: LookupCaches | undefined;
+}): TokenService {
+  async function verifyNow(kind: TokenKind, token: string): Promise<Claims> {
+    try {
+      const { payload } = await jwtVerify(
+        token,
+        async (header) => {
+          const key = header.kid ? await deps.keys.verificationKey(header.kid) : undefined;
+          if (!key) throw invalidToken();
+          return key;
+        },
+        {
+          algorithms: ['EdDSA'],
+          typ: TOKEN_KINDS[kind].typ,
+          issuer: deps.issuer,
+          audience: TOKEN_KINDS[kind].aud,
+          requiredClaims: ['sub', 'jti', 'exp', 'nbf', 'iat'],
+          currentDate: deps.clock.now(),
+          clockTolerance: 5,
+        },
+      );
+      return payload as Claims;
+    } catch (error) {
+      if (error instanceof AppError) throw error;
+      if (error instanceof errors.JOSEError || error instanceof TypeError) throw invalidToken();
+      throw error;
+    }
+  }
   return {
     async issue(kind, options) {
       const { kid, privateKey } = await deps.keys.signingKey();
@@ -69,30 +108,15 @@ export function createTokenService(deps: { issuer: string; keys: KeyRing; clock:
     },
 
     async verify(kind, token) {
-      try {
-        const { payload } = await jwtVerify(
-          token,
-          async (header) => {
-            const key = header.kid ? await deps.keys.verificationKey(header.kid) : undefined;
-            if (!key) throw invalidToken();
-            return key;
-          },
-          {
-            algorithms: ['EdDSA'],
-            typ: TOKEN_KINDS[kind].typ,
-            issuer: deps.issuer,
-            audience: TOKEN_KINDS[kind].aud,
-            requiredClaims: ['sub', 'jti', 'exp', 'nbf', 'iat'],
-            currentDate: deps.clock.now(),
-            clockTolerance: 5,
-          },
-        );
-        return payload as JWTPayload & Record<string, unknown>;
-      } catch (error) {
-        if (error instanceof AppError) throw error;
-        if (error instanceof errors.JOSEError || error instanceof TypeError) throw invalidToken();
-        throw error;
-      }
+      if (!deps.caches) return verifyNow(kind, token);
+      const claims = await deps.caches.lookup(
+        'token',
+        `${kind} ${token}`,
+        () => verifyNow(kind, token),
+        // Until `exp` (verification would still pass for the 5 s of clock tolerance; then it runs again).
+        (c) => Number(c.exp) * 1000,
+      );
+      return claims!;
     },
   };
 }

@@ -15,20 +15,29 @@ export function bearerOf(c: Context): string | undefined {
   return match?.[1];
 }
 
+interface Verified {
+  result: Principal | Error;
+  /** The lookup caches' generation it was read at. */
+  generation: number;
+}
+
 /**
  * Verifies the bearer credential once per request and remembers the result, so the rate limiter
- * (which runs first) and the route share one verification.
+ * (which runs first) and the route share one verification. The rate limiter's verification runs
+ * before its Redis round trip has read the caches' epoch; when that round trip dropped the caches
+ * (a revocation on another instance), the route verifies again from the database.
  */
 async function principalOf(deps: LicensingDeps, c: Context<AppEnv>): Promise<Principal | Error> {
-  const cached = c.get('credential') as Principal | Error | undefined;
-  if (cached) return cached;
+  const generation = deps.caches?.generation() ?? 0;
+  const cached = c.get('credential') as Verified | undefined;
+  if (cached && cached.generation === generation) return cached.result;
   const bearer = bearerOf(c);
   const result = bearer
     ? await authenticate(deps, bearer, ALL_KINDS).catch((error: unknown) =>
         error instanceof Error ? error : new Error(String(error)),
       )
     : invalidToken('A bearer credential is required.');
-  c.set('credential', result);
+  c.set('credential', { result, generation } satisfies Verified);
   return result;
 }
 

@@ -62,6 +62,18 @@ export function createMetrics(): Metrics {
     labelNames: ['cache', 'result'] as const,
     registers: [registry],
   });
+  const hits = new Counter({
+    name: 'svc_cache_hits_total',
+    help: 'Lookups answered from a cache (verified tokens, licenses, keys, activations), by cache.',
+    labelNames: ['cache'] as const,
+    registers: [registry],
+  });
+  const misses = new Counter({
+    name: 'svc_cache_misses_total',
+    help: 'Lookups that went to the database or verified a signature, by cache.',
+    labelNames: ['cache'] as const,
+    registers: [registry],
+  });
   return {
     registry,
     middleware: async (c, next) => {
@@ -72,7 +84,10 @@ export function createMetrics(): Metrics {
       latency.observe({ group }, (performance.now() - started) / 1000);
     },
     rateLimited: (group) => refusals.inc({ group }),
-    cache: (cache, hit) => caches.inc({ cache, result: hit ? 'hit' : 'miss' }),
+    cache: (cache, hit) => {
+      caches.inc({ cache, result: hit ? 'hit' : 'miss' });
+      (hit ? hits : misses).inc({ cache });
+    },
     gauge(name, help, read) {
       new Gauge({
         name,

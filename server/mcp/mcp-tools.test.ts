@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../db/ids.ts';
 import { insertLead } from '../db/leads-repo.ts';
 import { apiKeys, auditEvents, leads } from '../db/schema.ts';
+import { invalidateCaches } from '../domain/caches/lookup-caches.ts';
 import { seedDemoLeads } from '../domain/demo-leads.ts';
 import { COUNT_CAP } from '../domain/leads/lead-query.ts';
 import { createTestContext, TEST_NOW, type TestContext } from '../test-support/services.ts';
@@ -214,11 +215,14 @@ describe('audit, scope and rate limit', () => {
   it('refuses a key without leads:read with 403', async () => {
     const firm = await t.seed.firm();
     const { apiKey, row } = await t.seed.apiKey(firm.account.id);
+    // Scopes have no write path of their own: written here, the caches are told as a write path would.
     await t.database.db.update(apiKeys).set({ scopes: 'billing' }).where(eq(apiKeys.id, row.id));
+    await invalidateCaches(t.services);
     const { res, body } = await call(apiKey, 'get_leads', {});
     expect(res.status).toBe(403);
     expect(body.error).toMatchObject({ code: 'FORBIDDEN', status: 403 });
     await t.database.db.update(apiKeys).set({ scopes: 'leads:read' }).where(eq(apiKeys.id, row.id));
+    await invalidateCaches(t.services);
     expect((await call(apiKey, 'get_leads', {})).res.status).toBe(200);
   });
 

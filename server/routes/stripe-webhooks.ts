@@ -63,7 +63,7 @@ export function createStripeWebhookRoutes(billing: BillingDeps) {
     }
     const result = await applyStripeEvent(billing, event);
     c.get('logger')?.info(
-      { stripeEvent: event.id, type: event.type, outcome: result.outcome },
+      { requestId: c.get('requestId'), stripeEvent: event.id, type: event.type, outcome: result.outcome },
       'stripe event',
     );
     return c.json({ received: true as const, ...result }, 200);

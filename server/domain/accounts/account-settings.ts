@@ -9,6 +9,7 @@ import {
 import { recordAudit } from '../../db/audit-repo.ts';
 import type { Db } from '../../db/database.ts';
 import { listLicensesByAccount } from '../../db/licenses-repo.ts';
+import { invalidateCaches } from '../caches/lookup-caches.ts';
 import { type ActingAs, diff, notFound } from '../licensing/license-lifecycle.ts';
 import type { LicensingDeps } from '../token-set.ts';
 import { countConsentVersions, findCurrentConsent, publishConsentText } from './consent.ts';
@@ -88,7 +89,7 @@ export async function showAccount(deps: { db: Db }, accountId: string, scope?: {
  * is written there.
  */
 export async function updateAccount(
-  deps: Pick<LicensingDeps, 'db' | 'clock'>,
+  deps: Pick<LicensingDeps, 'db' | 'clock' | 'caches'>,
   accountId: string,
   input: AccountUpdate,
   as: ActingAs,
@@ -108,7 +109,11 @@ export async function updateAccount(
       : undefined;
   const consentChanged = consent !== undefined && consent.id !== before?.id;
   if (Object.keys(changes).length === 0 && !consentChanged) return showAccount(deps, accountId);
-  if (Object.keys(changes).length > 0) await updateAccountRow(deps.db, accountId, changes);
+  if (Object.keys(changes).length > 0) {
+    await updateAccountRow(deps.db, accountId, changes);
+    // Embed sessions carry the firm's name and accent.
+    await invalidateCaches(deps);
+  }
   const { alertEmails: _personal, ...auditable } = changes;
   const audited = diff(account, auditable);
   if (changes.alertEmails) {

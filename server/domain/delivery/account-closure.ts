@@ -27,10 +27,11 @@ import {
   webhookEndpoints,
 } from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';
+import { invalidateCaches } from '../caches/lookup-caches.ts';
 import type { DeliveryDeps } from './deps.ts';
 import { removeMailFiles } from './mail-files.ts';
 
-type Deps = Pick<DeliveryDeps, 'db' | 'clock' | 'accountCloseGraceDays'>;
+type Deps = Pick<DeliveryDeps, 'db' | 'clock' | 'accountCloseGraceDays' | 'caches'>;
 
 /**
  * `account close`: everything stops now — licenses and API keys are revoked (widgets and tokens
@@ -41,7 +42,7 @@ type Deps = Pick<DeliveryDeps, 'db' | 'clock' | 'accountCloseGraceDays'>;
  */
 export async function closeAccount(deps: Deps, accountId: string, actor = 'admin') {
   const now = deps.clock.now();
-  return withTransaction(deps.db, async (tx) => {
+  const closed = await withTransaction(deps.db, async (tx) => {
     if (!(await findAccountById(tx, accountId))) throw new AppError('NOT_FOUND', `No account ${accountId}.`);
     const deleteAfter = new Date(now.getTime() + deps.accountCloseGraceDays * 86_400_000);
     const [inserted] = await tx
@@ -89,6 +90,8 @@ export async function closeAccount(deps: Deps, accountId: string, actor = 'admin
       graceDays: deps.accountCloseGraceDays,
     };
   });
+  await invalidateCaches(deps);
+  return closed;
 }
 
 /** The tables `deleteAccountRows` empties for an account (checked against the schema by a test). */
@@ -175,5 +178,6 @@ export async function purgeClosedAccounts(deps: Deps): Promise<number> {
     });
     removeMailFiles(files);
   }
+  if (due.length) await invalidateCaches(deps);
   return due.length;
 }

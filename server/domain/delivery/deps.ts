@@ -3,6 +3,7 @@ import type { Clock } from '../../clock.ts';
 import type { Db } from '../../db/database.ts';
 import type { Config } from '../../env.ts';
 import { createMailer, type Mailer, outboxDirOf } from '../../mail/mailer.ts';
+import type { LookupCaches } from '../caches/lookup-caches.ts';
 import { type Resolver, systemResolver } from './ssrf-guard.ts';
 
 /** What lead delivery needs; built once per process from configuration (see `deliveryDepsFrom`). */
@@ -22,6 +23,8 @@ export interface DeliveryDeps {
   resultRetentionDays: number;
   accountCloseGraceDays: number;
   random?: () => number;
+  /** Invalidated when an account is closed or deleted. */
+  caches?: LookupCaches;
 }
 
 /** Delivery deps from configuration: SMTP or DATA_DIR/outbox, the system resolver, the limits. */

@@ -28,9 +28,7 @@ export interface OutboxInput {
  */
 export async function enqueueEvent(tx: Db, input: OutboxInput): Promise<string | null> {
   if (input.quarantined) return null;
-  const endpoints = (await liveEndpointsOf(tx, input.accountId)).filter(
-    (e) => e.events.includes(input.type) && (!input.test || e.includeTest),
-  );
+  const endpoints = await subscribedEndpoints(tx, input.accountId, input.type, input.test);
   const alertTo =
     input.type === 'lead.created' && !input.test ? await alertAddresses(tx, input.accountId) : [];
   if (endpoints.length === 0 && alertTo.length === 0) return null;
@@ -101,6 +99,21 @@ export function enqueueLeadEvent(
     resultId: row.resultId,
     at,
   });
+}
+
+async function subscribedEndpoints(db: Db, accountId: string, type: WebhookEventType, test: boolean) {
+  return (await liveEndpointsOf(db, accountId)).filter(
+    (e) => e.events.includes(type) && (!test || e.includeTest),
+  );
+}
+
+/**
+ * Whether a `result.created` event of this account would reach an endpoint. When none would, the
+ * result can be stored on its own (one round trip, no transaction): `enqueueResultEvent` would
+ * write nothing anyway.
+ */
+export async function wantsResultEvent(db: Db, row: { accountId: string; test: boolean }): Promise<boolean> {
+  return (await subscribedEndpoints(db, row.accountId, 'result.created', row.test)).length > 0;
 }
 
 export function enqueueResultEvent(

@@ -9,6 +9,7 @@ import {
 } from '../../db/license-keys-repo.ts';
 import { findLicenseById, setCurrentSecret } from '../../db/licenses-repo.ts';
 import { AppError } from '../../errors.ts';
+import { invalidateCaches } from '../caches/lookup-caches.ts';
 import { generateLicenseKey, generatePublishableKey, hmacSecret, lastFour } from '../credential-formats.ts';
 import type { LicensingDeps } from '../token-set.ts';
 
@@ -113,6 +114,7 @@ export async function rollLicenseKey(
       at: now,
     });
   });
+  await invalidateCaches(deps);
   return { kind: input.kind, key, previousKeysEndAt: endsAt.toISOString() };
 }
 

@@ -18,6 +18,7 @@ import {
 } from '../../db/licenses-repo.ts';
 import { revokeActivationTokens } from '../../db/refresh-tokens-repo.ts';
 import { AppError } from '../../errors.ts';
+import { invalidateCaches } from '../caches/lookup-caches.ts';
 import { isDevHost, isDomainAllowed } from '../domains.ts';
 import type { PlanTable } from '../plans.ts';
 import { isIdleActivation } from '../site-activation.ts';
@@ -126,6 +127,7 @@ export async function updateLicense(
       at: now,
     });
   });
+  await invalidateCaches(deps);
   return showLicense(deps, licenseId);
 }
 
@@ -205,6 +207,7 @@ export async function releaseSeat(deps: LicensingDeps, activationId: string, as:
         at: now,
       });
     });
+    await invalidateCaches(deps);
   }
   return {
     activation: toActivationView((await findActivation(deps.db, activationId))!, deps.clock.now()),

@@ -1,0 +1,85 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { closeSync, mkdtempSync, openSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { repoRoot } from '../server/repo-root.ts';
+
+export interface ServerProcess {
+  url: string;
+  pid: number;
+  /** Resident set size now, in MB (from /proc; 0 where there is none). */
+  rssMb(): number;
+  stop(): Promise<void>;
+}
+
+function rssOf(pid: number): number {
+  try {
+    const kb = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
+    return kb ? Math.round(Number(kb) / 1024) : 0;
+  } catch {
+    return 0;
+  }
+}
+
+async function waitFor(child: ChildProcess, logFile: string, pattern: RegExp): Promise<string> {
+  const started = Date.now();
+  for (;;) {
+    const found = pattern.exec(readFileSync(logFile, 'utf8'))?.[1];
+    if (found) return found;
+    if (child.exitCode !== null || Date.now() - started > 120_000)
+      throw new Error(`server did not start: ${readFileSync(logFile, 'utf8').slice(-800)}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+function launch(args: string[], env: Record<string, string>, pattern: RegExp) {
+  // Logs go to a file, as they would to a collector: the bench never slows the server by not reading.
+  const logFile = join(mkdtempSync(join(tmpdir(), 'svc-bench-log-')), 'server.log');
+  const fd = openSync(logFile, 'w');
+  const child = spawn(process.execPath, args, {
+    cwd: repoRoot(),
+    env: { PATH: process.env.PATH ?? '', ...env },
+    stdio: ['ignore', fd, fd],
+  });
+  closeSync(fd);
+  return { child, logFile, ready: waitFor(child, logFile, pattern) };
+}
+
+function handle(child: ChildProcess, url: string): ServerProcess {
+  return {
+    url,
+    pid: child.pid!,
+    rssMb: () => rssOf(child.pid!),
+    stop: () =>
+      child.exitCode !== null
+        ? Promise.resolve()
+        : new Promise((resolve) => {
+            child.once('exit', () => resolve());
+            child.kill('SIGTERM');
+          }),
+  };
+}
+
+/**
+ * The built server (`npm run build:server`), as `npm start` runs it, in its own process. With
+ * `cpuProfileDir` V8 writes a `.cpuprofile` there when the process exits.
+ */
+export async function startBuiltServer(
+  env: Record<string, string>,
+  opts: { cpuProfileDir?: string } = {},
+): Promise<ServerProcess> {
+  const args = [
+    ...(opts.cpuProfileDir ? ['--cpu-prof', `--cpu-prof-dir=${opts.cpuProfileDir}`] : []),
+    'dist/server/server/index.js',
+  ];
+  const { child, ready } = launch(args, env, /API\s+(http:\/\/\S+)\/v1/);
+  return handle(child, await ready);
+}
+
+const BARE = `require('node:http').createServer((req, res) => { res.setHeader('content-type', 'application/json'); res.end('{"status":"ok"}'); }).listen(0, '127.0.0.1', function () { console.log('listening http://127.0.0.1:' + this.address().port); });`;
+
+/** A bare `node:http` hello-world in its own process: the ceiling every figure is compared with. */
+export async function startBareServer(): Promise<ServerProcess> {
+  const { child, ready } = launch(['-e', BARE], {}, /listening (http:\/\/\S+)/);
+  return handle(child, await ready);
+}

@@ -1,0 +1,79 @@
+import { type AccountRow, findAccountById } from '../../db/accounts-repo.ts';
+import { type ActivationRow, findActivation, seatUse } from '../../db/activations-repo.ts';
+import { type ApiKeyRow, findApiKeyByHmac } from '../../db/api-keys-repo.ts';
+import type { Db } from '../../db/database.ts';
+import { findLicenseByKey } from '../../db/license-keys-repo.ts';
+import { findLicenseById, type LicenseRow } from '../../db/licenses-repo.ts';
+import { isFamilyRevoked } from '../../db/refresh-tokens-repo.ts';
+import type { CacheName, LookupCaches } from './lookup-caches.ts';
+
+/**
+ * The lookups every authenticated request makes, through the caches when the deployment has them.
+ * Each is invalidated by `invalidateCaches` after any write that changes what it returns; what
+ * depends on the clock (license status, key overlap, expiry, idle seats) is computed from the
+ * cached row at each use or bounds the entry's life.
+ */
+export interface CacheDeps {
+  db: Db;
+  caches?: LookupCaches | undefined;
+}
+
+function cached<T>(
+  deps: CacheDeps,
+  cache: CacheName,
+  key: string,
+  load: () => Promise<T | undefined>,
+  until?: (value: T) => number,
+): Promise<T | undefined> {
+  return deps.caches ? deps.caches.lookup(cache, key, load, until) : load();
+}
+
+export const cachedLicenseById = (deps: CacheDeps, id: string): Promise<LicenseRow | undefined> =>
+  cached(deps, 'license', id, () => findLicenseById(deps.db, id));
+
+export const cachedActivation = (deps: CacheDeps, id: string): Promise<ActivationRow | undefined> =>
+  cached(deps, 'activation', id, () => findActivation(deps.db, id));
+
+export const cachedFamilyRevoked = async (deps: CacheDeps, familyId: string): Promise<boolean> =>
+  (await cached(deps, 'family', familyId, () => isFamilyRevoked(deps.db, familyId))) ?? false;
+
+export const cachedAccount = (deps: CacheDeps, id: string): Promise<AccountRow | undefined> =>
+  cached(deps, 'account', id, () => findAccountById(deps.db, id));
+
+/**
+ * An API key row by its HMAC. The row is shared by later hits, so `touchApiKey`'s new "last used"
+ * is written into it too (see `authenticateApiKey`).
+ */
+export const cachedApiKey = (deps: CacheDeps, keyHmac: string): Promise<ApiKeyRow | undefined> =>
+  cached(deps, 'api-key', keyHmac, () => findApiKeyByHmac(deps.db, keyHmac));
+
+/** The license a publishable key opens at `at`; the entry ends with a rolled key's overlap. */
+export const cachedLicenseByPublishableKey = (deps: CacheDeps, keyValue: string, at: Date) =>
+  cached(
+    deps,
+    'license-key',
+    keyValue,
+    () => findLicenseByKey(deps.db, 'publishable', { keyValue }, at),
+    (found) => found.key.expiresAt?.getTime() ?? Number.POSITIVE_INFINITY,
+  );
+
+/**
+ * Seats in use at `now` with the idle cut-off `activeSince`. A refresh only ever touches an
+ * activation that is not idle (its refresh token would have expired), so the count changes only by
+ * writes that invalidate, or when the earliest counted activation goes idle: the entry ends then.
+ */
+export async function cachedSeatsUsed(
+  deps: CacheDeps,
+  licenseId: string,
+  activeSince: Date,
+  idleAfterMs: number,
+): Promise<number> {
+  const use = await cached(
+    deps,
+    'seats',
+    licenseId,
+    () => seatUse(deps.db, licenseId, activeSince),
+    (u) => (u.earliestLastSeen ? u.earliestLastSeen.getTime() + idleAfterMs : Number.POSITIVE_INFINITY),
+  );
+  return use?.used ?? 0;
+}
