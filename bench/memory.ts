@@ -31,6 +31,8 @@ export interface MemoryBenchOptions {
   settleSeconds?: number;
   /** PostgreSQL server to compare with; unset = embedded only. */
   databaseUrl?: string;
+  /** More environment for the server (e.g. `LOG_LEVEL`). */
+  env?: Record<string, string>;
 }
 
 /** The slice of autocannon's API used here (the package ships no types). */
@@ -188,7 +190,7 @@ async function measure(
   env: Record<string, string>,
   opts: Required<Omit<MemoryBenchOptions, 'databaseUrl'>>,
 ): Promise<MemoryFigures> {
-  const server = await spawnServer(env);
+  const server = await spawnServer({ ...env, ...opts.env });
   try {
     const pid = server.child.pid!;
     const licenseKey = await demoLicenseKey(server);
@@ -233,7 +235,11 @@ async function scratchPostgres(databaseUrl: string): Promise<{ url: string; drop
  * it: on a fresh DATA_DIR, then again on the same one, and on PostgreSQL when `databaseUrl` is set.
  */
 export async function runMemoryBench(options: MemoryBenchOptions = {}): Promise<MemoryFigures[]> {
-  const opts = { loadSeconds: options.loadSeconds ?? 5, settleSeconds: options.settleSeconds ?? 5 };
+  const opts = {
+    loadSeconds: options.loadSeconds ?? 5,
+    settleSeconds: options.settleSeconds ?? 5,
+    env: options.env ?? {},
+  };
   const figures: MemoryFigures[] = [];
   const dataDir = mkdtempSync(join(tmpdir(), 'svc-memory-'));
   try {
