@@ -214,7 +214,7 @@ async function measure(
 }
 
 /** A fresh database on the PostgreSQL server of `databaseUrl`; `drop` removes it. */
-async function scratchPostgres(databaseUrl: string): Promise<{ url: string; drop(): Promise<void> }> {
+export async function scratchPostgres(databaseUrl: string): Promise<{ url: string; drop(): Promise<void> }> {
   const name = `svc_bench_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: databaseUrl });
   await admin.connect();
