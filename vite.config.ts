@@ -20,6 +20,9 @@ export default defineConfig({
           testTimeout: 30_000,
           hookTimeout: 60_000,
           pool: 'forks',
+          // vitest's default is one worker per core but one; on a 2-core machine that is a single
+          // file at a time, while most files wait on sockets, child processes and timers.
+          maxWorkers: 2,
           globalSetup: ['server/test-support/global-setup.ts'],
         },
       },
