@@ -1,6 +1,7 @@
 import { execFile } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, renameSync, rmdirSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { PGlite } from '@electric-sql/pglite';
 import { sql } from 'drizzle-orm';
@@ -107,9 +108,9 @@ async function initDataDirOutOfProcess(dataDir: string): Promise<void> {
   const script = `const { PGlite } = await import(process.argv[1]);
 const pg = await PGlite.create({ dataDir: process.argv[2] });
 await pg.close();`;
-  const entry = createRequire(import.meta.url).resolve('@electric-sql/pglite');
+  const entry = pathToFileURL(createRequire(import.meta.url).resolve('@electric-sql/pglite')).href;
   try {
-    await run(process.execPath, ['--input-type=module', '-e', script, `file://${entry}`, staging]);
+    await run(process.execPath, ['--input-type=module', '-e', script, entry, staging]);
   } catch (error) {
     rmSync(staging, { recursive: true, force: true });
     const stderr = (error as { stderr?: string }).stderr?.trim();
