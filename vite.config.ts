@@ -1,4 +1,3 @@
-import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 // The test projects. The browser build (dist/embed) has its own configs, run by `npm run build:embed`:
@@ -7,10 +6,6 @@ import { defineConfig } from 'vitest/config';
 // vitest projects; e2e specs drive Debian's Chromium through playwright-core against built assets.
 export default defineConfig({
   test: {
-    // vitest's default is one worker per core but one: on a 2-core machine a single file at a
-    // time, while most files wait on sockets, child processes and timers. (Set here for every
-    // project: projects that run together must agree on it. e2e runs its files one by one.)
-    maxWorkers: Math.max(2, availableParallelism() - 1),
     projects: [
       {
         test: {

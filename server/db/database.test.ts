@@ -91,7 +91,8 @@ describe('the embedded database on disk', () => {
     } finally {
       rmSync(parent, { recursive: true, force: true });
     }
-  });
+    // A real initdb, in a process of its own: seconds on a loaded 2-core machine.
+  }, 120_000);
 });
 
 describe('test template', () => {
