@@ -38,6 +38,7 @@ export default defineConfig({
           testTimeout: 60_000,
           hookTimeout: 90_000,
           fileParallelism: false,
+          globalSetup: ['server/test-support/global-setup.ts'],
         },
       },
     ],

@@ -9,14 +9,17 @@ import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from '
 import { join } from 'node:path';
 
 const root = join(import.meta.dirname, '..');
-const INPUT_DIRS = ['server', 'calculators', 'protocol', 'widget', 'loader', 'portal', 'examples'];
+const INPUT_DIRS = ['server', 'calculators', 'protocol', 'widget', 'loader', 'sdk', 'portal', 'examples'];
 const INPUT_FILES = [
+  // package.json: the build scripts, and the version the loader carries.
+  'package.json',
   'package-lock.json',
   'tsconfig.json',
   'tsconfig.build.json',
   'vite.widget.config.ts',
   'vite.loader.config.ts',
   'vite.portal.config.ts',
+  'vite.sdk.config.ts',
 ];
 const STAMP = join(root, 'dist', '.build-fingerprint');
 
@@ -45,4 +48,5 @@ const previous = existsSync(STAMP) ? readFileSync(STAMP, 'utf8').trim() : '';
 if (current === previous && process.argv[2] !== '--force') process.exit(0);
 console.log(previous ? 'sources changed: building…' : 'first start: building…');
 execFileSync('npm', ['run', 'build', '--silent'], { cwd: root, stdio: 'inherit' });
-writeFileSync(STAMP, `${fingerprint()}\n`);
+// The inputs as they were when the build started: a file saved during the build rebuilds next time.
+writeFileSync(STAMP, `${current}\n`);

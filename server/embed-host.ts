@@ -22,11 +22,19 @@ const RESCAN_MS = 2_000;
 interface Asset {
   type: string;
   body: Buffer;
+  /** Compressed on first request and kept (brotli at its best level costs about 0.1 s per asset). */
+  compressible: boolean;
   gzip?: Buffer;
   br?: Buffer;
   etag: string;
   /** Widget pages: the `'sha256-…'` sources of their inline `<style>` elements, for the CSP. */
   styleHashes?: string[];
+}
+
+function compressed(asset: Asset, encoding: 'br' | 'gzip'): Buffer {
+  if (encoding === 'br') asset.br ??= brotliCompressSync(asset.body);
+  else asset.gzip ??= gzipSync(asset.body, { level: 9 });
+  return encoding === 'br' ? asset.br! : asset.gzip!;
 }
 
 const notFound = () =>
@@ -55,22 +63,32 @@ export function inlineStyleHashes(html: string): string[] {
   );
 }
 
-/** Every file under `distDir`, read once, keyed by its URL path; nothing outside it can be named. */
-function scan(distDir: string, apiUrl: string): Map<string, Asset> {
+/**
+ * Every file under `distDir`, read once, keyed by its URL path; nothing outside it can be named.
+ * An unchanged file keeps its asset from the previous scan, compressed copies included, so a
+ * rescan costs a read and a hash per file.
+ */
+function scan(distDir: string, apiUrl: string, previous?: Map<string, Asset>): Map<string, Asset> {
   const assets = new Map<string, Asset>();
   for (const file of walk(distDir)) {
     const path = relative(distDir, file).split(sep).join('/');
     const ext = extname(path);
     let body = readFileSync(file);
     if (path === 'loader.js') body = Buffer.from(body.toString('utf8').replaceAll('__SVC_API_URL__', apiUrl));
-    const compress = COMPRESSIBLE.has(ext) && body.length > 512;
-    assets.set(path, {
-      type: TYPES[ext] ?? 'application/octet-stream',
-      body,
-      ...(compress ? { gzip: gzipSync(body, { level: 9 }), br: brotliCompressSync(body) } : {}),
-      etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 22)}"`,
-      ...(ext === '.html' ? { styleHashes: inlineStyleHashes(body.toString('utf8')) } : {}),
-    });
+    const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 22)}"`;
+    const before = previous?.get(path);
+    assets.set(
+      path,
+      before?.etag === etag
+        ? before
+        : {
+            type: TYPES[ext] ?? 'application/octet-stream',
+            body,
+            compressible: COMPRESSIBLE.has(ext) && body.length > 512,
+            etag,
+            ...(ext === '.html' ? { styleHashes: inlineStyleHashes(body.toString('utf8')) } : {}),
+          },
+    );
   }
   return assets;
 }
@@ -128,7 +146,7 @@ export function createEmbedApp(opts: { distDir: string; apiUrl: string; rescanMs
   function find(path: string): Asset | undefined {
     const hit = assets.get(path);
     if (hit || Date.now() - scannedAt < (opts.rescanMs ?? RESCAN_MS)) return hit;
-    assets = scan(opts.distDir, opts.apiUrl);
+    assets = scan(opts.distDir, opts.apiUrl, assets);
     scannedAt = Date.now();
     return assets.get(path);
   }
@@ -145,10 +163,15 @@ export function createEmbedApp(opts: { distDir: string; apiUrl: string; rescanMs
     const headers = headersFor(path, asset, pageCsp);
     if (c.req.header('if-none-match') === asset.etag) return c.body(null, 304, headers);
     const accepts = c.req.header('accept-encoding') ?? '';
-    const encoding =
-      asset.br && /\bbr\b/.test(accepts) ? 'br' : asset.gzip && /\bgzip\b/.test(accepts) ? 'gzip' : undefined;
+    const encoding = !asset.compressible
+      ? undefined
+      : /\bbr\b/.test(accepts)
+        ? 'br'
+        : /\bgzip\b/.test(accepts)
+          ? 'gzip'
+          : undefined;
     if (encoding) headers['content-encoding'] = encoding;
-    const body = encoding === 'br' ? asset.br! : encoding === 'gzip' ? asset.gzip! : asset.body;
+    const body = encoding ? compressed(asset, encoding) : asset.body;
     return c.body(new Uint8Array(body), 200, headers);
   });
   app.all('/*', (c) =>

@@ -3,7 +3,6 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { serve } from '@hono/node-server';
-import { Redis } from 'ioredis';
 import { loadAdminToken, serverInfoFile } from './admin-token.ts';
 import { systemClock } from './clock.ts';
 import { migrate } from './db/migrate.ts';
@@ -73,8 +72,12 @@ export async function startServers(
     await migrate(database);
     const secretKey = loadSecretKey({ secretKey: config.SECRET_KEY, dataDir: config.DATA_DIR });
     const adminToken = loadAdminToken(config.DATA_DIR, config.ADMIN_TOKEN);
+    // ioredis is loaded only in scale-out mode: the embedded default never needs it.
     const redis = config.REDIS_URL
-      ? new Redis(config.REDIS_URL, { maxRetriesPerRequest: 1, enableOfflineQueue: false })
+      ? new (await import('ioredis')).Redis(config.REDIS_URL, {
+          maxRetriesPerRequest: 1,
+          enableOfflineQueue: false,
+        })
       : undefined;
     redis?.on('error', (err) =>
       logger.warn({ redisError: err.message }, 'redis unavailable; rate limits fall back to this instance'),

@@ -1,9 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { loadAdminToken } from '../admin-token.ts';
 import { systemClock } from '../clock.ts';
-import { backupEmbedded, restoreEmbedded } from '../db/backup.ts';
 import { acquireDataDirLock, DataDirInUseError } from '../db/data-dir-lock.ts';
-import { createDatabase } from '../db/database.ts';
 import type { Config } from '../env.ts';
 import { loadSecretKey } from '../secrets/secret-key.ts';
 import { reachServer } from './admin-transport.ts';
@@ -41,6 +39,11 @@ async function backup(config: Config, file: string): Promise<string> {
     writeFileSync(file, bytes, { mode: 0o600 });
     return `backup written to ${file} (${bytes.length} bytes, from the running server)`;
   }
+  // The database layer (PGlite, drizzle) is loaded only when this process opens the database.
+  const [{ createDatabase }, { backupEmbedded }] = await Promise.all([
+    import('../db/database.ts'),
+    import('../db/backup.ts'),
+  ]);
   const lock = acquireDataDirLock(config.DATA_DIR);
   const database = await createDatabase({ dataDir: `${config.DATA_DIR}/pglite` });
   try {
@@ -64,6 +67,7 @@ async function restore(config: Config, file: string): Promise<string> {
   }
   try {
     const secretKey = loadSecretKey({ secretKey: config.SECRET_KEY, dataDir: config.DATA_DIR });
+    const { restoreEmbedded } = await import('../db/backup.ts');
     const { previous } = await restoreEmbedded({
       dataDir: config.DATA_DIR,
       file,

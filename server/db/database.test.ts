@@ -1,3 +1,6 @@
+import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
 import { getTableConfig, PgTable } from 'drizzle-orm/pg-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -51,6 +54,45 @@ describe('migrations on PGlite', () => {
       'CREATE TABLE b (y int)',
     ]);
   });
+});
+
+const setting = async (database: Database, name: string) =>
+  (
+    (await database.db.execute(sql`select current_setting(${name}) as value`)) as unknown as {
+      rows: { value: string }[];
+    }
+  ).rows[0]!.value;
+
+describe('the embedded database on disk', () => {
+  it('initialises a new directory out of process, private, with the lean settings, and reopens it', async () => {
+    const parent = mkdtempSync(join(tmpdir(), 'svc-db-'));
+    const dataDir = join(parent, 'pglite');
+    try {
+      const first = await createDatabase({ dataDir });
+      // Complete and renamed into place: no staging directory is left next to it.
+      expect(readdirSync(parent)).toEqual(['pglite']);
+      expect(statSync(dataDir).mode & 0o777).toBe(0o700);
+      expect(statSync(join(dataDir, 'PG_VERSION')).mode & 0o077).toBe(0);
+      expect(await setting(first, 'shared_buffers')).toBe('16MB');
+      // initdb's own postgresql.conf still applies.
+      expect(await setting(first, 'timezone')).toBe('UTC');
+      await migrate(first);
+      const account = await insertAccount(first.db, {
+        id: newId('acct'),
+        name: 'Åsa',
+        createdAt: new Date(),
+      });
+      await first.close();
+
+      const again = await createDatabase({ dataDir });
+      expect(await migrate(again)).toEqual([]);
+      expect(await findAccountById(again.db, account.id)).toMatchObject({ name: 'Åsa' });
+      await again.close();
+    } finally {
+      rmSync(parent, { recursive: true, force: true });
+    }
+    // A real initdb, in a process of its own: seconds on a loaded 2-core machine.
+  }, 120_000);
 });
 
 describe('test template', () => {

@@ -1,4 +1,4 @@
-import PDFDocument from 'pdfkit';
+import type PDFDocumentType from 'pdfkit';
 import { contrastOnWhite, HEX_COLOR } from '../../protocol/accent.ts';
 import type { Block } from './block.ts';
 import { reportFonts } from './fonts.ts';
@@ -65,7 +65,14 @@ function chooseDensity(doc: Doc, blocks: Block[]): Density {
   return (onePage ?? twoPages ?? heights[heights.length - 1])?.d ?? REGULAR;
 }
 
-function createDocument(input: ReportInput): Doc {
+/** pdfkit (with its font and compression code) is loaded by the first PDF, not at start-up. */
+let pdfkit: Promise<typeof PDFDocumentType> | undefined;
+const loadPdfkit = () => {
+  pdfkit ??= import('pdfkit').then((m) => m.default);
+  return pdfkit;
+};
+
+function createDocument(PDFDocument: typeof PDFDocumentType, input: ReportInput): Doc {
   const doc = new PDFDocument({
     size: 'LETTER',
     margins: { top: PAGE.top, bottom: PAGE.bottom, left: PAGE.side, right: PAGE.side },
@@ -88,8 +95,8 @@ function createDocument(input: ReportInput): Doc {
 }
 
 /** Renders the report as a US Letter PDF: one page for a typical result, two for long ones. */
-export function renderReport(input: ReportInput): Promise<Buffer> {
-  const doc = createDocument(input);
+export async function renderReport(input: ReportInput): Promise<Buffer> {
+  const doc = createDocument(await loadPdfkit(), input);
   const chunks: Buffer[] = [];
   const done = new Promise<Buffer>((resolve, reject) => {
     doc.on('data', (chunk: Buffer) => chunks.push(chunk));

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { migrationFiles } from '../db/migrate.ts';
 import { repoRoot } from '../repo-root.ts';
@@ -17,14 +17,43 @@ export function templatePath(): string {
   return join(templateDir(), `${PREFIX}${digest.digest('hex').slice(0, 16)}.tar`);
 }
 
+/**
+ * The same template as a closed on-disk data directory: a server stack started on a copy of it
+ * (`copyTemplateDataDir`) skips initdb and the migrations, as on any later start.
+ */
+export const templateDataDirPath = () => templatePath().replace(/\.tar$/, '.pgdata');
+
+/** Copies the on-disk template to `dest` (a server's `DATA_DIR/pglite`); false when there is none yet. */
+export function copyTemplateDataDir(dest: string): boolean {
+  const source = templateDataDirPath();
+  if (!existsSync(join(source, 'PG_VERSION'))) return false;
+  cpSync(source, dest, { recursive: true });
+  return true;
+}
+
+/**
+ * A DATA_DIR without an embedded database gets a copy of the migrated template when the test run
+ * has one (vitest's global setup makes it), so it opens as on any later start: initdb and the
+ * migrations are tested on their own (server/db) and cost seconds per server or CLI process.
+ */
+export function startFromTemplate(dataDir: string): void {
+  const target = join(dataDir, 'pglite');
+  if (existsSync(target)) return;
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  copyTemplateDataDir(target);
+}
+
 export const templateDir = () => join(repoRoot(), '.tmp');
 
 /** Templates of older migrations: 40 MB each, so they are removed once a newer one exists. */
 export function removeStaleTemplates(keep: string): void {
   if (!existsSync(templateDir())) return;
+  const keepDataDir = keep.replace(/\.tar$/, '.pgdata');
   for (const name of readdirSync(templateDir())) {
     const path = join(templateDir(), name);
-    if (name.startsWith(PREFIX) && name.endsWith('.tar') && path !== keep) rmSync(path, { force: true });
+    const stale = name.startsWith(PREFIX) && path !== keep && path !== keepDataDir;
+    if (stale && (name.endsWith('.tar') || name.endsWith('.pgdata')))
+      rmSync(path, { recursive: true, force: true });
   }
 }
 

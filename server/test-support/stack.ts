@@ -3,13 +3,19 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '../env.ts';
 import { type RunningServers, startServers } from '../index.ts';
+import { startFromTemplate } from './pglite-template.ts';
 
-/** Environment of a whole server stack on OS-chosen loopback ports over its own embedded database. */
+/**
+ * Environment of a whole server stack on OS-chosen loopback ports over its own embedded database.
+ * A DATA_DIR without a database starts from a copy of the migrated template (`startFromTemplate`).
+ */
 export function stackEnv(overrides: Record<string, string> = {}): Record<string, string> {
+  const dataDir = overrides.DATA_DIR ?? mkdtempSync(join(tmpdir(), 'svc-stack-'));
+  if (!overrides.DATABASE_URL) startFromTemplate(dataDir);
   return {
     NODE_ENV: 'test',
     LOG_LEVEL: 'silent',
-    DATA_DIR: overrides.DATA_DIR ?? mkdtempSync(join(tmpdir(), 'svc-stack-')),
+    DATA_DIR: dataDir,
     API_PORT: '0',
     EMBED_PORT: '0',
     EXAMPLES_PORT: '0',

@@ -1,11 +1,4 @@
-import {
-  type AuthenticationResponseJSON,
-  generateAuthenticationOptions,
-  generateRegistrationOptions,
-  type RegistrationResponseJSON,
-  verifyAuthenticationResponse,
-  verifyRegistrationResponse,
-} from '@simplewebauthn/server';
+import type { AuthenticationResponseJSON, RegistrationResponseJSON } from '@simplewebauthn/server';
 import { recordAudit } from '../../db/audit-repo.ts';
 import { newId } from '../../db/ids.ts';
 import {
@@ -21,6 +14,12 @@ import { AppError } from '../../errors.ts';
 import type { PortalDeps, PortalPrincipal } from './portal-deps.ts';
 
 const CHALLENGE_TTL_MS = 5 * 60_000;
+
+/**
+ * WebAuthn's library (and the ASN.1/COSE code under it) is loaded on the first passkey request:
+ * it is the largest module graph of the server, and `npm start` should not wait for it.
+ */
+const webauthn = () => import('@simplewebauthn/server');
 
 /** WebAuthn's relying party: the portal's host name (never an IP; see PUBLIC_PORTAL_URL). */
 const relyingParty = (deps: PortalDeps) => {
@@ -67,6 +66,7 @@ async function redeemChallenge(
 export async function passkeyRegistrationOptions(deps: PortalDeps, principal: PortalPrincipal) {
   const { rpID } = relyingParty(deps);
   const existing = await listPasskeysOfUser(deps.db, principal.userId);
+  const { generateRegistrationOptions } = await webauthn();
   const options = await generateRegistrationOptions({
     rpName: 'svc portal',
     rpID,
@@ -88,6 +88,7 @@ export async function addPasskey(
 ) {
   const expectedChallenge = await redeemChallenge(deps, input.challengeId, 'register', principal.userId);
   const { rpID, origin } = relyingParty(deps);
+  const { verifyRegistrationResponse } = await webauthn();
   const verification = await verifyRegistrationResponse({
     response: input.response,
     expectedChallenge,
@@ -123,6 +124,7 @@ export async function addPasskey(
 /** Sign-in step 1: options for `navigator.credentials.get`, no user named (discoverable keys). */
 export async function passkeySignInOptions(deps: PortalDeps) {
   const { rpID } = relyingParty(deps);
+  const { generateAuthenticationOptions } = await webauthn();
   const options = await generateAuthenticationOptions({ rpID, userVerification: 'preferred' });
   const challengeId = await storeChallenge(deps, options.challenge, 'authenticate', null);
   return { challengeId, options };
@@ -137,6 +139,7 @@ export async function verifyPasskeySignIn(
   const passkey = await findPasskeyByCredentialId(deps.db, input.response.id);
   if (!passkey) throw failed();
   const { rpID, origin } = relyingParty(deps);
+  const { verifyAuthenticationResponse } = await webauthn();
   const verification = await verifyAuthenticationResponse({
     response: input.response,
     expectedChallenge,

@@ -1,0 +1,91 @@
+#!/usr/bin/env node
+// `npm test`: every suite, the independent ones side by side. The unit and integration tests
+// (vitest's node and browser projects) start at once; the type check and the lint run next to
+// them, and so does the build, which the browser end-to-end suite and the size budget wait for.
+// Each suite's output is printed whole when it ends (never interleaved), then one table of what
+// each suite cost; the exit code is 1 when any suite failed.
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+
+const root = join(import.meta.dirname, '..');
+const bin = (name) => join(root, 'node_modules', '.bin', name);
+
+const SUITES = {
+  typecheck: { cmd: [bin('tsc'), '--noEmit', '-p', 'tsconfig.json'] },
+  lint: { cmd: [bin('biome'), 'check', '.'], after: ['typecheck'] },
+  unit: { cmd: [bin('vitest'), 'run', '--project', 'node', '--project', 'browser'] },
+  build: { cmd: ['npm', 'run', 'build', '--silent'] },
+  e2e: { cmd: [bin('vitest'), 'run', '--project', 'e2e'], after: ['build'] },
+  size: { cmd: ['npm', 'run', 'size', '--silent'], after: ['build'] },
+};
+
+const started = performance.now();
+const results = new Map();
+const seconds = (ms) => `${(ms / 1000).toFixed(1)} s`;
+
+function run(name) {
+  const { cmd } = SUITES[name];
+  return new Promise((resolve) => {
+    const t0 = performance.now();
+    let output = '';
+    const child = spawn(cmd[0], cmd.slice(1), {
+      cwd: root,
+      env: { ...process.env, FORCE_COLOR: process.stdout.isTTY ? '1' : '0' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    child.stdout.on('data', (d) => {
+      output += d;
+    });
+    child.stderr.on('data', (d) => {
+      output += d;
+    });
+    child.on('close', (code, signal) => {
+      const result = { code: code ?? 1, signal, ms: performance.now() - t0, startedAt: t0 - started };
+      results.set(name, result);
+      const status = result.code === 0 ? 'ok' : `FAILED (${signal ?? `exit ${code}`})`;
+      process.stdout.write(`\n── ${name}: ${status} in ${seconds(result.ms)} ──\n${output}\n`);
+      resolve(result);
+    });
+  });
+}
+
+const pending = new Map();
+function start(name) {
+  if (!pending.has(name)) {
+    const deps = SUITES[name].after ?? [];
+    pending.set(
+      name,
+      Promise.all(deps.map(start)).then((done) =>
+        done.every((r) => r.code === 0) ? run(name) : skipped(name),
+      ),
+    );
+  }
+  return pending.get(name);
+}
+
+function skipped(name) {
+  const result = { code: 1, signal: null, ms: 0, startedAt: performance.now() - started, skipped: true };
+  results.set(name, result);
+  process.stdout.write(`\n── ${name}: not run (a suite it needs failed) ──\n`);
+  return result;
+}
+
+const only = process.argv.slice(2);
+for (const name of only.length ? only : Object.keys(SUITES)) {
+  if (!SUITES[name]) {
+    console.error(`unknown suite ${name}; suites: ${Object.keys(SUITES).join(', ')}`);
+    process.exit(2);
+  }
+  start(name);
+}
+await Promise.all(pending.values());
+
+console.log('suite       started   took      result');
+for (const [name, r] of [...results].sort((a, b) => a[1].startedAt - b[1].startedAt)) {
+  const outcome = r.skipped ? 'not run' : r.code === 0 ? 'ok' : 'FAILED';
+  console.log(
+    `${name.padEnd(11)} ${seconds(r.startedAt).padStart(7)}  ${seconds(r.ms).padStart(7)}   ${outcome}`,
+  );
+}
+console.log(`total ${seconds(performance.now() - started)}`);
+process.exit([...results.values()].every((r) => r.code === 0) ? 0 : 1);
