@@ -1,6 +1,7 @@
 import type { MiddlewareHandler } from 'hono';
 import { AppError } from '../errors.ts';
 import type { AppEnv } from './app-env.ts';
+import { hasBody } from './refuse-nul.ts';
 
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
 
@@ -10,7 +11,7 @@ const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
  */
 export function requireJsonBody(formPaths: ReadonlySet<string> = new Set()): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
-    if (BODY_METHODS.has(c.req.method) && hasBody(c.req.raw)) {
+    if (BODY_METHODS.has(c.req.method) && hasBody(c)) {
       const type = (c.req.header('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
       const isJson = type === 'application/json' || /^application\/[\w.+-]+\+json$/.test(type);
       const isForm = type === 'application/x-www-form-urlencoded' && formPaths.has(c.req.path);
@@ -20,10 +21,4 @@ export function requireJsonBody(formPaths: ReadonlySet<string> = new Set()): Mid
     }
     await next();
   };
-}
-
-function hasBody(req: Request): boolean {
-  const length = req.headers.get('content-length');
-  if (length !== null) return Number(length) > 0;
-  return req.headers.has('transfer-encoding') || req.body !== null;
 }

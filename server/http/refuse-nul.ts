@@ -1,4 +1,4 @@
-import type { MiddlewareHandler } from 'hono';
+import type { Context, MiddlewareHandler } from 'hono';
 import { AppError } from '../errors.ts';
 import type { AppEnv } from './app-env.ts';
 
@@ -18,15 +18,26 @@ function hasNul(value: unknown): boolean {
 /**
  * Refuses NUL (U+0000) anywhere in the path, the query or a body's strings with 400. PostgreSQL
  * text cannot hold it, so it would otherwise fail deep in a query, and no person types it.
- * The body is read from a clone, so the request stays untouched for the route.
+ * The body is read through Hono's body cache (`c.req.text()`), so the route's own `json()` or
+ * `text()` reuses the same text instead of reading the stream again.
  */
+/**
+ * A body framed by Content-Length (non-zero) or chunked, told by the headers where they say it (on
+ * the wire they always do), so that no Fetch Request is built; an in-process request may carry
+ * neither and is asked directly.
+ */
+export function hasBody(c: Context<AppEnv>): boolean {
+  const length = c.req.header('content-length');
+  if (length !== undefined) return Number(length) > 0;
+  return c.req.header('transfer-encoding') !== undefined || c.req.raw.body !== null;
+}
+
 export function refuseNul(): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const url = c.req.url;
     if (/%00/.test(url) || url.includes('\0')) throw nulError();
-    if (BODY_METHODS.has(c.req.method) && c.req.raw.body !== null) {
-      // A clone: routes that read `c.req.raw` themselves (the MCP transport) still get the body.
-      const text = await c.req.raw.clone().text();
+    if (BODY_METHODS.has(c.req.method) && hasBody(c)) {
+      const text = await c.req.text();
       const isForm = (c.req.header('content-type') ?? '').startsWith('application/x-www-form-urlencoded');
       if (text.includes('\0') || (isForm && /%00/.test(text))) throw nulError();
       if (/\\u0000/i.test(text)) {
