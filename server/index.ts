@@ -77,6 +77,9 @@ export async function startServers(
       ? new (await import('ioredis')).Redis(config.REDIS_URL, {
           maxRetriesPerRequest: 1,
           enableOfflineQueue: false,
+          // Commands issued in the same tick (the rate-limit script of every request in flight)
+          // leave in one socket write: the profile showed one write per command at 9 % of CPU.
+          enableAutoPipelining: true,
         })
       : undefined;
     redis?.on('error', (err) =>

@@ -1,6 +1,6 @@
+import { Redis } from 'ioredis';
 import { createApp } from '../app.ts';
 import { systemClock } from '../clock.ts';
-import { Redis } from 'ioredis';
 import { migrate } from '../db/migrate.ts';
 import { openConfiguredDatabase } from '../db/open-data-dir.ts';
 import { ensurePublishableKeys } from '../domain/licensing/license-keys.ts';
