@@ -183,6 +183,8 @@ export async function checkPortalPage(
   phone = true,
 ) {
   expect(await axeViolations(page)).toEqual([]);
+  // From the top: a page scrolled by the test would catch the sticky sidebar half-way down.
+  await page.evaluate(() => window.scrollTo(0, 0));
   await screenshot(page, `${name}-desktop`);
   if (!phone) return;
   const small = await newPhoneContext(browser, from);
