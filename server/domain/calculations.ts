@@ -82,7 +82,7 @@ export async function estimate(
     createdAt: deps.clock.now(),
   };
   // Most firms subscribe nothing to results: then the row alone is written.
-  if (!(await wantsResultEvent(deps.db, values))) return toResultView(await insertResult(deps.db, values));
+  if (!(await wantsResultEvent(deps, values))) return toResultView(await insertResult(deps.db, values));
   // The result and its `result.created` event commit together (transactional outbox).
   const row = await withTransaction(deps.db, async (tx) => {
     const stored = await insertResult(tx, values);

@@ -1,6 +1,9 @@
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { outboxEvents } from '../db/schema.ts';
 import { updateAccount } from '../domain/accounts/account-settings.ts';
 import { closeAccount } from '../domain/delivery/account-closure.ts';
+import { createEndpoint, updateEndpoint } from '../domain/delivery/endpoints.ts';
 import { listApiKeys, revokeApiKey, revokeLicense } from '../domain/license-admin.ts';
 import { rollLicenseKey } from '../domain/licensing/license-keys.ts';
 import { releaseSeat, updateLicense } from '../domain/licensing/license-lifecycle.ts';
@@ -163,6 +166,31 @@ describe('lookup caches: every invalidating change is seen on the very next requ
       updateAccount(t.services.licensing, f.account.id, { name: 'Renamed & Partners' }, OPERATOR),
     );
     expect((await res.json()).firm.name).toBe('Renamed & Partners');
+  });
+
+  it('an endpoint subscribed to results (new, or changed to results) gets the next result event', async () => {
+    const f = await firm();
+    const resultEvents = async () =>
+      (
+        await t.services.database.db
+          .select()
+          .from(outboxEvents)
+          .where(eq(outboxEvents.accountId, f.account.id))
+      ).filter((e) => e.type === 'result.created').length;
+    const deliveryDeps = { ...t.services.delivery, allowPrivateHosts: [] };
+    // No endpoint yet: "no subscriber" is cached, and the result is stored without an event.
+    expect((await afterChange(f, 'calc', async () => {})).status).toBe(200);
+    expect(await resultEvents()).toBe(0);
+    const { endpoint } = await createEndpoint(deliveryDeps, {
+      accountId: f.account.id,
+      url: 'https://hooks.smithlaw.com/svc',
+      events: ['lead.created'],
+    });
+    expect((await requests.calc(f)).status).toBe(200);
+    expect(await resultEvents()).toBe(0);
+    await updateEndpoint(deliveryDeps, endpoint.id, { events: ['lead.created', 'result.created'] });
+    expect((await requests.calc(f)).status).toBe(200);
+    expect(await resultEvents()).toBe(1);
   });
 
   it('a verified token is not served past its expiry', async () => {

@@ -18,7 +18,7 @@ export interface CacheDeps {
   caches?: LookupCaches | undefined;
 }
 
-function cached<T>(
+export function cachedLookup<T>(
   deps: CacheDeps,
   cache: CacheName,
   key: string,
@@ -29,27 +29,27 @@ function cached<T>(
 }
 
 export const cachedLicenseById = (deps: CacheDeps, id: string): Promise<LicenseRow | undefined> =>
-  cached(deps, 'license', id, () => findLicenseById(deps.db, id));
+  cachedLookup(deps, 'license', id, () => findLicenseById(deps.db, id));
 
 export const cachedActivation = (deps: CacheDeps, id: string): Promise<ActivationRow | undefined> =>
-  cached(deps, 'activation', id, () => findActivation(deps.db, id));
+  cachedLookup(deps, 'activation', id, () => findActivation(deps.db, id));
 
 export const cachedFamilyRevoked = async (deps: CacheDeps, familyId: string): Promise<boolean> =>
-  (await cached(deps, 'family', familyId, () => isFamilyRevoked(deps.db, familyId))) ?? false;
+  (await cachedLookup(deps, 'family', familyId, () => isFamilyRevoked(deps.db, familyId))) ?? false;
 
 export const cachedAccount = (deps: CacheDeps, id: string): Promise<AccountRow | undefined> =>
-  cached(deps, 'account', id, () => findAccountById(deps.db, id));
+  cachedLookup(deps, 'account', id, () => findAccountById(deps.db, id));
 
 /**
  * An API key row by its HMAC. The row is shared by later hits, so `touchApiKey`'s new "last used"
  * is written into it too (see `authenticateApiKey`).
  */
 export const cachedApiKey = (deps: CacheDeps, keyHmac: string): Promise<ApiKeyRow | undefined> =>
-  cached(deps, 'api-key', keyHmac, () => findApiKeyByHmac(deps.db, keyHmac));
+  cachedLookup(deps, 'api-key', keyHmac, () => findApiKeyByHmac(deps.db, keyHmac));
 
 /** The license a publishable key opens at `at`; the entry ends with a rolled key's overlap. */
 export const cachedLicenseByPublishableKey = (deps: CacheDeps, keyValue: string, at: Date) =>
-  cached(
+  cachedLookup(
     deps,
     'license-key',
     keyValue,
@@ -68,7 +68,7 @@ export async function cachedSeatsUsed(
   activeSince: Date,
   idleAfterMs: number,
 ): Promise<number> {
-  const use = await cached(
+  const use = await cachedLookup(
     deps,
     'seats',
     licenseId,

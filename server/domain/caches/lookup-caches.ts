@@ -22,6 +22,7 @@ export const CACHE_NAMES = [
   'seats',
   'api-key',
   'account',
+  'result-subscribers',
 ] as const;
 export type CacheName = (typeof CACHE_NAMES)[number];
 

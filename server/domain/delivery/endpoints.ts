@@ -8,6 +8,7 @@ import { newId } from '../../db/ids.ts';
 import { webhookEndpoints } from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';
 import { decrypt, encrypt } from '../../secrets/encryption.ts';
+import { invalidateCaches } from '../caches/lookup-caches.ts';
 import { isDevHost } from '../domains.ts';
 import type { ActingAs } from '../licensing/license-lifecycle.ts';
 import type { DeliveryDeps } from './deps.ts';
@@ -16,7 +17,7 @@ import { generateWebhookSecret } from './signing.ts';
 import { hostOf, isBlockedAddress } from './ssrf-guard.ts';
 
 export type EndpointRow = typeof webhookEndpoints.$inferSelect;
-type Deps = Pick<DeliveryDeps, 'db' | 'clock' | 'secretKey' | 'allowPrivateHosts'>;
+type Deps = Pick<DeliveryDeps, 'db' | 'clock' | 'secretKey' | 'allowPrivateHosts' | 'caches'>;
 
 export const DEFAULT_ROLL_OVERLAP_SECONDS = 24 * 3600;
 
@@ -118,6 +119,7 @@ export async function createEndpoint(deps: Deps, input: NewEndpointInput, as: Ac
       updatedAt: now,
     })
     .returning();
+  await invalidateCaches(deps); // results of this account now have a subscriber to ask about
   await recordAudit(deps.db, {
     accountId: input.accountId,
     actor: as.actor,
@@ -212,6 +214,7 @@ export async function enableEndpoint(deps: Deps, id: string, as: ActingAs = OPER
     .set({ disabledAt: null, disabledReason: null, failingSince: null, updatedAt: now })
     .where(eq(webhookEndpoints.id, id))
     .returning();
+  await invalidateCaches(deps);
   await recordAudit(deps.db, {
     accountId: row.accountId,
     actor: as.actor,
@@ -268,6 +271,7 @@ export async function updateEndpoint(
     .set({ ...set, updatedAt: now })
     .where(eq(webhookEndpoints.id, id))
     .returning();
+  await invalidateCaches(deps);
   const fields = Object.keys(set).filter((k) => k !== 'disabledReason' && k !== 'failingSince');
   const pick = (r: EndpointRow) =>
     Object.fromEntries(

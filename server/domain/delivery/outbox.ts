@@ -2,6 +2,7 @@ import { eq } from 'drizzle-orm';
 import type { Db } from '../../db/database.ts';
 import { newId } from '../../db/ids.ts';
 import { accounts, mailMessages, outboxEvents, webhookDeliveries } from '../../db/schema.ts';
+import { type CacheDeps, cachedLookup } from '../caches/cached-lookups.ts';
 import { liveEndpointsOf } from './endpoints.ts';
 import type { WebhookBody, WebhookEventType } from './event-types.ts';
 
@@ -110,10 +111,21 @@ async function subscribedEndpoints(db: Db, accountId: string, type: WebhookEvent
 /**
  * Whether a `result.created` event of this account would reach an endpoint. When none would, the
  * result can be stored on its own (one round trip, no transaction): `enqueueResultEvent` would
- * write nothing anyway.
+ * write nothing anyway. The answer is cached per account: every write that could turn it from "no"
+ * to "yes" (an endpoint created, turned on, or given other events) invalidates; a stale "yes" only
+ * costs the transaction, whose outbox write asks the database again.
  */
-export async function wantsResultEvent(db: Db, row: { accountId: string; test: boolean }): Promise<boolean> {
-  return (await subscribedEndpoints(db, row.accountId, 'result.created', row.test)).length > 0;
+export async function wantsResultEvent(
+  deps: CacheDeps,
+  row: { accountId: string; test: boolean },
+): Promise<boolean> {
+  const wants = await cachedLookup(deps, 'result-subscribers', row.accountId, async () => {
+    const live = (await liveEndpointsOf(deps.db, row.accountId)).filter((e) =>
+      e.events.includes('result.created'),
+    );
+    return { any: live.length > 0, live: live.some((e) => e.includeTest) };
+  });
+  return row.test ? Boolean(wants?.live) : Boolean(wants?.any);
 }
 
 export function enqueueResultEvent(
