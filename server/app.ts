@@ -108,12 +108,15 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
     },
   });
   app.use('/v1/*', (c, next) => {
-    // A body framed by Content-Length within the limit (or no body at all) passes on the header
+    // A body framed by Content-Length within the limit, or a GET without one, passes on the headers
     // alone: Hono's check would build a full Fetch Request for every call, GETs included, and the
-    // profile showed that cost. Chunked and oversized bodies go through the real check.
+    // profile showed that cost. Chunked, unannounced and oversized bodies go through the real check.
     if (c.req.header('transfer-encoding') === undefined) {
       const length = c.req.header('content-length');
-      if (length === undefined || Number(length) <= config.BODY_LIMIT_BYTES) return next();
+      if (length !== undefined)
+        return Number(length) <= config.BODY_LIMIT_BYTES ? next() : limitBody(c, next);
+      // Neither header: on the wire there is no body. In-process requests may carry one unannounced.
+      if (c.req.method === 'GET' || c.req.method === 'HEAD') return next();
     }
     return limitBody(c, next);
   });
