@@ -1,57 +1,9 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPostgresTestDatabase } from './test-support/db.ts';
+import { type ServerProcess, startServerProcess, stopServerProcess } from './test-support/server-process.ts';
 
-interface Instance {
-  child: ChildProcess;
-  url: string;
-  output: () => string;
-}
-
-/** Starts `server/index.ts` as its own process on OS-chosen loopback ports. */
-async function startProcess(env: Record<string, string>): Promise<Instance> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/index.ts'], {
-    env: {
-      ...process.env,
-      NODE_ENV: 'test',
-      LOG_LEVEL: 'warn',
-      API_PORT: '0',
-      EMBED_PORT: '0',
-      EXAMPLES_PORT: '0',
-      DATA_DIR: mkdtempSync(join(tmpdir(), 'svc-proc-')),
-      ...env,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout!.on('data', (d) => {
-    output += d;
-  });
-  child.stderr!.on('data', (d) => {
-    output += d;
-  });
-  const started = Date.now();
-  const apiUrl = () => /API\s+(http:\/\/\S+)\/v1/.exec(output)?.[1];
-  while (!apiUrl()) {
-    if (child.exitCode !== null || Date.now() - started > 90_000)
-      throw new Error(`server process did not start: ${output.slice(-500)}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  const url = apiUrl()!;
-  return { child, url, output: () => output };
-}
-
-function stop(instance: Instance | undefined): Promise<void> {
-  if (!instance || instance.child.exitCode !== null) return Promise.resolve();
-  return new Promise((resolve) => {
-    instance.child.once('exit', () => resolve());
-    instance.child.kill('SIGTERM');
-  });
-}
+type Instance = ServerProcess;
 
 const post = (url: string, body: unknown, headers: Record<string, string> = {}) =>
   fetch(url, {
@@ -91,8 +43,8 @@ describe.runIf(process.env.DATABASE_URL && process.env.REDIS_URL)(
         SEED_DEMO: 'false',
         METRICS_TOKEN: metricsToken,
       };
-      a = await startProcess(env);
-      b = await startProcess(env);
+      a = await startServerProcess(env);
+      b = await startServerProcess(env);
       const admin = { authorization: `Bearer ${adminToken}` };
       const account = await (
         await post(`${a.url}/admin/v1/accounts`, { name: 'Two-Node LLP' }, admin)
@@ -117,7 +69,7 @@ describe.runIf(process.env.DATABASE_URL && process.env.REDIS_URL)(
     }, 180_000);
 
     afterAll(async () => {
-      await Promise.all([stop(a), stop(b)]);
+      await Promise.all([stopServerProcess(a), stopServerProcess(b)]);
       await pg?.drop();
     });
 
