@@ -49,7 +49,7 @@ const CONNECTIONS = 32;
 const LICENSES = 8;
 const TOKENS = 1000;
 
-type PathName = 'GET /healthz' | 'GET /licenses/status' | 'POST /license/activate' | 'POST /calc/estimate';
+export type PathName = 'GET /healthz' | 'GET /licenses/status' | 'POST /license/activate' | 'POST /calc/estimate';
 const PATHS: PathName[] = [
   'GET /healthz',
   'GET /licenses/status',
@@ -57,7 +57,7 @@ const PATHS: PathName[] = [
   'POST /calc/estimate',
 ];
 
-function targetOf(name: PathName, creds: BenchCredentials): LoadTarget {
+export function targetOf(name: PathName, creds: BenchCredentials): LoadTarget {
   const { accessTokens, embedTokens, licenses } = creds;
   switch (name) {
     case 'GET /healthz':
@@ -97,7 +97,7 @@ function targetOf(name: PathName, creds: BenchCredentials): LoadTarget {
 
 const loadAverage = () => execFileSync('uptime', { encoding: 'utf8' }).trim();
 
-function serverEnv(backend: Backend, database?: string): Record<string, string> {
+export function serverEnv(backend: Backend, database?: string): Record<string, string> {
   return {
     NODE_ENV: 'production',
     LOG_LEVEL: 'info',
@@ -124,7 +124,7 @@ function serverEnv(backend: Backend, database?: string): Record<string, string> 
 async function benchBackend(
   backend: Backend,
   bareRps: number,
-  opts: { seconds: number; profileDir?: string },
+  opts: { seconds: number; profileDir?: string; paths: PathName[] },
   out: HttpBenchResult,
 ): Promise<void> {
   const pg =
@@ -141,7 +141,7 @@ async function benchBackend(
       licenseCount: LICENSES,
       tokenCount: TOKENS,
     });
-    for (const name of PATHS) {
+    for (const name of opts.paths) {
       let dir: string | undefined;
       if (opts.profileDir) {
         // One server per path, provisioned by the previous one (same database): one profile per path.
@@ -237,8 +237,12 @@ function targetsOf(rows: HttpRow[]): Target[] {
  * process. With `profileDir` each path runs on a server started with `--cpu-prof`.
  */
 export async function runHttpBench(
-  opts: { seconds?: number; profileDir?: string; backends?: Backend[] } = {},
+  opts: { seconds?: number; profileDir?: string; backends?: Backend[]; paths?: string[] } = {},
 ): Promise<HttpBenchResult> {
+  const paths = opts.paths?.length
+    ? PATHS.filter((p) => opts.paths!.some((wanted) => p.toLowerCase().includes(wanted.toLowerCase())))
+    : PATHS;
+  if (paths.length === 0) throw new Error(`no path matches ${opts.paths!.join(', ')}; paths: ${PATHS.join(', ')}`);
   const seconds = opts.seconds ?? 5;
   const out: HttpBenchResult = {
     when: new Date().toISOString(),
@@ -276,7 +280,7 @@ export async function runHttpBench(
     await benchBackend(
       backend,
       bareRps,
-      { seconds, ...(opts.profileDir ? { profileDir: opts.profileDir } : {}) },
+      { seconds, paths, ...(opts.profileDir ? { profileDir: opts.profileDir } : {}) },
       out,
     );
   }

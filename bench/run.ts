@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { repoRoot } from '../server/repo-root.ts';
-import { type HttpBenchResult, printHttpBench, runHttpBench, writeHttpBench } from './http.ts';
+import { type Backend, type HttpBenchResult, printHttpBench, runHttpBench, writeHttpBench } from './http.ts';
 import { printMcpFigures, runMcpBench } from './mcp.ts';
 import { runPdfBench } from './pdf.ts';
 import { READY_BUDGET_MS, runReadyBench } from './ready.ts';
@@ -11,16 +11,22 @@ import { runWebhookBench } from './webhooks.ts';
  * `npm run bench`: every figure the issues name, printed. Loopback only; bounded in count.
  * `npm run bench -- mcp` runs only the MCP tools (add `--plans` for the query plans).
  * `npm run bench -- http` runs only the HTTP throughput table (add `--profile` for a CPU profile of
- * each path, written under bench/results/profiles/, and its top self-time entries).
+ * each path, written under bench/results/profiles/, and its top self-time entries; `--path=calc` and
+ * `--backend=pglite` narrow the run to the paths and the backend named).
  * Exits non-zero when any HTTP answer was not 2xx.
  */
 const only = process.argv.slice(2).find((a) => !a.startsWith('-'));
 
 async function http(): Promise<HttpBenchResult> {
   const profile = process.argv.includes('--profile');
-  const result = await runHttpBench(
-    profile ? { profileDir: join(repoRoot(), 'bench', 'results', 'profiles', String(Date.now())) } : {},
-  );
+  const option = (name: string) =>
+    process.argv.filter((a) => a.startsWith(`--${name}=`)).map((a) => a.slice(name.length + 3));
+  const backends = option('backend');
+  const result = await runHttpBench({
+    paths: option('path'),
+    ...(backends.length ? { backends: backends as Backend[] } : {}),
+    ...(profile ? { profileDir: join(repoRoot(), 'bench', 'results', 'profiles', String(Date.now())) } : {}),
+  });
   printHttpBench(result);
   console.log(`figures written to ${writeHttpBench(result)}`);
   return result;

@@ -22,6 +22,8 @@ function echoRouter() {
     }),
     (c) => c.json({ name: c.req.valid('json').name }, 200),
   );
+  // As MCP and streamed answers do: a Response of the route's own, not made through Hono's helpers.
+  router.get('/api/raw', () => new Response('raw', { headers: { 'content-type': 'text/plain' } }));
   router.get('/api/boom', () => {
     throw new Error('secret database password in stack');
   });
@@ -174,5 +176,27 @@ describe('CORS', () => {
       headers: headers('https://evil.example'),
     });
     expect(fromOther.headers.get('access-control-allow-origin')).toBeNull();
+  });
+
+  it('puts every header on an answer the route made itself, and on a preflight', async () => {
+    for (const res of [
+      await app.request('/v1/api/raw', { headers: { origin: embedOrigin } }),
+      await app.request('/v1/api/raw', {
+        method: 'OPTIONS',
+        headers: { origin: embedOrigin, 'access-control-request-method': 'GET' },
+      }),
+    ]) {
+      expect(res.headers.get('access-control-allow-origin')).toBe(embedOrigin);
+      expect(res.headers.get('access-control-expose-headers')).toContain('X-RateLimit-Remaining');
+      expect(res.headers.get('vary')).toContain('Origin');
+      expect(res.headers.get('x-request-id')).toMatch(/^[\w-]{36}$/);
+      expect(res.headers.get('x-ratelimit-limit')).toMatch(/^\d+$/);
+      expect(res.headers.get('ratelimit')).toMatch(/^"default";r=\d+;t=\d+$/);
+      expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+      expect(res.headers.get('content-security-policy')).toContain("default-src 'none'");
+    }
+    const raw = await app.request('/v1/api/raw', { headers: { origin: embedOrigin } });
+    expect(await raw.text()).toBe('raw');
+    expect(raw.headers.get('content-type')).toBe('text/plain');
   });
 });

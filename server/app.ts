@@ -1,6 +1,5 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
 import { bodyLimit } from 'hono/body-limit';
-import { requestId } from 'hono/request-id';
 import { secureHeaders } from 'hono/secure-headers';
 import { getPath } from 'hono/utils/url';
 import type { Logger } from 'pino';
@@ -18,6 +17,7 @@ import { type Metrics, metricsHandler } from './http/metrics.ts';
 import { type CredentialKeyResolver, type RateLimitOptions, rateLimit } from './http/rate-limit.ts';
 import type { RateLimiter } from './http/rate-limiter.ts';
 import { refuseNul } from './http/refuse-nul.ts';
+import { requestId } from './http/request-id.ts';
 import { requestLog } from './http/request-log.ts';
 import { createDocsRoutes } from './routes/docs.ts';
 import { createHealthRoutes } from './routes/health.ts';
@@ -72,7 +72,7 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   if (deps.metrics && config.METRICS_TOKEN)
     app.get('/metrics', metricsHandler(deps.metrics, config.METRICS_TOKEN));
   if (deps.metrics) app.use(deps.metrics.middleware);
-  app.use(requestId({ limitLength: 128 }));
+  app.use(requestId());
   app.use(requestLog(deps.logger));
   app.use(
     secureHeaders({

@@ -30,20 +30,30 @@ export interface RateLimitOptions {
   onRefused?: (group: string) => void;
 }
 
-/** Writes the GitHub-style X-RateLimit-* trio and the IETF draft RateLimit/RateLimit-Policy pair. */
-export function setRateLimitHeaders(c: Context, d: RateDecision, nowMs: number): void {
+/** The GitHub-style X-RateLimit-* trio and the IETF draft RateLimit/RateLimit-Policy pair. */
+export function rateLimitHeaders(d: RateDecision, nowMs: number): Record<string, string> {
   const resetSeconds = Math.max(0, Math.ceil(d.resetMs / 1000));
-  c.header('X-RateLimit-Limit', String(d.limit));
-  c.header('X-RateLimit-Remaining', String(Math.max(0, d.remaining)));
-  c.header('X-RateLimit-Reset', String(Math.ceil((nowMs + d.resetMs) / 1000)));
-  c.header('X-RateLimit-Resource', d.group);
-  c.header('RateLimit-Policy', `"${d.group}";q=${d.limit};w=60`);
-  c.header('RateLimit', `"${d.group}";r=${Math.max(0, d.remaining)};t=${resetSeconds}`);
+  const remaining = Math.max(0, d.remaining);
+  return {
+    'X-RateLimit-Limit': String(d.limit),
+    'X-RateLimit-Remaining': String(remaining),
+    'X-RateLimit-Reset': String(Math.ceil((nowMs + d.resetMs) / 1000)),
+    'X-RateLimit-Resource': d.group,
+    'RateLimit-Policy': `"${d.group}";q=${d.limit};w=60`,
+    RateLimit: `"${d.group}";r=${remaining};t=${resetSeconds}`,
+  };
+}
+
+/** Puts the rate-limit headers on an answer already made (see `rateLimit`). */
+export function setRateLimitHeaders(headers: Headers, d: RateDecision, nowMs: number): void {
+  for (const [name, value] of Object.entries(rateLimitHeaders(d, nowMs))) headers.set(name, value);
 }
 
 /**
  * Counts every request against its group before anything else runs, so that errors, 404s and
- * preflights carry the headers too. Activation is always keyed by IP (brute force is per caller,
+ * preflights carry the headers too. The headers go on the answer after the route has made it (a
+ * refusal carries them in its error): set before, they would reach only answers made through
+ * Hono's helpers, and touching the answer early makes Hono copy it. Activation is always keyed by IP (brute force is per caller,
  * not per credential); other groups by credential when one verifies, else by IP.
  */
 export function rateLimit(opts: RateLimitOptions): MiddlewareHandler<AppEnv> {
@@ -57,15 +67,30 @@ export function rateLimit(opts: RateLimitOptions): MiddlewareHandler<AppEnv> {
     const key = credential?.key ?? `ip:${ipRateKey(ip)}`;
     const decision = await opts.limiter.consume(group, key);
     c.set('rateDecision', decision);
-    setRateLimitHeaders(c, decision, opts.now());
+    const now = opts.now();
+    // A refusal made here is answered by the error handler, through Hono's helpers: there the
+    // headers set now are kept.
+    const refuseWithHeaders = (err: unknown) => {
+      for (const [name, value] of Object.entries(rateLimitHeaders(decision, now))) c.header(name, value);
+      return err;
+    };
     if (!decision.allowed) {
       opts.onRefused?.(group);
       const retryAfter = String(Math.max(1, Math.ceil(decision.resetMs / 1000)));
-      throw new AppError('RATE_LIMITED', `Too many requests. Retry after ${retryAfter} seconds.`, {
-        headers: { 'Retry-After': retryAfter },
-      });
+      throw refuseWithHeaders(
+        new AppError('RATE_LIMITED', `Too many requests. Retry after ${retryAfter} seconds.`, {
+          headers: { 'Retry-After': retryAfter },
+        }),
+      );
     }
-    if (credential?.embed && opts.tighten) await opts.tighten(credential.embed, ipRateKey(ip));
+    if (credential?.embed && opts.tighten) {
+      try {
+        await opts.tighten(credential.embed, ipRateKey(ip));
+      } catch (err) {
+        throw refuseWithHeaders(err);
+      }
+    }
     await next();
+    setRateLimitHeaders(c.res.headers, decision, now);
   };
 }
