@@ -19,6 +19,7 @@ import {
 } from './licenses-repo.ts';
 import { migrate } from './migrate.ts';
 import { isUniqueViolation } from './pg-errors.ts';
+import { findResult, insertResult, storeResult } from './results-repo.ts';
 import { activations } from './schema.ts';
 import { insertSigningKey, listSigningKeys, updateSigningKeyStatus } from './signing-keys-repo.ts';
 
@@ -145,6 +146,42 @@ function repositorySuite(open: () => Promise<{ database: Database; done(): Promi
       { ...key('k1', T0), status: 'active', activatedAt: later(20), retireAfter: null },
       { ...key('k2', later(10)), status: 'retired', activatedAt: null, retireAfter: later(900) },
     ]);
+  });
+
+  it('results: stored together in one statement, each read back exactly as written', async () => {
+    const firm = await account('results');
+    const row = (i: number) => ({
+      id: newId('res'),
+      accountId: firm.id,
+      calculator: 'estate-tax',
+      ...(i % 2 ? { state: 'NY', licenseId: newId('lic'), originDomain: 'firm.example' } : {}),
+      inputs: { estateValue: 8_000_000.25 + i, note: `Zoë "quoted" ${i} \\ ' ;--` },
+      outputs: { totalTax: 0.1 + 0.2, nested: { list: [1, null, true] } },
+      lineItems: [{ label: 'Total', amount: -1234.56, kind: 'total' }],
+      notes: i % 3 ? [] : ['one', 'two'],
+      ruleSet: { year: 2026 },
+      disclaimer: 'Estimate only.',
+      createdAt: later(i),
+      test: i % 4 === 0,
+      ...(i % 5 ? {} : { embedSessionId: newId('es') }),
+    });
+    const rows = Array.from({ length: 40 }, (_, i) => row(i));
+    // All at once: they share statements; every caller gets its own row back once committed.
+    const stored = await Promise.all(rows.map((r) => storeResult(database.db, r)));
+    for (const [i, r] of stored.entries()) {
+      expect(await findResult(database.db, firm.id, r.id)).toEqual(r);
+      expect(r).toMatchObject({ ...rows[i], state: rows[i]!.state ?? null });
+    }
+    // One row that cannot be stored (no such account) fails alone; the rest of its batch is kept.
+    const orphan = { ...row(99), accountId: newId('acct') };
+    const outcomes = await Promise.allSettled(
+      [row(100), orphan, row(101)].map((r) => storeResult(database.db, r)),
+    );
+    expect(outcomes.map((o) => o.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    expect(await findResult(database.db, orphan.accountId, orphan.id)).toBeUndefined();
+    // Single inserts (inside transactions) write the same row.
+    const single = await insertResult(database.db, row(7));
+    expect(await findResult(database.db, firm.id, single.id)).toEqual(single);
   });
 
   it('resetDatabase empties the tables and keeps the migration log', async () => {

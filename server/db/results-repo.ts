@@ -1,4 +1,5 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, getTableColumns, sql } from 'drizzle-orm';
+import { coalescedInsert } from './coalesced-insert.ts';
 import type { Db } from './database.ts';
 import { calculationResults } from './schema.ts';
 
@@ -35,19 +36,62 @@ function prepareInsert(db: Db) {
 // and PostgreSQL parses and plans it once per connection.
 const inserts = new WeakMap<Db, ReturnType<typeof prepareInsert>>();
 
-/** Stores a result; the row written is the row returned (every column is given, none computed). */
-export async function insertResult(db: Db, values: NewResult): Promise<ResultRow> {
-  const row: ResultRow = {
+const completeRow = (values: NewResult): ResultRow =>
+  ({
     licenseId: null,
     state: null,
     originDomain: null,
     test: false,
     embedSessionId: null,
     ...values,
-  } as ResultRow;
+  }) as ResultRow;
+
+async function insertOne(db: Db, row: ResultRow): Promise<void> {
   let insert = inserts.get(db);
-  if (!insert) inserts.set(db, (insert = prepareInsert(db)));
+  if (!insert) {
+    insert = prepareInsert(db);
+    inserts.set(db, insert);
+  }
   await insert.execute(row);
+}
+
+/** Stores a result; the row written is the row returned (every column is given, none computed). */
+export async function insertResult(db: Db, values: NewResult): Promise<ResultRow> {
+  const row = completeRow(values);
+  await insertOne(db, row);
+  return row;
+}
+
+// Several rows in one statement: a JSON array of records, typed by the table's own columns.
+const columns = getTableColumns(calculationResults);
+const columnList = COLUMNS.map((key) => columns[key].name).join(', ');
+const recordType = COLUMNS.map((key) => `${columns[key].name} ${columns[key].getSQLType()}`).join(', ');
+const insertMany = (db: Db, rows: ResultRow[]) =>
+  db.execute(
+    sql`insert into calculation_results (${sql.raw(columnList)}) select ${sql.raw(columnList)} from jsonb_to_recordset(${JSON.stringify(
+      rows.map((row) => Object.fromEntries(COLUMNS.map((key) => [columns[key].name, row[key]]))),
+    )}::jsonb) as r(${sql.raw(recordType)})`,
+  );
+
+const coalesced = new WeakMap<Db, ReturnType<typeof coalescedInsert<ResultRow>>>();
+
+/**
+ * `insertResult` for the calculation endpoint outside a transaction: results arriving together
+ * share one statement and one commit (`coalescedInsert`); each caller still returns only once its
+ * row is committed.
+ */
+export async function storeResult(db: Db, values: NewResult): Promise<ResultRow> {
+  const row = completeRow(values);
+  let writer = coalesced.get(db);
+  if (!writer) {
+    writer = coalescedInsert<ResultRow>({
+      writeMany: async (rows) => void (await insertMany(db, rows)),
+      writeOne: (one) => insertOne(db, one),
+      maxInFlight: 4,
+    });
+    coalesced.set(db, writer);
+  }
+  await writer.insert(row);
   return row;
 }
 

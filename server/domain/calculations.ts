@@ -1,7 +1,7 @@
 import { runCalculator } from '../../calculators/index.ts';
 import { withTransaction } from '../db/database.ts';
 import { newId } from '../db/ids.ts';
-import { insertResult, type ResultRow } from '../db/results-repo.ts';
+import { insertResult, type ResultRow, storeResult } from '../db/results-repo.ts';
 import { AppError } from '../errors.ts';
 import { enqueueResultEvent, wantsResultEvent } from './delivery/outbox.ts';
 import type { Principal } from './principal.ts';
@@ -82,7 +82,7 @@ export async function estimate(
     createdAt: deps.clock.now(),
   };
   // Most firms subscribe nothing to results: then the row alone is written.
-  if (!(await wantsResultEvent(deps, values))) return toResultView(await insertResult(deps.db, values));
+  if (!(await wantsResultEvent(deps, values))) return toResultView(await storeResult(deps.db, values));
   // The result and its `result.created` event commit together (transactional outbox).
   const row = await withTransaction(deps.db, async (tx) => {
     const stored = await insertResult(tx, values);
