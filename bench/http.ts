@@ -49,7 +49,11 @@ const CONNECTIONS = 32;
 const LICENSES = 8;
 const TOKENS = 1000;
 
-export type PathName = 'GET /healthz' | 'GET /licenses/status' | 'POST /license/activate' | 'POST /calc/estimate';
+export type PathName =
+  | 'GET /healthz'
+  | 'GET /licenses/status'
+  | 'POST /license/activate'
+  | 'POST /calc/estimate';
 const PATHS: PathName[] = [
   'GET /healthz',
   'GET /licenses/status',
@@ -242,7 +246,8 @@ export async function runHttpBench(
   const paths = opts.paths?.length
     ? PATHS.filter((p) => opts.paths!.some((wanted) => p.toLowerCase().includes(wanted.toLowerCase())))
     : PATHS;
-  if (paths.length === 0) throw new Error(`no path matches ${opts.paths!.join(', ')}; paths: ${PATHS.join(', ')}`);
+  if (paths.length === 0)
+    throw new Error(`no path matches ${opts.paths!.join(', ')}; paths: ${PATHS.join(', ')}`);
   const seconds = opts.seconds ?? 5;
   const out: HttpBenchResult = {
     when: new Date().toISOString(),
