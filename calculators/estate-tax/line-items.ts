@@ -17,8 +17,10 @@ export interface EstateFigures {
 // One formatter, made on first use: `toLocaleString` builds a new one on every call (a tenth of a
 // calculation's time on the server), and the widget makes none before its first result.
 let dollars: Intl.NumberFormat | undefined;
-const usd = (n: number) =>
-  `$${(dollars ??= new Intl.NumberFormat('en-US', { maximumFractionDigits: 2 })).format(n)}`;
+function usd(n: number): string {
+  dollars ??= new Intl.NumberFormat('en-US', { maximumFractionDigits: 2 });
+  return `$${dollars.format(n)}`;
+}
 
 /** The breakdown, in the order of the computation: state first (§2058), then federal. */
 export function estateLineItems(f: EstateFigures): LineItem[] {
