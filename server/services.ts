@@ -155,7 +155,10 @@ export function createApiApp(
     clock: services.clock,
     logger: services.logger,
     rateLimiter,
-    tighten: (caller, ipKey) => ceilings.embedCall(caller.licenseId, caller.plan, ipKey),
+    tighten: {
+      watch: (caller) => ceilings.sessionsCounter(caller.licenseId),
+      check: (caller, ipKey, sessions) => ceilings.embedCall(caller.licenseId, caller.plan, ipKey, sessions),
+    },
     ping: () => services.database.ping(),
     metrics: services.metrics,
     ...(opts.isShuttingDown ? { isShuttingDown: opts.isShuttingDown } : {}),

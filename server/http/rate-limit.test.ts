@@ -123,4 +123,21 @@ describe.runIf(process.env.REDIS_URL)('rate limiting shared through Redis (Redis
     expect(third).toMatchObject({ allowed: false, remaining: 0, limit: 2 });
     expect(third.resetMs).toBeGreaterThan(0);
   });
+
+  it('reads a watched counter in the rate-limit round trip, as another instance left it', async () => {
+    const prefix = `svc-test-${crypto.randomUUID()}:`;
+    const coherence = { epochKey: `${prefix}cache:epoch`, observe: vi.fn(), unreachable: vi.fn() };
+    const one = createRateLimiter({ scale: 0.1, redis, prefix, coherence });
+    const two = createRateLimiter({ scale: 0.1, redis, prefix, coherence });
+    const watch = { name: 'license-sessions', key: 'sessions:lic_a', windowSeconds: 60 };
+    expect((await one.consume('calculations', 'embed:a', watch)).watched).toBe(0);
+    for (let i = 0; i < 3; i++) await two.count(watch.name, watch.key, watch.windowSeconds);
+    const decision = await one.consume('calculations', 'embed:a', watch);
+    expect(decision).toMatchObject({ allowed: true, remaining: 4, watched: 3 });
+    expect(await one.peek(watch.name, watch.key, watch.windowSeconds)).toBe(3);
+    // Without a watch the decision says nothing of it; the epoch is read either way.
+    expect((await one.consume('calculations', 'embed:a')).watched).toBeUndefined();
+    expect(coherence.observe).toHaveBeenCalledWith(null);
+    expect(coherence.unreachable).not.toHaveBeenCalled();
+  });
 });

@@ -3,7 +3,7 @@ import { AppError } from '../errors.ts';
 import type { AppEnv } from './app-env.ts';
 import { ipRateKey } from './client-ip.ts';
 import { rateLimitGroupOf } from './rate-limit-groups.ts';
-import type { RateDecision, RateLimiter } from './rate-limiter.ts';
+import type { RateDecision, RateLimiter, WatchedCounter } from './rate-limiter.ts';
 
 /** An embed token's license, whose ceilings may tighten the per-IP budget. */
 export interface EmbedCaller {
@@ -23,8 +23,17 @@ export interface RateLimitOptions {
   limiter: RateLimiter;
   ipOf: (c: Context<AppEnv>) => string;
   credentialKey?: CredentialKeyResolver | undefined;
-  /** Throws RATE_LIMITED when an embed caller's license is over its ceiling and this IP's tight budget is spent. */
-  tighten?: ((caller: EmbedCaller, ipKey: string) => Promise<void>) | undefined;
+  /**
+   * Per-license ceilings of embed callers: `watch` names the license's counter, read in the rate
+   * limiter's own round trip; `check` throws RATE_LIMITED when the license is over its ceiling
+   * and this IP's tight budget is spent.
+   */
+  tighten?:
+    | {
+        watch(caller: EmbedCaller): WatchedCounter;
+        check(caller: EmbedCaller, ipKey: string, watched: number): Promise<void>;
+      }
+    | undefined;
   now: () => number;
   /** Told of every refusal (metrics). */
   onRefused?: (group: string) => void;
@@ -65,7 +74,8 @@ export function rateLimit(opts: RateLimitOptions): MiddlewareHandler<AppEnv> {
     const credential: { key: string; embed?: EmbedCaller } | undefined =
       typeof resolved === 'string' ? { key: resolved } : resolved;
     const key = credential?.key ?? `ip:${ipRateKey(ip)}`;
-    const decision = await opts.limiter.consume(group, key);
+    const embed = opts.tighten && credential?.embed;
+    const decision = await opts.limiter.consume(group, key, embed ? opts.tighten!.watch(embed) : undefined);
     c.set('rateDecision', decision);
     const now = opts.now();
     // A refusal made here is answered by the error handler, through Hono's helpers: there the
@@ -83,9 +93,9 @@ export function rateLimit(opts: RateLimitOptions): MiddlewareHandler<AppEnv> {
         }),
       );
     }
-    if (credential?.embed && opts.tighten) {
+    if (embed) {
       try {
-        await opts.tighten(credential.embed, ipRateKey(ip));
+        await opts.tighten!.check(embed, ipRateKey(ip), decision.watched ?? 0);
       } catch (err) {
         throw refuseWithHeaders(err);
       }

@@ -17,8 +17,23 @@ export interface RateDecision {
   allowed: boolean;
 }
 
+/** A `count` counter another decision depends on (a license's sessions this minute). */
+export interface WatchedCounter {
+  name: string;
+  key: string;
+  windowSeconds: number;
+}
+
 export interface RateLimiter {
-  consume(group: RateLimitGroup, key: string): Promise<RateDecision>;
+  /**
+   * Counts one request of `group` for `key`. With `watch`, the decision also says what that
+   * counter stands at (`watched`), read in the same Redis round trip.
+   */
+  consume(
+    group: RateLimitGroup,
+    key: string,
+    watch?: WatchedCounter,
+  ): Promise<RateDecision & { watched?: number }>;
   /** Counts one event of `name` for `key` in a fixed window; returns the count so far in it. */
   count(name: string, key: string, windowSeconds: number): Promise<number>;
   /** The current count without adding to it. */
@@ -27,7 +42,8 @@ export interface RateLimiter {
 
 /**
  * rate-limiter-flexible's fixed window (same key, same counting), plus the lookup caches' epoch
- * read in the same round trip: KEYS = counter, epoch; ARGV = points, window seconds.
+ * read in the same round trip: KEYS = counter, epoch[, watched counter]; ARGV = points, window
+ * seconds. Returns the count, its TTL, the epoch and (with a third key) the watched count.
  */
 const CONSUME_WITH_EPOCH = `redis.call('set', KEYS[1], 0, 'EX', ARGV[2], 'NX')
 local consumed = redis.call('incrby', KEYS[1], ARGV[1])
@@ -36,15 +52,16 @@ if ttl == -1 then
   redis.call('expire', KEYS[1], ARGV[2])
   ttl = 1000 * ARGV[2]
 end
-return {consumed, ttl, redis.call('get', KEYS[2])}`;
+local epoch = redis.call('get', KEYS[2])
+local watched = 0
+if #KEYS > 2 then watched = tonumber(redis.call('get', KEYS[3]) or '0') end
+return {consumed, ttl, epoch or false, watched}`;
 
 type EpochRedis = Redis & {
   svcConsumeWithEpoch(
-    counter: string,
-    epochKey: string,
-    points: number,
-    seconds: number,
-  ): Promise<[number, number, string | null]>;
+    numberOfKeys: number,
+    ...keysThenArgs: (string | number)[]
+  ): Promise<[number, number, string | null, number]>;
 };
 
 /**
@@ -102,52 +119,76 @@ export function createRateLimiter(opts: {
     async peek(name, key, windowSeconds) {
       return (await counter(name, windowSeconds).get(key))?.consumedPoints ?? 0;
     },
-    async consume(group, key) {
+    async consume(group, key, watch) {
       const limiter = limiters.get(group)!;
       const limit = limiter.points;
       if (epochRedis && opts.coherence) {
-        const counted = await consumeWithEpoch(epochRedis, opts.coherence, limiter, key);
+        const watchedKey = watch && counter(watch.name, watch.windowSeconds).getKey(watch.key);
+        const counted = await consumeWithEpoch(epochRedis, opts.coherence, limiter, key, watchedKey);
         if (counted) {
-          const [consumed, ttl] = counted;
+          const [consumed, ttl, watched] = counted;
           const allowed = consumed <= limit;
-          return { group, limit, remaining: allowed ? limit - consumed : 0, resetMs: ttl, allowed };
+          return {
+            group,
+            limit,
+            remaining: allowed ? limit - consumed : 0,
+            resetMs: ttl,
+            allowed,
+            ...(watch ? { watched } : {}),
+          };
         }
       }
-      try {
-        const res = await limiter.consume(key);
-        return { group, limit, remaining: res.remainingPoints, resetMs: res.msBeforeNext, allowed: true };
-      } catch (rejection) {
-        if (rejection instanceof RateLimiterRes) {
-          return { group, limit, remaining: 0, resetMs: rejection.msBeforeNext, allowed: false };
-        }
-        throw rejection;
-      }
+      const decision = await consumeOnce(group, limiter, key);
+      if (!watch) return decision;
+      return { ...decision, watched: await this.peek(watch.name, watch.key, watch.windowSeconds) };
     },
   };
 }
 
+async function consumeOnce(
+  group: RateLimitGroup,
+  limiter: RateLimiterAbstract,
+  key: string,
+): Promise<RateDecision> {
+  const limit = limiter.points;
+  try {
+    const res = await limiter.consume(key);
+    return { group, limit, remaining: res.remainingPoints, resetMs: res.msBeforeNext, allowed: true };
+  } catch (rejection) {
+    if (rejection instanceof RateLimiterRes) {
+      return { group, limit, remaining: 0, resetMs: rejection.msBeforeNext, allowed: false };
+    }
+    throw rejection;
+  }
+}
+
 function withEpochCommand(redis: Redis): EpochRedis {
   if (!('svcConsumeWithEpoch' in redis))
-    redis.defineCommand('svcConsumeWithEpoch', { numberOfKeys: 2, lua: CONSUME_WITH_EPOCH });
+    redis.defineCommand('svcConsumeWithEpoch', { lua: CONSUME_WITH_EPOCH });
   return redis as EpochRedis;
 }
 
-/** The count and the epoch in one round trip; undefined (and the caches told) when Redis failed. */
+/**
+ * The count, the epoch and the watched count in one round trip; undefined (and the caches told)
+ * when Redis failed.
+ */
 async function consumeWithEpoch(
   redis: EpochRedis,
   coherence: CacheCoherence & { epochKey: string },
   limiter: RateLimiterAbstract,
   key: string,
-): Promise<[number, number] | undefined> {
+  watchedKey: string | undefined,
+): Promise<[number, number, number] | undefined> {
   try {
-    const [consumed, ttl, epoch] = await redis.svcConsumeWithEpoch(
-      limiter.getKey(key),
-      coherence.epochKey,
+    const keys = [limiter.getKey(key), coherence.epochKey, ...(watchedKey ? [watchedKey] : [])];
+    const [consumed, ttl, epoch, watched] = await redis.svcConsumeWithEpoch(
+      keys.length,
+      ...keys,
       1,
       limiter.duration,
     );
-    coherence.observe(epoch);
-    return [Number(consumed), Number(ttl)];
+    coherence.observe(epoch || null);
+    return [Number(consumed), Number(ttl), Number(watched)];
   } catch {
     coherence.unreachable();
     return undefined;

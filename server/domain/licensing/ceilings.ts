@@ -65,10 +65,20 @@ export function createLicenseCeilings(deps: LicensingDeps, counters: CeilingCoun
       if (count === ceiling + 1) await alert(deps, license, 'ceiling.sessions_per_minute', { ceiling });
       await spendTight(license.id, ipKey);
     },
-    /** A calculation, PDF or lead with an embed token of `licenseId` from `ipKey`. */
-    async embedCall(licenseId: string, plan: string, ipKey: string): Promise<void> {
+    /** The counter `embedCall` compares with the ceiling (the rate limiter reads it for free). */
+    sessionsCounter: (licenseId: string) => ({
+      name: 'license-sessions',
+      key: overKey(licenseId),
+      windowSeconds: WINDOW_SECONDS,
+    }),
+    /**
+     * A calculation, PDF or lead with an embed token of `licenseId` from `ipKey`; `sessions` is the
+     * license's sessions this minute when the caller has just read them.
+     */
+    async embedCall(licenseId: string, plan: string, ipKey: string, sessions?: number): Promise<void> {
       const ceiling = planOf(deps.plans, plan).sessionsPerMinute;
-      if ((await counters.peek('license-sessions', overKey(licenseId), WINDOW_SECONDS)) <= ceiling) return;
+      const count = sessions ?? (await counters.peek('license-sessions', overKey(licenseId), WINDOW_SECONDS));
+      if (count <= ceiling) return;
       await spendTight(licenseId, ipKey);
     },
   };
