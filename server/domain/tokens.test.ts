@@ -1,4 +1,12 @@
-import { base64url, exportJWK, generateKeyPair, SignJWT } from 'jose';
+import {
+  base64url,
+  createLocalJWKSet,
+  decodeProtectedHeader,
+  exportJWK,
+  generateKeyPair,
+  jwtVerify,
+  SignJWT,
+} from 'jose';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createFixedClock } from '../clock.ts';
 import { createTokenService, type KeyRing } from './tokens.ts';
@@ -47,6 +55,34 @@ describe('token service', () => {
     expect(payload).toMatchObject({ sub: 'lic_1', iss: ISSUER, aud: 'svc-api', scope: 'site' });
     expect(payload.jti).toBeTruthy();
     expect(payload.nbf).toBe(payload.iat);
+  });
+
+  it('issues what an independent JOSE library verifies from the published JWKS', async () => {
+    const issued = await service().issue('embed', {
+      subject: 'lic_2',
+      claims: { dom: 'smithlaw.com', sub: 'ignored', exp: 1 },
+      expiresAt: in15min(),
+    });
+    expect(decodeProtectedHeader(issued.token)).toEqual({ alg: 'EdDSA', typ: 'embed+jwt', kid: 'k1' });
+    const { payload } = await jwtVerify(issued.token, createLocalJWKSet({ keys: [publicJwk] as never[] }), {
+      algorithms: ['EdDSA'],
+      typ: 'embed+jwt',
+      issuer: ISSUER,
+      audience: 'svc-embed',
+      currentDate: clock.now(),
+    });
+    // The registered claims win over same-named ones in `claims`.
+    expect(payload).toEqual({
+      dom: 'smithlaw.com',
+      iss: ISSUER,
+      aud: 'svc-embed',
+      sub: 'lic_2',
+      jti: issued.jti,
+      iat: clock.now().getTime() / 1000,
+      nbf: clock.now().getTime() / 1000,
+      exp: in15min().getTime() / 1000,
+    });
+    expect(issued.expiresAt).toEqual(in15min());
   });
 
   it('re-creates the identical token from the same id and time', async () => {

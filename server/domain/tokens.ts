@@ -1,4 +1,5 @@
-import { errors, type JWK, type JWTPayload, jwtVerify, SignJWT } from 'jose';
+import { KeyObject, sign } from 'node:crypto';
+import { errors, type JWK, type JWTPayload, jwtVerify } from 'jose';
 import type { Clock } from '../clock.ts';
 import { AppError } from '../errors.ts';
 import type { LookupCaches } from './caches/lookup-caches.ts';
@@ -52,6 +53,26 @@ export const invalidToken = (message = 'The access token is invalid or expired.'
 
 type Claims = JWTPayload & Record<string, unknown>;
 
+const keyObjects = new WeakMap<CryptoKey, KeyObject>();
+const base64url = (json: unknown) => Buffer.from(JSON.stringify(json)).toString('base64url');
+
+/**
+ * A compact JWS with EdDSA (Ed25519), signed with node:crypto in one synchronous call: WebCrypto's
+ * `subtle.sign` (what jose uses) costs several times the signature itself in promise and job
+ * overhead, and every embed session signs a token. Verification stays with jose.
+ */
+function signCompact(header: Record<string, unknown>, payload: Claims, key: CryptoKey): string {
+  let keyObject = keyObjects.get(key);
+  if (!keyObject) {
+    keyObject = KeyObject.from(key);
+    keyObjects.set(key, keyObject);
+  }
+  const input = `${base64url(header)}.${base64url(payload)}`;
+  return `${input}.${sign(null, Buffer.from(input), keyObject).toString('base64url')}`;
+}
+
+const seconds = (date: Date) => Math.floor(date.getTime() / 1000);
+
 /**
  * With `caches`, a verified token's claims are kept (by kind and token) until the token expires:
  * an Ed25519 verification costs more than the rest of a cached request. Only the signature and
@@ -94,16 +115,20 @@ export function createTokenService(deps: {
       const { kid, privateKey } = await deps.keys.signingKey();
       const issuedAt = options.issuedAt ?? deps.clock.now();
       const jti = options.jti ?? crypto.randomUUID();
-      const token = await new SignJWT(options.claims)
-        .setProtectedHeader({ alg: 'EdDSA', typ: TOKEN_KINDS[kind].typ, kid })
-        .setIssuer(deps.issuer)
-        .setAudience(TOKEN_KINDS[kind].aud)
-        .setSubject(options.subject)
-        .setJti(jti)
-        .setIssuedAt(issuedAt)
-        .setNotBefore(issuedAt)
-        .setExpirationTime(options.expiresAt)
-        .sign(privateKey);
+      const token = signCompact(
+        { alg: 'EdDSA', typ: TOKEN_KINDS[kind].typ, kid },
+        {
+          ...options.claims,
+          iss: deps.issuer,
+          aud: TOKEN_KINDS[kind].aud,
+          sub: options.subject,
+          jti,
+          iat: seconds(issuedAt),
+          nbf: seconds(issuedAt),
+          exp: seconds(options.expiresAt),
+        },
+        privateKey,
+      );
       return { token, jti, expiresAt: new Date(Math.floor(options.expiresAt.getTime() / 1000) * 1000) };
     },
 

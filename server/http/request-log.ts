@@ -8,11 +8,14 @@ import type { AppEnv } from './app-env.ts';
  * request id themselves: a child logger per request costs more than the line it would save.
  */
 export function requestLog(logger: Logger): MiddlewareHandler<AppEnv> {
+  // The access line holds only the fields below, none of them a credential's field name: the
+  // redaction pass (half the cost of the line) is left to the other logs.
+  const access = logger.child({}, { redact: [] });
   return async (c, next) => {
     const started = performance.now();
     c.set('logger', logger);
     await next();
-    logger.info(
+    access.info(
       {
         requestId: c.get('requestId'),
         method: c.req.method,
