@@ -54,6 +54,8 @@ export function canonicalPath(request: Request): string {
   return path;
 }
 
+const HEALTHZ_BODY = JSON.stringify({ status: 'ok' });
+
 const FORM_PATHS = new Set(['/v1/api/licenses/revoke']);
 
 export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
@@ -62,12 +64,20 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
 
   // Liveness probes run every few seconds from every balancer: answered before the middleware chain
   // (no log line, no rate-limit count), with the few headers a static answer needs.
-  app.get('/healthz', (c) => {
-    c.header('Cache-Control', 'no-store');
-    c.header('X-Content-Type-Options', 'nosniff');
-    c.header('Content-Security-Policy', "default-src 'none'; frame-ancestors 'none'");
-    return c.json({ status: 'ok' });
-  });
+  // The answer's headers are a plain object: the node adapter writes those as they are, without a
+  // Fetch `Headers` list.
+  app.get(
+    '/healthz',
+    () =>
+      new Response(HEALTHZ_BODY, {
+        headers: {
+          'Content-Type': 'application/json',
+          'Cache-Control': 'no-store',
+          'X-Content-Type-Options': 'nosniff',
+          'Content-Security-Policy': "default-src 'none'; frame-ancestors 'none'",
+        },
+      }),
+  );
   // Scrapes come from the operator's Prometheus, behind its own token: not rate limited either.
   if (deps.metrics && config.METRICS_TOKEN)
     app.get('/metrics', metricsHandler(deps.metrics, config.METRICS_TOKEN));
