@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { stateName } from '../calculators/limits.ts';
 import type { RunningServers } from '../server/index.ts';
 import {
   axeViolations,
@@ -155,7 +156,7 @@ describe('leads', () => {
     await expect.poll(() => page.locator('.result-count').textContent(), WAIT).toBe(words);
     expect(await page.locator('.table-stack tbody tr').count()).toBe(expected.length);
     expect(await page.locator('.table-stack tbody td[data-label="State"]').allTextContents()).toEqual(
-      expected.map(() => state),
+      expected.map(() => stateName(state)),
     );
 
     // A reload (or a shared link) shows the same view.

@@ -1,4 +1,5 @@
 import { useState } from 'preact/hooks';
+import { stateName } from '../../calculators/limits.ts';
 import { api, type PortalError } from '../api.ts';
 import { ConfirmDialog } from '../components/confirm-dialog.tsx';
 import { Badge, Card, ErrorNote, Link, Loading, PageHeader } from '../components/ui.tsx';
@@ -55,7 +56,7 @@ function ResultCard(props: { result: NonNullable<Detail['result']> }) {
   return (
     <Card
       title="Their result"
-      description={`${calculatorName(props.result.calculator)}${props.result.state ? ` · ${props.result.state}` : ''} · computed ${formatDateTime(props.result.createdAt)}`}
+      description={`${calculatorName(props.result.calculator)}${props.result.state ? ` · ${stateName(props.result.state)}` : ''} · computed ${formatDateTime(props.result.createdAt)}`}
     >
       {headline ? (
         <p class="headline-figure">
@@ -147,7 +148,7 @@ export function LeadDetailPage(props: { leadId: string }) {
             rows={[
               ['E-mail', <a href={`mailto:${current.email}`}>{current.email}</a>],
               ['Phone', current.phone ? <a href={`tel:${current.phone}`}>{current.phone}</a> : '—'],
-              ['State', current.state ?? '—'],
+              ['State', current.state ? stateName(current.state) : '—'],
               [
                 'Status',
                 manage ? (

@@ -1,3 +1,4 @@
+import { stateName } from '../../calculators/limits.ts';
 import { Badge, Link, TableWrap } from '../components/ui.tsx';
 import { calculatorName, formatDateTime } from '../format.ts';
 
@@ -60,7 +61,7 @@ export function LeadsTable(props: { leads: Lead[]; statusCell?: (lead: Lead) => 
                 </span>
               </td>
               <td data-label="Calculator">{calculatorName(lead.calculator)}</td>
-              <td data-label="State">{lead.state ?? '—'}</td>
+              <td data-label="State">{lead.state ? stateName(lead.state) : '—'}</td>
               <td class="num nowrap" data-label="Received">
                 {formatDateTime(lead.createdAt)}
               </td>

@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import { US_STATES } from '../../calculators/limits.ts';
+import { US_STATE_NAMES, US_STATES } from '../../calculators/limits.ts';
 import { api, type PortalError } from '../api.ts';
 import { Card, Empty, ErrorNote, Loading, PageHeader } from '../components/ui.tsx';
 import { CALCULATORS, plural } from '../format.ts';
@@ -111,7 +111,7 @@ function FilterBar(props: { filters: Filters; onChange: (filters: Filters) => vo
         label="State"
         value={f.state}
         onChange={set('state')}
-        options={[['', 'All states'], ...US_STATES.map((s): [string, string] => [s, s])]}
+        options={[['', 'All states'], ...US_STATES.map((s): [string, string] => [s, US_STATE_NAMES[s]])]}
       />
       <DateField id="filter-from" label="From" value={f.from} max={f.to} onChange={set('from')} />
       <DateField id="filter-to" label="To" value={f.to} min={f.from} onChange={set('to')} />
