@@ -29,14 +29,23 @@ function shortPath(url: string): string {
   return path.startsWith(repoRoot()) ? path.slice(repoRoot().length + 1) : path;
 }
 
-/** Self time per function (name + file:line) of a V8 `.cpuprofile`, largest first. */
-export function topSelfTime(file: string, count = 15): SelfTimeEntry[] {
+/**
+ * Self time per function (name + file:line) of a V8 `.cpuprofile`, largest first. With
+ * `lastMs`, only the samples of the profile's last `lastMs` milliseconds count (the measured load,
+ * without start-up, provisioning and warm-up).
+ */
+export function topSelfTime(file: string, count = 15, lastMs?: number): SelfTimeEntry[] {
   const profile = JSON.parse(readFileSync(file, 'utf8')) as CpuProfile;
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
   const selfUs = new Map<string, { name: string; where: string; us: number }>();
+  const span = profile.timeDeltas.reduce((a, b) => a + b, 0);
+  const from = lastMs === undefined ? 0 : span - lastMs * 1000;
+  let elapsed = 0;
   let total = 0;
   profile.samples.forEach((id, i) => {
     const delta = profile.timeDeltas[i] ?? 0;
+    elapsed += delta;
+    if (elapsed < from) return;
     const node = byId.get(id);
     if (!node) return;
     total += delta;

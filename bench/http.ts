@@ -185,7 +185,12 @@ async function benchBackend(
       if (dir) {
         await server.stop();
         const file = readdirSync(dir).find((f) => f.endsWith('.cpuprofile'));
-        if (file) out.profiles = { ...out.profiles, [`${backend} ${name}`]: topSelfTime(join(dir, file)) };
+        // The measured run only: the server stops right after it.
+        if (file)
+          out.profiles = {
+            ...out.profiles,
+            [`${backend} ${name}`]: topSelfTime(join(dir, file), 15, opts.seconds * 1000),
+          };
       }
     }
     out.memory.push({ backend, idleMb, afterLoadMb });
