@@ -24,6 +24,8 @@ function echoRouter() {
   );
   // As MCP and streamed answers do: a Response of the route's own, not made through Hono's helpers.
   router.get('/api/raw', () => new Response('raw', { headers: { 'content-type': 'text/plain' } }));
+  // Its headers are immutable: the answer is copied before headers are added, never a 500.
+  router.get('/api/moved', () => Response.redirect('https://elsewhere.example/to', 302));
   router.get('/api/boom', () => {
     throw new Error('secret database password in stack');
   });
@@ -198,5 +200,27 @@ describe('CORS', () => {
     const raw = await app.request('/v1/api/raw', { headers: { origin: embedOrigin } });
     expect(await raw.text()).toBe('raw');
     expect(raw.headers.get('content-type')).toBe('text/plain');
+  });
+
+  it('keeps a redirect whose headers are immutable, and adds every header to it', async () => {
+    const res = await app.request('/v1/api/moved', { headers: { origin: embedOrigin } });
+    expect(res.status).toBe(302);
+    expect(res.headers.get('location')).toBe('https://elsewhere.example/to');
+    expect(res.headers.get('access-control-allow-origin')).toBe(embedOrigin);
+    expect(res.headers.get('x-request-id')).toBeTruthy();
+    expect(res.headers.get('x-ratelimit-limit')).toMatch(/^\d+$/);
+    expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+  });
+
+  it('puts CORS on a 429, so the widget can read Retry-After', async () => {
+    const limited = createApp(coreDeps({ v1Routes: [echoRouter()] }, { RATE_LIMIT_SCALE: '0.01' }));
+    let res: Response | undefined;
+    for (let i = 0; i < 5 && res?.status !== 429; i++)
+      res = await limited.request('/v1/api/raw', { headers: { origin: embedOrigin } });
+    expect(res?.status).toBe(429);
+    expect(res?.headers.get('access-control-allow-origin')).toBe(embedOrigin);
+    expect(res?.headers.get('access-control-expose-headers')).toContain('Retry-After');
+    expect(res?.headers.get('retry-after')).toMatch(/^\d+$/);
+    expect(res?.headers.get('x-ratelimit-remaining')).toBe('0');
   });
 });

@@ -93,6 +93,8 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
       overwrite: false,
     }),
   );
+  const cors = corsPolicy(config.publicEmbedUrl, config.corsOrigins, new URL(config.publicApiUrl).origin);
+  app.use('/v1/*', cors.headers);
   app.use(
     rateLimit({
       limiter: deps.rateLimiter,
@@ -103,10 +105,7 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
       ...(deps.metrics ? { onRefused: deps.metrics.rateLimited } : {}),
     }),
   );
-  app.use(
-    '/v1/*',
-    corsPolicy(config.publicEmbedUrl, config.corsOrigins, new URL(config.publicApiUrl).origin),
-  );
+  app.use('/v1/*', cors.preflight);
   const limitBody = bodyLimit({
     maxSize: config.BODY_LIMIT_BYTES,
     onError: async (c) => {

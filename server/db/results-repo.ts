@@ -36,15 +36,18 @@ function prepareInsert(db: Db) {
 // and PostgreSQL parses and plans it once per connection.
 const inserts = new WeakMap<Db, ReturnType<typeof prepareInsert>>();
 
-const completeRow = (values: NewResult): ResultRow =>
-  ({
+/** Every column, with the table's defaults where `values` leaves one out (or undefined). */
+function completeRow(values: NewResult): ResultRow {
+  const row: Record<string, unknown> = {
     licenseId: null,
     state: null,
     originDomain: null,
     test: false,
     embedSessionId: null,
-    ...values,
-  }) as ResultRow;
+  };
+  for (const [key, value] of Object.entries(values)) if (value !== undefined) row[key] = value;
+  return row as ResultRow;
+}
 
 async function insertOne(db: Db, row: ResultRow): Promise<void> {
   let insert = inserts.get(db);

@@ -1,6 +1,7 @@
 import type { MiddlewareHandler } from 'hono';
 import { isAllowedMcpOrigin } from '../mcp/origin-policy.ts';
 import type { AppEnv } from './app-env.ts';
+import { writeHeaders } from './response-headers.ts';
 
 /** Paths any web page may call: the loader asks for an embed session from the firm's own site. */
 const OPEN_PATHS = new Set(['/v1/api/license/activate']);
@@ -46,7 +47,7 @@ export function corsPolicy(
   embedOrigin: string,
   extraOrigins: string[],
   apiOrigin?: string,
-): MiddlewareHandler<AppEnv> {
+): { headers: MiddlewareHandler<AppEnv>; preflight: MiddlewareHandler<AppEnv> } {
   const trusted = new Set([embedOrigin, ...extraOrigins]);
   const mcpTrusted = new Set([...(apiOrigin ? [apiOrigin] : []), ...extraOrigins]);
   const allowedOrigin = (origin: string | undefined, path: string): string | undefined => {
@@ -55,24 +56,27 @@ export function corsPolicy(
     if (path === MCP_PATH) return isAllowedMcpOrigin(origin, mcpTrusted) ? origin : undefined;
     return trusted.has(origin) ? origin : undefined;
   };
-  return async (c, next) => {
-    const allowed = allowedOrigin(c.req.header('origin'), c.req.path);
-    if (c.req.method === 'OPTIONS') {
-      // A preflight is answered here, with the headers set so far (request id, rate limit).
+  return {
+    // Mounted before the rate limiter, so a 429 carries CORS too and the widget can read its
+    // Retry-After instead of seeing a network error.
+    headers: async (c, next) => {
+      const allowed = allowedOrigin(c.req.header('origin'), c.req.path);
+      const preflight = c.req.method === 'OPTIONS';
+      await next();
+      writeHeaders(c, (headers) => {
+        if (allowed) headers.set('Access-Control-Allow-Origin', allowed);
+        headers.set('Access-Control-Expose-Headers', EXPOSED);
+        headers.append('Vary', preflight ? 'Origin, Access-Control-Request-Headers' : 'Origin');
+      });
+    },
+    // Mounted after the rate limiter: a preflight counts like any request and carries its headers.
+    preflight: async (c, next) => {
+      if (c.req.method !== 'OPTIONS') return next();
       return c.body(null, 204, {
-        ...(allowed ? { 'Access-Control-Allow-Origin': allowed } : {}),
-        'Access-Control-Expose-Headers': EXPOSED,
         'Access-Control-Max-Age': PREFLIGHT_MAX_AGE,
         'Access-Control-Allow-Methods': ALLOWED_METHODS,
         'Access-Control-Allow-Headers': ALLOWED_HEADERS,
-        Vary: 'Origin, Access-Control-Request-Headers',
       });
-    }
-    await next();
-    const headers = c.res.headers;
-    if (allowed) headers.set('Access-Control-Allow-Origin', allowed);
-    headers.set('Access-Control-Expose-Headers', EXPOSED);
-    headers.append('Vary', 'Origin');
-    return undefined;
+    },
   };
 }

@@ -4,6 +4,7 @@ import type { AppEnv } from './app-env.ts';
 import { ipRateKey } from './client-ip.ts';
 import { rateLimitGroupOf } from './rate-limit-groups.ts';
 import type { RateDecision, RateLimiter, WatchedCounter } from './rate-limiter.ts';
+import { writeHeaders } from './response-headers.ts';
 
 /** An embed token's license, whose ceilings may tighten the per-IP budget. */
 export interface EmbedCaller {
@@ -101,6 +102,6 @@ export function rateLimit(opts: RateLimitOptions): MiddlewareHandler<AppEnv> {
       }
     }
     await next();
-    setRateLimitHeaders(c.res.headers, decision, now);
+    writeHeaders(c, (headers) => setRateLimitHeaders(headers, decision, now));
   };
 }

@@ -54,7 +54,7 @@ if ttl == -1 then
 end
 local epoch = redis.call('get', KEYS[2])
 local watched = 0
-if #KEYS > 2 then watched = tonumber(redis.call('get', KEYS[3]) or '0') end
+if #KEYS > 2 then watched = tonumber(redis.call('get', KEYS[3]) or '0') or 0 end
 return {consumed, ttl, epoch or false, watched}`;
 
 type EpochRedis = Redis & {
@@ -112,13 +112,13 @@ export function createRateLimiter(opts: {
     }
     return limiter;
   };
+  const peek = async (name: string, key: string, windowSeconds: number) =>
+    (await counter(name, windowSeconds).get(key))?.consumedPoints ?? 0;
   return {
     async count(name, key, windowSeconds) {
       return (await counter(name, windowSeconds).consume(key)).consumedPoints;
     },
-    async peek(name, key, windowSeconds) {
-      return (await counter(name, windowSeconds).get(key))?.consumedPoints ?? 0;
-    },
+    peek,
     async consume(group, key, watch) {
       const limiter = limiters.get(group)!;
       const limit = limiter.points;
@@ -140,7 +140,7 @@ export function createRateLimiter(opts: {
       }
       const decision = await consumeOnce(group, limiter, key);
       if (!watch) return decision;
-      return { ...decision, watched: await this.peek(watch.name, watch.key, watch.windowSeconds) };
+      return { ...decision, watched: await peek(watch.name, watch.key, watch.windowSeconds) };
     },
   };
 }
