@@ -6,23 +6,9 @@ import { calculationResults } from './schema.ts';
 export type ResultRow = typeof calculationResults.$inferSelect;
 export type NewResult = typeof calculationResults.$inferInsert;
 
-const COLUMNS = [
-  'id',
-  'accountId',
-  'licenseId',
-  'calculator',
-  'state',
-  'inputs',
-  'outputs',
-  'lineItems',
-  'notes',
-  'ruleSet',
-  'disclaimer',
-  'originDomain',
-  'createdAt',
-  'test',
-  'embedSessionId',
-] as const satisfies readonly (keyof ResultRow)[];
+// The table's own column list: a column added to the schema is written without touching this file.
+const columns = getTableColumns(calculationResults);
+const COLUMNS = Object.keys(columns) as (keyof ResultRow)[];
 
 function prepareInsert(db: Db) {
   const values = Object.fromEntries(COLUMNS.map((name) => [name, sql.placeholder(name)]));
@@ -36,17 +22,12 @@ function prepareInsert(db: Db) {
 // and PostgreSQL parses and plans it once per connection.
 const inserts = new WeakMap<Db, ReturnType<typeof prepareInsert>>();
 
-/** Every column, with the table's defaults where `values` leaves one out (or undefined). */
+/** Every column: `values`, else the column's default, else null (as the INSERT would store). */
 function completeRow(values: NewResult): ResultRow {
-  const row: Record<string, unknown> = {
-    licenseId: null,
-    state: null,
-    originDomain: null,
-    test: false,
-    embedSessionId: null,
-  };
-  for (const [key, value] of Object.entries(values)) if (value !== undefined) row[key] = value;
-  return row as ResultRow;
+  const given = values as Record<string, unknown>;
+  return Object.fromEntries(
+    COLUMNS.map((key) => [key, given[key] ?? (columns[key].hasDefault ? columns[key].default : null)]),
+  ) as ResultRow;
 }
 
 async function insertOne(db: Db, row: ResultRow): Promise<void> {
@@ -66,12 +47,11 @@ export async function insertResult(db: Db, values: NewResult): Promise<ResultRow
 }
 
 // Several rows in one statement: a JSON array of records, typed by the table's own columns.
-const columns = getTableColumns(calculationResults);
 const columnList = COLUMNS.map((key) => columns[key].name).join(', ');
 const recordType = COLUMNS.map((key) => `${columns[key].name} ${columns[key].getSQLType()}`).join(', ');
 const insertMany = (db: Db, rows: ResultRow[]) =>
   db.execute(
-    sql`insert into calculation_results (${sql.raw(columnList)}) select ${sql.raw(columnList)} from jsonb_to_recordset(${JSON.stringify(
+    sql`insert into ${calculationResults} (${sql.raw(columnList)}) select ${sql.raw(columnList)} from jsonb_to_recordset(${JSON.stringify(
       rows.map((row) => Object.fromEntries(COLUMNS.map((key) => [columns[key].name, row[key]]))),
     )}::jsonb) as r(${sql.raw(recordType)})`,
   );
