@@ -11,7 +11,14 @@ import { type BenchCredentials, provision } from './http-fixtures.ts';
 import { type LoadFigures, type LoadTarget, load } from './load.ts';
 import { type ServerProcess, startBareServer, startBuiltServer } from './server-process.ts';
 
-export type Backend = 'postgresql+redis' | 'pglite';
+/**
+ * `postgresql+redis` is one server process; `postgresql+redis ×2` is the same server started with
+ * `WEB_CONCURRENCY=2` (two worker processes on the same port, as `npm start` runs it on two cores).
+ */
+export type Backend = 'postgresql+redis' | 'postgresql+redis ×2' | 'pglite';
+const BACKENDS: Backend[] = ['postgresql+redis', 'postgresql+redis ×2', 'pglite'];
+const scaleOutBackend = (b: Backend) => b.startsWith('postgresql+redis');
+const workersOf = (b: Backend) => (b === 'postgresql+redis ×2' ? 2 : 1);
 
 export interface HttpRow {
   backend: Backend | 'bare node:http';
@@ -123,7 +130,8 @@ export function serverEnv(backend: Backend, database?: string): Record<string, s
     RATE_LIMIT_SCALE: '1000',
     // The bench opens thousands of sessions a minute per license: lift the plan ceiling too.
     PLANS: JSON.stringify({ agency: { sessionsPerMinute: 10_000_000 } }),
-    ...(backend === 'postgresql+redis'
+    ...(workersOf(backend) > 1 ? { WEB_CONCURRENCY: String(workersOf(backend)) } : {}),
+    ...(scaleOutBackend(backend)
       ? {
           DATABASE_URL: database!,
           REDIS_URL: process.env.REDIS_URL!,
@@ -139,8 +147,9 @@ async function benchBackend(
   opts: { seconds: number; profileDir?: string; paths: PathName[] },
   out: HttpBenchResult,
 ): Promise<void> {
-  const pg =
-    backend === 'postgresql+redis' ? await createPostgresTestDatabase(process.env.DATABASE_URL!) : undefined;
+  const pg = scaleOutBackend(backend)
+    ? await createPostgresTestDatabase(process.env.DATABASE_URL!)
+    : undefined;
   await pg?.database.close();
   const env = serverEnv(backend, pg?.url);
   let server: ServerProcess | undefined;
@@ -232,9 +241,11 @@ function targetsOf(rows: HttpRow[]): Target[] {
       scaled: { goal: `≥ ${scaledGoal}`, met: r.rps >= scaledGoal },
     });
   };
-  min('postgresql+redis', 'GET /licenses/status', 6000);
-  min('postgresql+redis', 'POST /license/activate', 4000);
-  min('postgresql+redis', 'POST /calc/estimate', 2500);
+  for (const backend of ['postgresql+redis', 'postgresql+redis ×2'] as const) {
+    min(backend, 'GET /licenses/status', 6000);
+    min(backend, 'POST /license/activate', 4000);
+    min(backend, 'POST /calc/estimate', 2500);
+  }
   min('pglite', 'GET /licenses/status', 2000);
   for (const r of rows) {
     if (r.backend === 'bare node:http') continue;
@@ -246,7 +257,7 @@ function targetsOf(rows: HttpRow[]): Target[] {
         value: r.ratio,
         met: r.ratio >= 0.4,
       });
-    if (r.backend === 'postgresql+redis' && r.at80) {
+    if (scaleOutBackend(r.backend) && r.at80) {
       // Latency at a given share of capacity grows as the machine slows: the goal scales inversely.
       const scaledGoal = Math.round(25 / Math.min(1, speed));
       targets.push({
@@ -305,10 +316,11 @@ export async function runHttpBench(
     await bare.stop();
   }
   const scaleOut = Boolean(process.env.DATABASE_URL && process.env.REDIS_URL);
-  const backends = opts.backends ?? (scaleOut ? ['postgresql+redis', 'pglite'] : ['pglite']);
+  const backends = opts.backends ?? (scaleOut ? BACKENDS : ['pglite']);
   for (const backend of backends) {
-    if (backend === 'postgresql+redis' && !scaleOut)
-      throw new Error('postgresql+redis needs DATABASE_URL and REDIS_URL');
+    if (!BACKENDS.includes(backend))
+      throw new Error(`unknown backend ${backend}; backends: ${BACKENDS.join(', ')}`);
+    if (scaleOutBackend(backend) && !scaleOut) throw new Error(`${backend} needs DATABASE_URL and REDIS_URL`);
     await benchBackend(
       backend,
       bareRps,
@@ -327,11 +339,11 @@ export function printHttpBench(r: HttpBenchResult): void {
     `HTTP (autocannon, ${r.connections} connections, ${r.seconds} s per path, ${TOKENS} tokens over ${LICENSES} licenses after one warm-up pass over them, RATE_LIMIT_SCALE=1000)`,
   );
   console.log(
-    `${'backend'.padEnd(17)} ${'path'.padEnd(24)} ${'req/s'.padStart(7)} ${'p50'.padStart(6)} ${'p99'.padStart(6)} ${'× bare'.padStart(7)}  p99 at 80 %`,
+    `${'backend'.padEnd(20)} ${'path'.padEnd(24)} ${'req/s'.padStart(7)} ${'p50'.padStart(6)} ${'p99'.padStart(6)} ${'× bare'.padStart(7)}  p99 at 80 %`,
   );
   for (const x of r.rows) {
     console.log(
-      `${x.backend.padEnd(17)} ${x.path.padEnd(24)} ${fmt(x.rps).padStart(7)} ${`${x.p50Ms}`.padStart(4)} ms ${`${x.p99Ms}`.padStart(4)} ms ${x.ratio.toFixed(3).padStart(7)}  ${x.at80 ? `${x.at80.p99Ms} ms (at ${fmt(x.at80.rate)} req/s)` : ''}`,
+      `${x.backend.padEnd(20)} ${x.path.padEnd(24)} ${fmt(x.rps).padStart(7)} ${`${x.p50Ms}`.padStart(4)} ms ${`${x.p99Ms}`.padStart(4)} ms ${x.ratio.toFixed(3).padStart(7)}  ${x.at80 ? `${x.at80.p99Ms} ms (at ${fmt(x.at80.rate)} req/s)` : ''}`,
     );
   }
   for (const m of r.memory)

@@ -12,7 +12,8 @@ import { runWebhookBench } from './webhooks.ts';
  * `npm run bench -- mcp` runs only the MCP tools (add `--plans` for the query plans).
  * `npm run bench -- http` runs only the HTTP throughput table (add `--profile` for a CPU profile of
  * each path, written under bench/results/profiles/, and its top self-time entries; `--path=calc` and
- * `--backend=pglite` narrow the run to the paths and the backend named).
+ * `--backend=pglite` narrow the run to the paths and the backend named: pglite, postgresql+redis,
+ * postgresql+redis-x2).
  * Exits non-zero when any HTTP answer was not 2xx.
  */
 const only = process.argv.slice(2).find((a) => !a.startsWith('-'));
@@ -24,7 +25,8 @@ async function http(): Promise<HttpBenchResult> {
   const backends = option('backend');
   const result = await runHttpBench({
     paths: option('path'),
-    ...(backends.length ? { backends: backends as Backend[] } : {}),
+    // `--backend=postgresql+redis-x2` names the two-worker run without a shell-quoted `×`.
+    ...(backends.length ? { backends: backends.map((b) => b.replace(/[- ]?[x×]2$/, ' ×2') as Backend) } : {}),
     ...(profile ? { profileDir: join(repoRoot(), 'bench', 'results', 'profiles', String(Date.now())) } : {}),
   });
   printHttpBench(result);

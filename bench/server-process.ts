@@ -12,7 +12,21 @@ export interface ServerProcess {
   stop(): Promise<void>;
 }
 
+/** The process's resident set, with its children's (cluster workers). */
 function rssOf(pid: number): number {
+  let children: number[] = [];
+  try {
+    children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8')
+      .split(/\s+/)
+      .filter(Boolean)
+      .map(Number);
+  } catch {
+    // no /proc
+  }
+  return ownRss(pid) + children.reduce((sum, child) => sum + rssOf(child), 0);
+}
+
+function ownRss(pid: number): number {
   try {
     const kb = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
     return kb ? Math.round(Number(kb) / 1024) : 0;

@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { z } from 'zod';
 import { type PlanTable, parsePlans } from './domain/plans.ts';
 import { parseTrustProxy } from './http/client-ip.ts';
@@ -67,6 +68,11 @@ const EnvSchema = z.object({
   ),
   SEED_DEMO: flag(true),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  // Processes serving the same ports (node:cluster), for the scale-out mode: `auto` is one per core.
+  WEB_CONCURRENCY: z
+    .union([z.literal('auto'), z.coerce.number().int().min(1).max(64)])
+    .default(1)
+    .transform((v) => (v === 'auto' ? availableParallelism() : v)),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).max(120_000).default(10_000),
   // Lead delivery (webhooks, alert mails, retention).
   WEBHOOK_ALLOW_PRIVATE_HOSTS: optionalText.transform((v) =>
@@ -127,6 +133,12 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     throw new ConfigError(`Invalid configuration: ${name} ${issue.message}${shown}`);
   }
   const env = parsed.data;
+  if (env.WEB_CONCURRENCY > 1 && !(env.DATABASE_URL && env.REDIS_URL))
+    throw new ConfigError(
+      `Invalid configuration: WEB_CONCURRENCY ${env.WEB_CONCURRENCY} needs DATABASE_URL and REDIS_URL: ` +
+        'the embedded database belongs to one process, and several processes share rate limits and ' +
+        'caches through Redis. Unset it, or set both.',
+    );
   const hostForUrl = env.HOST === '0.0.0.0' || env.HOST === '::' ? '127.0.0.1' : env.HOST;
   return {
     ...env,

@@ -1,3 +1,4 @@
+import cluster from 'node:cluster';
 import { rmSync, writeFileSync } from 'node:fs';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -5,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { serve } from '@hono/node-server';
 import { loadAdminToken, serverInfoFile } from './admin-token.ts';
 import { systemClock } from './clock.ts';
+import { runPrimary, type WorkerReady } from './cluster.ts';
 import { migrate } from './db/migrate.ts';
 import { openConfiguredDatabase } from './db/open-data-dir.ts';
 import { startDeliveryWorker } from './domain/delivery/worker.ts';
@@ -65,7 +67,10 @@ const urlOf = (server: NodeServer, host: string) => {
 export async function startServers(
   config: Config,
   env: Record<string, string | undefined> = process.env,
+  opts: { serverInfo?: boolean } = {},
 ): Promise<RunningServers> {
+  // `DATA_DIR/server.json` tells the CLI where the server is; under a primary, the primary writes it.
+  const serverInfo = opts.serverInfo ?? true;
   const logger = createLogger(config.LOG_LEVEL);
   const { database, lock } = await openConfiguredDatabase(config);
   try {
@@ -157,10 +162,11 @@ export async function startServers(
       embedUrl: effective.publicEmbedUrl,
       demoPublishableKey: demo.publishableKey,
     }).fetch;
-    writeFileSync(
-      serverInfoFile(config.DATA_DIR),
-      JSON.stringify({ apiUrl: effective.publicApiUrl, pid: process.pid }),
-    );
+    if (serverInfo)
+      writeFileSync(
+        serverInfoFile(config.DATA_DIR),
+        JSON.stringify({ apiUrl: effective.publicApiUrl, pid: process.pid }),
+      );
 
     const close = async () => {
       shuttingDown = true;
@@ -172,7 +178,7 @@ export async function startServers(
       services.delivery.mailer.close();
       redis?.disconnect();
       await database.close();
-      rmSync(serverInfoFile(config.DATA_DIR), { force: true });
+      if (serverInfo) rmSync(serverInfoFile(config.DATA_DIR), { force: true });
       lock?.release();
     };
     return {
@@ -192,6 +198,37 @@ export async function startServers(
   }
 }
 
+/** What `npm start` prints once the server answers: where everything is, and the demo credentials. */
+function bannerOf(running: RunningServers): string {
+  return [
+    '',
+    'svc is running',
+    `  API        ${running.apiUrl}/v1   (docs: ${running.apiUrl}/docs)`,
+    `  Embed host ${running.embedUrl}/loader.js`,
+    `  Examples   ${running.examplesUrl}/`,
+    `  Portal     ${running.portalUrl}/portal/`,
+    '',
+    'Demo credentials',
+    `  Publishable key  ${running.demo.publishableKey}`,
+    '                   goes in pages: <script … data-key="svc_pk_…">; opens embed sessions only',
+    `  Secret key       ${running.demo.licenseKey}`,
+    '                   for plugins and servers (licenses/activate); never put it in a page',
+    `  API key          ${running.demo.apiKey}   (every scope; REST and MCP)`,
+    '  The demo license allows localhost; development hosts open test-mode sessions.',
+    `  Account          ${running.demo.accountId ?? '(not found)'}`,
+    `  License          ${running.demo.licenseId ?? '(not found)'}`,
+    `  More leads       npm run svc -- demo seed --account ${running.demo.accountId ?? '<id>'} --leads 10000`,
+    `  MCP              ${running.apiUrl}/v1/mcp   (Authorization: Bearer <API key>)`,
+    ...(running.demoSignInLink
+      ? [
+          `  Portal      ${running.demoSignInLink}`,
+          '              (sign-in link for demo@svc.test, owner; single use, 1 hour)',
+        ]
+      : []),
+    '',
+  ].join('\n');
+}
+
 async function main(): Promise<void> {
   let config: Config;
   try {
@@ -206,36 +243,12 @@ async function main(): Promise<void> {
   // A stray rejection is a bug to log, not a reason to drop every in-flight request.
   const logger = createLogger(config.LOG_LEVEL);
   process.on('unhandledRejection', (reason) => logger.error({ err: reason }, 'unhandled rejection'));
-  const running = await startServers(config);
-  console.log(
-    [
-      '',
-      'svc is running',
-      `  API        ${running.apiUrl}/v1   (docs: ${running.apiUrl}/docs)`,
-      `  Embed host ${running.embedUrl}/loader.js`,
-      `  Examples   ${running.examplesUrl}/`,
-      `  Portal     ${running.portalUrl}/portal/`,
-      '',
-      'Demo credentials',
-      `  Publishable key  ${running.demo.publishableKey}`,
-      '                   goes in pages: <script … data-key="svc_pk_…">; opens embed sessions only',
-      `  Secret key       ${running.demo.licenseKey}`,
-      '                   for plugins and servers (licenses/activate); never put it in a page',
-      `  API key          ${running.demo.apiKey}   (every scope; REST and MCP)`,
-      '  The demo license allows localhost; development hosts open test-mode sessions.',
-      `  Account          ${running.demo.accountId ?? '(not found)'}`,
-      `  License          ${running.demo.licenseId ?? '(not found)'}`,
-      `  More leads       npm run svc -- demo seed --account ${running.demo.accountId ?? '<id>'} --leads 10000`,
-      `  MCP              ${running.apiUrl}/v1/mcp   (Authorization: Bearer <API key>)`,
-      ...(running.demoSignInLink
-        ? [
-            `  Portal      ${running.demoSignInLink}`,
-            '              (sign-in link for demo@svc.test, owner; single use, 1 hour)',
-          ]
-        : []),
-      '',
-    ].join('\n'),
-  );
+  if (cluster.isPrimary && config.WEB_CONCURRENCY > 1) return runPrimary(config);
+  // A worker serves under its primary (cluster.ts), which prints the banner once all are up.
+  const running = await startServers(config, process.env, { serverInfo: cluster.isPrimary });
+  if (cluster.isWorker)
+    process.send?.({ svc: 'ready', apiUrl: running.apiUrl, banner: bannerOf(running) } satisfies WorkerReady);
+  else console.log(bannerOf(running));
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) return;
@@ -254,6 +267,8 @@ async function main(): Promise<void> {
   };
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.on('SIGINT', () => stop('SIGINT'));
+  // A worker whose primary is gone (killed) drains and exits instead of holding the ports alone.
+  if (cluster.isWorker) process.on('disconnect', () => stop('primary gone'));
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
