@@ -139,7 +139,9 @@ export async function startServers(
       ...(redis ? { redis } : {}),
     });
     const demo = await seedDemo(services.licensing, secretKey, { create: config.SEED_DEMO });
-    const demoAdmin = await demoAdminSignInLink(services.portal);
+    // Under a primary only the first worker's banner is printed: only it makes a sign-in link.
+    const demoAdmin =
+      (env.SVC_WORKER_INDEX ?? '0') === '0' ? await demoAdminSignInLink(services.portal) : undefined;
     await ensurePublishableKeys(services.licensing);
     const apiApp = createApiApp(services, {
       ...(redis ? { redis } : {}),

@@ -1,4 +1,4 @@
-import { and, count, desc, eq, gte, isNotNull, lt, or } from 'drizzle-orm';
+import { and, count, eq, gte, isNotNull } from 'drizzle-orm';
 import type { Db } from './database.ts';
 import { leads } from './schema.ts';
 
