@@ -126,6 +126,7 @@ describe.runIf(process.env.DATABASE_URL && process.env.REDIS_URL)(
   { timeout: 180_000 },
   () => {
     const adminToken = `svc_admin_${randomBytes(24).toString('base64url')}`;
+    const metricsToken = `metrics-${randomBytes(16).toString('hex')}`;
     let pg: Awaited<ReturnType<typeof createPostgresTestDatabase>>;
     let server: ServerProcess | undefined;
     let accessJwt: string;
@@ -141,6 +142,7 @@ describe.runIf(process.env.DATABASE_URL && process.env.REDIS_URL)(
         ADMIN_TOKEN: adminToken,
         SEED_DEMO: 'false',
         WEB_CONCURRENCY: '2',
+        METRICS_TOKEN: metricsToken,
       });
       const admin = { authorization: `Bearer ${adminToken}` };
       const account = JSON.parse(
@@ -201,6 +203,28 @@ describe.runIf(process.env.DATABASE_URL && process.env.REDIS_URL)(
       }
       // Each answer, whichever worker gave it, sees the count of all the requests before it.
       for (let i = 1; i < remaining.length; i++) expect(remaining[i]).toBe(remaining[i - 1]! - 1);
+    });
+
+    it('answers a scrape with every worker’s figures, whichever worker takes it', async () => {
+      // So far: two admin calls and one activation (setup), six status calls (the test above).
+      const scrapes = await Promise.all(
+        [0, 1, 2, 3].map(() =>
+          fresh(`${server!.url}/metrics`, { headers: { authorization: `Bearer ${metricsToken}` } }),
+        ),
+      );
+      for (const scrape of scrapes) {
+        expect(scrape.status).toBe(200);
+        const counts = [...scrape.body.matchAll(/^svc_http_requests_total\{[^}]*\} (\d+)$/gm)].map((m) =>
+          Number(m[1]),
+        );
+        expect(
+          counts.reduce((a, b) => a + b, 0),
+          scrape.body,
+        ).toBe(9);
+        // A count in the database is reported once, not once per worker.
+        expect(scrape.body).toMatch(/^svc_outbox_pending_webhooks 0$/m);
+        expect(scrape.body).toMatch(/^svc_db_pool_total [1-9]/m);
+      }
     });
 
     it('replaces a worker that dies, and the other answers meanwhile', async () => {

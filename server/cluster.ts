@@ -2,6 +2,7 @@ import cluster, { type Worker } from 'node:cluster';
 import { rmSync, writeFileSync } from 'node:fs';
 import { serverInfoFile } from './admin-token.ts';
 import type { Config } from './env.ts';
+import { serveClusterMetrics } from './http/metrics.ts';
 
 /** What a worker tells the primary once its listeners answer. */
 export interface WorkerReady {
@@ -97,5 +98,6 @@ export function runPrimary(config: Config, print: (text: string) => void = conso
   };
   process.on('SIGTERM', onSignal);
   process.on('SIGINT', onSignal);
+  serveClusterMetrics();
   fork(0);
 }

@@ -8,6 +8,7 @@ import type { Clock } from './clock.ts';
 import type { Database } from './db/database.ts';
 import { cacheModeOf, createLookupCaches, type LookupCaches } from './domain/caches/lookup-caches.ts';
 import { createDeliveryDeps, type DeliveryDeps } from './domain/delivery/deps.ts';
+import { outboxDepth } from './domain/delivery/outbox.ts';
 import { cursorKeyFrom } from './domain/leads/cursor.ts';
 import { createLicenseCeilings } from './domain/licensing/ceilings.ts';
 import type { PortalDeps } from './domain/portal/portal-deps.ts';
@@ -103,6 +104,19 @@ export async function createServices(opts: {
     metrics.gauge('svc_db_pool_idle', 'PostgreSQL pool connections idle.', () => pool().idle);
     metrics.gauge('svc_db_pool_waiting', 'Queries waiting for a pool connection.', () => pool().waiting);
   }
+  // One count in the database whichever worker reads it: shared, so reported once under a primary.
+  metrics.gauge(
+    'svc_outbox_pending_webhooks',
+    'Webhook deliveries waiting in the outbox.',
+    () => outboxDepth(db, 'webhooks'),
+    { shared: true },
+  );
+  metrics.gauge(
+    'svc_outbox_pending_mails',
+    'Alert mails waiting in the outbox.',
+    () => outboxDepth(db, 'mails'),
+    { shared: true },
+  );
   const queries: McpDeps = { db, clock, cursorKey: cursorKeyFrom(pepper), logger: opts.logger };
   const delivery = { ...createDeliveryDeps({ db, clock, secretKey, logger: opts.logger, config }), caches };
   const portal: PortalDeps = {

@@ -1,5 +1,6 @@
+import cluster from 'node:cluster';
 import type { MiddlewareHandler } from 'hono';
-import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import { AggregatorRegistry, Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import { safeEqual } from '../domain/credential-formats.ts';
 import { AppError } from '../errors.ts';
 import type { AppEnv } from './app-env.ts';
@@ -13,7 +14,13 @@ export interface Metrics {
   middleware: MiddlewareHandler<AppEnv>;
   rateLimited(group: string): void;
   cache(name: string, hit: boolean): void;
-  gauge(name: string, help: string, read: GaugeSource): void;
+  /**
+   * `shared`: the figure is the same whichever process reads it (a count in the database), so the
+   * workers of one primary report it once (max), not summed.
+   */
+  gauge(name: string, help: string, read: GaugeSource, opts?: { shared?: boolean }): void;
+  /** The Prometheus text: this process's, or under a cluster primary every worker's, aggregated. */
+  text(): Promise<string>;
 }
 
 /**
@@ -37,6 +44,11 @@ export function routeGroupOf(method: string, path: string): string {
 export function createMetrics(): Metrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
+  if (cluster.isWorker) {
+    // Answers the primary's collection requests (prom-client's cluster protocol) with this registry.
+    new AggregatorRegistry();
+    AggregatorRegistry.setRegistries([registry]);
+  }
   const requests = new Counter({
     name: 'svc_http_requests_total',
     help: 'HTTP requests by route group, method and status class.',
@@ -88,17 +100,73 @@ export function createMetrics(): Metrics {
       caches.inc({ cache, result: hit ? 'hit' : 'miss' });
       (hit ? hits : misses).inc({ cache });
     },
-    gauge(name, help, read) {
+    gauge(name, help, read, opts = {}) {
       new Gauge({
         name,
         help,
         registers: [registry],
+        aggregator: opts.shared ? 'max' : 'sum',
         async collect() {
           this.set(await read());
         },
       });
     },
+    text: () => (cluster.isWorker ? askPrimaryForMetrics() : registry.metrics()),
   };
+}
+
+interface MetricsAnswer {
+  svc: 'metrics';
+  id: number;
+  text?: string;
+}
+
+const METRICS_QUESTION = 'metrics?';
+const pending = new Map<number, (text: string | undefined) => void>();
+let nextQuestion = 0;
+let listening = false;
+
+/**
+ * A scrape reaches one worker; the primary (cluster.ts) collects every worker's registry and sums
+ * counters and histograms, so Prometheus sees the service, not whichever worker took the connection.
+ */
+function askPrimaryForMetrics(): Promise<string> {
+  if (!listening) {
+    listening = true;
+    process.on('message', (m: Partial<MetricsAnswer>) => {
+      if (m?.svc !== 'metrics' || typeof m.id !== 'number') return;
+      pending.get(m.id)?.(m.text);
+      pending.delete(m.id);
+    });
+  }
+  const id = nextQuestion++;
+  return new Promise((resolve, reject) => {
+    const unavailable = () =>
+      new AppError('SERVICE_UNAVAILABLE', 'The metrics of the other workers could not be collected.');
+    const timer = setTimeout(() => {
+      pending.delete(id);
+      reject(unavailable());
+    }, 6_000);
+    pending.set(id, (text) => {
+      clearTimeout(timer);
+      if (text === undefined) reject(unavailable());
+      else resolve(text);
+    });
+    process.send?.({ svc: METRICS_QUESTION, id });
+  });
+}
+
+/** In the cluster primary: answers the workers' `askPrimaryForMetrics` with all workers' figures. */
+export function serveClusterMetrics(): void {
+  const aggregator = new AggregatorRegistry();
+  cluster.on('message', (worker, m: { svc?: unknown; id?: unknown }) => {
+    if (m?.svc !== METRICS_QUESTION || typeof m.id !== 'number') return;
+    const id = m.id;
+    aggregator.clusterMetrics().then(
+      (text) => worker.send({ svc: 'metrics', id, text } satisfies MetricsAnswer),
+      () => worker.send({ svc: 'metrics', id } satisfies MetricsAnswer),
+    );
+  });
 }
 
 /**
@@ -114,6 +182,6 @@ export function metricsHandler(metrics: Metrics, token: string): MiddlewareHandl
       });
     }
     c.header('Cache-Control', 'no-store');
-    return c.body(await metrics.registry.metrics(), 200, { 'Content-Type': metrics.registry.contentType });
+    return c.body(await metrics.text(), 200, { 'Content-Type': metrics.registry.contentType });
   };
 }

@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm';
+import { count, eq } from 'drizzle-orm';
 import type { Db } from '../../db/database.ts';
 import { newId } from '../../db/ids.ts';
 import { accounts, mailMessages, outboxEvents, webhookDeliveries } from '../../db/schema.ts';
@@ -143,4 +143,11 @@ export function enqueueResultEvent(
     resultId: row.id,
     at,
   });
+}
+
+/** Deliveries waiting in the outbox (webhooks and alert mails not yet sent or given up): a gauge. */
+export async function outboxDepth(db: Db, what: 'webhooks' | 'mails'): Promise<number> {
+  const table = what === 'webhooks' ? webhookDeliveries : mailMessages;
+  const [row] = await db.select({ n: count() }).from(table).where(eq(table.status, 'pending'));
+  return row?.n ?? 0;
 }
