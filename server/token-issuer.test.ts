@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunningServers } from './index.ts';
+import type { RunningServers } from './servers.ts';
 import { createPostgresTestDatabase } from './test-support/db.ts';
 import { startStack } from './test-support/stack.ts';
 

@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { SMTPServer } from 'smtp-server';
 import { expect } from 'vitest';
-import type { RunningServers } from '../../server/index.ts';
+import type { RunningServers } from '../../server/servers.ts';
 import { startStack } from '../../server/test-support/stack.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));

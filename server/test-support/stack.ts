@@ -2,7 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '../env.ts';
-import { type RunningServers, startServers } from '../index.ts';
+import { type RunningServers, startServers } from '../servers.ts';
 import { startFromTemplate } from './pglite-template.ts';
 
 /**
