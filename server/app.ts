@@ -1,6 +1,5 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
 import { bodyLimit } from 'hono/body-limit';
-import { secureHeaders } from 'hono/secure-headers';
 import { getPath } from 'hono/utils/url';
 import type { Logger } from 'pino';
 import type { Clock } from './clock.ts';
@@ -19,6 +18,7 @@ import type { RateLimiter } from './http/rate-limiter.ts';
 import { refuseNul } from './http/refuse-nul.ts';
 import { requestId } from './http/request-id.ts';
 import { requestLog } from './http/request-log.ts';
+import { securityHeaders } from './http/security-headers.ts';
 import { createDocsRoutes } from './routes/docs.ts';
 import { createHealthRoutes } from './routes/health.ts';
 
@@ -84,15 +84,7 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   if (deps.metrics) app.use(deps.metrics.middleware);
   app.use(requestId());
   app.use(requestLog(deps.logger));
-  app.use(
-    secureHeaders({
-      contentSecurityPolicy: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] },
-      crossOriginResourcePolicy: 'cross-origin',
-      strictTransportSecurity: 'max-age=31536000; includeSubDomains',
-      // Pages with needs of their own (docs, billing, widget) set their CSP; keep it.
-      overwrite: false,
-    }),
-  );
+  app.use(securityHeaders());
   const cors = corsPolicy(config.publicEmbedUrl, config.corsOrigins, new URL(config.publicApiUrl).origin);
   app.use('/v1/*', cors.headers);
   app.use(

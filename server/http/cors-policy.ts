@@ -1,7 +1,7 @@
 import type { MiddlewareHandler } from 'hono';
 import { isAllowedMcpOrigin } from '../mcp/origin-policy.ts';
 import type { AppEnv } from './app-env.ts';
-import { writeHeaders } from './response-headers.ts';
+import { addHeaders } from './response-headers.ts';
 
 /** Paths any web page may call: the loader asks for an embed session from the firm's own site. */
 const OPEN_PATHS = new Set(['/v1/api/license/activate']);
@@ -38,8 +38,7 @@ const PREFLIGHT_MAX_AGE = '600';
  * domain check decides; every other /v1 endpoint answers only the embed host (the widget's
  * calls) and the origins listed in CORS_ORIGINS. Server-to-server callers need no CORS.
  *
- * Headers are added to the answer after the route has made it, through the answer's own header
- * list: touching `c.res` before the route runs (as Hono's `cors` does) makes Hono copy the route's
+ * Headers are added to the answer after the route has made it (`addHeaders`): touching `c.res` before the route runs (as Hono's `cors` does) makes Hono copy the route's
  * answer into a full Fetch `Response` and read its body back, which the profile showed as a
  * quarter of a status call.
  */
@@ -63,10 +62,11 @@ export function corsPolicy(
       const allowed = allowedOrigin(c.req.header('origin'), c.req.path);
       const preflight = c.req.method === 'OPTIONS';
       await next();
-      writeHeaders(c, (headers) => {
-        if (allowed) headers.set('Access-Control-Allow-Origin', allowed);
-        headers.set('Access-Control-Expose-Headers', EXPOSED);
-        headers.append('Vary', preflight ? 'Origin, Access-Control-Request-Headers' : 'Origin');
+      // No API route sets a Vary of its own: this one is the whole list.
+      addHeaders(c, {
+        ...(allowed ? { 'Access-Control-Allow-Origin': allowed } : {}),
+        'Access-Control-Expose-Headers': EXPOSED,
+        Vary: preflight ? 'Origin, Access-Control-Request-Headers' : 'Origin',
       });
     },
     // Mounted after the rate limiter: a preflight counts like any request and carries its headers.

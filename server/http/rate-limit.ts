@@ -4,7 +4,7 @@ import type { AppEnv } from './app-env.ts';
 import { ipRateKey } from './client-ip.ts';
 import { rateLimitGroupOf } from './rate-limit-groups.ts';
 import type { RateDecision, RateLimiter, WatchedCounter } from './rate-limiter.ts';
-import { writeHeaders } from './response-headers.ts';
+import { addHeaders } from './response-headers.ts';
 
 /** An embed token's license, whose ceilings may tighten the per-IP budget. */
 export interface EmbedCaller {
@@ -54,11 +54,6 @@ export function rateLimitHeaders(d: RateDecision, nowMs: number): Record<string,
   };
 }
 
-/** Puts the rate-limit headers on an answer already made (see `rateLimit`). */
-export function setRateLimitHeaders(headers: Headers, d: RateDecision, nowMs: number): void {
-  for (const [name, value] of Object.entries(rateLimitHeaders(d, nowMs))) headers.set(name, value);
-}
-
 /**
  * Counts every request against its group before anything else runs, so that errors, 404s and
  * preflights carry the headers too. The headers go on the answer after the route has made it (a
@@ -102,6 +97,6 @@ export function rateLimit(opts: RateLimitOptions): MiddlewareHandler<AppEnv> {
       }
     }
     await next();
-    writeHeaders(c, (headers) => setRateLimitHeaders(headers, decision, now));
+    addHeaders(c, rateLimitHeaders(decision, now));
   };
 }

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { MiddlewareHandler } from 'hono';
 import type { AppEnv } from './app-env.ts';
-import { writeHeaders } from './response-headers.ts';
+import { addHeaders } from './response-headers.ts';
 
 const LIMIT = 128;
 const SAFE = /^[\w\-=]+$/;
@@ -17,6 +17,6 @@ export function requestId(): MiddlewareHandler<AppEnv> {
     const id = given && given.length <= LIMIT && SAFE.test(given) ? given : randomUUID();
     c.set('requestId', id);
     await next();
-    writeHeaders(c, (headers) => headers.set('X-Request-Id', id));
+    addHeaders(c, { 'X-Request-Id': id });
   };
 }
