@@ -59,7 +59,7 @@ export interface LookupCacheOptions {
   clock: Clock;
   redis?: Redis;
   prefix?: string;
-  /** Entries per cache (LRU). */
+  /** Entries per cache; past it the oldest entry goes. */
   maxEntries?: number;
   /**
    * Longest life of an entry. Only a lost invalidation (a writer that could not reach Redis, or
@@ -114,14 +114,16 @@ export function createLookupCaches(opts: LookupCacheOptions): LookupCaches {
       if (!usable()) return load();
       const map = maps.get(cache)!;
       const now = opts.clock.now().getTime();
+      // Oldest first out (insertion order): an entry lives at most maxAgeMs anyway, so moving a hit
+      // to the back on every read (a delete and a set per lookup, six lookups a status call) would
+      // only change which entries a full cache drops first.
       const entry = map.get(key);
       if (entry) {
-        map.delete(key);
         if (entry.until > now) {
-          map.set(key, entry);
           opts.onLookup?.(cache, true);
           return entry.value as never;
         }
+        map.delete(key);
       }
       opts.onLookup?.(cache, false);
       const started = generation;
