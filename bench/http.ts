@@ -128,6 +128,7 @@ export function serverEnv(backend: Backend, database?: string): Record<string, s
     ADMIN_TOKEN: `svc_admin_${randomBytes(24).toString('base64url')}`,
     SEED_DEMO: 'false',
     RATE_LIMIT_SCALE: '1000',
+    ...(process.env.BENCH_NODE_OPTIONS ? { NODE_OPTIONS: process.env.BENCH_NODE_OPTIONS } : {}),
     // The bench opens thousands of sessions a minute per license: lift the plan ceiling too.
     PLANS: JSON.stringify({ agency: { sessionsPerMinute: 10_000_000 } }),
     ...(workersOf(backend) > 1 ? { WEB_CONCURRENCY: String(workersOf(backend)) } : {}),

@@ -14,6 +14,7 @@ import { runWebhookBench } from './webhooks.ts';
  * each path, written under bench/results/profiles/, and its top self-time entries; `--path=calc` and
  * `--backend=pglite` narrow the run to the paths and the backend named: pglite, postgresql+redis,
  * postgresql+redis-x2).
+ * `BENCH_NODE_OPTIONS` is passed to the servers as NODE_OPTIONS (to compare V8 settings).
  * Exits non-zero when any HTTP answer was not 2xx.
  */
 const only = process.argv.slice(2).find((a) => !a.startsWith('-'));
