@@ -12,8 +12,10 @@ import { type LoadFigures, type LoadTarget, load } from './load.ts';
 import { type ServerProcess, startBareServer, startBuiltServer } from './server-process.ts';
 
 /**
- * `postgresql+redis` is one server process; `postgresql+redis ×2` is the same server started with
- * `WEB_CONCURRENCY=2` (two worker processes on the same port, as `npm start` runs it on two cores).
+ * `postgresql+redis` is one server process; `postgresql+redis ×2` (only when asked for with
+ * `--backend=postgresql+redis-x2`) is the same server with `WEB_CONCURRENCY=2`: two worker
+ * processes on the same port. Its figures are printed for comparison; the goals are judged on
+ * one process, as the issue set them.
  */
 export type Backend = 'postgresql+redis' | 'postgresql+redis ×2' | 'pglite';
 const BACKENDS: Backend[] = ['postgresql+redis', 'postgresql+redis ×2', 'pglite'];
@@ -242,14 +244,12 @@ function targetsOf(rows: HttpRow[]): Target[] {
       scaled: { goal: `≥ ${scaledGoal}`, met: r.rps >= scaledGoal },
     });
   };
-  for (const backend of ['postgresql+redis', 'postgresql+redis ×2'] as const) {
-    min(backend, 'GET /licenses/status', 6000);
-    min(backend, 'POST /license/activate', 4000);
-    min(backend, 'POST /calc/estimate', 2500);
-  }
+  min('postgresql+redis', 'GET /licenses/status', 6000);
+  min('postgresql+redis', 'POST /license/activate', 4000);
+  min('postgresql+redis', 'POST /calc/estimate', 2500);
   min('pglite', 'GET /licenses/status', 2000);
   for (const r of rows) {
-    if (r.backend === 'bare node:http') continue;
+    if (r.backend === 'bare node:http' || r.backend === 'postgresql+redis ×2') continue;
     if (r.path === 'GET /healthz')
       targets.push({
         backend: r.backend,
@@ -258,7 +258,7 @@ function targetsOf(rows: HttpRow[]): Target[] {
         value: r.ratio,
         met: r.ratio >= 0.4,
       });
-    if (scaleOutBackend(r.backend) && r.at80) {
+    if (r.backend === 'postgresql+redis' && r.at80) {
       // Latency at a given share of capacity grows as the machine slows: the goal scales inversely.
       const scaledGoal = Math.round(25 / Math.min(1, speed));
       targets.push({
@@ -317,7 +317,7 @@ export async function runHttpBench(
     await bare.stop();
   }
   const scaleOut = Boolean(process.env.DATABASE_URL && process.env.REDIS_URL);
-  const backends = opts.backends ?? (scaleOut ? BACKENDS : ['pglite']);
+  const backends = opts.backends ?? (scaleOut ? ['postgresql+redis', 'pglite'] : ['pglite']);
   for (const backend of backends) {
     if (!BACKENDS.includes(backend))
       throw new Error(`unknown backend ${backend}; backends: ${BACKENDS.join(', ')}`);

@@ -70,7 +70,11 @@ export function runPrimary(config: Config, print: (text: string) => void = conso
     });
     worker.on('exit', (code, signal) => {
       const wasReady = ready.delete(worker);
-      if (stopping) return finishIfEmpty();
+      if (stopping) {
+        // A worker that could not drain cleanly (cut off, or failed) makes the whole stop a failure.
+        if (code !== 0) exitCode = 1;
+        return finishIfEmpty();
+      }
       const how = signal ? `signal ${signal}` : `exit code ${code}`;
       // At start-up a failing worker is a configuration problem: its own message says which.
       if (!wasReady && !announced) {
