@@ -58,6 +58,7 @@ export function runPrimary(config: Config, print: (text: string) => void = conso
     worker.on('message', (message: unknown) => {
       if (!isWorkerReady(message) || ready.has(worker)) return;
       ready.add(worker);
+      if (announced) print(`svc worker ${index} is serving again`);
       if (index === 0 && !banner) {
         banner = message;
         for (let i = 1; i < count; i++) fork(i);
@@ -70,12 +71,16 @@ export function runPrimary(config: Config, print: (text: string) => void = conso
     });
     worker.on('exit', (code, signal) => {
       const wasReady = ready.delete(worker);
+      const how = signal ? `signal ${signal}` : `exit code ${code}`;
       if (stopping) {
-        // A worker that could not drain cleanly (cut off, or failed) makes the whole stop a failure.
-        if (code !== 0) exitCode = 1;
+        // A worker that could not drain cleanly (cut off, or failed) makes the whole stop a failure;
+        // one still starting (never served) may simply die of the SIGTERM it was sent.
+        if (code !== 0 && !(signal === 'SIGTERM' && !wasReady)) {
+          exitCode = 1;
+          console.error(`svc worker ${index} ended with ${how} while stopping`);
+        }
         return finishIfEmpty();
       }
-      const how = signal ? `signal ${signal}` : `exit code ${code}`;
       // At start-up a failing worker is a configuration problem: its own message says which.
       if (!wasReady && !announced) {
         console.error(`svc worker ${index} stopped before it was ready (${how}); stopping`);
