@@ -13,10 +13,6 @@ export interface ScheduleRow {
 
 export interface Schedule {
   rows: readonly ScheduleRow[];
-  /** Where the figures come from. */
-  source: string;
-  /** False when the law reference marks a figure [unverified] (a single secondary source). */
-  verified: boolean;
 }
 
 export function evaluate(schedule: { rows: readonly ScheduleRow[] }, amount: Micro): Micro {

@@ -12,6 +12,11 @@ export interface RuleSet {
   taxYear: number;
   /** ISO date the rules took effect. */
   effectiveDate: string;
+  /**
+   * The rules used, in words, with the dates they cover ("Federal rules for deaths in 2026;
+   * Washington rules for deaths on or after 1 July 2026"): what a result, its PDF and the lead name.
+   */
+  label?: string;
   sources: string[];
 }
 

@@ -59,6 +59,24 @@ describe('portal pages (demo firm owner)', () => {
     await checkPage(page, 'overview');
   });
 
+  it('rules and sources: every rule set with its dates, figures, sources, dates checked and status', async () => {
+    const { page } = owner;
+    await page.getByRole('link', { name: 'Rules and sources' }).click();
+    await expect.poll(() => page.locator('h1').textContent(), WAIT).toBe('Rules and sources');
+    await expect.poll(() => page.locator('.rule-set').count(), WAIT).toBeGreaterThan(15);
+    const washington = page.locator('#rules-WA');
+    const text = await washington.textContent();
+    expect(text).toContain('Deaths from 1 January to 30 June 2026');
+    expect(text).toContain('Deaths on or after 1 July 2026');
+    expect(text).toContain('$3,000,000');
+    expect(text).toContain('10 % to 20 %, 8 brackets');
+    expect(text).toContain('Secondary sources only');
+    expect(text).toContain('checked Nov 24, 2026');
+    expect(text).toContain('Deaths in 2027');
+    expect(await page.locator('#rules-HI').textContent()).toContain('$5,490,000');
+    await checkPage(page, 'rules-and-sources');
+  });
+
   it('licenses, embed code with a live preview and the other pages are clean and legible', async () => {
     const { page } = owner;
     await page.getByRole('link', { name: 'Licenses' }).click();

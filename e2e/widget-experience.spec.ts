@@ -1,12 +1,12 @@
 import { mkdirSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import type { Browser, Frame } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCalculator } from '../calculators/index.ts';
 import type { RunningServers } from '../server/servers.ts';
-import { readPdf } from '../server/test-support/pdf-reader.ts';
+import { readPdf, renderPdfPage } from '../server/test-support/pdf-reader.ts';
 import {
   axeViolations,
   type CustomPage,
@@ -169,7 +169,9 @@ describe('every calculator, designed, accessible and photographed', () => {
         for (const [, amount] of legend.slice(1)) expect(taxes).toContain(amount);
         const text = await frame.locator('body').textContent();
         expect(text).not.toMatch(/\[unverified\]|secondary source|Estimate \(no closed form\)/);
-        expect(text).toContain('Rules as of January 1, 2026');
+        // The estate-tax result names its rules in words; the others give the rules' date.
+        const { label } = expected.result.ruleSet;
+        expect(text).toContain(label ? `Rules used: ${label}.` : 'Rules as of January 1, 2026');
         expect(host.pageErrors).toEqual([]);
         await host.close();
       });
@@ -395,6 +397,64 @@ describe('host SDK and raw messages', () => {
     await page.waitForTimeout(200);
     expect(await page.locator('#log').textContent()).not.toContain('forged');
     await context.close();
+  });
+});
+
+describe('the law on the day of death', () => {
+  // The issue's example: $12,000,000, death on 1 December 2026, Washington's rules from 1 July 2026:
+  // excess 9,000,000 → 1,490,000 + 20 % × 0 = $1,490,000 (the first-half rules said $1,907,200).
+  it('a Washington death on 1 December 2026: $1,490,000, the rules named in words in the result and its PDF', async () => {
+    const host = await open(`<div data-svc-calculator="estate-tax"></div>${loaderTag()}`, { width: 1280 });
+    const frame = await ready(host);
+    await fill(frame, [
+      ['estateValue', '12000000'],
+      ['state', 'WA'],
+    ]);
+    await frame.locator('details.advanced summary').click();
+    await frame.locator('#f-dateOfDeath').fill('2026-12-01');
+    await frame.getByRole('button', { name: 'Calculate' }).click();
+    await expect.poll(() => host.count('svc-result'), WAIT).toBe(1);
+    await expect.poll(() => frame.locator('[data-output="stateTax"]').textContent(), WAIT).toBe('$1,490,000');
+    const words = 'Federal rules for deaths in 2026; Washington rules for deaths on or after 1 July 2026';
+    await expect.poll(() => frame.locator('.rules').textContent(), WAIT).toBe(`Rules used: ${words}.`);
+    const text = await frame.locator('body').textContent();
+    expect(text).not.toMatch(/\[unverified\]|secondary source|ESB 6347|RCW/);
+    expect(await axeViolations(frame)).toEqual([]);
+    await shoot(host, 'estate-tax-1280-washington-2026-12-01');
+    const [download] = await Promise.all([
+      host.page.waitForEvent('download', WAIT),
+      frame.getByRole('button', { name: 'Download the PDF report' }).click(),
+    ]);
+    const pdf = await readFile(await download.path());
+    const report = await readPdf(pdf);
+    expect(report.text).toContain(`Rules used ${words}`);
+    expect(report.text).toContain('$1,490,000.00');
+    expect(report.text).not.toMatch(/\[unverified\]|secondary source/);
+    await writeFile(`${SHOTS}estate-tax-washington-2026-12-01-report.png`, await renderPdfPage(pdf, 1, 1.5));
+    await host.close();
+  });
+
+  it('a 2027 death reads, in plain words, that the 2027 amounts were not confirmed', async () => {
+    const host = await open(`<div data-svc-calculator="estate-tax"></div>${loaderTag()}`, { width: 320 });
+    const frame = await ready(host);
+    await fill(frame, [
+      ['estateValue', '8000000'],
+      ['state', 'NY'],
+    ]);
+    await frame.locator('details.advanced summary').click();
+    await frame.locator('#f-dateOfDeath').fill('2027-03-01');
+    await frame.getByRole('button', { name: 'Calculate' }).click();
+    await expect.poll(() => host.count('svc-result'), WAIT).toBe(1);
+    const notes = frame.locator('.notes');
+    await expect
+      .poll(() => notes.textContent(), WAIT)
+      .toContain(
+        'The federal basic exclusion for 2027 had not been confirmed when these rules were last checked (24 November 2026), so the 2026 amount of $15,000,000 is used.',
+      );
+    expect(await notes.textContent()).toContain('New York’s exemption for 2027 had not been confirmed');
+    expect(await axeViolations(frame)).toEqual([]);
+    await shoot(host, 'estate-tax-320-new-york-2027');
+    await host.close();
   });
 });
 

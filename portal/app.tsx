@@ -12,6 +12,7 @@ import { LicensesPage } from './pages/licenses.tsx';
 import { LinkSignInPage } from './pages/link-sign-in.tsx';
 import { MembersPage } from './pages/members.tsx';
 import { OverviewPage } from './pages/overview.tsx';
+import { RulesPage } from './pages/rules.tsx';
 import { SecurityPage } from './pages/security.tsx';
 import { SettingsFirmPage } from './pages/settings-firm.tsx';
 import { SettingsWebhooksPage } from './pages/settings-webhooks.tsx';
@@ -25,6 +26,7 @@ const NAV: { href: string; label: string; section?: string }[] = [
   { href: '/portal/licenses', label: 'Licenses' },
   { href: '/portal/embed', label: 'Embed code' },
   { href: '/portal/activity', label: 'Activity' },
+  { href: '/portal/rules', label: 'Rules and sources' },
   { href: '/portal/settings/api-keys', label: 'API keys', section: 'Settings' },
   { href: '/portal/settings/members', label: 'Members', section: 'Settings' },
   { href: '/portal/settings/security', label: 'Sign-in & security', section: 'Settings' },
@@ -38,6 +40,7 @@ const PAGES: Record<string, () => ComponentChildren> = {
   '/portal/licenses': () => <LicensesPage />,
   '/portal/embed': () => <EmbedPage />,
   '/portal/activity': () => <ActivityPage />,
+  '/portal/rules': () => <RulesPage />,
   '/portal/settings/api-keys': () => <ApiKeysPage />,
   '/portal/settings/members': () => <MembersPage />,
   '/portal/settings/security': () => <SecurityPage />,

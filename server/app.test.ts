@@ -29,6 +29,11 @@ function echoRouter() {
   router.get('/api/boom', () => {
     throw new Error('secret database password in stack');
   });
+  router.get('/api/db-down', () => {
+    throw new Error('Failed query', {
+      cause: Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }),
+    });
+  });
   return router;
 }
 
@@ -61,6 +66,7 @@ describe('error mapping', () => {
       'PAYLOAD_TOO_LARGE',
     ],
     ['unexpected error', () => app.request('/v1/api/boom'), 500, 'INTERNAL_ERROR'],
+    ['database unreachable', () => app.request('/v1/api/db-down'), 503, 'SERVICE_UNAVAILABLE'],
   ])('%s → %i %s', async (_name, call, status, code) => {
     const res = await call();
     expect(res.status).toBe(status);
@@ -122,6 +128,33 @@ describe('health', () => {
     expect(res.headers.get('cache-control')).toBe('no-store');
     expect(res.headers.get('x-content-type-options')).toBe('nosniff');
     expect(res.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
+  });
+
+  it('answers /readyz at probe rates without a 429: balancers probing from one address keep it in service', async () => {
+    const tight = createApp(coreDeps({}, { RATE_LIMIT_SCALE: '0.01' }));
+    const answers = await Promise.all(Array.from({ length: 200 }, () => tight.request('/readyz')));
+    expect(answers.map((r) => r.status)).toEqual(answers.map(() => 200));
+    expect(answers[0]!.headers.get('x-ratelimit-limit')).toBeNull();
+    expect((await answers[0]!.json()).checks).toMatchObject({ database: 'ok', disk: { status: 'ok' } });
+  });
+
+  it('is not ready when the data directory is nearly full, and says which check failed', async () => {
+    const full = createApp(coreDeps({}, { READY_MIN_FREE_MB: '1000000' }));
+    const res = await full.request('/readyz');
+    expect(res.status).toBe(503);
+    expect(res.headers.get('retry-after')).toBe('5');
+    const body = await res.json();
+    expect(body.error.code).toBe('SERVICE_UNAVAILABLE');
+    expect(body.error.details.checks).toMatchObject({ database: 'ok', disk: { status: 'low' } });
+  });
+
+  it('reports Redis without turning unready over it: the instance serves on its own limits', async () => {
+    const noRedis = createApp(
+      coreDeps({ pingRedis: () => Promise.reject(new Error('connect ECONNREFUSED')) }),
+    );
+    const res = await noRedis.request('/readyz');
+    expect(res.status).toBe(200);
+    expect((await res.json()).checks.redis).toBe('unavailable');
   });
 
   it('is not ready when the database is unreachable or the server is draining', async () => {

@@ -29,6 +29,8 @@ export interface AppDeps {
   rateLimiter: RateLimiter;
   /** Database liveness for /readyz. */
   ping(): Promise<void>;
+  /** Redis liveness for /readyz (scale-out only). */
+  pingRedis?: () => Promise<void>;
   isShuttingDown?: () => boolean;
   /** Prometheus metrics; served at /metrics when METRICS_TOKEN is set. */
   metrics?: Metrics;
@@ -87,16 +89,17 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   app.use(securityHeaders());
   const cors = corsPolicy(config.publicEmbedUrl, config.corsOrigins, new URL(config.publicApiUrl).origin);
   app.use('/v1/*', cors.headers);
-  app.use(
-    rateLimit({
-      limiter: deps.rateLimiter,
-      ipOf: (c) => clientIp(c, config.TRUST_PROXY),
-      credentialKey: deps.credentialKey,
-      tighten: deps.tighten,
-      now: () => deps.clock.now().getTime(),
-      ...(deps.metrics ? { onRefused: deps.metrics.rateLimited } : {}),
-    }),
-  );
+  const limit = rateLimit({
+    limiter: deps.rateLimiter,
+    ipOf: (c) => clientIp(c, config.TRUST_PROXY),
+    credentialKey: deps.credentialKey,
+    tighten: deps.tighten,
+    now: () => deps.clock.now().getTime(),
+    ...(deps.metrics ? { onRefused: deps.metrics.rateLimited } : {}),
+  });
+  // Balancers probe readiness from one address several times a second: a 429 there would take a
+  // healthy instance out of service. /healthz is answered before this chain altogether.
+  app.use((c, next) => (c.req.path === '/readyz' ? next() : limit(c, next)));
   app.use('/v1/*', cors.preflight);
   const limitBody = bodyLimit({
     maxSize: config.BODY_LIMIT_BYTES,
@@ -127,7 +130,12 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
 
   app.route(
     '/',
-    createHealthRoutes({ ping: deps.ping, isShuttingDown: deps.isShuttingDown ?? (() => false) }),
+    createHealthRoutes({
+      ping: deps.ping,
+      ...(deps.pingRedis ? { pingRedis: deps.pingRedis } : {}),
+      dataDir: { path: config.DATA_DIR, minFreeBytes: config.READY_MIN_FREE_MB * 1024 * 1024 },
+      isShuttingDown: deps.isShuttingDown ?? (() => false),
+    }),
   );
   app.route('/', createDocsRoutes());
   for (const router of deps.rootRoutes ?? []) app.route('/', router);

@@ -1,12 +1,19 @@
 /**
  * Business time. Every rule that depends on "now" (token expiry, license status, code lifetime)
- * reads it from an injected clock, never from `Date.now()` or SQL `now()`, so tests can freeze it.
+ * reads it from an injected clock, never from `Date.now()` directly, so tests can freeze it.
  */
 export interface Clock {
   now(): Date;
+  /**
+   * True for the running server's clock (not a test's frozen one). Comparisons that several
+   * instances make against shared rows (delivery leases and due times) then use the database's own
+   * `now()` instead of this process's time, so an instance whose clock is off cannot take over work
+   * still in flight elsewhere (see `dbNow`).
+   */
+  readonly real?: boolean;
 }
 
-export const systemClock: Clock = { now: () => new Date() };
+export const systemClock: Clock = { now: () => new Date(), real: true };
 
 /** A clock for tests: starts at `start` and moves only when told. */
 export function createFixedClock(

@@ -74,6 +74,8 @@ const EnvSchema = z.object({
     .default(1)
     .transform((v) => (v === 'auto' ? availableParallelism() : v)),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).max(120_000).default(10_000),
+  // /readyz answers 503 when DATA_DIR's file system has less free space than this.
+  READY_MIN_FREE_MB: z.coerce.number().int().min(0).max(1_000_000).default(100),
   // Lead delivery (webhooks, alert mails, retention).
   WEBHOOK_ALLOW_PRIVATE_HOSTS: optionalText.transform((v) =>
     (v ?? '')

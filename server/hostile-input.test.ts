@@ -294,3 +294,62 @@ describe('hostile input against every documented endpoint', () => {
     expect((await ctx.app.request('/readyz')).status).toBe(200);
   });
 });
+
+describe('deeply nested JSON bodies', () => {
+  let ctx: TestContext;
+  let logs: string[];
+  let apiKey: string;
+  beforeAll(async () => {
+    logs = [];
+    const sink = new Writable({
+      write(chunk, _enc, done) {
+        logs.push(String(chunk));
+        done();
+      },
+    });
+    ctx = await createTestContext({ ADMIN_TOKEN });
+    (ctx.services as { logger: unknown }).logger = pino({ level: 'debug' }, sink);
+    ctx.app.route('/', createAdminRoutes(ctx.services, ADMIN_TOKEN));
+    apiKey = (await ctx.seed.apiKey((await ctx.seed.firm()).account.id)).apiKey;
+  });
+  afterAll(() => ctx?.close());
+
+  const nested = (inner: string, depth: number) => `${'['.repeat(depth)}${inner}${']'.repeat(depth)}`;
+  const routes: [string, Record<string, string>][] = [
+    ['/v1/api/license/activate', {}],
+    ['/v1/api/licenses/activate', {}],
+    ['/v1/portal/auth/email', { origin: 'http://localhost:8787' }],
+    ['/v1/webhooks/stripe', { 'stripe-signature': 't=1,v1=00' }],
+    ['/v1/mcp', { accept: 'application/json, text/event-stream' }],
+    ['/admin/v1/accounts', { authorization: `Bearer ${ADMIN_TOKEN}` }],
+  ];
+  const bodies: [string, string][] = [
+    ['30,000 arrays around a NUL', nested('"\\u0000"', 30_000)],
+    ['30,000 arrays without a NUL', nested('"x"', 30_000)],
+    ['5,000 objects', `${'{"a":'.repeat(5_000)}1${'}'.repeat(5_000)}`],
+    ['33 levels', nested('1', 33)],
+  ];
+  it.each(
+    routes.flatMap(([path, headers]) => bodies.map(([what, body]) => [path, what, body, headers] as const)),
+  )('POST %s with %s is 400 INVALID_REQUEST', async (path, _what, body, headers) => {
+    const res = await ctx.app.request(path, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        ...(path === '/v1/mcp' ? { authorization: `Bearer ${apiKey}` } : {}),
+        ...headers,
+      },
+      body,
+    });
+    const text = await res.text();
+    expect(res.status, text.slice(0, 300)).toBe(400);
+    expect((JSON.parse(text) as { error: { code: string } }).error.code).toBe('INVALID_REQUEST');
+    expect(logs.join('')).not.toMatch(/Maximum call stack|RangeError/);
+  });
+
+  it('32 levels still reach the route', async () => {
+    const res = await ctx.json('/v1/api/licenses/activate', JSON.parse(nested('1', 32)));
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as { error: { message: string } }).error.message).not.toMatch(/nests deeper/);
+  });
+});

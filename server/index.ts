@@ -67,6 +67,12 @@ async function main(): Promise<void> {
     if (stopping) return;
     stopping = true;
     console.log(`${signal} received: draining`);
+    // Whatever a dependency does, the process is gone soon after the drain's own deadline: an
+    // orchestrator's SIGKILL would otherwise come in the middle of the work.
+    setTimeout(() => {
+      console.error('shutdown did not finish in time; exiting');
+      process.exit(1);
+    }, config.SHUTDOWN_TIMEOUT_MS + 5_000).unref();
     running.close().then(
       () => {
         console.log('shutdown complete');

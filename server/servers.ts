@@ -15,6 +15,7 @@ import { type Config, loadConfig } from './env.ts';
 import { createExamplesApp } from './examples-host.ts';
 import { closeAfterAnswer, drainServers } from './http/drain.ts';
 import { createLogger } from './logger.ts';
+import { createRedisClient } from './redis-client.ts';
 import { repoRoot } from './repo-root.ts';
 import { createAdminRoutes } from './routes/admin.ts';
 import { createBackupRoutes } from './routes/admin-backup.ts';
@@ -74,19 +75,7 @@ export async function startServers(
     await migrate(database);
     const secretKey = loadSecretKey({ secretKey: config.SECRET_KEY, dataDir: config.DATA_DIR });
     const adminToken = loadAdminToken(config.DATA_DIR, config.ADMIN_TOKEN);
-    // ioredis is loaded only in scale-out mode: the embedded default never needs it.
-    const redis = config.REDIS_URL
-      ? new (await import('ioredis')).Redis(config.REDIS_URL, {
-          maxRetriesPerRequest: 1,
-          enableOfflineQueue: false,
-          // Commands issued in the same tick (the rate-limit script of every request in flight)
-          // leave in one socket write: the profile showed one write per command at 9 % of CPU.
-          enableAutoPipelining: true,
-        })
-      : undefined;
-    redis?.on('error', (err) =>
-      logger.warn({ redisError: err.message }, 'redis unavailable; rate limits fall back to this instance'),
-    );
+    const redis = config.REDIS_URL ? await createRedisClient(config.REDIS_URL, logger) : undefined;
 
     // Bind first so port-0 listeners know their URLs before the apps are built with them.
     let shuttingDown = false;
@@ -169,10 +158,11 @@ export async function startServers(
 
     const close = async () => {
       shuttingDown = true;
-      // The delivery worker finishes its current batch meanwhile; the database closes last.
+      // The delivery worker finishes its current batch meanwhile, or abandons it when the timeout
+      // is up (its leases run out); the database closes last.
       await Promise.all([
         drainServers([api, embed, examples] as Server[], config.SHUTDOWN_TIMEOUT_MS),
-        worker?.stop(),
+        worker?.stop(config.SHUTDOWN_TIMEOUT_MS),
       ]);
       services.delivery.mailer.close();
       redis?.disconnect();

@@ -174,6 +174,7 @@ export function createApiApp(
       check: (caller, ipKey, sessions) => ceilings.embedCall(caller.licenseId, caller.plan, ipKey, sessions),
     },
     ping: () => services.database.ping(),
+    ...(opts.redis ? { pingRedis: async () => void (await opts.redis!.ping()) } : {}),
     metrics: services.metrics,
     ...(opts.isShuttingDown ? { isShuttingDown: opts.isShuttingDown } : {}),
     credentialKey: credentialRateKey(licensing),
@@ -200,7 +201,11 @@ export function createApiApp(
       }),
       ...createPortalRoutes(
         services.portal,
-        createSignInLimiter({ scale: config.RATE_LIMIT_SCALE, ...(opts.redis ? { redis: opts.redis } : {}) }),
+        createSignInLimiter({
+          scale: config.RATE_LIMIT_SCALE,
+          prefix: config.REDIS_KEY_PREFIX,
+          ...(opts.redis ? { redis: opts.redis } : {}),
+        }),
         config.TRUST_PROXY,
       ),
     ],

@@ -122,7 +122,11 @@ describe('widget page', () => {
     await vi.waitFor(() => expect(fake.of('svc-result')).toHaveLength(1));
     expect(fake.of('svc-result')[0]).toMatchObject({ resultId: 'res_1', outputs: local.result.outputs });
     await vi.waitFor(() => expect($('.result .status')?.textContent).toBe('Your estimate'));
-    expect(root.textContent).toContain('Rules as of January 1, 2026');
+    // The rules in words, as the calculator named them (for the clock's date of death).
+    expect(root.textContent).toContain(`Rules used: ${local.result.ruleSet.label}.`);
+    expect(local.result.ruleSet.label).toMatch(
+      /^Federal rules for deaths in 20\d\d; New York rules for deaths in 20\d\d$/,
+    );
 
     await vi.waitFor(() => expect($('#lead-state')).toBeTruthy());
     expect($<HTMLInputElement>('#lead-state')!.value).toBe('NY');

@@ -2,22 +2,21 @@ import { addDollars, dollars, max, min, ratio, toDollars } from '../money.ts';
 import { type CalculationResult, type CalculatorCore, DISCLAIMER, type RuleSet } from '../types.ts';
 import { ruleDate } from './date-of-death.ts';
 import { federalEstateTax } from './federal.ts';
-import { basicExclusionOn, FEDERAL_SCHEDULE } from './federal-tables.ts';
+import { basicExclusionOn } from './federal-tables.ts';
 import { COVERAGE, INPUT_LABELS } from './labels.ts';
 import { estateLineItems } from './line-items.ts';
+import { federalPart, ruleSetOf, statePart, unconfirmedNotice } from './rule-set.ts';
 import type { EstateTaxInput } from './schema.ts';
+import { STATE_TABLES } from './state-tables.ts';
 import { stateEstateTax } from './state-tax.ts';
 
+/** The calculator's rules in general (its listing); each result names the versions it used. */
 export const ESTATE_TAX_RULES: RuleSet = {
   id: 'estate-tax-2026',
   taxYear: 2026,
   effectiveDate: COVERAGE.from,
-  sources: [
-    FEDERAL_SCHEDULE.source,
-    basicExclusionOn(COVERAGE.from).source,
-    'IRC §2010(c)(4) (DSUE)',
-    'IRC §2058',
-  ],
+  label: 'Federal and state rules for deaths in 2026 and 2027',
+  sources: [],
 };
 
 const GIFT_TAX_NOTE =
@@ -54,9 +53,9 @@ function figures(input: EstateTaxInput, date: string) {
 
 type Figures = ReturnType<typeof figures>;
 
-function estateNotes(input: EstateTaxInput, f: Figures, dateNote: string | undefined): string[] {
+function estateNotes(input: EstateTaxInput, f: Figures, dateNotes: string[]): string[] {
   return [
-    ...(dateNote ? [dateNote] : []),
+    ...dateNotes,
     ...(f.state ? f.state.notes : [`${input.state} has no state estate tax.`]),
     ...(f.deduction > 0 ? [SECTION_2058_NOTE] : []),
     ...(f.federal.dsueCapped ? ['The DSUE is capped at the basic exclusion amount.'] : []),
@@ -64,21 +63,18 @@ function estateNotes(input: EstateTaxInput, f: Figures, dateNote: string | undef
   ];
 }
 
-function ruleSetFor(state: Figures['state']): RuleSet {
-  if (!state) return ESTATE_TAX_RULES;
-  return {
-    ...ESTATE_TAX_RULES,
-    id: `${ESTATE_TAX_RULES.id}+${state.id}`,
-    sources: [
-      ...ESTATE_TAX_RULES.sources,
-      `${state.name}: ${state.version.source} (from ${state.version.effectiveDate})`,
-    ],
-  };
+/** The versions used, in words, and a notice for each amount not yet confirmed for the year. */
+function rulesFor(date: string, state: Figures['state']) {
+  const entry = state && STATE_TABLES[state.code];
+  const parts = [federalPart(date), ...(state && entry ? [statePart(entry, state.version)] : [])];
+  const notices = parts.map((p) => unconfirmedNotice(p, date)).filter((n): n is string => Boolean(n));
+  return { ruleSet: ruleSetOf(date, parts, state?.id), notices };
 }
 
 function compute(input: EstateTaxInput, { now }: { now: Date }): CalculationResult {
   const { date, note } = ruleDate(input.dateOfDeath, now, COVERAGE);
   const f = figures(input, date);
+  const rules = rulesFor(date, f.state);
   const federalTaxableEstate = toDollars(f.federalTaxable);
   return {
     outputs: {
@@ -92,6 +88,7 @@ function compute(input: EstateTaxInput, { now }: { now: Date }): CalculationResu
       federalExclusion: toDollars(f.federal.exclusion),
       estimate: f.state?.estimate ?? false,
       dateOfDeath: date,
+      rulesUsed: rules.ruleSet.label ?? '',
     },
     lineItems: estateLineItems({
       ...(f.state ? { stateName: f.state.name } : {}),
@@ -106,8 +103,8 @@ function compute(input: EstateTaxInput, { now }: { now: Date }): CalculationResu
       federalTax: f.federalTax,
       totalTax: f.totalTax,
     }),
-    notes: estateNotes(input, f, note),
-    ruleSet: ruleSetFor(f.state),
+    notes: estateNotes(input, f, [...(note ? [note] : []), ...rules.notices]),
+    ruleSet: rules.ruleSet,
     disclaimer: DISCLAIMER,
   };
 }
@@ -117,7 +114,7 @@ export const estateTaxCore: CalculatorCore<EstateTaxInput> = {
   slug: 'estate-tax',
   name: 'Estate tax',
   description:
-    'Federal estate tax for 2026 (exclusion, portability, adjusted taxable gifts) plus the estate tax of the state of residence.',
+    'Federal estate tax for deaths in 2026 and 2027 (exclusion, portability, adjusted taxable gifts) plus the estate tax of the state of residence.',
   disclaimer: DISCLAIMER,
   ruleSet: ESTATE_TAX_RULES,
   inputLabels: INPUT_LABELS,
@@ -132,6 +129,7 @@ export const estateTaxCore: CalculatorCore<EstateTaxInput> = {
     federalExclusion: 'Federal exclusion',
     estimate: 'Estimate (no closed form)',
     dateOfDeath: 'Rules as of',
+    rulesUsed: 'Rules used',
   },
   compute,
 };

@@ -39,6 +39,7 @@ describe('states, dates and rule sets', () => {
   it.each(US_STATES)('accepts %s', (state) => {
     const result = compute('estate-tax', { state, estateValue: 1_000_000 });
     expect(result.outputs.stateTax).toBeGreaterThanOrEqual(0);
+    // The test clock is 15 June 2026: Washington's first-half rules, everyone else's 2026 rules.
     expect(result.ruleSet).toMatchObject({ taxYear: 2026, effectiveDate: '2026-01-01' });
   });
 
@@ -47,17 +48,20 @@ describe('states, dates and rule sets', () => {
     expect(tx.outputs.stateTax).toBe(0);
     expect(tx.notes.some((n) => n.startsWith('TX has no state estate tax'))).toBe(true);
     const wa = compute('estate-tax', { state: 'WA', estateValue: 20_000_000 });
-    expect(wa.ruleSet.id).toBe('estate-tax-2026+WA-2025-07-01');
-    expect(wa.ruleSet.sources.some((s) => s.includes('RCW 83.100.040'))).toBe(true);
+    expect(wa.ruleSet.id).toBe('estate-tax-2026+WA-2026-01-01');
+    expect(wa.ruleSet.sources.some((s) => s.includes('RCW 83.100.020'))).toBe(true);
   });
 
-  it.each(['2026-01-01', '2026-12-31', '2026-02-28'])('accepts a death on %s', (dateOfDeath) => {
-    expect(outputsOf('estate-tax', { state: 'WA', estateValue: 1, dateOfDeath }).dateOfDeath).toBe(
-      dateOfDeath,
-    );
-  });
+  it.each(['2026-01-01', '2026-12-31', '2026-02-28', '2027-01-01', '2027-12-31'])(
+    'accepts a death on %s',
+    (dateOfDeath) => {
+      expect(outputsOf('estate-tax', { state: 'WA', estateValue: 1, dateOfDeath }).dateOfDeath).toBe(
+        dateOfDeath,
+      );
+    },
+  );
 
-  it.each(['2025-12-31', '2027-01-01', '2026-02-29', '2026-13-01', 'today', 20260101])(
+  it.each(['2025-12-31', '2028-01-01', '2026-02-29', '2026-13-01', 'today', 20260101])(
     'refuses a date of death of %j with a field error',
     (dateOfDeath) => {
       expect(issuePaths('estate-tax', { state: 'NY', estateValue: 1, dateOfDeath })).toEqual(['dateOfDeath']);
@@ -66,7 +70,8 @@ describe('states, dates and rule sets', () => {
 
   it.each([
     ['2026-03-01T00:30:00Z', '2026-03-01', false],
-    ['2027-02-01T12:00:00Z', '2026-12-31', true],
+    ['2027-02-01T12:00:00Z', '2027-02-01', false],
+    ['2028-02-01T12:00:00Z', '2027-12-31', true],
     ['2025-05-01T12:00:00Z', '2026-01-01', true],
   ])('without a date, a clock at %s uses the rules of %s (note: %s)', (now, date, noted) => {
     const result = compute('estate-tax', { state: 'NY', estateValue: 1 }, new Date(now));
@@ -74,20 +79,13 @@ describe('states, dates and rule sets', () => {
     expect(result.notes.some((n) => n.startsWith('No date of death'))).toBe(noted);
   });
 
-  it('notes the unconfirmed Washington change for deaths from 2026-07-01 only', () => {
-    const notes = (dateOfDeath: string) =>
-      compute('estate-tax', { state: 'WA', estateValue: 5_000_000, dateOfDeath }).notes.join(' ');
-    expect(notes('2026-07-01')).toContain('2026-07-01');
-    expect(notes('2026-06-30')).not.toContain('2026-07-01');
-  });
-
-  it('names the [unverified] figure in a note', () => {
-    for (const state of ['DC', 'ME', 'NY', 'RI', 'WA']) {
+  it('names the figures confirmed by secondary sources only in a note for the firm', () => {
+    for (const state of ['DC', 'ME', 'NY', 'RI']) {
       expect(compute('estate-tax', { state, estateValue: 1 }).notes.join(' ')).toContain('[unverified]');
     }
-    expect(compute('estate-tax', { state: 'OR', estateValue: 1 }).notes.join(' ')).not.toContain(
-      '[unverified]',
-    );
+    for (const state of ['OR', 'HI', 'WA']) {
+      expect(compute('estate-tax', { state, estateValue: 1 }).notes.join(' ')).not.toContain('[unverified]');
+    }
   });
 });
 

@@ -2,8 +2,6 @@ import type { Schedule } from '../schedule.ts';
 
 /** IRC §2001(c) unified rate schedule (Form 706 instructions, Table A). */
 export const FEDERAL_SCHEDULE: Schedule = {
-  source: 'IRC §2001(c) unified rate schedule (Form 706 instructions, Table A)',
-  verified: true,
   rows: [
     { floor: 0, base: 0, rate: '18' },
     { floor: 10_000, base: 1_800, rate: '20' },
@@ -20,16 +18,21 @@ export const FEDERAL_SCHEDULE: Schedule = {
   ],
 };
 
-/** Basic exclusion amount (IRC §2010(c)(3)) by first date of death it applies to. */
-export const BASIC_EXCLUSION = [
-  {
-    effectiveDate: '2026-01-01',
-    amount: 15_000_000,
-    source: 'IRC §2010(c)(3) as amended by P.L. 119-21 §70106; Rev. Proc. 2025-32',
-    verified: true,
-  },
-] as const;
+export interface ExclusionVersion {
+  effectiveDate: string;
+  amount: number;
+  /** Indexed to inflation every calendar year from 2027 (IRC §2010(c)(3)(B)). */
+  indexed: true;
+}
+
+/**
+ * Basic exclusion amount (IRC §2010(c)(3)) by first date of death it applies to. Its sources and
+ * their status are in `rule-sources.ts` (server only). The 2027 amount is not here: see there.
+ */
+export const BASIC_EXCLUSION: readonly ExclusionVersion[] = [
+  { effectiveDate: '2026-01-01', amount: 15_000_000, indexed: true },
+];
 
 /** The basic exclusion in force on a date of death (ISO). */
-export const basicExclusionOn = (date: string) =>
-  [...BASIC_EXCLUSION].reverse().find((b) => b.effectiveDate <= date) ?? BASIC_EXCLUSION[0];
+export const basicExclusionOn = (date: string): ExclusionVersion =>
+  [...BASIC_EXCLUSION].reverse().find((b) => b.effectiveDate <= date) ?? BASIC_EXCLUSION[0]!;

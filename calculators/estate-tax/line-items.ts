@@ -17,7 +17,7 @@ export interface EstateFigures {
 // One formatter, made on first use: `toLocaleString` builds a new one on every call (a tenth of a
 // calculation's time on the server), and the widget makes none before its first result.
 let dollars: Intl.NumberFormat | undefined;
-function usd(n: number): string {
+export function usd(n: number): string {
   dollars ??= new Intl.NumberFormat('en-US', { maximumFractionDigits: 2 });
   return `$${dollars.format(n)}`;
 }

@@ -20,7 +20,7 @@ export const estateTaxSchema = z.object({
   }),
   dateOfDeath: dateIn(INPUT_LABELS.dateOfDeath, COVERAGE)
     .optional()
-    .meta({ description: 'Selects the rule set; 2026 only. Leave empty for today.' }),
+    .meta({ description: 'Selects the rule set; 2026 or 2027. Leave empty for today.' }),
   applyStateDeathTaxDeduction: z.boolean().default(true).meta({
     label: INPUT_LABELS.applyStateDeathTaxDeduction,
     description: 'Deduct the state estate tax from the federal taxable estate',

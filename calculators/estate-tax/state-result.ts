@@ -9,8 +9,9 @@ export interface StateTaxResult {
   /** True when the law has no closed form and the figure is our approximation (Illinois). */
   estimate: boolean;
   notes: string[];
-  /** Rule-set tag, e.g. "WA 2025-07-01". */
+  /** Rule-set tag, e.g. "WA-2026-07-01". */
   id: string;
+  code: string;
   version: StateVersion;
   name: string;
 }
@@ -23,17 +24,13 @@ export function stateResult(
   extra: { denominator?: bigint; estimate?: boolean; notes?: string[] } = {},
 ): StateTaxResult {
   const notes = [...(extra.notes ?? [])];
-  if (!version.verified && version.unverified) {
-    notes.push(
-      `${name}: the ${version.unverified} comes from a single secondary source [unverified]; check it before relying on the result.`,
-    );
-  }
   return {
     tax: max(0n, tax),
     denominator: extra.denominator ?? 1n,
     estimate: extra.estimate ?? false,
     notes,
     id: `${code}-${version.effectiveDate}`,
+    code,
     version,
     name,
   };

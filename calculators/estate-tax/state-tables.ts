@@ -1,18 +1,21 @@
 import type { Bands, Schedule, ScheduleRow } from '../schedule.ts';
 
 /**
- * State estate-tax law (calculator law reference, deaths in 2026; resident decedent, all property
- * in the state). One entry per jurisdiction; each version sits with its source and the first date
- * of death it applies to, so a correction or a new version is a one-line change. `verified: false`
- * marks a figure the reference calls [unverified]; results name it in a note.
+ * State estate-tax law (resident decedent, all property in the state). One entry per jurisdiction;
+ * each version holds the figures in force from its first date of death until the next version's,
+ * so a correction or a new version is a one-line change. Where each figure comes from, and how far
+ * it is confirmed, lives in `rule-sources.ts`, which only the server loads: the widget bundles
+ * these numbers and none of the source text.
  */
 export interface StateVersion {
   /** First date of death (ISO) this version applies to. */
   effectiveDate: string;
-  source: string;
-  verified: boolean;
-  /** The figure that has only one secondary source, when `verified` is false. */
-  unverified?: string;
+  /**
+   * The amount is re-set every calendar year (indexed to inflation or to the federal exclusion):
+   * the version speaks for its own year only, and a later year without a version of its own uses
+   * it with a notice that the amount for that year was not confirmed.
+   */
+  indexed?: true;
 }
 
 export interface StateEntry<P> {
@@ -24,8 +27,6 @@ const Y2026 = '2026-01-01';
 
 /** Former IRC §2011(b) state death tax credit table; MA and RI apply it to (estate − $60,000). */
 export const CREDIT_2011B: Schedule = {
-  source: 'Former IRC §2011(b) state death tax credit table',
-  verified: true,
   rows: [
     { floor: 40_000, base: 0, rate: '0.8' },
     { floor: 90_000, base: 400, rate: '1.6' },
@@ -59,14 +60,13 @@ type Rows = { exemption: number; rows: readonly ScheduleRow[] };
 export const CT: StateEntry<Flat & { cap: number }> = {
   name: 'Connecticut',
   versions: [
-    // CGS §12-391: exemption tied to the federal basic exclusion; total tax capped at $15M.
+    // The exemption is the federal basic exclusion of the year; total tax capped at $15M.
     {
       effectiveDate: Y2026,
+      indexed: true,
       exemption: 15_000_000,
       rate: '12',
       cap: 15_000_000,
-      source: 'CGS §12-391',
-      verified: true,
     },
   ],
 };
@@ -76,6 +76,7 @@ export const DC: StateEntry<{ exemption: number; bands: Bands }> = {
   versions: [
     {
       effectiveDate: Y2026,
+      indexed: true,
       exemption: 4_988_400,
       // Bands on the whole estate; only the part above the exemption is taxed (no cliff).
       bands: [
@@ -87,9 +88,6 @@ export const DC: StateEntry<{ exemption: number; bands: Bands }> = {
         [10_000_000, '15.2'],
         [null, '16'],
       ],
-      source: 'D.C. Code §47-3702(a-1)',
-      verified: false,
-      unverified: 'exemption of $4,988,400',
     },
   ],
 };
@@ -110,15 +108,13 @@ export const HI: StateEntry<Rows> = {
         { floor: 5_000_000, base: 600_000, rate: '15.7' },
         { floor: 10_000_000, base: 1_385_000, rate: '20' },
       ],
-      source: 'HRS §236E-6, §236E-8',
-      verified: true,
     },
   ],
 };
 
 export const IL: StateEntry<{ exemption: number }> = {
   name: 'Illinois',
-  versions: [{ effectiveDate: Y2026, exemption: 4_000_000, source: '35 ILCS 405/2, 405/3', verified: true }],
+  versions: [{ effectiveDate: Y2026, exemption: 4_000_000 }],
 };
 
 /** MA and RI: (§2011(b) table on estate − $60,000) − credit; zero at or below the exemption. */
@@ -131,8 +127,6 @@ export const MA: StateEntry<CreditTable> = {
       effectiveDate: Y2026,
       exemption: 2_000_000,
       credit: 99_600,
-      source: 'M.G.L. c. 65C §2A',
-      verified: true,
     },
   ],
 };
@@ -142,6 +136,7 @@ export const ME: StateEntry<{ exemption: number; bands: Bands }> = {
   versions: [
     {
       effectiveDate: Y2026,
+      indexed: true,
       exemption: 7_160_000,
       // Successive $3M bands over the exemption.
       bands: [
@@ -149,18 +144,13 @@ export const ME: StateEntry<{ exemption: number; bands: Bands }> = {
         [6_000_000, '10'],
         [null, '12'],
       ],
-      source: '36 M.R.S. §4119',
-      verified: false,
-      unverified: 'exemption of $7,160,000',
     },
   ],
 };
 
 export const MD: StateEntry<Flat> = {
   name: 'Maryland',
-  versions: [
-    { effectiveDate: Y2026, exemption: 5_000_000, rate: '16', source: 'Md. Tax-Gen. §7-309', verified: true },
-  ],
+  versions: [{ effectiveDate: Y2026, exemption: 5_000_000, rate: '16' }],
 };
 
 export const MN: StateEntry<Rows> = {
@@ -177,8 +167,6 @@ export const MN: StateEntry<Rows> = {
         { floor: 9_100_000, base: 1_203_000, rate: '15.2' },
         { floor: 10_100_000, base: 1_355_000, rate: '16' },
       ],
-      source: 'Minn. Stat. §291.016, §291.03',
-      verified: true,
     },
   ],
 };
@@ -188,6 +176,7 @@ export const NY: StateEntry<{ exclusion: number; rows: readonly ScheduleRow[] }>
   versions: [
     {
       effectiveDate: Y2026,
+      indexed: true,
       exclusion: 7_350_000,
       // §952(b), on the whole estate.
       rows: [
@@ -207,9 +196,6 @@ export const NY: StateEntry<{ exclusion: number; rows: readonly ScheduleRow[] }>
         { floor: 9_100_000, base: 930_800, rate: '15.2' },
         { floor: 10_100_000, base: 1_082_800, rate: '16' },
       ],
-      source: 'N.Y. Tax Law §952(b), §952(c)',
-      verified: false,
-      unverified: 'basic exclusion amount of $7,350,000',
     },
   ],
 };
@@ -232,8 +218,6 @@ export const OR: StateEntry<{ rows: readonly ScheduleRow[] }> = {
         { floor: 8_500_000, base: 872_500, rate: '15' },
         { floor: 9_500_000, base: 1_022_500, rate: '16' },
       ],
-      source: 'ORS 118.010',
-      verified: true,
     },
   ],
 };
@@ -243,29 +227,24 @@ export const RI: StateEntry<CreditTable> = {
   versions: [
     {
       effectiveDate: Y2026,
+      indexed: true,
       exemption: 1_838_056,
       credit: 87_940,
-      source: 'R.I. Gen. Laws §44-22-1.1',
-      verified: false,
-      unverified: 'credit of $87,940',
     },
   ],
 };
 
 export const VT: StateEntry<Flat> = {
   name: 'Vermont',
-  versions: [
-    { effectiveDate: Y2026, exemption: 5_000_000, rate: '16', source: '32 V.S.A. §7442a', verified: true },
-  ],
+  versions: [{ effectiveDate: Y2026, exemption: 5_000_000, rate: '16' }],
 };
 
 export const WA: StateEntry<Rows> = {
   name: 'Washington',
   versions: [
     {
-      // ESSB 5813. A further change from 2026-07-01 was reported but is unconfirmed: add it as a
-      // new version here once sourced.
-      effectiveDate: '2025-07-01',
+      // The 10–35 % table (from 1 July 2025) with the exclusion of the first half of 2026.
+      effectiveDate: Y2026,
       exemption: 3_076_000,
       // On (estate − exemption).
       rows: [
@@ -278,9 +257,24 @@ export const WA: StateEntry<Rows> = {
         { floor: 7_000_000, base: 1_330_000, rate: '30' },
         { floor: 9_000_000, base: 1_930_000, rate: '35' },
       ],
-      source: 'RCW 83.100.040 as amended by ESSB 5813',
-      verified: false,
-      unverified: 'exclusion of $3,076,000',
+    },
+    {
+      // The 2026 session (ESB 6347): a $3,000,000 exclusion and the 10–20 % table that applied
+      // before July 2025. The statute names an annual adjustment from 2027, so a 2027 death is told
+      // that its amount was not confirmed (see rule-sources.ts for why it may stay frozen).
+      effectiveDate: '2026-07-01',
+      indexed: true,
+      exemption: 3_000_000,
+      rows: [
+        { floor: 0, base: 0, rate: '10' },
+        { floor: 1_000_000, base: 100_000, rate: '14' },
+        { floor: 2_000_000, base: 240_000, rate: '15' },
+        { floor: 3_000_000, base: 390_000, rate: '16' },
+        { floor: 4_000_000, base: 550_000, rate: '18' },
+        { floor: 6_000_000, base: 910_000, rate: '19' },
+        { floor: 7_000_000, base: 1_100_000, rate: '19.5' },
+        { floor: 9_000_000, base: 1_490_000, rate: '20' },
+      ],
     },
   ],
 };

@@ -21,9 +21,6 @@ import {
   WA,
 } from './state-tables.ts';
 
-/** Reported, unconfirmed (law reference §2); deaths from this date get a note. */
-const WA_REPORTED_CHANGE = '2026-07-01';
-
 type StateTax = (estate: Micro, date: string) => StateTaxResult;
 
 const excess = (estate: Micro, exemption: number) => max(0n, estate - dollars(exemption));
@@ -71,11 +68,6 @@ export function stateEstateTax(state: string, estate: Micro, date: string): Stat
   if (tax && state === 'MD') {
     tax.notes.push(
       'Maryland also has a 10% inheritance tax on some heirs; the two are credited against each other.',
-    );
-  }
-  if (tax && state === 'WA' && date >= WA_REPORTED_CHANGE) {
-    tax.notes.push(
-      `Washington: a change from ${WA_REPORTED_CHANGE} was reported but is unconfirmed; this uses the table in force from ${tax.version.effectiveDate}.`,
     );
   }
   return tax;

@@ -41,25 +41,19 @@ describe('rate schedules are internally consistent', () => {
 describe('state tables', () => {
   const entries = Object.values(tables.STATE_TABLES);
 
-  it('every version names its source and effective date, and says which figure is unverified', () => {
+  it('every version has an ISO first day, and versions of one state never share it', () => {
     expect(entries.length).toBe(13);
     for (const entry of entries) {
-      for (const v of entry.versions) {
-        expect(v.source.length).toBeGreaterThan(3);
-        expect(v.effectiveDate).toMatch(/^\d{4}-\d{2}-\d{2}$/);
-        expect(v.verified || Boolean(v.unverified)).toBe(true);
-      }
+      const days = entry.versions.map((v) => v.effectiveDate);
+      for (const day of days) expect(day).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+      expect(new Set(days).size).toBe(days.length);
     }
   });
 
-  it('flags the figures the law reference marks [unverified]', () => {
-    const unverified = entries.filter((e) => e.versions.some((v) => !v.verified)).map((e) => e.name);
-    expect(unverified.sort()).toEqual([
-      'District of Columbia',
-      'Maine',
-      'New York',
-      'Rhode Island',
-      'Washington',
-    ]);
+  it('marks as indexed exactly the amounts re-set every year', () => {
+    const indexed = Object.entries(tables.STATE_TABLES)
+      .filter(([, e]) => e.versions.some((v) => v.indexed))
+      .map(([code]) => code);
+    expect(indexed.sort()).toEqual(['CT', 'DC', 'ME', 'NY', 'RI', 'WA']);
   });
 });

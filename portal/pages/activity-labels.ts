@@ -94,8 +94,12 @@ export function describeActivity(e: Entry): string {
       return 'Deleted a person’s lead and its data';
     case 'subject.exported':
       return `Exported a person’s data (${text(d.leads)} lead${d.leads === 1 ? '' : 's'})`;
+    case 'leads.exported':
+      return `Exported leads as CSV (${text(d.rows)} row${d.rows === 1 ? '' : 's'})`;
     case 'member.invited':
       return `Invited ${text(d.email)} as ${text(d.role)}`;
+    case 'member.role_changed':
+      return `Changed a member’s role from ${text(d.from)} to ${text(d.to)}`;
     case 'member.removed':
       return 'Removed a member';
     case 'account.updated':

@@ -174,9 +174,12 @@ export function LeadsPage() {
         title="Leads"
         lead="People who used a calculator on your site and asked to be contacted."
         actions={
-          <a class="button" href={`/v1/portal/leads/export.csv${query}`} download>
-            Export CSV
-          </a>
+          // Viewers export no one's personal data (the server answers 403 as well).
+          canManage() ? (
+            <a class="button" href={`/v1/portal/leads/export.csv${query}`} download>
+              Export CSV
+            </a>
+          ) : undefined
         }
       />
       <Card

@@ -1,4 +1,3 @@
-import { Redis } from 'ioredis';
 import { createApp } from '../app.ts';
 import { systemClock } from '../clock.ts';
 import { migrate } from '../db/migrate.ts';
@@ -7,6 +6,7 @@ import { ensurePublishableKeys } from '../domain/licensing/license-keys.ts';
 import type { Config } from '../env.ts';
 import { createRateLimiter } from '../http/rate-limiter.ts';
 import { silentLogger } from '../logger.ts';
+import { createRedisClient } from '../redis-client.ts';
 import { createAdminRoutes } from '../routes/admin.ts';
 import { createAdminUserRoutes } from '../routes/admin-users.ts';
 import { loadSecretKey } from '../secrets/secret-key.ts';
@@ -23,10 +23,7 @@ export async function openDirect(config: Config, token: string): Promise<AdminTr
   const secretKey = loadSecretKey({ secretKey: config.SECRET_KEY, dataDir: config.DATA_DIR });
   const logger = silentLogger();
   // Writes made here must reach the running instances' caches (the epoch in Redis).
-  const redis = config.REDIS_URL
-    ? new Redis(config.REDIS_URL, { maxRetriesPerRequest: 1, enableOfflineQueue: false })
-    : undefined;
-  redis?.on('error', () => {});
+  const redis = config.REDIS_URL ? await createRedisClient(config.REDIS_URL) : undefined;
   const services = await createServices({
     config,
     database,

@@ -36,11 +36,26 @@ export interface DatabaseOptions {
   poolSize?: number;
 }
 
+/** How long a request waits for a new PostgreSQL connection before it is answered 503. */
+const CONNECT_TIMEOUT_MS = 5_000;
+
 export async function createDatabase(opts: DatabaseOptions): Promise<Database> {
   if (opts.databaseUrl) {
-    const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: opts.poolSize ?? 10 });
-    // An idle client that loses its connection must not take the process down.
+    const pool = new pg.Pool({
+      connectionString: opts.databaseUrl,
+      max: opts.poolSize ?? 10,
+      // Operators (and the fault tests) can tell svc's connections apart in pg_stat_activity.
+      application_name: 'svc',
+      // An unreachable server fails a request in seconds (503) instead of holding it open.
+      connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+      keepAlive: true,
+    });
+    // A client that loses its connection (a restart, a failover, a pooler or pg_terminate_backend
+    // ending it) emits 'error'; with no listener that event ends the process. The pool listens on
+    // idle clients only, so every client gets its own listener for its whole life: the query in
+    // flight fails on its own (its request answers 503) and the pool drops the broken client.
     pool.on('error', () => {});
+    pool.on('connect', (client) => client.on('error', () => {}));
     const db = drizzlePg({ client: pool, schema }) as unknown as Db;
     return {
       db,

@@ -225,6 +225,8 @@ export const calculationResults = pgTable(
     createdAt: at('created_at').notNull(),
     test: boolean('test').notNull().default(false),
     embedSessionId: text('embed_session_id'),
+    /** 0008: the host page's origin + path, as reported by the page (null before it reported one). */
+    page: text('page'),
   },
   (t) => [
     index('calculation_results_account_idx').on(t.accountId, t.createdAt),
@@ -265,6 +267,8 @@ export const leads = pgTable(
     consentVersionId: text('consent_version_id').references(() => consentVersions.id),
     test: boolean('test').notNull().default(false),
     quarantinedAt: at('quarantined_at'),
+    /** 0008: where consent was given: the host page's origin + path, as reported by the page. */
+    page: text('page'),
   },
   (t) => [
     index('leads_account_idx').on(t.accountId, t.createdAt),

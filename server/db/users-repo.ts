@@ -1,4 +1,4 @@
-import { and, asc, count, eq } from 'drizzle-orm';
+import { and, asc, eq } from 'drizzle-orm';
 import type { Db } from './database.ts';
 import { accounts, type MembershipRole, memberships, users } from './schema.ts';
 
@@ -90,10 +90,28 @@ export async function deleteMembership(db: Db, accountId: string, userId: string
   return rows.length === 1;
 }
 
-export async function countOwners(db: Db, accountId: string): Promise<number> {
-  const [row] = await db
-    .select({ n: count() })
+/**
+ * The firm's membership rows, locked `FOR UPDATE` until the transaction ends: two owners changing
+ * each other at the same instant then run one after the other, and the second sees the first's
+ * change (the last-owner rule holds on PostgreSQL, not only on a single connection).
+ */
+export async function lockMembershipsOf(tx: Db, accountId: string): Promise<MembershipRow[]> {
+  return tx
+    .select()
     .from(memberships)
-    .where(and(eq(memberships.accountId, accountId), eq(memberships.role, 'owner')));
-  return Number(row?.n ?? 0);
+    .where(eq(memberships.accountId, accountId))
+    .orderBy(asc(memberships.userId))
+    .for('update');
+}
+
+export async function setMembershipRole(
+  db: Db,
+  accountId: string,
+  userId: string,
+  role: MembershipRole,
+): Promise<void> {
+  await db
+    .update(memberships)
+    .set({ role })
+    .where(and(eq(memberships.accountId, accountId), eq(memberships.userId, userId)));
 }

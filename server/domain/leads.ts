@@ -23,6 +23,7 @@ import { findResult } from '../db/results-repo.ts';
 import { AppError } from '../errors.ts';
 import { type ConsentVersion, ensureCurrentConsent } from './accounts/consent.ts';
 import { enqueueLeadEvent } from './delivery/outbox.ts';
+import { type LeadConsent, leadConsent } from './leads/lead-consent.ts';
 import { alert, planOf } from './licensing/ceilings.ts';
 import type { Principal } from './principal.ts';
 import type { LicensingDeps } from './token-set.ts';
@@ -223,6 +224,8 @@ export interface LeadView {
   consentText: string;
   consentVersionId: string | null;
   consentedAt: string;
+  /** The consent as given: version, exact text, its SHA-256, when, and on which page. */
+  consent: LeadConsent;
   /** From a test-mode session (development host); listed only with `includeTest=true`. */
   test: boolean;
   /** Over the plan's daily quota: stored, no alerts or webhooks, until the firm releases it. */
@@ -244,6 +247,7 @@ export function toLeadView(row: LeadRow): LeadView {
     consentText: row.consentText,
     consentVersionId: row.consentVersionId,
     consentedAt: row.consentedAt.toISOString(),
+    consent: leadConsent(row),
     test: row.test,
     quarantined: row.quarantinedAt !== null,
     createdAt: row.createdAt.toISOString(),

@@ -39,7 +39,7 @@ export async function resultReport(
   const labels = { ...(calculator?.inputLabels ?? {}) };
   const outLabels = { ...(calculator?.outputLabels ?? {}) };
   const outputs = inLabelOrder(view.outputs, outLabels);
-  const ruleSet = view.ruleSet as { id: string; taxYear: number; effectiveDate: string };
+  const ruleSet = view.ruleSet as ReportInput['ruleSet'];
   const input: ReportInput = {
     firmName: account?.name ?? 'svc',
     ...(account?.accentColor ? { accent: account.accentColor } : {}),
@@ -56,11 +56,13 @@ export async function resultReport(
     extraOutputs: outputs
       .filter(
         // A visitor's report: no "no" flags (e.g. "Estimate (no closed form): no"), and the rules'
-        // date is in the header ("Rules as of" the rule set), not the date the figures were asked for.
+        // date is in the header ("Rules as of" the rule set), not the date the figures were asked for;
+        // the rules in words are under "Basis of calculation".
         ([k, v]) =>
           !MONEY_OUTPUTS.has(k) &&
           k !== 'estateValue' &&
           k !== 'dateOfDeath' &&
+          k !== 'rulesUsed' &&
           v !== false &&
           (typeof v !== 'number' || k === 'effectiveRate' || k === 'factor'),
       )

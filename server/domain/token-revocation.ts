@@ -1,17 +1,24 @@
 import { releaseActivation } from '../db/activations-repo.ts';
 import type { Db } from '../db/database.ts';
-import { findRefreshTokenByHmac, revokeActivationTokens } from '../db/refresh-tokens-repo.ts';
+import {
+  findRefreshTokenByHmac,
+  isFamilyRevoked,
+  revokeActivationTokens,
+} from '../db/refresh-tokens-repo.ts';
 import { invalidateCaches } from './caches/lookup-caches.ts';
 import { hmacSecret } from './credential-formats.ts';
 import type { LicensingDeps } from './token-set.ts';
 
 /**
  * `POST /licenses/revoke` (RFC 7009 style): a refresh or access token ends its site activation,
- * which frees the seat and stops every token of it at once. Unknown or already revoked tokens are
- * not an error, so the answer says nothing about which tokens exist.
+ * which frees the seat and stops every token of it at once. Only a live token of a live family
+ * may do that: a refresh token that was rotated away, revoked or has expired, or an access token
+ * of a replaced family (after a re-activation), ends nothing, or an old token found in a backup
+ * would end the site that replaced it. Unknown, dead and already revoked tokens are not an error,
+ * so the answer says nothing about which tokens exist.
  */
 export async function revokeSiteToken(deps: LicensingDeps, token: string): Promise<void> {
-  const activationId = await activationOfToken(deps, token);
+  const activationId = await liveActivationOfToken(deps, token);
   if (!activationId) return;
   const now = deps.clock.now();
   await deps.db.transaction(async (txRaw) => {
@@ -22,13 +29,17 @@ export async function revokeSiteToken(deps: LicensingDeps, token: string): Promi
   await invalidateCaches(deps);
 }
 
-async function activationOfToken(deps: LicensingDeps, token: string): Promise<string | undefined> {
+async function liveActivationOfToken(deps: LicensingDeps, token: string): Promise<string | undefined> {
+  const now = deps.clock.now().getTime();
   if (token.startsWith('svc_rt_')) {
-    return (await findRefreshTokenByHmac(deps.db, hmacSecret(deps.pepper, token)))?.activationId;
+    const row = await findRefreshTokenByHmac(deps.db, hmacSecret(deps.pepper, token));
+    const live = row && !row.revokedAt && !row.usedAt && row.expiresAt.getTime() > now;
+    return live ? row.activationId : undefined;
   }
   try {
     const claims = await deps.tokens.verify('access', token);
-    return typeof claims.act === 'string' ? claims.act : undefined;
+    if (typeof claims.act !== 'string' || typeof claims.fam !== 'string') return undefined;
+    return (await isFamilyRevoked(deps.db, claims.fam)) ? undefined : claims.act;
   } catch {
     return undefined;
   }

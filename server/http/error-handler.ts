@@ -2,6 +2,7 @@ import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { ZodError } from 'zod';
+import { isDatabaseUnavailable } from '../db/pg-errors.ts';
 import { AppError, type ErrorCode } from '../errors.ts';
 import type { AppEnv } from './app-env.ts';
 
@@ -21,8 +22,15 @@ export function zodIssues(error: ZodError): { path: string; message: string }[] 
   return error.issues.map((issue) => ({ path: issue.path.map(String).join('.'), message: issue.message }));
 }
 
-/** Turns anything thrown into an `AppError`; unknown errors become a detail-free INTERNAL_ERROR. */
-export function toAppError(err: unknown): { error: AppError; unexpected: boolean } {
+/** Seconds a client is told to wait when a dependency is down: about how long a failover takes. */
+const OUTAGE_RETRY_AFTER_S = 5;
+
+/**
+ * Turns anything thrown into an `AppError`: a database that is down or out of resources is a 503
+ * with `Retry-After` (the request was fine and may be sent again); other unknown errors become a
+ * detail-free INTERNAL_ERROR.
+ */
+export function toAppError(err: unknown): { error: AppError; unexpected: boolean; outage?: boolean } {
   if (err instanceof AppError) return { error: err, unexpected: false };
   if (err instanceof ZodError) {
     return {
@@ -37,6 +45,12 @@ export function toAppError(err: unknown): { error: AppError; unexpected: boolean
       unexpected: false,
     };
   }
+  if (isDatabaseUnavailable(err)) {
+    const error = new AppError('SERVICE_UNAVAILABLE', 'The database is unavailable; try again shortly.', {
+      headers: { 'Retry-After': String(OUTAGE_RETRY_AFTER_S) },
+    });
+    return { error, unexpected: false, outage: true };
+  }
   return { error: new AppError('INTERNAL_ERROR', 'An unexpected error occurred.'), unexpected: true };
 }
 
@@ -46,9 +60,12 @@ export function errorResponse(c: Context<AppEnv>, error: AppError): Response {
 }
 
 export function handleError(err: unknown, c: Context<AppEnv>): Response {
-  const { error, unexpected } = toAppError(err);
+  const { error, unexpected, outage } = toAppError(err);
   if (unexpected) {
     c.get('logger')?.error({ err, requestId: c.get('requestId') }, 'unhandled error');
+  } else if (outage) {
+    const reason = err instanceof Error ? err.message : String(err);
+    c.get('logger')?.warn({ reason, requestId: c.get('requestId') }, 'database unavailable');
   }
   return errorResponse(c, error);
 }

@@ -1,6 +1,7 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import { AppError } from '../errors.ts';
 import type { AppEnv } from './app-env.ts';
+import { MAX_JSON_DEPTH, nestsDeeperThan } from './json-depth.ts';
 
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
 
@@ -17,7 +18,9 @@ function hasNul(value: unknown): boolean {
 
 /**
  * Refuses NUL (U+0000) anywhere in the path, the query or a body's strings with 400. PostgreSQL
- * text cannot hold it, so it would otherwise fail deep in a query, and no person types it.
+ * text cannot hold it, so it would otherwise fail deep in a query, and no person types it. Being
+ * the one place every body is read, it also refuses JSON nested deeper than `MAX_JSON_DEPTH` (400)
+ * before anything walks the value recursively.
  * The body is read through Hono's body cache (`c.req.text()`), so the route's own `json()` or
  * `text()` reuses the same text instead of reading the stream again.
  */
@@ -29,7 +32,11 @@ function hasNul(value: unknown): boolean {
 export function hasBody(c: Context<AppEnv>): boolean {
   const length = c.req.header('content-length');
   if (length !== undefined) return Number(length) > 0;
-  return c.req.header('transfer-encoding') !== undefined || c.req.raw.body !== null;
+  if (c.req.header('transfer-encoding') !== undefined) return true;
+  // On a socket (the node adapter passes `incoming`), neither header means no body (RFC 9112
+  // §6.3), though the adapter still hands POSTs a body stream.
+  if ((c.env as { incoming?: unknown } | undefined)?.incoming) return false;
+  return c.req.raw.body !== null;
 }
 
 export function refuseNul(): MiddlewareHandler<AppEnv> {
@@ -40,6 +47,8 @@ export function refuseNul(): MiddlewareHandler<AppEnv> {
       const text = await c.req.text();
       const isForm = (c.req.header('content-type') ?? '').startsWith('application/x-www-form-urlencoded');
       if (text.includes('\0') || (isForm && /%00/.test(text))) throw nulError();
+      if (!isForm && nestsDeeperThan(text))
+        throw new AppError('INVALID_REQUEST', `The JSON body nests deeper than ${MAX_JSON_DEPTH} levels.`);
       if (/\\u0000/i.test(text)) {
         let parsed: unknown;
         try {

@@ -2,22 +2,33 @@ import type { Redis } from 'ioredis';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import { AppError } from '../errors.ts';
 
-/** Sign-in attempts: per e-mail address (a mailbox is not to be flooded) and per client IP. */
+/**
+ * Sign-in attempts. Refused with 429: per client IP, and per e-mail address *from one client*
+ * (`emailClient`), so strangers asking for someone's address from other IPs cannot lock that
+ * person out. Counted silently: mails actually sent per address (`mail`), so asking from many IPs
+ * cannot flood a mailbox either; over it the answer stays 202 and no mail goes out.
+ */
 export const SIGN_IN_LIMITS = {
-  email: { points: 5, duration: 15 * 60 },
   ip: { points: 30, duration: 15 * 60 },
+  emailClient: { points: 5, duration: 15 * 60 },
+  mail: { points: 10, duration: 60 * 60 },
 } as const;
 
 export interface SignInLimiter {
   /** Counts one attempt; throws 429 RATE_LIMITED with Retry-After when over either limit. */
   consume(keys: { ip: string; email?: string }): Promise<void>;
+  /** Counts one sign-in mail for `email`; false (never an error) when its mail cap is reached. */
+  mayMail(email: string): Promise<boolean>;
 }
 
-export function createSignInLimiter(opts: { scale: number; redis?: Redis }): SignInLimiter {
-  const make = (name: keyof typeof SIGN_IN_LIMITS) => {
+type Limiter = RateLimiterMemory | RateLimiterRedis;
+
+/** `prefix` is REDIS_KEY_PREFIX: deployments sharing one Redis keep their own counters. */
+export function createSignInLimiter(opts: { scale: number; redis?: Redis; prefix?: string }): SignInLimiter {
+  const make = (name: keyof typeof SIGN_IN_LIMITS): Limiter => {
     const { points, duration } = SIGN_IN_LIMITS[name];
     const scaled = Math.max(1, Math.round(points * opts.scale));
-    const keyPrefix = `svc:signin:${name}`;
+    const keyPrefix = `${opts.prefix ?? 'svc:'}signin:${name}`;
     const memory = new RateLimiterMemory({ points: scaled, duration, keyPrefix });
     return opts.redis
       ? new RateLimiterRedis({
@@ -29,9 +40,10 @@ export function createSignInLimiter(opts: { scale: number; redis?: Redis }): Sig
         })
       : memory;
   };
-  const byEmail = make('email');
   const byIp = make('ip');
-  const take = async (limiter: RateLimiterMemory | RateLimiterRedis, key: string) => {
+  const byEmailClient = make('emailClient');
+  const mails = make('mail');
+  const take = async (limiter: Limiter, key: string) => {
     try {
       await limiter.consume(key);
     } catch (rejection) {
@@ -42,10 +54,20 @@ export function createSignInLimiter(opts: { scale: number; redis?: Redis }): Sig
       });
     }
   };
+  const normal = (email: string) => email.trim().toLowerCase();
   return {
     async consume({ ip, email }) {
       await take(byIp, ip);
-      if (email) await take(byEmail, email.trim().toLowerCase());
+      if (email) await take(byEmailClient, `${normal(email)}|${ip}`);
+    },
+    async mayMail(email) {
+      try {
+        await mails.consume(normal(email));
+        return true;
+      } catch (rejection) {
+        if (rejection instanceof RateLimiterRes) return false;
+        throw rejection;
+      }
     },
   };
 }

@@ -25,6 +25,8 @@ export interface Mailer {
  * after a crash carries the same Message-ID (mail clients fold such duplicates) and overwrites the
  * same file.
  */
+const SMTP_TIMEOUTS = { connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 30_000 };
+
 export function createMailer(opts: { smtpUrl?: string | undefined; outboxDir: string }): Mailer {
   const message = (mail: OutgoingMail) => ({
     from: mail.from,
@@ -35,7 +37,9 @@ export function createMailer(opts: { smtpUrl?: string | undefined; outboxDir: st
     messageId: `<${mail.id}@svc>`,
   });
   if (opts.smtpUrl) {
-    const transport = nodemailer.createTransport(opts.smtpUrl);
+    // Nodemailer waits up to 2 min for a connection and 10 min on a silent socket: an SMTP server
+    // that accepts and never answers would hold the mail loop that long.
+    const transport = nodemailer.createTransport({ url: opts.smtpUrl, ...SMTP_TIMEOUTS });
     return {
       kind: 'smtp',
       async send(mail) {

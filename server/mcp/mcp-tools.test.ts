@@ -212,6 +212,26 @@ describe('audit, scope and rate limit', () => {
     expect(JSON.stringify(rows)).not.toMatch(/@example\.com/);
   });
 
+  it('keeps only validated arguments in the audit row: free text given as a date is not stored', async () => {
+    const free = 'someone.private@example.org';
+    const { body } = await call(big.apiKey, 'get_leads', { createdFrom: free, createdTo: '2026-01-11' });
+    expect(JSON.stringify(body)).toContain('isError');
+    const rows = await t.database.db
+      .select()
+      .from(auditEvents)
+      .where(and(eq(auditEvents.actor, `apikey:${big.keyId}`), eq(auditEvents.action, 'mcp.tool_call')));
+    expect(JSON.stringify(rows)).not.toContain(free);
+    const refused = rows.find(
+      (r) =>
+        (r.data as { args: { createdTo?: string } }).args.createdTo === '2026-01-11' &&
+        (r.data as { outcome: string }).outcome === 'refused',
+    )!;
+    expect((refused.data as { args: Record<string, unknown> }).args).toMatchObject({
+      createdFrom: 'invalid',
+      createdTo: '2026-01-11',
+    });
+  });
+
   it('refuses a key without leads:read with 403', async () => {
     const firm = await t.seed.firm();
     const { apiKey, row } = await t.seed.apiKey(firm.account.id);

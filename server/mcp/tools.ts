@@ -1,11 +1,18 @@
 import { McpServer } from '@modelcontextprotocol/server';
 import type { Logger } from 'pino';
 import type { z } from 'zod';
+import type { Clock } from '../clock.ts';
 import { recordAudit } from '../db/audit-repo.ts';
 import type { LeadWithResult } from '../db/lead-search-repo.ts';
 import type { ResultRow } from '../db/results-repo.ts';
 import { directoryStats } from '../domain/leads/directory-stats.ts';
-import { findLeads, findResults, nextCursorOf, type QueryDeps } from '../domain/leads/lead-query.ts';
+import {
+  findLeads,
+  findResults,
+  nextCursorOf,
+  parseDateBound,
+  type QueryDeps,
+} from '../domain/leads/lead-query.ts';
 import { isAppError } from '../errors.ts';
 import {
   getLeadsInput,
@@ -84,6 +91,25 @@ function structured<T extends Record<string, unknown>>(value: T) {
 }
 
 /**
+ * The arguments as the audit row keeps them. The SDK has checked every argument against its schema
+ * before the tool runs except the date bounds, which the query checks (to answer with today's
+ * date): one that does not parse is stored as "invalid", never as the free text it was.
+ */
+function auditableArgs(args: Record<string, unknown>, clock: Clock): Record<string, unknown> {
+  const out = { ...args };
+  for (const key of ['createdFrom', 'createdTo'] as const) {
+    const value = out[key];
+    if (value === undefined) continue;
+    try {
+      out[key] = typeof value === 'string' ? parseDateBound(value, key, clock) && value.trim() : 'invalid';
+    } catch {
+      out[key] = 'invalid';
+    }
+  }
+  return out;
+}
+
+/**
  * Runs one tool call: the body, an `isError` result for a refusal the model can fix (bad date,
  * foreign cursor), a detail-free one for a bug, and an audit row either way (key id, tool,
  * arguments — filters only, the cursor reduced to "present" — rows returned, duration).
@@ -108,7 +134,7 @@ async function audited<T extends Record<string, unknown>>(
     const text = isAppError(error) ? error.message : 'An unexpected error occurred. Try again later.';
     return { content: [{ type: 'text' as const, text }], isError: true };
   } finally {
-    const { cursor, ...filters } = args;
+    const { cursor, ...filters } = auditableArgs(args, deps.clock);
     await recordAudit(deps.db, {
       accountId: caller.accountId,
       actor: `apikey:${caller.apiKeyId}`,

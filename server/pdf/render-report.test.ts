@@ -67,6 +67,17 @@ describe('renderReport', () => {
     expect(text).toContain(input.generatedAt.toISOString().slice(0, 10));
   });
 
+  it('names the rules in words with their dates under the basis of calculation', async () => {
+    const label = 'Federal rules for deaths in 2026; Washington rules for deaths on or after 1 July 2026';
+    const input = report({
+      ruleSet: { id: 'estate-tax-2026+WA-2026-07-01', taxYear: 2026, effectiveDate: '2026-07-01', label },
+    });
+    const { pages, text } = await inspect(input);
+    expect(pages).toBe(1);
+    expect(text).toContain(`Rules used ${label}`);
+    expect(text).toContain('estate-tax-2026+WA-2026-07-01');
+  });
+
   it.each([30, 45, 60])('keeps %i line items to two pages, every amount shown', async (n) => {
     const input = report({ lineItems: lines(n) });
     const { pages, text } = await inspect(input);

@@ -25,7 +25,7 @@ function blocksFor(input: ReportInput): Block[] {
     value: formatUsd(item.amount),
     tone: LINE_TONE[item.kind ?? ''] ?? 'plain',
   }));
-  const { id, taxYear, effectiveDate } = input.ruleSet;
+  const { id, taxYear, effectiveDate, label } = input.ruleSet;
   return [
     headerBlock(input),
     tableBlock('Your inputs', input.inputs),
@@ -33,6 +33,7 @@ function blocksFor(input: ReportInput): Block[] {
     resultBlock(money(input.totals), input.extraOutputs ?? []),
     notesBlock(input.notes),
     tableBlock('Basis of calculation', [
+      ...(label ? [{ label: 'Rules used', value: label }] : []),
       { label: 'Rule set', value: id },
       { label: 'Tax year', value: String(taxYear) },
       { label: 'Effective date', value: effectiveDate },

@@ -14,7 +14,8 @@ export interface ReportInput {
   totals: { label: string; amount: number }[];
   extraOutputs?: { label: string; value: string }[];
   notes: string[];
-  ruleSet: { id: string; taxYear: number; effectiveDate: string };
+  /** `label`: the rules in words with their dates ("Washington rules for deaths on or after 1 July 2026"). */
+  ruleSet: { id: string; taxYear: number; effectiveDate: string; label?: string };
   disclaimer: string;
   resultId: string;
   generatedAt: Date;

@@ -17,6 +17,21 @@ import { bearerSecurity, errorResponses, Iso, jsonBody, jsonResponse } from './s
 const tags = ['Leads'];
 const Status = z.enum(['new', 'contacted', 'converted']);
 
+const ConsentSchema = z
+  .object({
+    versionId: z
+      .string()
+      .nullable()
+      .openapi({ description: 'The firm’s consent version the visitor agreed to' }),
+    text: z.string().openapi({ description: 'That version’s exact text' }),
+    sha256: z.string().openapi({ description: 'SHA-256 of the text (hex)' }),
+    agreedAt: Iso,
+    page: z.string().nullable().openapi({
+      description: 'Origin and path of the host page, as reported by the page (null if not reported)',
+    }),
+  })
+  .openapi('LeadConsent');
+
 const LeadSchema = z
   .object({
     leadId: z.string(),
@@ -30,6 +45,7 @@ const LeadSchema = z
     consentText: z.string().openapi({ description: 'The text of the consent version the visitor saw' }),
     consentVersionId: z.string().nullable(),
     consentedAt: Iso,
+    consent: ConsentSchema,
     test: z.boolean().openapi({ description: 'From a test-mode session (development host)' }),
     quarantined: z
       .boolean()

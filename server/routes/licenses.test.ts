@@ -110,6 +110,27 @@ describe('POST /v1/api/licenses/activate', () => {
     expect((await activate(licenseKey, 'blog.smithlaw.com')).status).toBe(200);
   });
 
+  it('a dead token cannot revoke the live site: only a live token of a live family ends it', async () => {
+    const { licenseKey } = await t.seed.firm({ seats: 1 });
+    const first = await (await activate(licenseKey, 'smithlaw.com')).json();
+    const second = await (await activate(licenseKey, 'smithlaw.com')).json();
+    const refresh = (refreshToken: string) =>
+      t.json('/v1/api/licenses/refresh', { refreshToken, siteDomain: 'smithlaw.com' });
+    await expectError(await refresh(first.refreshToken), 400, 'INVALID_GRANT');
+    // The old family's refresh and access tokens, and a rotated-away token of the live family.
+    const third = await (await refresh(second.refreshToken)).json();
+    for (const dead of [first.refreshToken, first.accessJwt, second.refreshToken]) {
+      const res = await t.json('/v1/api/licenses/revoke', { token: dead });
+      expect(res.status).toBe(200);
+      expect(await res.json()).toEqual({ revoked: true });
+      expect((await t.get('/v1/api/licenses/status', third.accessJwt)).status).toBe(200);
+    }
+    await expectError(await activate(licenseKey, 'blog.smithlaw.com'), 409, 'SEATS_EXHAUSTED');
+    // The live refresh token still ends it.
+    expect((await t.json('/v1/api/licenses/revoke', { token: third.refreshToken })).status).toBe(200);
+    expect((await t.get('/v1/api/licenses/status', third.accessJwt)).status).toBe(401);
+  });
+
   it('revoke always answers 200, also form-encoded and for unknown tokens', async () => {
     expect((await t.json('/v1/api/licenses/revoke', { token: 'svc_rt_unknown' })).status).toBe(200);
     const form = await t.app.request('/v1/api/licenses/revoke', {

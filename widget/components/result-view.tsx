@@ -8,7 +8,7 @@ export interface Figures {
   outputs: Record<string, unknown>;
   lineItems: { label: string; amount: number; kind?: string }[];
   notes: string[];
-  ruleSet: { effectiveDate: string };
+  ruleSet: { effectiveDate: string; label?: string | undefined };
 }
 
 /** The result: a sentence, the picture of where the money goes, the figures, and how it was worked out. */
@@ -61,7 +61,11 @@ export function ResultView(props: {
           ))}
         </ul>
       )}
-      <p class="rules">Rules as of {formatDate(figures.ruleSet.effectiveDate)}</p>
+      <p class="rules">
+        {figures.ruleSet.label
+          ? `Rules used: ${figures.ruleSet.label}.`
+          : `Rules as of ${formatDate(figures.ruleSet.effectiveDate)}`}
+      </p>
       {props.onReport && (
         <button type="button" class="secondary" onClick={props.onReport} disabled={props.busy}>
           Download the PDF report

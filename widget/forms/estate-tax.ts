@@ -45,7 +45,7 @@ export const estateTaxForm: FormSpec = {
     {
       name: 'dateOfDeath',
       label: 'Date of death',
-      help: 'Selects the rules; 2026 only. Leave empty to use today’s rules.',
+      help: 'Selects the rules; 2026 or 2027. Leave empty to use today’s rules.',
       kind: 'date',
       required: false,
       min: COVERAGE.from,

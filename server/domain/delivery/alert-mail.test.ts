@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accounts, mailMessages } from '../../db/schema.ts';
 import { createMailer } from '../../mail/mailer.ts';
 import { createTestContext, type TestContext } from '../../test-support/services.ts';
+import { renderLeadAlert } from './alert-mail.ts';
 import type { DeliveryDeps } from './deps.ts';
 import { runDeliveryOnce } from './worker.ts';
 
@@ -167,5 +168,25 @@ describe('lead alert mails', () => {
     expect(text).toContain(f.leadId);
     const [row] = await t.database.db.select().from(mailMessages).where(eq(mailMessages.leadId, f.leadId));
     expect(row!.filePath).toBe(path);
+  });
+});
+
+describe('names with line breaks in the plain-text part', () => {
+  const forged = 'Your account is locked: https://evil.example/unlock';
+  it.each([
+    ['CR LF', '\r\n\r\n'],
+    ['LF', '\n'],
+    ['CR', '\r'],
+    ['line separator', '\u2028'],
+    ['next line', '\u0085'],
+  ])('a firm or lead name with %s forges no line of its own', (_what, nl) => {
+    const mail = renderLeadAlert({
+      firmName: `Acme Law${nl}${forged}`,
+      lead: { name: `Ann${nl}${forged}`, email: 'ann@example.com', calculator: 'estate-tax' },
+      link: 'https://portal.example/leads/lead_1',
+    });
+    for (const line of mail.text.split('\n')) expect(line.startsWith('Your account')).toBe(false);
+    expect(mail.subject).not.toMatch(/[\r\n\u2028\u0085]/);
+    expect(mail.text).toContain(`Acme Law ${forged}`);
   });
 });

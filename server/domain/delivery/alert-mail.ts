@@ -1,4 +1,5 @@
 import { getCalculator } from '../../../calculators/index.ts';
+import { oneLine } from '../../mail/one-line.ts';
 import { formatUsd } from '../../pdf/format.ts';
 
 export interface RenderedMail {
@@ -26,12 +27,16 @@ export function headlineOf(calculator: string, outputs: Record<string, unknown> 
   return null;
 }
 
+/** Subject, intro and every row value pass through `oneLine`: none of them can start a line. */
 function render(
-  subject: string,
-  rows: [string, string][],
-  intro: string,
+  rawSubject: string,
+  rawRows: [string, string][],
+  rawIntro: string,
   link?: { href: string; label: string },
 ) {
+  const subject = oneLine(rawSubject);
+  const intro = oneLine(rawIntro);
+  const rows = rawRows.map(([k, v]): [string, string] => [k, oneLine(v)]);
   const width = Math.max(...rows.map(([k]) => k.length));
   const text = [
     intro,

@@ -1,6 +1,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import { isIP } from 'node:net';
+import type { Logger } from 'pino';
 import {
   guardedLookup,
   hostOf,
@@ -17,7 +18,18 @@ export interface SendOptions {
   resolver: Resolver;
   /** Host names (as written in the URL) that may resolve to private addresses. */
   allowPrivateHosts: readonly string[];
+  /** Gets what the firm is not told: which address a refused name resolved to. */
+  logger?: Pick<Logger, 'warn'>;
 }
+
+/**
+ * What the firm's delivery log says about a refused or unresolvable destination: one sentence
+ * for both, so the log cannot be used to ask our resolver which internal names exist and where
+ * they point. The detail goes to the server log.
+ */
+export const DESTINATION_NOT_ALLOWED =
+  'refused: destination not allowed (it must be a public address that resolves)';
+const DNS_FAILURES = new Set(['ENOTFOUND', 'EAI_AGAIN', 'EAI_FAIL', 'EAI_NODATA', 'EAI_NONAME', 'ENODATA']);
 
 export interface SendOutcome {
   statusCode: number | null;
@@ -54,7 +66,7 @@ export function postJson(
   const allowPrivate = opts.allowPrivateHosts.includes(hostOf(target));
   const literal = hostOf(target);
   if (!allowPrivate && isIP(literal) && isBlockedAddress(literal)) {
-    return Promise.resolve(done(null, `refused: ${literal} is a private or reserved address`));
+    return Promise.resolve(done(null, DESTINATION_NOT_ALLOWED));
   }
   const client = target.protocol === 'https:' ? https : http;
   return new Promise((resolve) => {
@@ -100,11 +112,11 @@ export function postJson(
       req.destroy();
     }, opts.timeoutMs);
     req.on('error', (error) => {
-      const message =
-        error instanceof UnsafeDestinationError || (error as { code?: string }).code === 'UNSAFE_DESTINATION'
-          ? `refused: ${error.message}`
-          : `${(error as NodeJS.ErrnoException).code ?? 'error'}: ${error.message}`;
-      finish(done(null, message.slice(0, 300)));
+      const code = (error as NodeJS.ErrnoException).code ?? 'error';
+      const refused =
+        error instanceof UnsafeDestinationError || code === 'UNSAFE_DESTINATION' || DNS_FAILURES.has(code);
+      if (refused) opts.logger?.warn({ host: literal, err: error.message }, 'webhook destination refused');
+      finish(done(null, refused ? DESTINATION_NOT_ALLOWED : `${code}: ${error.message}`.slice(0, 300)));
     });
     req.end(body);
   });

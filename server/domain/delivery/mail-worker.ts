@@ -1,5 +1,6 @@
 import { and, asc, eq, isNull, lte, or, sql } from 'drizzle-orm';
 import { withTransaction } from '../../db/database.ts';
+import { dbNow, dbNowPlus } from '../../db/db-now.ts';
 import { accounts, calculationResults, mailMessages, outboxEvents } from '../../db/schema.ts';
 import { type RenderedMail, renderEndpointDisabled, renderLeadAlert } from './alert-mail.ts';
 import type { DeliveryDeps } from './deps.ts';
@@ -8,9 +9,12 @@ import { nextAttemptAt } from './retry-schedule.ts';
 type MailRow = typeof mailMessages.$inferSelect;
 const LEASE_MS = 60_000;
 
-/** Claims due mails `FOR UPDATE SKIP LOCKED` with a lease, as the webhook worker does. */
+/**
+ * Claims due mails `FOR UPDATE SKIP LOCKED` with a lease, as the webhook worker does, on the
+ * database's clock.
+ */
 async function claimMails(deps: DeliveryDeps, limit = 10): Promise<MailRow[]> {
-  const now = deps.clock.now();
+  const now = dbNow(deps.clock);
   return withTransaction(deps.db, async (tx) => {
     const ids = await tx
       .select({ id: mailMessages.id })
@@ -29,7 +33,7 @@ async function claimMails(deps: DeliveryDeps, limit = 10): Promise<MailRow[]> {
     for (const { id } of ids) {
       const [row] = await tx
         .update(mailMessages)
-        .set({ lockedUntil: new Date(now.getTime() + LEASE_MS), attempts: sql`${mailMessages.attempts} + 1` })
+        .set({ lockedUntil: dbNowPlus(deps.clock, LEASE_MS), attempts: sql`${mailMessages.attempts} + 1` })
         .where(eq(mailMessages.id, id))
         .returning();
       if (row) claimed.push(row);
@@ -76,8 +80,10 @@ async function renderMail(deps: DeliveryDeps, mail: MailRow): Promise<RenderedMa
  */
 async function sendMail(deps: DeliveryDeps, mail: MailRow): Promise<void> {
   const now = () => deps.clock.now();
+  let rendered: RenderedMail | null;
+  let filePath: string | null;
   try {
-    const rendered = await renderMail(deps, mail);
+    rendered = await renderMail(deps, mail);
     if (!rendered) {
       await deps.db
         .update(mailMessages)
@@ -85,12 +91,17 @@ async function sendMail(deps: DeliveryDeps, mail: MailRow): Promise<void> {
         .where(eq(mailMessages.id, mail.id));
       return;
     }
-    const { filePath } = await deps.mailer.send({
+    ({ filePath } = await deps.mailer.send({
       id: mail.id,
       from: deps.mailFrom,
       to: mail.recipients,
       ...rendered,
-    });
+    }));
+  } catch (error) {
+    await scheduleRetry(deps, mail, error);
+    return;
+  }
+  try {
     await deps.db
       .update(mailMessages)
       .set({
@@ -103,18 +114,30 @@ async function sendMail(deps: DeliveryDeps, mail: MailRow): Promise<void> {
       })
       .where(eq(mailMessages.id, mail.id));
   } catch (error) {
-    const next = nextAttemptAt(mail.attempts, now(), deps.random);
-    const message = error instanceof Error ? error.message.slice(0, 300) : 'send failed';
-    deps.logger.warn({ mailId: mail.id, err: message }, 'alert mail not sent');
-    await deps.db
-      .update(mailMessages)
-      .set(
-        next
-          ? { lockedUntil: null, nextAttemptAt: next, lastError: message }
-          : { status: 'failed', lockedUntil: null, lastError: message },
-      )
-      .where(eq(mailMessages.id, mail.id));
+    // The SMTP server has the mail; only recording that failed. The lease runs out and the mail
+    // goes again with the same Message-ID (at least once), so say exactly that.
+    deps.logger.warn(
+      { mailId: mail.id, err: error },
+      'alert mail sent, but recording it failed; it may be sent again',
+    );
   }
+}
+
+/** The send failed: the next attempt on the retry schedule, or failed for good after the last. */
+async function scheduleRetry(deps: DeliveryDeps, mail: MailRow, error: unknown): Promise<void> {
+  const at = deps.clock.now();
+  const retryAt = nextAttemptAt(mail.attempts, at, deps.random);
+  const next = retryAt && dbNowPlus(deps.clock, retryAt.getTime() - at.getTime());
+  const message = error instanceof Error ? error.message.slice(0, 300) : 'send failed';
+  deps.logger.warn({ mailId: mail.id, reason: message }, 'alert mail not sent');
+  await deps.db
+    .update(mailMessages)
+    .set(
+      next
+        ? { lockedUntil: null, nextAttemptAt: next, lastError: message }
+        : { status: 'failed', lockedUntil: null, lastError: message },
+    )
+    .where(eq(mailMessages.id, mail.id));
 }
 
 export async function deliverMails(deps: DeliveryDeps): Promise<number> {

@@ -94,6 +94,8 @@ export function isBlockedAddress(address: string): boolean {
   if (family !== 6) return true;
   const groups = ipv6Groups(bare);
   if (!groups) return true;
+  // ::ffff:0:0/96 (SIIT "IPv4-translated", RFC 2765) is no public address whatever it wraps.
+  if (groups.slice(0, 4).every((g) => g === 0) && groups[4] === 0xffff && groups[5] === 0) return true;
   const inner = embeddedIpv4(groups);
   if (inner) return blocked.check(inner, 'ipv4');
   const canonical = groups.map((g) => g.toString(16)).join(':');

@@ -1,5 +1,6 @@
-import { and, asc, count, eq, exists, gt, inArray, isNull, lte, or, sql } from 'drizzle-orm';
+import { and, asc, count, eq, exists, gt, inArray, isNull, lte, or, type SQL, sql } from 'drizzle-orm';
 import { withTransaction } from '../../db/database.ts';
+import { dbNow, dbNowPlus } from '../../db/db-now.ts';
 import { newId } from '../../db/ids.ts';
 import { deliveryAttempts, outboxEvents, webhookDeliveries, webhookEndpoints } from '../../db/schema.ts';
 import type { DeliveryDeps } from './deps.ts';
@@ -17,7 +18,7 @@ const LEASE_MARGIN_MS = 5_000;
 
 type Claimed = typeof webhookDeliveries.$inferSelect;
 
-const due = (now: Date) =>
+const due = (now: SQL) =>
   and(
     eq(webhookDeliveries.status, 'pending'),
     lte(webhookDeliveries.nextAttemptAt, now),
@@ -29,11 +30,13 @@ const due = (now: Date) =>
  * while their in-flight count is read and new claims are made, so instances claiming at the same
  * moment work on different endpoints and never exceed the per-endpoint limit together; the
  * deliveries themselves are locked the same way. A claim is a lease (`locked_until`) that counts
- * the attempt up front: a process killed mid-attempt leaves a lease that simply runs out.
+ * the attempt up front: a process killed mid-attempt leaves a lease that simply runs out. Leases
+ * and due times are compared with the database's clock (`dbNow`), so an instance whose own clock
+ * runs ahead does not see another's lease as expired.
  */
 export async function claimDeliveries(deps: DeliveryDeps): Promise<Claimed[]> {
-  const now = deps.clock.now();
-  const lease = new Date(now.getTime() + deps.timeoutMs + LEASE_MARGIN_MS);
+  const now = dbNow(deps.clock);
+  const lease = dbNowPlus(deps.clock, deps.timeoutMs + LEASE_MARGIN_MS);
   return withTransaction(deps.db, async (tx) => {
     const endpoints = await tx
       .select({ id: webhookEndpoints.id })
@@ -80,7 +83,11 @@ export async function claimDeliveries(deps: DeliveryDeps): Promise<Claimed[]> {
       claimed.push(
         ...(await tx
           .update(webhookDeliveries)
-          .set({ lockedUntil: lease, lastAttemptAt: now, attempts: sql`${webhookDeliveries.attempts} + 1` })
+          .set({
+            lockedUntil: lease,
+            lastAttemptAt: deps.clock.now(),
+            attempts: sql`${webhookDeliveries.attempts} + 1`,
+          })
           .where(
             inArray(
               webhookDeliveries.id,
@@ -115,6 +122,7 @@ export async function attemptDelivery(deps: DeliveryDeps, delivery: Claimed): Pr
     timeoutMs: deps.timeoutMs,
     resolver: deps.resolver,
     allowPrivateHosts: deps.allowPrivateHosts,
+    logger: deps.logger,
   });
   await recordOutcome(deps, delivery, row.endpoint.id, startedAt, outcome);
   return outcome;
@@ -137,7 +145,10 @@ async function recordOutcome(
       .set({
         status: ok ? 'succeeded' : finished ? 'failed' : 'pending',
         lockedUntil: null,
-        ...(finished ? { completedAt: now } : { nextAttemptAt: next! }),
+        // The retry's due time on the database's clock, like the lease it replaces.
+        ...(finished
+          ? { completedAt: now }
+          : { nextAttemptAt: dbNowPlus(deps.clock, next!.getTime() - now.getTime()) }),
       })
       .where(and(eq(webhookDeliveries.id, delivery.id), eq(webhookDeliveries.status, 'pending')))
       .returning({ id: webhookDeliveries.id });

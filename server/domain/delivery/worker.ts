@@ -11,7 +11,13 @@ export async function runDeliveryOnce(deps: DeliveryDeps): Promise<{ webhooks: n
 }
 
 export interface DeliveryWorker {
-  stop(): Promise<void>;
+  /**
+   * Stops polling and waits for the pass in progress, at most `abandonAfterMs`: past it the pass
+   * is abandoned (a receiver or an SMTP server that never answers must not hold up a shutdown).
+   * Abandoning is safe: every claim is a lease in the database, which runs out, and another
+   * instance or the next start makes the attempt again.
+   */
+  stop(abandonAfterMs?: number): Promise<void>;
 }
 
 /**
@@ -39,10 +45,9 @@ export function startDeliveryWorker(
         deps.logger.info({ retention: report }, 'retention pass');
       }
     } catch (error) {
-      deps.logger.error(
-        { err: error instanceof Error ? error.message : String(error) },
-        'delivery pass failed',
-      );
+      // The Error itself: the log serializer keeps its type, code and message (a string was
+      // logged as "[non-error value]").
+      deps.logger.error({ err: error }, 'delivery pass failed');
     }
     schedule(busy ? 10 : opts.pollMs);
   };
@@ -55,10 +60,20 @@ export function startDeliveryWorker(
   };
   schedule(0);
   return {
-    async stop() {
+    async stop(abandonAfterMs = Number.POSITIVE_INFINITY) {
       stopped = true;
       clearTimeout(timer);
-      await current;
+      let deadline: NodeJS.Timeout | undefined;
+      const abandoned = new Promise<boolean>((resolve) => {
+        if (Number.isFinite(abandonAfterMs)) deadline = setTimeout(() => resolve(true), abandonAfterMs);
+      });
+      const gaveUp = await Promise.race([current.then(() => false), abandoned]);
+      clearTimeout(deadline);
+      if (gaveUp)
+        deps.logger.warn(
+          { abandonAfterMs },
+          'delivery pass abandoned at shutdown; its leases run out and the attempts are made again',
+        );
     },
   };
 }

@@ -13,8 +13,8 @@ export const ACTIVITY_KINDS = {
     'activation.released',
   ],
   connect: ['connect.approved'],
-  leads: ['lead.status_changed', 'lead.released', 'lead.deleted', 'subject.exported'],
-  members: ['member.invited', 'member.removed'],
+  leads: ['lead.status_changed', 'lead.released', 'lead.deleted', 'subject.exported', 'leads.exported'],
+  members: ['member.invited', 'member.role_changed', 'member.removed'],
   settings: [
     'account.updated',
     'webhook.created',

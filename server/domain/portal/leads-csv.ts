@@ -1,6 +1,8 @@
+import { recordAudit } from '../../db/audit-repo.ts';
 import type { LeadView } from '../leads.ts';
 import { type FirmLeadFilter, pageOfFirmLeads } from './firm-leads.ts';
 import type { PortalDeps, PortalPrincipal } from './portal-deps.ts';
+import { requireRole } from './roles.ts';
 
 const COLUMNS: [string, (l: LeadView) => string | null][] = [
   ['lead_id', (l) => l.leadId],
@@ -44,11 +46,25 @@ export async function leadsCsvStream(
   principal: PortalPrincipal,
   filter: FirmLeadFilter,
 ): Promise<ReadableStream<Uint8Array>> {
+  requireRole(
+    principal,
+    'admin',
+    'Exporting leads needs the admin or owner role: the file holds people’s personal data.',
+  );
   const encoder = new TextEncoder();
   const read = (cursor?: string) =>
     pageOfFirmLeads(deps, principal.accountId, { ...filter, limit: PAGE, ...(cursor ? { cursor } : {}) });
   // The first page is read before anything is sent, so a refused filter is a clean JSON error.
   let first: Awaited<ReturnType<typeof read>> | undefined = await read();
+  // Written before the first byte leaves: an export of personal data is on the trail even when
+  // the download is cut off. The count is the filtered set at the query's snapshot time.
+  await recordAudit(deps.db, {
+    accountId: principal.accountId,
+    actor: `user:${principal.email}`,
+    action: 'leads.exported',
+    data: { format: 'csv', filter: { ...filter }, rows: first.total, rowsCapped: first.totalCapped },
+    at: deps.clock.now(),
+  });
   let cursor: string | null = null;
   return new ReadableStream({
     start(controller) {

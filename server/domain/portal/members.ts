@@ -1,14 +1,16 @@
 import { findAccountById } from '../../db/accounts-repo.ts';
 import { recordAudit } from '../../db/audit-repo.ts';
+import { withTransaction } from '../../db/database.ts';
 import { newId } from '../../db/ids.ts';
 import { revokeSessionsInAccount } from '../../db/portal-sessions-repo.ts';
 import type { MembershipRole } from '../../db/schema.ts';
 import {
-  countOwners,
   deleteMembership,
-  findMembership,
   listMembers as listMemberRows,
+  lockMembershipsOf,
+  type MembershipRow,
   putMembership,
+  setMembershipRole,
   upsertUser,
 } from '../../db/users-repo.ts';
 import { AppError } from '../../errors.ts';
@@ -18,8 +20,9 @@ import { requireRole } from './roles.ts';
 
 /**
  * Gives `email` a role in a firm and returns a single-use invite link (also e-mailed). The person
- * is created if new; an existing member gets the new role. `invitedBy` is null for the operator's
- * CLI, which may give any existing account its first owner.
+ * is created if new; an existing member gets the new role (under the same rules as
+ * `changeMemberRole`). `invitedBy` is null for the operator's CLI, which may give any existing
+ * account its first owner.
  */
 export async function inviteMember(
   deps: PortalDeps,
@@ -38,14 +41,17 @@ export async function inviteMember(
     email: normalizeEmail(input.email),
     createdAt: now,
   });
-  const existing = await findMembership(deps.db, input.accountId, user.id);
-  if (existing?.role === 'owner' && input.role !== 'owner') await assertNotLastOwner(deps, input.accountId);
-  await putMembership(deps.db, {
-    accountId: input.accountId,
-    userId: user.id,
-    role: input.role,
-    invitedBy: actor?.userId ?? null,
-    at: now,
+  await withTransaction(deps.db, async (tx) => {
+    const rows = await lockMembershipsOf(tx, input.accountId);
+    const existing = rows.find((m) => m.userId === user.id);
+    if (existing) assertMayChange(actor, rows, existing, input.role);
+    await putMembership(tx, {
+      accountId: input.accountId,
+      userId: user.id,
+      role: input.role,
+      invitedBy: actor?.userId ?? null,
+      at: now,
+    });
   });
   const link = await mintLink(deps, user, { purpose: 'invite', accountId: input.accountId, next: '/portal' });
   await sendLink(
@@ -66,26 +72,75 @@ export async function inviteMember(
   return { userId: user.id, link: link.url, expiresAt: link.expiresAt };
 }
 
-async function assertNotLastOwner(deps: PortalDeps, accountId: string) {
-  if ((await countOwners(deps.db, accountId)) <= 1)
+/**
+ * The rules for changing or removing `target` (to `role`, or `null` for removal), checked against
+ * the firm's membership rows as locked by `lockMembershipsOf`: only an owner changes or removes an
+ * owner or makes someone owner, and the firm keeps at least one owner. The operator (actor null)
+ * is bound only by the last-owner rule.
+ */
+function assertMayChange(
+  actor: PortalPrincipal | null,
+  rows: readonly MembershipRow[],
+  target: MembershipRow,
+  role: MembershipRole | null,
+) {
+  if (target.role === role) return;
+  if (actor && (target.role === 'owner' || role === 'owner')) {
+    const verb = role === null ? 'remove' : 'change the role of';
+    requireRole(actor, 'owner', `Only an owner can ${verb} an owner or make someone owner.`);
+  }
+  const owners = rows.filter((m) => m.role === 'owner').length;
+  if (target.role === 'owner' && owners <= 1)
     throw new AppError('INVALID_REQUEST', 'A firm keeps at least one owner; make someone else owner first.');
 }
 
 /**
+ * Changes a member's role. The check and the change run in one transaction with the firm's
+ * membership rows locked, so two owners demoting each other at once cannot both succeed.
+ */
+export async function changeMemberRole(
+  deps: PortalDeps,
+  actor: PortalPrincipal,
+  userId: string,
+  role: MembershipRole,
+) {
+  requireRole(actor, 'admin');
+  const now = deps.clock.now();
+  const from = await withTransaction(deps.db, async (tx) => {
+    const rows = await lockMembershipsOf(tx, actor.accountId);
+    const target = rows.find((m) => m.userId === userId);
+    if (!target) throw new AppError('NOT_FOUND', 'No such member.');
+    assertMayChange(actor, rows, target, role);
+    await setMembershipRole(tx, actor.accountId, userId, role);
+    return target.role;
+  });
+  if (from === role) return;
+  await recordAudit(deps.db, {
+    accountId: actor.accountId,
+    actor: `user:${actor.email}`,
+    action: 'member.role_changed',
+    subject: userId,
+    data: { from, to: role },
+    at: now,
+  });
+}
+
+/**
  * Removes a member: their sessions in this firm end at once. Owners are removed only by owners,
- * and never the last one.
+ * and never the last one; check and delete run with the membership rows locked.
  */
 export async function removeMember(deps: PortalDeps, actor: PortalPrincipal, userId: string) {
   requireRole(actor, 'admin');
-  const membership = await findMembership(deps.db, actor.accountId, userId);
-  if (!membership) throw new AppError('NOT_FOUND', 'No such member.');
-  if (membership.role === 'owner') {
-    requireRole(actor, 'owner', 'Only an owner can remove an owner.');
-    await assertNotLastOwner(deps, actor.accountId);
-  }
   const now = deps.clock.now();
-  await deleteMembership(deps.db, actor.accountId, userId);
-  await revokeSessionsInAccount(deps.db, userId, actor.accountId, now);
+  const membership = await withTransaction(deps.db, async (tx) => {
+    const rows = await lockMembershipsOf(tx, actor.accountId);
+    const target = rows.find((m) => m.userId === userId);
+    if (!target) throw new AppError('NOT_FOUND', 'No such member.');
+    assertMayChange(actor, rows, target, null);
+    await deleteMembership(tx, actor.accountId, userId);
+    await revokeSessionsInAccount(tx, userId, actor.accountId, now);
+    return target;
+  });
   await recordAudit(deps.db, {
     accountId: actor.accountId,
     actor: `user:${actor.email}`,

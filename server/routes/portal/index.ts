@@ -9,6 +9,7 @@ import { registerPortalConnectRoutes } from './portal-connect.ts';
 import { registerPortalFirmRoutes } from './portal-firm.ts';
 import { registerPortalLeadRoutes } from './portal-leads.ts';
 import { registerPortalLifecycleRoutes } from './portal-lifecycle.ts';
+import { registerPortalRulesRoutes } from './portal-rules.ts';
 import { registerPortalSettingsRoutes } from './portal-settings.ts';
 
 /**
@@ -36,5 +37,6 @@ export function createPortalRoutes(deps: PortalDeps, limiter: SignInLimiter, tru
   registerPortalLifecycleRoutes(router, deps);
   registerPortalSettingsRoutes(router, deps);
   registerPortalLeadRoutes(router, deps);
+  registerPortalRulesRoutes(router);
   return [auth, router];
 }

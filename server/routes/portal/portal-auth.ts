@@ -58,7 +58,7 @@ const routes = {
 
 /**
  * Sign-in endpoints (no session yet). Each checks that it is called from the portal's own origin
- * and counts against the sign-in limits per IP (and per e-mail address for links).
+ * and counts against the sign-in limits per IP (and per e-mail address and IP for links).
  */
 export function createPortalAuthRoutes(deps: PortalDeps, limiter: SignInLimiter, trustProxy: TrustProxy) {
   const router = createRouter();
@@ -68,8 +68,10 @@ export function createPortalAuthRoutes(deps: PortalDeps, limiter: SignInLimiter,
   };
   router.openapi(routes.email, async (c) => {
     const { email, next } = c.req.valid('json');
-    await guard(c, normalizeEmail(email));
-    await requestSignInLink(deps, email, next);
+    const address = normalizeEmail(email);
+    await guard(c, address);
+    // Over the address's silent mail cap the answer is the same 202 and nothing is sent.
+    if (await limiter.mayMail(address)) await requestSignInLink(deps, address, next);
     return c.json({ sent: true as const }, 202);
   });
   router.openapi(routes.link, async (c) => {

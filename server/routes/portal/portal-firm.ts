@@ -13,7 +13,7 @@ import {
   listFirmLicenses,
 } from '../../domain/portal/firm-views.ts';
 import { leadsCsvStream } from '../../domain/portal/leads-csv.ts';
-import { inviteMember, listMembers, removeMember } from '../../domain/portal/members.ts';
+import { changeMemberRole, inviteMember, listMembers, removeMember } from '../../domain/portal/members.ts';
 import type { PortalDeps } from '../../domain/portal/portal-deps.ts';
 import { API_KEY_SCOPES } from '../../domain/scopes.ts';
 import type { AppEnv } from '../../http/app-env.ts';
@@ -98,7 +98,8 @@ const routes = {
     path: '/portal/leads/export.csv',
     tags,
     security,
-    summary: 'The filtered leads as CSV (streamed; formula-safe cells)',
+    summary:
+      'The filtered leads as CSV (admin or owner; written to the audit trail; streamed; formula-safe cells)',
     request: { query: LeadFilterQuery },
     responses: { 200: { description: 'CSV', content: { 'text/csv': { schema: z.string() } } } },
   }),
@@ -140,6 +141,15 @@ const routes = {
     summary: 'Invite someone by e-mail (admin or owner; owners only for the owner role)',
     request: jsonBody(z.object({ email: z.email().max(254), role: Role })),
     responses: portalOk('Invited', 400),
+  }),
+  changeRole: createRoute({
+    method: 'patch',
+    path: '/portal/members/{id}',
+    tags,
+    security,
+    summary: 'Change a member’s role (admin or owner; only owners change owners or make owners)',
+    request: { params: IdParam, ...jsonBody(z.object({ role: Role })) },
+    responses: portalOk('Changed', 400, 404),
   }),
   removeMember: createRoute({
     method: 'delete',
@@ -214,6 +224,10 @@ export function registerPortalFirmRoutes(router: OpenAPIHono<AppEnv>, deps: Port
     const invited = await inviteMember(deps, { accountId: p.accountId, email, role, invitedBy: p });
     // The link goes by e-mail only: whoever invites must not be able to sign in as the invitee.
     return c.json({ userId: invited.userId, expiresAt: invited.expiresAt.toISOString() }, 200);
+  });
+  router.openapi(routes.changeRole, async (c) => {
+    await changeMemberRole(deps, portalOf(c), c.req.valid('param').id, c.req.valid('json').role);
+    return c.json({ changed: true }, 200);
   });
   router.openapi(routes.removeMember, async (c) => {
     await removeMember(deps, portalOf(c), c.req.valid('param').id);

@@ -1,0 +1,154 @@
+import type { Source, Status } from '../../calculators/estate-tax/rule-sources.ts';
+import type { RuleSetRow, RulesCatalog } from '../../calculators/estate-tax/rules-catalog.ts';
+import { api } from '../api.ts';
+import { Badge, Card, ErrorNote, Loading, PageHeader, TableWrap } from '../components/ui.tsx';
+import { useResource } from '../use-resource.ts';
+
+const STATUS: Record<Status, { words: string; tone: 'good' | 'warn' | 'bad' }> = {
+  primary: { words: 'Primary source', tone: 'good' },
+  secondary: { words: 'Secondary sources only', tone: 'warn' },
+  missing: { words: 'Missing', tone: 'bad' },
+};
+
+// The rules' dates are calendar days, not instants: formatted in UTC so no time zone shifts them.
+const dayFmt = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeZone: 'UTC' });
+const formatDate = (iso: string) => dayFmt.format(new Date(`${iso}T00:00:00Z`));
+
+const KIND: Record<Source['kind'], string> = {
+  primary: 'primary',
+  secondary: 'secondary',
+  search: 'searched, none found',
+};
+
+/** "2026-11-24" as a date; "2026-11" (the law reference's pass, day not recorded) as a month. */
+const checkedOn = (checked: string) =>
+  /^\d{4}-\d{2}-\d{2}$/.test(checked) ? formatDate(checked) : `${checked} (law reference)`;
+
+function SourceList(props: { sources: readonly Source[] }) {
+  return (
+    <ul class="source-list">
+      {props.sources.map((s) => (
+        <li key={s.title}>
+          {s.url ? (
+            <a href={s.url} rel="noreferrer noopener" target="_blank">
+              {s.title}
+            </a>
+          ) : (
+            s.title
+          )}
+          <span class="cell-sub">
+            {KIND[s.kind]} · checked {checkedOn(s.checked)}
+          </span>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+function RuleSetTable(props: { set: RuleSetRow }) {
+  const { set } = props;
+  const headingId = `rules-${set.id}`;
+  return (
+    <div class="rule-set">
+      <div class="rule-set-head">
+        <h3 id={headingId}>{set.covers}</h3>
+        <Badge tone={STATUS[set.status].tone}>{STATUS[set.status].words}</Badge>
+      </div>
+      <TableWrap label={`${set.jurisdiction}: ${set.covers}`}>
+        <table class="table table-stack rules-table" aria-labelledby={headingId}>
+          <colgroup>
+            <col class="col-figure" />
+            <col class="col-value" />
+            <col class="col-status" />
+            <col class="col-sources" />
+          </colgroup>
+          <thead>
+            <tr>
+              <th scope="col">Figure</th>
+              <th scope="col">Value</th>
+              <th scope="col">Status</th>
+              <th scope="col">Sources</th>
+            </tr>
+          </thead>
+          <tbody>
+            {set.figures.map((f) => (
+              <tr key={f.key}>
+                <td>
+                  <span class="cell-main">{f.label}</span>
+                  {f.note ? <span class="cell-sub">{f.note}</span> : null}
+                </td>
+                <td class="num" data-label="Value">
+                  {f.value}
+                </td>
+                <td data-label="Status">
+                  <Badge tone={STATUS[f.status].tone}>{STATUS[f.status].words}</Badge>
+                </td>
+                <td class="sources-cell">
+                  <SourceList sources={f.sources} />
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </TableWrap>
+    </div>
+  );
+}
+
+/** Rule sets grouped by jurisdiction, federal first, in the order the catalog gives them. */
+function byJurisdiction(sets: RuleSetRow[]): [string, RuleSetRow[]][] {
+  const groups = new Map<string, RuleSetRow[]>();
+  for (const set of sets) groups.set(set.jurisdiction, [...(groups.get(set.jurisdiction) ?? []), set]);
+  return [...groups];
+}
+
+/**
+ * The firm's view of the estate-tax rules: which law applies to which dates of death, every figure
+ * with its sources, when they were checked, and how far they are confirmed. Visitors never see
+ * this; they read plain notices when an amount for their year is not confirmed.
+ */
+export function RulesPage() {
+  const { data, error } = useResource(() => api.get<RulesCatalog>('rules'));
+  const count = (status: Status) => data?.ruleSets.filter((s) => s.status === status).length ?? 0;
+  return (
+    <div class="page">
+      <PageHeader
+        title="Rules and sources"
+        lead={
+          data ? (
+            <>
+              The estate-tax calculator covers deaths from {formatDate(data.coverage.from)} to{' '}
+              {formatDate(data.coverage.to)}. Every figure below names its source and the day it was checked;
+              the rules were last checked on {formatDate(data.checked)}.
+            </>
+          ) : (
+            'Which law the calculators apply, and where every figure comes from.'
+          )
+        }
+      />
+      <ErrorNote error={error} />
+      {!data ? (
+        <Loading />
+      ) : (
+        <>
+          <div class="notice" role="note">
+            <p>
+              <strong>{count('primary')}</strong> rule sets are confirmed by primary sources (statutes, bills,
+              the revenue departments’ own forms and tables); <strong>{count('secondary')}</strong> rest on
+              secondary sources only for at least one figure; <strong>{count('missing')}</strong> amounts for
+              a coming year are not yet published. A death in such a year uses the latest amount on record,
+              and the visitor reads that the amount for that year was not confirmed.
+            </p>
+          </div>
+          {byJurisdiction(data.ruleSets).map(([jurisdiction, sets]) => (
+            <Card key={jurisdiction} title={jurisdiction} id={`rules-${sets[0]!.code}`}>
+              {sets.map((set) => (
+                <RuleSetTable key={set.id} set={set} />
+              ))}
+            </Card>
+          ))}
+        </>
+      )}
+    </div>
+  );
+}

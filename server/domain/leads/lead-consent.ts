@@ -1,0 +1,30 @@
+import { createHash } from 'node:crypto';
+import type { LeadRow } from '../../db/leads-repo.ts';
+
+/**
+ * The consent a lead carries, the same object in REST, webhooks, the alert mail, the CSV and MCP:
+ * the version the visitor agreed to (its id and exact text), the SHA-256 of that text (hex, the
+ * hash the firm's consent version was published with), when they agreed, and the page where they
+ * agreed (origin + path, as reported by the host page; null when it was not reported).
+ */
+export interface LeadConsent {
+  versionId: string | null;
+  text: string;
+  sha256: string;
+  agreedAt: string;
+  page: string | null;
+}
+
+// The text stored on the lead is the version's text verbatim, so its hash is the version's hash;
+// computing it here saves a join on every list and cannot disagree with the words kept.
+const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
+
+export const leadConsent = (
+  row: Pick<LeadRow, 'consentVersionId' | 'consentText' | 'consentedAt' | 'page'>,
+): LeadConsent => ({
+  versionId: row.consentVersionId,
+  text: row.consentText,
+  sha256: sha256(row.consentText),
+  agreedAt: row.consentedAt.toISOString(),
+  page: row.page,
+});

@@ -1,0 +1,123 @@
+import { randomBytes } from 'node:crypto';
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { systemClock } from '../../clock.ts';
+import { loadConfig } from '../../env.ts';
+import { silentLogger } from '../../logger.ts';
+import { createApiApp, createServices } from '../../services.ts';
+import { createTestDatabase } from '../../test-support/db.ts';
+import { createTestContext, type TestContext } from '../../test-support/services.ts';
+
+/**
+ * The sign-in limits cannot be turned against a person: strangers asking for someone's address
+ * from other clients do not lock that person out, and one deployment's counters never touch
+ * another's in a shared Redis.
+ */
+describe('sign-in limits per address and client', () => {
+  let ctx: TestContext;
+  beforeAll(async () => {
+    ctx = await createTestContext({ RATE_LIMIT_SCALE: '1', TRUST_PROXY: 'true' });
+  });
+  afterAll(() => ctx.close());
+
+  const ask = (email: string, ip: string) =>
+    ctx.app.request('/v1/portal/auth/email', {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        origin: ctx.services.config.publicPortalUrl,
+        'x-forwarded-for': ip,
+      },
+      body: JSON.stringify({ email }),
+    });
+
+  it('five requests for an address from other clients leave its owner able to ask', async () => {
+    const victim = 'locked.out@firm.example';
+    for (let i = 1; i <= 6; i++) expect((await ask(victim, `203.0.113.${i}`)).status).toBe(202);
+    expect((await ask(victim, '198.51.100.7')).status).toBe(202);
+  });
+
+  it('one client asking for one address too often gets 429 with Retry-After', async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i < 6; i++) statuses.push((await ask('Flood@Example.com', '192.0.2.44')).status);
+    expect(statuses).toEqual([202, 202, 202, 202, 202, 429]);
+    const refused = await ask('flood@example.com', '192.0.2.44');
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    // Another client asking for the same address is not affected.
+    expect((await ask('flood@example.com', '192.0.2.45')).status).toBe(202);
+  });
+});
+
+/** The key arguments of one command as MONITOR shows it (scripts name theirs after numkeys). */
+function keysOf([command = '', ...args]: string[]): string[] {
+  const name = command.toLowerCase();
+  if (name === 'eval' || name === 'evalsha') return args.slice(2, 2 + Number(args[1]));
+  if (['monitor', 'ping', 'info', 'script', 'select', 'client', 'hello', 'publish'].includes(name)) return [];
+  if (name === 'mget' || name === 'del' || name === 'unlink' || name === 'exists') return args;
+  return args.slice(0, 1);
+}
+
+describe.runIf(process.env.REDIS_URL)('Redis keys one instance writes (Redis)', () => {
+  let redis: Redis;
+  let monitor: Redis | undefined;
+  const prefix = `svc-t23-${randomBytes(6).toString('hex')}:`;
+  beforeAll(async () => {
+    redis = new Redis(process.env.REDIS_URL!, { lazyConnect: true, maxRetriesPerRequest: 1 });
+    await redis.connect();
+  });
+  afterAll(async () => {
+    monitor?.disconnect();
+    const keys = await redis.keys(`${prefix}*`);
+    if (keys.length) await redis.del(...keys);
+    redis.disconnect();
+  });
+
+  it('every key carries REDIS_KEY_PREFIX (sign-in limits, rate limits, caches)', async () => {
+    const database = await createTestDatabase();
+    const config = loadConfig({
+      NODE_ENV: 'test',
+      LOG_LEVEL: 'silent',
+      REDIS_URL: process.env.REDIS_URL!,
+      REDIS_KEY_PREFIX: prefix,
+      TRUST_PROXY: 'true',
+    });
+    const services = await createServices({
+      config,
+      database,
+      clock: systemClock,
+      logger: silentLogger(),
+      secretKey: randomBytes(32),
+      redis,
+    });
+    const app = createApiApp(services, { redis });
+    // MONITOR shows every command with the client's address: keep only this instance's.
+    monitor = await redis.monitor();
+    const ours = `${redis.stream.localAddress}:${redis.stream.localPort}`;
+    const keys = new Set<string>();
+    monitor.on('monitor', (_time: string, args: string[], source: string) => {
+      if (!source.endsWith(ours)) return;
+      for (const key of keysOf(args)) keys.add(key);
+    });
+    const post = (path: string, body: unknown) =>
+      app.request(path, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          origin: config.publicPortalUrl,
+          'x-forwarded-for': '203.0.113.9',
+        },
+        body: JSON.stringify(body),
+      });
+    expect((await post('/v1/portal/auth/email', { email: 'keys@firm.example' })).status).toBe(202);
+    expect((await post('/v1/portal/auth/link', { token: 'svc_ml_nothing' })).status).toBe(401);
+    expect((await app.request('/v1/api/license/status')).status).toBeGreaterThanOrEqual(400);
+    await expect.poll(() => keys.size).toBeGreaterThan(2);
+    // A PING round trip after MONITOR has seen our commands: nothing of ours is still in flight.
+    await redis.ping();
+    const stray = [...keys].filter((k) => !k.startsWith(prefix));
+    expect(stray).toEqual([]);
+    expect([...keys].some((k) => k.startsWith(`${prefix}signin:`))).toBe(true);
+    await database.close();
+  });
+});
