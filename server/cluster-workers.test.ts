@@ -272,3 +272,61 @@ describe.runIf(process.env.DATABASE_URL && process.env.REDIS_URL)(
     });
   },
 );
+
+describe.runIf(process.env.DATABASE_URL && process.env.REDIS_URL)(
+  'a worker in a crash loop (PostgreSQL, Redis)',
+  { timeout: 180_000 },
+  () => {
+    let pg: Awaited<ReturnType<typeof createPostgresTestDatabase>>;
+    let server: ServerProcess | undefined;
+
+    afterAll(async () => {
+      const workers = server ? childrenOf(server.child.pid!) : [];
+      await stopServerProcess(server, 'SIGKILL');
+      for (const pid of workers.filter(alive)) process.kill(pid, 'SIGKILL');
+      await pg?.drop();
+    });
+
+    it('stops the primary with a message when replacements die right after starting, three in a row', async () => {
+      pg = await createPostgresTestDatabase(process.env.DATABASE_URL!);
+      server = await startServerProcess({
+        DATABASE_URL: pg.url,
+        REDIS_URL: process.env.REDIS_URL!,
+        REDIS_KEY_PREFIX: `svc-test-${randomBytes(6).toString('hex')}:`,
+        SECRET_KEY: randomBytes(32).toString('hex'),
+        SEED_DEMO: 'false',
+        WEB_CONCURRENCY: '2',
+      });
+      const primary = server.child.pid!;
+      const [victim, survivor] = childrenOf(primary);
+      const seen = new Set([victim!, survivor!]);
+      // Each replacement is killed as soon as it is forked: a worker that cannot stay up.
+      let target = victim!;
+      let kills = 0;
+      while (server.child.exitCode === null && kills < 5) {
+        process.kill(target, 'SIGKILL');
+        kills++;
+        await until(
+          () => server!.child.exitCode !== null || childrenOf(primary).some((pid) => !seen.has(pid)),
+          'a replacement worker or the primary’s end',
+          30_000,
+        );
+        const replacement = childrenOf(primary).find((pid) => !seen.has(pid));
+        if (replacement === undefined) break;
+        seen.add(replacement);
+        target = replacement;
+      }
+      await until(() => server!.child.exitCode !== null, 'the primary to stop', 30_000);
+      const end = await server.exited;
+      const output = server.output();
+      expect(end.code, output.slice(-1500)).toBe(1);
+      expect(output).toMatch(
+        /svc worker \d is in a crash loop: it died 3 times in a row within 10 s of starting \(last: signal SIGKILL\); stopping/,
+      );
+      expect(output).toMatch(/starting another in 500 ms/);
+      expect(kills).toBeLessThanOrEqual(4);
+      // The survivor was stopped with the rest.
+      await until(() => !alive(survivor!), 'the other worker to exit');
+    });
+  },
+);

@@ -1,6 +1,7 @@
 import cluster, { type Worker } from 'node:cluster';
 import { rmSync, writeFileSync } from 'node:fs';
 import { serverInfoFile } from './admin-token.ts';
+import { RestartPolicy } from './cluster-restarts.ts';
 import type { Config } from './env.ts';
 import { serveClusterMetrics } from './http/metrics.ts';
 
@@ -14,22 +15,20 @@ export interface WorkerReady {
 export const isWorkerReady = (m: unknown): m is WorkerReady =>
   typeof m === 'object' && m !== null && (m as { svc?: unknown }).svc === 'ready';
 
-/** A worker that dies after it was ready is replaced, unless this many died within a minute. */
-const RESTARTS_PER_MINUTE = 5;
-
 /**
  * `WEB_CONCURRENCY` > 1 (scale-out mode only): this process forks that many workers, each a full
  * instance (`startServers`) on the same ports, sharing PostgreSQL and Redis as separate instances
  * do. The first worker starts alone (it migrates and writes what is written once), the others
- * after it. The banner is printed once every worker answers; a worker that dies later is replaced;
- * one that fails to start stops them all with its own message. SIGTERM and SIGINT are passed on
+ * after it. The banner is printed once every worker answers; a worker that dies later is replaced
+ * (`RestartPolicy`: isolated deaths always, a crash loop stops everything); one that fails to start
+ * stops them all with its own message. SIGTERM and SIGINT are passed on
  * and every worker drains its requests before the primary exits.
  */
 export function runPrimary(config: Config, print: (text: string) => void = console.log): void {
   const count = config.WEB_CONCURRENCY;
   const infoFile = serverInfoFile(config.DATA_DIR);
   const ready = new Set<Worker>();
-  const deaths: number[] = [];
+  const restarts = new RestartPolicy();
   let banner: WorkerReady | undefined;
   let announced = false;
   let stopping = false;
@@ -55,9 +54,11 @@ export function runPrimary(config: Config, print: (text: string) => void = conso
 
   const fork = (index: number) => {
     const worker = cluster.fork({ SVC_WORKER_INDEX: String(index) });
+    restarts.started(index);
     worker.on('message', (message: unknown) => {
       if (!isWorkerReady(message) || ready.has(worker)) return;
       ready.add(worker);
+      restarts.ready(index, Date.now());
       if (announced) print(`svc worker ${index} is serving again`);
       if (index === 0 && !banner) {
         banner = message;
@@ -86,15 +87,16 @@ export function runPrimary(config: Config, print: (text: string) => void = conso
         console.error(`svc worker ${index} stopped before it was ready (${how}); stopping`);
         return stopAll(1);
       }
-      const now = Date.now();
-      deaths.push(now);
-      while (deaths.length && deaths[0]! < now - 60_000) deaths.shift();
-      if (deaths.length > RESTARTS_PER_MINUTE) {
-        console.error(`svc workers died ${deaths.length} times within a minute (last: ${how}); stopping`);
+      const decision = restarts.died(index, Date.now(), how);
+      if (decision.action === 'stop') {
+        console.error(decision.reason);
         return stopAll(1);
       }
-      console.error(`svc worker ${index} died (${how}); starting another`);
-      fork(index);
+      const after = decision.delayMs ? ` in ${decision.delayMs} ms` : '';
+      console.error(`svc worker ${index} died (${how}); starting another${after}`);
+      setTimeout(() => {
+        if (!stopping) fork(index);
+      }, decision.delayMs);
     });
   };
 

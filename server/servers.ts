@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import { loadAdminToken, serverInfoFile } from './admin-token.ts';
 import { systemClock } from './clock.ts';
+import { type AlignedClock, createAlignedClock, readDatabaseTime } from './db/aligned-clock.ts';
 import { migrate } from './db/migrate.ts';
 import { openConfiguredDatabase } from './db/open-data-dir.ts';
 import { startDeliveryWorker } from './domain/delivery/worker.ts';
@@ -58,6 +59,9 @@ const urlOf = (server: NodeServer, host: string) => {
   return `http://${host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host}:${port}`;
 };
 
+/** Past this offset from the database's clock an instance says so (it still works: see aligned-clock.ts). */
+const CLOCK_OFFSET_WARN_MS = 5_000;
+
 /**
  * Starts the three listeners of DESIGN.md §2 on one database. Ports may be 0 (tests); public URLs
  * then follow the ports actually bound unless PUBLIC_*_URL say otherwise.
@@ -73,6 +77,18 @@ export async function startServers(
   const { database, lock } = await openConfiguredDatabase(config);
   try {
     await migrate(database);
+    // Instances sharing PostgreSQL stamp and check times on the database's clock (aligned-clock.ts).
+    const clock = config.DATABASE_URL
+      ? await createAlignedClock(() => readDatabaseTime(database), {
+          onOffset: (offsetMs) => {
+            if (Math.abs(offsetMs) > CLOCK_OFFSET_WARN_MS)
+              logger.warn(
+                { offsetMs },
+                'this machine’s clock differs from the database’s; svc uses the database’s',
+              );
+          },
+        })
+      : systemClock;
     const secretKey = loadSecretKey({ secretKey: config.SECRET_KEY, dataDir: config.DATA_DIR });
     const adminToken = loadAdminToken(config.DATA_DIR, config.ADMIN_TOKEN);
     const redis = config.REDIS_URL ? await createRedisClient(config.REDIS_URL, logger) : undefined;
@@ -119,7 +135,7 @@ export async function startServers(
     const services = await createServices({
       config: effective,
       database,
-      clock: systemClock,
+      clock,
       logger,
       secretKey,
       ...(redis ? { redis } : {}),
@@ -164,6 +180,7 @@ export async function startServers(
         drainServers([api, embed, examples] as Server[], config.SHUTDOWN_TIMEOUT_MS),
         worker?.stop(config.SHUTDOWN_TIMEOUT_MS),
       ]);
+      if (clock !== systemClock) (clock as AlignedClock).stop();
       services.delivery.mailer.close();
       redis?.disconnect();
       await database.close();

@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { loadAdminToken } from '../admin-token.ts';
 import { systemClock } from '../clock.ts';
-import { acquireDataDirLock, DataDirInUseError } from '../db/data-dir-lock.ts';
+import { acquireDataDirLock, DataDirInUseError, type DataDirLock } from '../db/data-dir-lock.ts';
 import type { Config } from '../env.ts';
 import { loadSecretKey } from '../secrets/secret-key.ts';
 import { reachServer } from './admin-transport.ts';
@@ -44,7 +44,7 @@ async function backup(config: Config, file: string): Promise<string> {
     import('../db/database.ts'),
     import('../db/backup.ts'),
   ]);
-  const lock = acquireDataDirLock(config.DATA_DIR);
+  const lock = await acquireDataDirLock(config.DATA_DIR);
   const database = await createDatabase({ dataDir: `${config.DATA_DIR}/pglite` });
   try {
     const bytes = await backupEmbedded(database);
@@ -57,9 +57,9 @@ async function backup(config: Config, file: string): Promise<string> {
 }
 
 async function restore(config: Config, file: string): Promise<string> {
-  let lock: ReturnType<typeof acquireDataDirLock>;
+  let lock: DataDirLock;
   try {
-    lock = acquireDataDirLock(config.DATA_DIR);
+    lock = await acquireDataDirLock(config.DATA_DIR);
   } catch (error) {
     if (error instanceof DataDirInUseError)
       throw new Error('Stop the server first: restore replaces its database.');

@@ -1,5 +1,6 @@
-import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { existsSync, linkSync, lstatSync, mkdirSync, mkdtempSync, renameSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -8,56 +9,76 @@ import { acquireDataDirLock, DataDirInUseError } from './data-dir-lock.ts';
 
 const tempDir = () => mkdtempSync(join(tmpdir(), 'svc-lock-'));
 
-/** The pid of a process that has already exited. */
-function deadPid(): string {
-  return spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], {
-    encoding: 'utf8',
-  }).stdout;
+/** A socket file whose listener is gone, as a process killed with SIGKILL leaves it. */
+async function deadSocket(file: string): Promise<void> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(file, resolve));
+  // Closing would remove the file (libuv unlinks it); keep it by moving a hard link into place.
+  const kept = `${file}.kept`;
+  linkSync(file, kept);
+  await new Promise((resolve) => server.close(resolve));
+  renameSync(kept, file);
 }
 
-describe('data directory lock', () => {
-  it('lets one holder in, refuses a second with a clear error, and frees on release', () => {
+describe('data directory lock (a Unix socket the owner listens on)', () => {
+  it('lets one holder in, refuses a second with a clear error, and frees on release', async () => {
     const dir = tempDir();
-    const lock = acquireDataDirLock(dir);
-    expect(readFileSync(join(dir, 'svc.lock'), 'utf8')).toBe(String(process.pid));
-    expect(() => acquireDataDirLock(dir)).toThrow(DataDirInUseError);
-    expect(() => acquireDataDirLock(dir)).toThrow(new RegExp(`in use by process ${process.pid}\\b`));
+    const lock = await acquireDataDirLock(dir);
+    expect(lstatSync(join(dir, 'svc.lock')).isSocket()).toBe(true);
+    await expect(acquireDataDirLock(dir)).rejects.toThrow(DataDirInUseError);
+    await expect(acquireDataDirLock(dir)).rejects.toThrow(new RegExp(`in use by process ${process.pid}\\b`));
     lock.release();
     expect(existsSync(join(dir, 'svc.lock'))).toBe(false);
-    acquireDataDirLock(dir).release();
+    (await acquireDataDirLock(dir)).release();
+  });
+
+  it('takes over at once a lock whose owner was killed with SIGKILL (the kernel closed its socket)', async () => {
+    const dir = tempDir();
+    const owner = spawnHolder(dir);
+    await expect.poll(() => owner.text(), { timeout: 20_000 }).toContain('locked;');
+    await expect(acquireDataDirLock(dir)).rejects.toThrow(`in use by process ${owner.child.pid}`);
+    owner.child.kill('SIGKILL');
+    await new Promise((resolve) => owner.child.once('exit', resolve));
+    expect(lstatSync(join(dir, 'svc.lock')).isSocket()).toBe(true); // left behind
+    const started = Date.now();
+    (await acquireDataDirLock(dir)).release();
+    expect(Date.now() - started).toBeLessThan(2_000);
   });
 
   it.each([
-    ['a dead process', deadPid],
-    ['nobody (empty file)', () => ''],
-    ['garbage', () => 'not a pid'],
-  ])('takes over a lock left by %s', (_label, content) => {
+    ['a socket nobody listens on', (file: string) => deadSocket(file)],
+    ['an older svc’s pid file', (file: string) => writeFileSync(file, '1')],
+    ['an empty file', (file: string) => writeFileSync(file, '')],
+  ])('takes over a lock left as %s', async (_label, leave) => {
     const dir = tempDir();
-    writeFileSync(join(dir, 'svc.lock'), content());
-    const lock = acquireDataDirLock(dir);
-    expect(readFileSync(join(dir, 'svc.lock'), 'utf8')).toBe(String(process.pid));
+    await leave(join(dir, 'svc.lock'));
+    const lock = await acquireDataDirLock(dir);
+    expect(lstatSync(join(dir, 'svc.lock')).isSocket()).toBe(true);
     lock.release();
   });
 
-  it('takes over when a takeover guard was left by a dead process', () => {
+  it('takes over when a takeover guard was left by a process that died', async () => {
     const dir = tempDir();
-    writeFileSync(join(dir, 'svc.lock'), deadPid());
-    writeFileSync(join(dir, 'svc.lock.takeover'), deadPid());
-    acquireDataDirLock(dir).release();
+    await deadSocket(join(dir, 'svc.lock'));
+    await deadSocket(join(dir, 'svc.lock.takeover'));
+    (await acquireDataDirLock(dir)).release();
     expect(existsSync(join(dir, 'svc.lock.takeover'))).toBe(false);
   });
 
-  it('does not remove a lock that another process took over after this one', () => {
-    const dir = tempDir();
-    const lock = acquireDataDirLock(dir);
-    writeFileSync(join(dir, 'svc.lock'), '999999999');
+  it('locks a data directory whose path is too long for a socket address, through /proc/self/fd', async () => {
+    const dir = join(tempDir(), 'd'.repeat(60), 'e'.repeat(60));
+    mkdirSync(dir, { recursive: true });
+    expect(Buffer.byteLength(join(dir, 'svc.lock'))).toBeGreaterThan(107);
+    const lock = await acquireDataDirLock(dir);
+    expect(lstatSync(join(dir, 'svc.lock')).isSocket()).toBe(true);
+    await expect(acquireDataDirLock(dir)).rejects.toThrow(DataDirInUseError);
     lock.release();
-    expect(readFileSync(join(dir, 'svc.lock'), 'utf8')).toBe('999999999');
+    expect(existsSync(join(dir, 'svc.lock'))).toBe(false);
   });
 
   it('gives a stale lock to exactly one of several processes starting together', async () => {
     const dir = tempDir();
-    writeFileSync(join(dir, 'svc.lock'), deadPid());
+    await deadSocket(join(dir, 'svc.lock'));
     const outcomes = await contendTogether(dir, 4);
     expect(outcomes.filter((o) => o === 'locked')).toHaveLength(1);
     expect(outcomes.filter((o) => o === 'DataDirInUseError')).toHaveLength(3);
@@ -65,6 +86,24 @@ describe('data directory lock', () => {
 });
 
 const lockModule = fileURLToPath(new URL('./data-dir-lock.ts', import.meta.url));
+
+/** A process that takes the lock, says `locked;` and keeps it until it is killed. */
+function spawnHolder(dir: string) {
+  const script = `
+    const { acquireDataDirLock } = await import(${JSON.stringify(lockModule)});
+    await acquireDataDirLock(${JSON.stringify(dir)});
+    process.stdout.write('locked;');
+    setInterval(() => {}, 1000);
+  `;
+  const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  let text = '';
+  child.stdout.on('data', (chunk: Buffer) => {
+    text += chunk.toString();
+  });
+  return { child, text: () => text };
+}
 
 /**
  * `count` processes load the module, wait for a `go` file, try the lock at once and report; each
@@ -80,7 +119,7 @@ async function contendTogether(dir: string, count: number): Promise<string[]> {
     process.stdout.write('ready;');
     await until(${go});
     let outcome = 'locked';
-    try { acquireDataDirLock(${JSON.stringify(dir)}); } catch (e) { outcome = e.name; }
+    try { await acquireDataDirLock(${JSON.stringify(dir)}); } catch (e) { outcome = e.name; }
     process.stdout.write(outcome + ';');
     await until(${done});
   `;

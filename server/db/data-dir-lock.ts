@@ -1,101 +1,203 @@
-import { randomBytes } from 'node:crypto';
-import { linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { closeSync, existsSync, lstatSync, mkdirSync, openSync, unlinkSync } from 'node:fs';
+import { connect, createServer, type Server } from 'node:net';
+import { join, resolve } from 'node:path';
 
 export class DataDirInUseError extends Error {
   override name = 'DataDirInUseError';
 }
 
+/** The lock: a Unix socket the owner listens on. */
 const LOCK = 'svc.lock';
-// Held only while a stale lock is replaced, so two starters cannot both remove and re-create it.
+// Held (also a listening socket) only while a stale lock is removed, so two starters cannot both
+// remove it and each bind their own.
 const TAKEOVER = 'svc.lock.takeover';
+/** A socket address holds at most 107 bytes of path (108 with its NUL) on Linux. */
+const SUN_PATH_MAX = 107;
+/** How long a connect or the owner's pid may take before the owner counts as live anyway. */
+const PROBE_TIMEOUT_MS = 1_500;
+const ATTEMPTS = 40;
+
+export interface DataDirLock {
+  release(): void;
+}
 
 /**
- * PGlite may be opened by one process only; a second one would corrupt it. The lock file holds
- * the owner's pid; a lock left by a dead process is taken over.
+ * PGlite may be opened by one process only; a second one would corrupt it. The lock is a Unix
+ * socket bound in the data directory that its owner listens on: the kernel closes it when the
+ * owner dies, however it dies (kill -9, out of memory, a container stopped), so a restart finds it
+ * refusing connections and takes it over at once. A connect that succeeds means a live owner, which
+ * no pid can tell across PID namespaces (two containers sharing a volume are both pid 1).
+ *
+ * The socket's path must fit a socket address (107 bytes). A longer DATA_DIR is reached through
+ * this process's own descriptor of the directory (`/proc/self/fd/N/svc.lock`), which names the
+ * same file; without /proc such a DATA_DIR is refused with a message saying so.
  */
-export function acquireDataDirLock(dataDir: string): { release(): void } {
+export async function acquireDataDirLock(dataDir: string): Promise<DataDirLock> {
   mkdirSync(dataDir, { recursive: true });
-  const file = join(dataDir, LOCK);
-  for (let attempt = 0; attempt < 3; attempt++) {
-    if (createExclusive(file)) return lockHandle(file);
-    const content = readLock(file);
-    if (content === undefined) continue; // released in between
-    const pid = Number(content);
-    if (isAlive(pid)) throw inUse(dataDir, pid);
-    replaceStale(dataDir, content);
+  const dir = openDirectory(dataDir);
+  try {
+    for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
+      const server = await listenOn(dir.address(LOCK));
+      if (server) return lockHandle(server, dir);
+      const owner = await probe(dir, LOCK);
+      if (owner.state === 'live') throw inUse(dataDir, owner.pid);
+      if (owner.state === 'stale') await removeStale(dir, owner.inode);
+      // 'gone': released in between; try again at once.
+    }
+  } catch (error) {
+    dir.close();
+    throw error;
   }
+  dir.close();
   throw new DataDirInUseError(`Could not lock the data directory ${dataDir}; another process is starting.`);
 }
 
-function lockHandle(file: string): { release(): void } {
+function lockHandle(server: Server, dir: Directory): DataDirLock {
   let released = false;
   return {
     release() {
       if (released) return;
       released = true;
-      // Never remove a lock that is no longer ours.
-      if (readLock(file) === String(process.pid)) rmSync(file, { force: true });
+      // Closing a bound Unix socket also removes its file (libuv does), while the directory's
+      // descriptor, which a long path goes through, is still open.
+      server.close();
+      dir.close();
     },
   };
 }
 
-/** Removes the lock only if it still holds the stale content, under the takeover guard. */
-function replaceStale(dataDir: string, staleContent: string): void {
-  const guard = join(dataDir, TAKEOVER);
-  if (!createExclusive(guard)) {
-    const holder = Number(readLock(guard));
-    if (isAlive(holder)) throw inUse(dataDir, holder);
-    rmSync(guard, { force: true }); // left by a process that died while taking over
-    if (!createExclusive(guard)) return;
+/**
+ * Removes a lock that refused connections, under the takeover guard, and only if it is still the
+ * same file: one that a faster starter bound meanwhile is left alone.
+ */
+async function removeStale(dir: Directory, staleInode: number): Promise<void> {
+  const guard = await listenOn(dir.address(TAKEOVER));
+  if (!guard) {
+    const holder = await probe(dir, TAKEOVER);
+    // Another starter is taking over: once it is done, the next attempt finds it live.
+    if (holder.state === 'live') return sleep(25);
+    // Left by a process that died while taking over.
+    if (holder.state === 'stale') unlinkIfSame(dir.file(TAKEOVER), holder.inode);
+    return;
   }
   try {
-    if (readLock(join(dataDir, LOCK)) === staleContent) rmSync(join(dataDir, LOCK), { force: true });
+    const lock = await probe(dir, LOCK);
+    if (lock.state === 'stale' && lock.inode === staleInode) unlinkIfSame(dir.file(LOCK), staleInode);
   } finally {
-    rmSync(guard, { force: true });
+    guard.close();
   }
 }
+
+type Probe = { state: 'live'; pid?: number } | { state: 'stale'; inode: number } | { state: 'gone' };
 
 /**
- * Creates `file` holding our pid, or returns false when it exists. Written beside it and then
- * hard-linked, so no reader ever sees the file empty or half written.
+ * Who holds `name`: a connect that succeeds is a live owner (it answers with its pid); one refused
+ * is a file left by a dead process (or not a socket at all: an older svc's pid file). Anything
+ * unexpected, such as a full backlog or an owner too busy to answer, counts as live.
  */
-function createExclusive(file: string): boolean {
-  const temp = `${file}.${process.pid}.${randomBytes(4).toString('hex')}`;
-  writeFileSync(temp, String(process.pid), { mode: 0o600 });
+async function probe(dir: Directory, name: string): Promise<Probe> {
+  let inode: number;
   try {
-    linkSync(temp, file);
-    return true;
+    inode = lstatSync(dir.file(name)).ino;
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
-    throw error;
-  } finally {
-    rmSync(temp, { force: true });
-  }
-}
-
-function readLock(file: string): string | undefined {
-  try {
-    return readFileSync(file, 'utf8').trim();
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { state: 'gone' };
     throw error;
   }
+  return new Promise((resolvePromise) => {
+    const socket = connect(dir.address(name));
+    let answer = '';
+    let connected = false;
+    const finish = (result: Probe) => {
+      clearTimeout(timer);
+      socket.destroy();
+      resolvePromise(result);
+    };
+    const live = (): Probe => {
+      const pid = Number(answer);
+      return Number.isInteger(pid) && pid > 0 ? { state: 'live', pid } : { state: 'live' };
+    };
+    const timer = setTimeout(() => finish(live()), PROBE_TIMEOUT_MS);
+    socket.setEncoding('utf8');
+    socket.on('connect', () => {
+      connected = true;
+    });
+    socket.on('data', (chunk: string) => {
+      answer += chunk;
+    });
+    socket.on('end', () => finish(live()));
+    socket.on('error', (error: NodeJS.ErrnoException) => {
+      if (connected) return finish(live());
+      if (error.code === 'ECONNREFUSED') return finish({ state: 'stale', inode });
+      if (error.code === 'ENOENT') return finish({ state: 'gone' });
+      finish(live());
+    });
+  });
 }
 
-function isAlive(pid: number): boolean {
-  if (!Number.isInteger(pid) || pid <= 0) return false;
+/** A listening socket at `address`, or undefined when a file is already there. */
+function listenOn(address: string): Promise<Server | undefined> {
+  return new Promise((resolvePromise, reject) => {
+    const server = createServer((connection) => {
+      connection.on('error', () => {});
+      connection.end(String(process.pid));
+    });
+    server.once('error', (error: NodeJS.ErrnoException) => {
+      if (error.code === 'EADDRINUSE') resolvePromise(undefined);
+      else reject(error);
+    });
+    server.listen(address, () => {
+      // The lock never keeps a process alive by itself (a CLI command ends when its work does).
+      server.unref();
+      resolvePromise(server);
+    });
+  });
+}
+
+function unlinkIfSame(file: string, inode: number): void {
   try {
-    process.kill(pid, 0);
-    return true;
+    if (lstatSync(file).ino === inode) unlinkSync(file);
   } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
   }
 }
 
-function inUse(dataDir: string, pid: number): DataDirInUseError {
+interface Directory {
+  /** Where a socket named `name` in the directory is bound or connected to (fits sun_path). */
+  address(name: string): string;
+  /** The file's ordinary path, for stat and unlink. */
+  file(name: string): string;
+  close(): void;
+}
+
+function openDirectory(dataDir: string): Directory {
+  const absolute = resolve(dataDir);
+  const file = (name: string) => join(absolute, name);
+  if (Buffer.byteLength(file(TAKEOVER)) <= SUN_PATH_MAX) return { address: file, file, close() {} };
+  if (!existsSync('/proc/self/fd')) {
+    throw new Error(
+      `The data directory path ${absolute} is too long to hold svc's lock socket ` +
+        `(at most ${SUN_PATH_MAX - TAKEOVER.length - 1} bytes without /proc): choose a shorter DATA_DIR.`,
+    );
+  }
+  const fd = openSync(absolute, 'r');
+  let closed = false;
+  return {
+    address: (name) => `/proc/self/fd/${fd}/${name}`,
+    file,
+    close() {
+      if (closed) return;
+      closed = true;
+      closeSync(fd);
+    },
+  };
+}
+
+function inUse(dataDir: string, pid: number | undefined): DataDirInUseError {
+  const who = pid === undefined ? 'another running process' : `process ${pid}`;
   return new DataDirInUseError(
-    `The data directory ${dataDir} is in use by process ${pid} (a running svc server?). ` +
+    `The data directory ${dataDir} is in use by ${who} (a running svc server?). ` +
       'The CLI talks to a running server through its admin API; stop the other process to open the database directly.',
   );
 }
+
+const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));

@@ -58,7 +58,7 @@ export async function openConfiguredDatabase(config: {
   checkDataDir(config.DATA_DIR);
   secureDataDir(config.DATA_DIR);
   if (config.DATABASE_URL) return { database: await createDatabase({ databaseUrl: config.DATABASE_URL }) };
-  const lock = acquireDataDirLock(config.DATA_DIR);
+  const lock = await acquireDataDirLock(config.DATA_DIR);
   try {
     return { database: await createDatabase({ dataDir: pgliteDir(config.DATA_DIR) }), lock };
   } catch (cause) {

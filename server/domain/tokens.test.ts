@@ -9,7 +9,7 @@ import {
 } from 'jose';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createFixedClock } from '../clock.ts';
-import { createTokenService, type KeyRing } from './tokens.ts';
+import { createTokenService, type KeyRing, TOKEN_CLOCK_TOLERANCE_S } from './tokens.ts';
 
 const ISSUER = 'http://127.0.0.1:8787';
 const clock = createFixedClock('2026-03-01T12:00:00Z');
@@ -107,10 +107,25 @@ describe('token service', () => {
     const future = await service().issue('access', {
       subject: 's',
       claims: {},
-      issuedAt: new Date(clock.now().getTime() + 60_000),
-      expiresAt: new Date(clock.now().getTime() + 120_000),
+      issuedAt: new Date(clock.now().getTime() + TOKEN_CLOCK_TOLERANCE_S * 1000 + 60_000),
+      expiresAt: new Date(clock.now().getTime() + 15 * 60_000),
     });
     await expectRejected(future.token);
+  });
+
+  it('allows the stated clock skew (60 s) either way', async () => {
+    expect(TOKEN_CLOCK_TOLERANCE_S).toBe(60);
+    const aheadBy50s = await service().issue('access', {
+      subject: 's',
+      claims: {},
+      issuedAt: new Date(clock.now().getTime() + 50_000),
+      expiresAt: new Date(clock.now().getTime() + 15 * 60_000),
+    });
+    await expect(service().verify('access', aheadBy50s.token)).resolves.toMatchObject({ sub: 's' });
+    const { token } = await service().issue('access', { subject: 's', claims: {}, expiresAt: in15min() });
+    clock.advance(15 * 60_000 + 50_000);
+    await expect(service().verify('access', token)).resolves.toMatchObject({ sub: 's' });
+    clock.advance(-(15 * 60_000 + 50_000));
   });
 
   it('refuses alg none, HS256 keyed with the public key, unknown kid, wrong issuer and tampering', async () => {

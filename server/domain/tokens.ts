@@ -71,6 +71,13 @@ function signCompact(header: Record<string, unknown>, payload: Claims, key: Cryp
   return `${input}.${sign(null, Buffer.from(input), keyObject).toString('base64url')}`;
 }
 
+/**
+ * The clock skew a token's `nbf` and `exp` are checked with. Instances sharing PostgreSQL stamp
+ * tokens on the database's clock (db/aligned-clock.ts), so this covers what is left: the measured
+ * offset's error, a database failover to a server whose clock differs, a clock that jumps.
+ */
+export const TOKEN_CLOCK_TOLERANCE_S = 60;
+
 const seconds = (date: Date) => Math.floor(date.getTime() / 1000);
 
 /**
@@ -100,7 +107,7 @@ export function createTokenService(deps: {
           audience: TOKEN_KINDS[kind].aud,
           requiredClaims: ['sub', 'jti', 'exp', 'nbf', 'iat'],
           currentDate: deps.clock.now(),
-          clockTolerance: 5,
+          clockTolerance: TOKEN_CLOCK_TOLERANCE_S,
         },
       );
       return payload as Claims;
@@ -138,7 +145,7 @@ export function createTokenService(deps: {
         'token',
         `${kind} ${token}`,
         () => verifyNow(kind, token),
-        // Until `exp` (verification would still pass for the 5 s of clock tolerance; then it runs again).
+        // Until `exp` (verification would still pass for the clock tolerance; then it runs again).
         (c) => Number(c.exp) * 1000,
       );
       return claims!;

@@ -27,8 +27,9 @@ export interface ProcessEnd {
 export async function startServerProcess(
   env: Record<string, string>,
   timeoutMs = 180_000,
+  options: SpawnOptions = {},
 ): Promise<ServerProcess> {
-  const child = spawnServer(env);
+  const child = spawnServer(env, options);
   const started = Date.now();
   const apiUrl = () => /API\s+(http:\/\/\S+)\/v1/.exec(child.output())?.[1];
   while (!apiUrl()) {
@@ -49,8 +50,9 @@ export async function startServerProcess(
 export async function runServerProcessToExit(
   env: Record<string, string>,
   timeoutMs = 180_000,
+  options: SpawnOptions = {},
 ): Promise<ProcessEnd> {
-  const run = spawnServer(env);
+  const run = spawnServer(env, options);
   const timer = setTimeout(() => run.child.kill('SIGKILL'), timeoutMs);
   const { code, signal } = await run.exited;
   clearTimeout(timer);
@@ -67,8 +69,23 @@ export async function stopServerProcess(
   return server.exited;
 }
 
-function spawnServer(env: Record<string, string>): Omit<ServerProcess, 'url'> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/index.ts'], {
+export interface SpawnOptions {
+  /**
+   * A command the server runs under, e.g. `['unshare', '--pid', '--fork', '--mount-proc']` (a
+   * fresh PID namespace, as in a container) or `['faketime', '+2m']`.
+   */
+  prefix?: string[];
+}
+
+function spawnServer(env: Record<string, string>, options: SpawnOptions = {}): Omit<ServerProcess, 'url'> {
+  const [command, ...args] = [
+    ...(options.prefix ?? []),
+    process.execPath,
+    '--import',
+    'tsx',
+    'server/index.ts',
+  ];
+  const child = spawn(command!, args, {
     env: {
       ...process.env,
       NODE_ENV: 'test',
