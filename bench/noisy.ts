@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import { createServer, type Socket } from 'node:net';
 import { eq } from 'drizzle-orm';
 import { SMTPServer } from 'smtp-server';
 import { systemClock } from '../server/clock.ts';
@@ -12,6 +11,7 @@ import { loadConfig } from '../server/env.ts';
 import { silentLogger } from '../server/logger.ts';
 import { createServices } from '../server/services.ts';
 import { createTestDatabase } from '../server/test-support/db.ts';
+import { startSilentServer } from '../server/test-support/silent-server.ts';
 import { startReceiver } from '../server/test-support/webhook-receiver.ts';
 
 export interface NoisyFigures {
@@ -35,26 +35,6 @@ function latencies(sentAt: Map<string, number>, seenAt: Map<string, number>): La
   const ms = [...sentAt].flatMap(([id, at]) => (seenAt.has(id) ? [seenAt.get(id)! - at] : []));
   ms.sort((a, b) => a - b);
   return { sent: sentAt.size, attempted: ms.length, p50Ms: percentile(ms, 50), p95Ms: percentile(ms, 95) };
-}
-
-/** An HTTP server that accepts every connection and never answers (firm A's 10 endpoints). */
-async function startSilentServer() {
-  const sockets = new Set<Socket>();
-  const server = createServer((s) => {
-    sockets.add(s);
-    s.on('close', () => sockets.delete(s));
-    s.on('error', () => {});
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const port = (server.address() as { port: number }).port;
-  return {
-    url: `http://127.0.0.1:${port}/hooks`,
-    open: () => sockets.size,
-    close: () => {
-      for (const s of sockets) s.destroy();
-      return new Promise<void>((r) => server.close(() => r()));
-    },
-  };
 }
 
 async function startSmtp(onMessage: (leadKey: string) => void) {

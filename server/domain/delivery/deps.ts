@@ -16,6 +16,15 @@ export interface DeliveryDeps {
   resolver: Resolver;
   allowPrivateHosts: readonly string[];
   timeoutMs: number;
+  /**
+   * Webhook attempts one instance keeps in flight (C); one firm gets at most max(2, C/4) of them.
+   * Default 16.
+   */
+  concurrency?: number;
+  /** Alert mails one instance sends at once, in its own loop. Default 4. */
+  mailConcurrency?: number;
+  /** How long a claimed mail stays claimed; renewed while it is being sent. Default 60 s. */
+  mailLeaseMs?: number;
   mailer: Mailer;
   mailFrom: string;
   /** Where the alert mail links to (the portal's lead page lives under it). */

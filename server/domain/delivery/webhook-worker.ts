@@ -1,4 +1,18 @@
-import { and, asc, count, eq, exists, gt, inArray, isNull, lte, or, type SQL, sql } from 'drizzle-orm';
+import {
+  and,
+  asc,
+  count,
+  eq,
+  exists,
+  gt,
+  inArray,
+  isNull,
+  lte,
+  notInArray,
+  or,
+  type SQL,
+  sql,
+} from 'drizzle-orm';
 import { withTransaction } from '../../db/database.ts';
 import { dbNow, dbNowPlus } from '../../db/db-now.ts';
 import { newId } from '../../db/ids.ts';
@@ -34,9 +48,13 @@ const due = (now: SQL) =>
  * and due times are compared with the database's clock (`dbNow`), so an instance whose own clock
  * runs ahead does not see another's lease as expired.
  */
-export async function claimDeliveries(deps: DeliveryDeps): Promise<Claimed[]> {
+export async function claimDeliveries(
+  deps: DeliveryDeps,
+  opts: { accountId?: string; limit?: number } = {},
+): Promise<Claimed[]> {
   const now = dbNow(deps.clock);
   const lease = dbNowPlus(deps.clock, deps.timeoutMs + LEASE_MARGIN_MS);
+  let left = opts.limit ?? Number.POSITIVE_INFINITY;
   return withTransaction(deps.db, async (tx) => {
     const endpoints = await tx
       .select({ id: webhookEndpoints.id })
@@ -44,6 +62,7 @@ export async function claimDeliveries(deps: DeliveryDeps): Promise<Claimed[]> {
       .where(
         and(
           isNull(webhookEndpoints.disabledAt),
+          opts.accountId ? eq(webhookEndpoints.accountId, opts.accountId) : undefined,
           exists(
             tx
               .select({ one: sql`1` })
@@ -60,6 +79,7 @@ export async function claimDeliveries(deps: DeliveryDeps): Promise<Claimed[]> {
       .for('update', { skipLocked: true });
     const claimed: Claimed[] = [];
     for (const { id } of endpoints) {
+      if (left <= 0) break;
       const [busy] = await tx
         .select({ n: count() })
         .from(webhookDeliveries)
@@ -70,7 +90,7 @@ export async function claimDeliveries(deps: DeliveryDeps): Promise<Claimed[]> {
             gt(webhookDeliveries.lockedUntil, now),
           ),
         );
-      const room = MAX_IN_FLIGHT_PER_ENDPOINT - Number(busy?.n ?? 0);
+      const room = Math.min(left, MAX_IN_FLIGHT_PER_ENDPOINT - Number(busy?.n ?? 0));
       if (room <= 0) continue;
       const ids = await tx
         .select({ id: webhookDeliveries.id })
@@ -80,6 +100,7 @@ export async function claimDeliveries(deps: DeliveryDeps): Promise<Claimed[]> {
         .limit(room)
         .for('update', { skipLocked: true });
       if (ids.length === 0) continue;
+      left -= ids.length;
       claimed.push(
         ...(await tx
           .update(webhookDeliveries)
@@ -178,7 +199,41 @@ async function recordOutcome(
   if (!ok) await disableFailingEndpoint(deps, endpointId);
 }
 
-/** Claims and attempts one batch (in parallel); returns how many attempts were made. */
+/**
+ * Firms with due deliveries on a live endpoint, round-robin order: ids after `after` first, then
+ * from the start. `exclude` are firms that hold their full share of this instance's slots.
+ */
+export async function dueWebhookFirms(
+  deps: DeliveryDeps,
+  after: string | null,
+  exclude: readonly string[],
+  limit: number,
+): Promise<string[]> {
+  const now = dbNow(deps.clock);
+  const rows = await deps.db
+    .select({ accountId: webhookDeliveries.accountId })
+    .from(webhookDeliveries)
+    .innerJoin(webhookEndpoints, eq(webhookEndpoints.id, webhookDeliveries.endpointId))
+    .where(
+      and(
+        due(now),
+        isNull(webhookEndpoints.disabledAt),
+        exclude.length ? notInArray(webhookDeliveries.accountId, [...exclude]) : undefined,
+      ),
+    )
+    .groupBy(webhookDeliveries.accountId)
+    .orderBy(
+      after === null ? sql`1` : sql`${webhookDeliveries.accountId} <= ${after}`,
+      asc(webhookDeliveries.accountId),
+    )
+    .limit(Math.max(1, limit));
+  return rows.map((r) => r.accountId);
+}
+
+/**
+ * Claims and attempts one batch (in parallel); returns how many attempts were made. For tests and
+ * one-off drains: the running worker uses a fair pool instead (see `worker.ts`).
+ */
 export async function deliverWebhooks(deps: DeliveryDeps): Promise<number> {
   const claimed = await claimDeliveries(deps);
   await Promise.all(claimed.map((d) => attemptDelivery(deps, d)));
