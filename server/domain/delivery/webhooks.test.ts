@@ -467,6 +467,25 @@ describe('webhook admin API', () => {
     for (const res of missing) expect(res.body.error).toMatchObject({ code: 'NOT_FOUND', status: 404 });
   });
 
+  it('caps the endpoints of a firm at its plan (default 10): 409 ENDPOINT_LIMIT_REACHED past it', async () => {
+    const f = await firm();
+    for (let i = 0; i < 10; i++) await endpoint(f.account.id, `http://127.0.0.1:9/hooks/${i}`);
+    const over = await admin('POST', '/admin/v1/webhooks', {
+      accountId: f.account.id,
+      url: 'http://127.0.0.1:9/hooks/eleven',
+      events: ['lead.created'],
+    });
+    expect(over.status).toBe(409);
+    expect(over.body.error).toMatchObject({ code: 'ENDPOINT_LIMIT_REACHED', status: 409 });
+    expect(over.body.error.message).toContain('10');
+    // Another firm is not affected, and deleting one makes room again.
+    const other = await firm();
+    await endpoint(other.account.id, 'http://127.0.0.1:9/hooks/other');
+    const [first] = (await admin('GET', `/admin/v1/accounts/${f.account.id}/webhooks`)).body.endpoints;
+    expect((await admin('DELETE', `/admin/v1/webhooks/${first.id}`)).status).toBe(200);
+    await endpoint(f.account.id, 'http://127.0.0.1:9/hooks/eleven');
+  });
+
   it('lists endpoints without their secrets', async () => {
     const f = await firm();
     const ep = await endpoint(f.account.id, 'https://hooks.example.com/list');
