@@ -21,6 +21,7 @@ import type { DeliveryDeps } from './deps.ts';
 import { disableFailingEndpoint } from './endpoint-health.ts';
 import { signingSecrets } from './endpoints.ts';
 import { postJson, type SendOutcome } from './http-sender.ts';
+import { redactBody, redactHeaders } from './redact.ts';
 import { MAX_ATTEMPTS, nextAttemptAt } from './retry-schedule.ts';
 import { signatureHeaders } from './signing.ts';
 
@@ -145,7 +146,7 @@ export async function attemptDelivery(deps: DeliveryDeps, delivery: Claimed): Pr
     allowPrivateHosts: deps.allowPrivateHosts,
     logger: deps.logger,
   });
-  await recordOutcome(deps, delivery, row.endpoint.id, startedAt, outcome);
+  await recordOutcome(deps, delivery, row.endpoint.id, startedAt, outcome, body);
   return outcome;
 }
 
@@ -155,6 +156,7 @@ async function recordOutcome(
   endpointId: string,
   startedAt: Date,
   outcome: SendOutcome,
+  body: string,
 ): Promise<void> {
   const now = deps.clock.now();
   const ok = outcome.statusCode !== null && outcome.statusCode >= 200 && outcome.statusCode < 300;
@@ -174,6 +176,8 @@ async function recordOutcome(
       .where(and(eq(webhookDeliveries.id, delivery.id), eq(webhookDeliveries.status, 'pending')))
       .returning({ id: webhookDeliveries.id });
     if (stillThere.length === 0) return;
+    const request = redactBody(body);
+    const response = redactBody(outcome.excerpt);
     await tx.insert(deliveryAttempts).values({
       id: newId('att'),
       deliveryId: delivery.id,
@@ -182,7 +186,12 @@ async function recordOutcome(
       durationMs: outcome.durationMs,
       statusCode: outcome.statusCode,
       error: outcome.error,
-      responseExcerpt: outcome.excerpt.slice(0, 2048) || null,
+      responseExcerpt: response.body || null,
+      responseTruncated: outcome.truncated || response.truncated,
+      responseHeaders: outcome.responseHeaders && redactHeaders(outcome.responseHeaders),
+      requestHeaders: redactHeaders(outcome.requestHeaders),
+      requestBody: request.body,
+      requestBodyTruncated: request.truncated,
       createdAt: now,
     });
     await tx
