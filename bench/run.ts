@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { repoRoot } from '../server/repo-root.ts';
 import { type Backend, type HttpBenchResult, printHttpBench, runHttpBench, writeHttpBench } from './http.ts';
 import { printMcpFigures, runMcpBench } from './mcp.ts';
+import { printNoisy, runNoisyBench } from './noisy.ts';
 import { runPdfBench } from './pdf.ts';
 import { READY_BUDGET_MS, runReadyBench } from './ready.ts';
 import { embedSizes } from './size.ts';
@@ -14,6 +15,8 @@ import { runWebhookBench } from './webhooks.ts';
  * each path, written under bench/results/profiles/, and its top self-time entries; `--path=calc` and
  * `--backend=pglite` narrow the run to the paths and the backend named: pglite, postgresql+redis,
  * postgresql+redis-x2).
+ * `npm run bench -- noisy` runs only the noisy-neighbour delivery scenario and its quiet baseline:
+ * firm B's webhook and alert-mail latency while firm A's endpoints never answer.
  * `BENCH_NODE_OPTIONS` is passed to the servers as NODE_OPTIONS (to compare V8 settings).
  * Exits non-zero when any HTTP answer was not 2xx.
  */
@@ -37,6 +40,12 @@ async function http(): Promise<HttpBenchResult> {
 
 if (only === 'http') process.exit((await http()).failures.length ? 1 : 0);
 
+if (only === 'noisy') {
+  printNoisy(await runNoisyBench('noisy'));
+  printNoisy(await runNoisyBench('quiet', 15));
+  process.exit(0);
+}
+
 if (only === 'mcp') {
   const { figures, plans } = await runMcpBench();
   printMcpFigures(figures);
@@ -54,6 +63,8 @@ const hooks = await runWebhookBench();
 console.log(
   `Webhooks (${hooks.events} events, one worker, loopback receiver): outbox write ${hooks.enqueueMs} ms/event, ${hooks.perSecond} deliveries/s`,
 );
+printNoisy(await runNoisyBench('noisy'));
+printNoisy(await runNoisyBench('quiet', 15));
 const ready = await runReadyBench();
 console.log(
   `time to svc-ready (tag inserted → session held, ×${ready.runs}): median ${ready.medianMs} ms, min ${ready.minMs} ms, max ${ready.maxMs} ms — target ${READY_BUDGET_MS} ms`,

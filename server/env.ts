@@ -91,6 +91,8 @@ const EnvSchema = z.object({
   WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(500).max(60_000).default(15_000),
   DELIVERY_WORKER: flag(true),
   DELIVERY_POLL_MS: z.coerce.number().int().min(50).max(60_000).default(1_000),
+  DELIVERY_CONCURRENCY: z.coerce.number().int().min(1).max(1_000).default(16),
+  MAIL_CONCURRENCY: z.coerce.number().int().min(1).max(100).default(4),
   SMTP_URL: optionalUrl(['smtp:', 'smtps:']),
   MAIL_FROM: z.string().min(3).max(200).default('svc alerts <alerts@svc.localhost>'),
   RESULT_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(365),

@@ -520,6 +520,12 @@ export const deliveryAttempts = pgTable(
     statusCode: integer('status_code'),
     error: text('error'),
     responseExcerpt: text('response_excerpt'),
+    /** 0012: the inspector: what was sent and received, credentials redacted, bodies capped. */
+    requestHeaders: jsonb('request_headers').$type<Record<string, string>>(),
+    requestBody: text('request_body'),
+    requestBodyTruncated: boolean('request_body_truncated').notNull().default(false),
+    responseHeaders: jsonb('response_headers').$type<Record<string, string>>(),
+    responseTruncated: boolean('response_truncated').notNull().default(false),
     createdAt: at('created_at').notNull(),
   },
   (t) => [index('delivery_attempts_delivery_idx').on(t.deliveryId, t.attempt)],

@@ -15,13 +15,42 @@ export interface Plan {
   sessionsPerMinute: number;
   /** Leads per day before further leads are stored as quarantined. */
   leadsPerDay: number;
+  /** Webhook endpoints a firm on this plan may register (its best license's plan counts). */
+  webhookEndpoints: number;
 }
 
+/** Endpoints a plan allows when it does not say (and a firm without a license gets). */
+export const DEFAULT_WEBHOOK_ENDPOINTS = 10;
+
 export const DEFAULT_PLANS: Readonly<Record<string, Plan>> = Object.freeze({
-  trial: { name: 'trial', seats: 1, sessionsPerMinute: 120, leadsPerDay: 100 },
-  starter: { name: 'starter', seats: 1, sessionsPerMinute: 300, leadsPerDay: 250 },
-  pro: { name: 'pro', seats: 3, sessionsPerMinute: 1200, leadsPerDay: 1000 },
-  agency: { name: 'agency', seats: 25, sessionsPerMinute: 6000, leadsPerDay: 5000 },
+  trial: {
+    name: 'trial',
+    seats: 1,
+    sessionsPerMinute: 120,
+    leadsPerDay: 100,
+    webhookEndpoints: DEFAULT_WEBHOOK_ENDPOINTS,
+  },
+  starter: {
+    name: 'starter',
+    seats: 1,
+    sessionsPerMinute: 300,
+    leadsPerDay: 250,
+    webhookEndpoints: DEFAULT_WEBHOOK_ENDPOINTS,
+  },
+  pro: {
+    name: 'pro',
+    seats: 3,
+    sessionsPerMinute: 1200,
+    leadsPerDay: 1000,
+    webhookEndpoints: DEFAULT_WEBHOOK_ENDPOINTS,
+  },
+  agency: {
+    name: 'agency',
+    seats: 25,
+    sessionsPerMinute: 6000,
+    leadsPerDay: 5000,
+    webhookEndpoints: DEFAULT_WEBHOOK_ENDPOINTS,
+  },
 });
 
 const PlanOverride = z
@@ -29,6 +58,7 @@ const PlanOverride = z
     seats: z.number().int().min(0).max(10_000).optional(),
     sessionsPerMinute: z.number().int().min(1).max(10_000_000).optional(),
     leadsPerDay: z.number().int().min(1).max(10_000_000).optional(),
+    webhookEndpoints: z.number().int().min(0).max(1_000).optional(),
   })
   .strict();
 const PlansOverride = z.record(z.string().regex(/^[a-z][a-z0-9-]{0,31}$/), PlanOverride);
@@ -55,7 +85,7 @@ export function parsePlans(json: string | undefined): PlanTable {
   const table: Record<string, Plan> = { ...DEFAULT_PLANS };
   for (const [name, override] of Object.entries(parsed.data)) {
     const base = table[name];
-    const merged = { name, ...base, ...override };
+    const merged = { name, webhookEndpoints: DEFAULT_WEBHOOK_ENDPOINTS, ...base, ...override };
     if (
       merged.seats === undefined ||
       merged.sessionsPerMinute === undefined ||

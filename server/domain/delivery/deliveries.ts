@@ -18,6 +18,20 @@ const attemptView = (a: AttemptRow) => ({
   statusCode: a.statusCode,
   error: a.error,
   responseExcerpt: a.responseExcerpt,
+  /** What was sent, credentials redacted (null for attempts logged before the inspector). */
+  request: a.requestHeaders
+    ? { headers: a.requestHeaders, body: a.requestBody ?? '', truncated: a.requestBodyTruncated }
+    : null,
+  /** What came back, credentials and cookies redacted, the body capped; null when no answer came. */
+  response:
+    a.statusCode === null
+      ? null
+      : {
+          statusCode: a.statusCode,
+          headers: a.responseHeaders ?? {},
+          body: a.responseExcerpt ?? '',
+          truncated: a.responseTruncated,
+        },
 });
 
 /** An endpoint's latest deliveries, each with its event type and every attempt. */

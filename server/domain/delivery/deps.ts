@@ -4,6 +4,7 @@ import type { Db } from '../../db/database.ts';
 import type { Config } from '../../env.ts';
 import { createMailer, type Mailer, outboxDirOf } from '../../mail/mailer.ts';
 import type { LookupCaches } from '../caches/lookup-caches.ts';
+import type { PlanTable } from '../plans.ts';
 import { type Resolver, systemResolver } from './ssrf-guard.ts';
 
 /** What lead delivery needs; built once per process from configuration (see `deliveryDepsFrom`). */
@@ -16,6 +17,17 @@ export interface DeliveryDeps {
   resolver: Resolver;
   allowPrivateHosts: readonly string[];
   timeoutMs: number;
+  /**
+   * Webhook attempts one instance keeps in flight (C); one firm gets at most max(2, C/4) of them.
+   * Default 16.
+   */
+  concurrency?: number;
+  /** Alert mails one instance sends at once, in its own loop. Default 4. */
+  mailConcurrency?: number;
+  /** How long a claimed mail stays claimed; renewed while it is being sent. Default 60 s. */
+  mailLeaseMs?: number;
+  /** The plan table (endpoint limits); the built-in one when absent. */
+  plans?: PlanTable;
   mailer: Mailer;
   mailFrom: string;
   /** Where the alert mail links to (the portal's lead page lives under it). */
@@ -44,6 +56,9 @@ export function createDeliveryDeps(opts: {
     resolver: systemResolver,
     allowPrivateHosts: config.WEBHOOK_ALLOW_PRIVATE_HOSTS,
     timeoutMs: config.WEBHOOK_TIMEOUT_MS,
+    plans: config.plans,
+    concurrency: config.DELIVERY_CONCURRENCY,
+    mailConcurrency: config.MAIL_CONCURRENCY,
     mailer: createMailer({ smtpUrl: config.SMTP_URL, outboxDir: outboxDirOf(config.DATA_DIR) }),
     mailFrom: config.MAIL_FROM,
     // The portal's own origin: where the session cookie and passkeys live (PUBLIC_API_URL may differ).

@@ -1,23 +1,24 @@
 import { isIP } from 'node:net';
-import { and, desc, eq, isNull } from 'drizzle-orm';
+import { and, count, desc, eq, isNull } from 'drizzle-orm';
 import { z } from 'zod';
 import { findAccountById } from '../../db/accounts-repo.ts';
 import { recordAudit } from '../../db/audit-repo.ts';
-import type { Db } from '../../db/database.ts';
+import { type Db, withTransaction } from '../../db/database.ts';
 import { newId } from '../../db/ids.ts';
-import { webhookEndpoints } from '../../db/schema.ts';
+import { accounts, licenses, webhookEndpoints } from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';
 import { decrypt, encrypt } from '../../secrets/encryption.ts';
 import { invalidateCaches } from '../caches/lookup-caches.ts';
 import { isDevHost } from '../domains.ts';
 import type { ActingAs } from '../licensing/license-lifecycle.ts';
+import { DEFAULT_PLANS, DEFAULT_WEBHOOK_ENDPOINTS, findPlan, type PlanTable } from '../plans.ts';
 import type { DeliveryDeps } from './deps.ts';
 import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from './event-types.ts';
 import { generateWebhookSecret } from './signing.ts';
 import { hostOf, isBlockedAddress } from './ssrf-guard.ts';
 
 export type EndpointRow = typeof webhookEndpoints.$inferSelect;
-type Deps = Pick<DeliveryDeps, 'db' | 'clock' | 'secretKey' | 'allowPrivateHosts' | 'caches'>;
+type Deps = Pick<DeliveryDeps, 'db' | 'clock' | 'secretKey' | 'allowPrivateHosts' | 'caches' | 'plans'>;
 
 export const DEFAULT_ROLL_OVERLAP_SECONDS = 24 * 3600;
 
@@ -105,20 +106,24 @@ export async function createEndpoint(deps: Deps, input: NewEndpointInput, as: Ac
   const events = parseEventTypes(input.events);
   const secret = generateWebhookSecret();
   const now = deps.clock.now();
-  const [row] = await deps.db
-    .insert(webhookEndpoints)
-    .values({
-      id: newId('whe'),
-      accountId: input.accountId,
-      url,
-      events,
-      description: input.description ?? null,
-      includeTest: input.includeTest ?? false,
-      secretEnc: encrypt(deps.secretKey, secret),
-      createdAt: now,
-      updatedAt: now,
-    })
-    .returning();
+  const row = await withTransaction(deps.db, async (tx) => {
+    await checkEndpointRoom(tx, deps.plans ?? DEFAULT_PLANS, input.accountId);
+    const [inserted] = await tx
+      .insert(webhookEndpoints)
+      .values({
+        id: newId('whe'),
+        accountId: input.accountId,
+        url,
+        events,
+        description: input.description ?? null,
+        includeTest: input.includeTest ?? false,
+        secretEnc: encrypt(deps.secretKey, secret),
+        createdAt: now,
+        updatedAt: now,
+      })
+      .returning();
+    return inserted;
+  });
   await invalidateCaches(deps); // results of this account now have a subscriber to ask about
   await recordAudit(deps.db, {
     accountId: input.accountId,
@@ -129,6 +134,34 @@ export async function createEndpoint(deps: Deps, input: NewEndpointInput, as: Ac
     at: now,
   });
   return { endpoint: endpointView(row!, now), secret };
+}
+
+/**
+ * Refuses a new endpoint past the firm's plan limit (`webhookEndpoints`, default 10): every
+ * endpoint costs delivery capacity on every lead, and a firm with hundreds could still crowd the
+ * queue. The firm's best live license decides; the account row is locked so two requests at once
+ * cannot both take the last place.
+ */
+async function checkEndpointRoom(tx: Db, plans: PlanTable, accountId: string): Promise<void> {
+  await tx.select({ id: accounts.id }).from(accounts).where(eq(accounts.id, accountId)).for('update');
+  const held = await tx
+    .select({ plan: licenses.plan })
+    .from(licenses)
+    .where(and(eq(licenses.accountId, accountId), isNull(licenses.revokedAt)));
+  const limit = Math.max(
+    0,
+    ...held.map((l) => findPlan(plans, l.plan)?.webhookEndpoints ?? DEFAULT_WEBHOOK_ENDPOINTS),
+  );
+  const cap = held.length ? limit : DEFAULT_WEBHOOK_ENDPOINTS;
+  const [row] = await tx
+    .select({ n: count() })
+    .from(webhookEndpoints)
+    .where(eq(webhookEndpoints.accountId, accountId));
+  if (Number(row?.n ?? 0) >= cap)
+    throw new AppError(
+      'ENDPOINT_LIMIT_REACHED',
+      `This firm already has ${cap} webhook endpoints, the most its plan allows. Delete one it no longer uses, or point several event types at one endpoint.`,
+    );
 }
 
 export async function listEndpoints(deps: Deps, accountId: string, scope?: { accountId?: string }) {

@@ -2,6 +2,7 @@ import http from 'node:http';
 import https from 'node:https';
 import { isIP } from 'node:net';
 import type { Logger } from 'pino';
+import { INSPECTOR_BODY_BYTES } from './redact.ts';
 import {
   guardedLookup,
   hostOf,
@@ -11,7 +12,7 @@ import {
 } from './ssrf-guard.ts';
 
 /** At most this much of a receiver's answer is read and kept (the rest is discarded unread). */
-export const RESPONSE_EXCERPT_BYTES = 2048;
+export const RESPONSE_EXCERPT_BYTES = INSPECTOR_BODY_BYTES;
 
 export interface SendOptions {
   timeoutMs: number;
@@ -36,6 +37,12 @@ export interface SendOutcome {
   /** Set when no HTTP answer came: timeout, refused destination, connection error. */
   error: string | null;
   excerpt: string;
+  /** The receiver sent more than `RESPONSE_EXCERPT_BYTES`. */
+  truncated: boolean;
+  /** Exactly what was sent (not yet redacted: the caller redacts before storing). */
+  requestHeaders: Record<string, string>;
+  /** The answer's headers, when one came. */
+  responseHeaders: Record<string, string | string[] | undefined> | null;
   durationMs: number;
 }
 
@@ -51,10 +58,21 @@ export function postJson(
   opts: SendOptions,
 ): Promise<SendOutcome> {
   const started = performance.now();
+  const requestHeaders = {
+    ...headers,
+    'content-type': 'application/json',
+    'content-length': String(Buffer.byteLength(body)),
+    'user-agent': 'svc-webhooks/1',
+  };
+  let responseHeaders: SendOutcome['responseHeaders'] = null;
+  let truncated = false;
   const done = (statusCode: number | null, error: string | null, excerpt = ''): SendOutcome => ({
     statusCode,
     error,
     excerpt,
+    truncated,
+    requestHeaders,
+    responseHeaders,
     durationMs: Math.round(performance.now() - started),
   });
   let target: URL;
@@ -82,15 +100,11 @@ export function postJson(
       {
         method: 'POST',
         agent: false,
-        headers: {
-          ...headers,
-          'content-type': 'application/json',
-          'content-length': String(Buffer.byteLength(body)),
-          'user-agent': 'svc-webhooks/1',
-        },
+        headers: requestHeaders,
         ...(allowPrivate ? {} : { lookup: guardedLookup(opts.resolver) }),
       },
       (res) => {
+        responseHeaders = res.headers;
         const chunks: Buffer[] = [];
         let size = 0;
         const end = () => {
@@ -101,6 +115,7 @@ export function postJson(
           const room = RESPONSE_EXCERPT_BYTES - size;
           if (room > 0) chunks.push(chunk.subarray(0, room));
           size += chunk.length;
+          if (size > RESPONSE_EXCERPT_BYTES) truncated = true;
           if (size >= RESPONSE_EXCERPT_BYTES) end();
         });
         res.on('end', end);

@@ -1,4 +1,4 @@
-import { and, asc, eq, isNull, lte, or, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull, lte, notInArray, or, type SQL, sql } from 'drizzle-orm';
 import { withTransaction } from '../../db/database.ts';
 import { dbNow, dbNowPlus } from '../../db/db-now.ts';
 import { accounts, calculationResults, mailMessages, outboxEvents } from '../../db/schema.ts';
@@ -7,39 +7,89 @@ import type { DeliveryDeps } from './deps.ts';
 import { nextAttemptAt } from './retry-schedule.ts';
 
 type MailRow = typeof mailMessages.$inferSelect;
-const LEASE_MS = 60_000;
+/** A claimed mail's lease when `mailLeaseMs` is not set; renewed every third of it while sending. */
+export const MAIL_LEASE_MS = 60_000;
+const leaseOf = (deps: DeliveryDeps) => deps.mailLeaseMs ?? MAIL_LEASE_MS;
+
+const dueMail = (now: SQL) =>
+  and(
+    eq(mailMessages.status, 'pending'),
+    lte(mailMessages.nextAttemptAt, now),
+    or(isNull(mailMessages.lockedUntil), lte(mailMessages.lockedUntil, now)),
+  );
 
 /**
  * Claims due mails `FOR UPDATE SKIP LOCKED` with a lease, as the webhook worker does, on the
- * database's clock.
+ * database's clock. Claim only what is sent at once: a lease covers one message (renewed while it
+ * is sent), never a queue behind it that could outlive it.
  */
-async function claimMails(deps: DeliveryDeps, limit = 10): Promise<MailRow[]> {
+export async function claimMails(
+  deps: DeliveryDeps,
+  opts: { accountId?: string; limit?: number } = {},
+): Promise<MailRow[]> {
   const now = dbNow(deps.clock);
   return withTransaction(deps.db, async (tx) => {
     const ids = await tx
       .select({ id: mailMessages.id })
       .from(mailMessages)
+      .where(and(dueMail(now), opts.accountId ? eq(mailMessages.accountId, opts.accountId) : undefined))
+      .orderBy(asc(mailMessages.nextAttemptAt))
+      .limit(opts.limit ?? 1)
+      .for('update', { skipLocked: true });
+    if (ids.length === 0) return [];
+    return tx
+      .update(mailMessages)
+      .set({ lockedUntil: dbNowPlus(deps.clock, leaseOf(deps)), attempts: sql`${mailMessages.attempts} + 1` })
       .where(
-        and(
-          eq(mailMessages.status, 'pending'),
-          lte(mailMessages.nextAttemptAt, now),
-          or(isNull(mailMessages.lockedUntil), lte(mailMessages.lockedUntil, now)),
+        inArray(
+          mailMessages.id,
+          ids.map((r) => r.id),
         ),
       )
-      .orderBy(asc(mailMessages.nextAttemptAt))
-      .limit(limit)
-      .for('update', { skipLocked: true });
-    const claimed: MailRow[] = [];
-    for (const { id } of ids) {
-      const [row] = await tx
-        .update(mailMessages)
-        .set({ lockedUntil: dbNowPlus(deps.clock, LEASE_MS), attempts: sql`${mailMessages.attempts} + 1` })
-        .where(eq(mailMessages.id, id))
-        .returning();
-      if (row) claimed.push(row);
-    }
-    return claimed;
+      .returning();
   });
+}
+
+/** Firms with due mails, round-robin order (see `dueWebhookFirms`). */
+export async function dueMailFirms(
+  deps: DeliveryDeps,
+  after: string | null,
+  exclude: readonly string[],
+  limit: number,
+): Promise<string[]> {
+  const rows = await deps.db
+    .select({ accountId: mailMessages.accountId })
+    .from(mailMessages)
+    .where(
+      and(
+        dueMail(dbNow(deps.clock)),
+        exclude.length ? notInArray(mailMessages.accountId, [...exclude]) : undefined,
+      ),
+    )
+    .groupBy(mailMessages.accountId)
+    .orderBy(
+      after === null ? sql`1` : sql`${mailMessages.accountId} <= ${after}`,
+      asc(mailMessages.accountId),
+    )
+    .limit(Math.max(1, limit));
+  return rows.map((r) => r.accountId);
+}
+
+/**
+ * Keeps a mail's lease ahead while it is being sent (a slow SMTP server can take longer than the
+ * lease; without this another instance would claim it and send a second copy). Returns the stop.
+ */
+function renewWhileSending(deps: DeliveryDeps, mailId: string): () => void {
+  const lease = leaseOf(deps);
+  const timer = setInterval(() => {
+    deps.db
+      .update(mailMessages)
+      .set({ lockedUntil: dbNowPlus(deps.clock, lease) })
+      .where(and(eq(mailMessages.id, mailId), eq(mailMessages.status, 'pending')))
+      .catch((error: unknown) => deps.logger.warn({ mailId, err: error }, 'mail lease not renewed'));
+  }, lease / 3);
+  timer.unref();
+  return () => clearInterval(timer);
 }
 
 async function renderMail(deps: DeliveryDeps, mail: MailRow): Promise<RenderedMail | null> {
@@ -78,7 +128,16 @@ async function renderMail(deps: DeliveryDeps, mail: MailRow): Promise<RenderedMa
  * the lease to run out and the mail is sent again with the same Message-ID (and, without SMTP,
  * written over the same file): at least once, never lost.
  */
-async function sendMail(deps: DeliveryDeps, mail: MailRow): Promise<void> {
+export async function sendMail(deps: DeliveryDeps, mail: MailRow): Promise<void> {
+  const stopRenewing = renewWhileSending(deps, mail.id);
+  try {
+    await sendClaimedMail(deps, mail);
+  } finally {
+    stopRenewing();
+  }
+}
+
+async function sendClaimedMail(deps: DeliveryDeps, mail: MailRow): Promise<void> {
   const now = () => deps.clock.now();
   let rendered: RenderedMail | null;
   let filePath: string | null;
@@ -140,8 +199,16 @@ async function scheduleRetry(deps: DeliveryDeps, mail: MailRow, error: unknown):
     .where(eq(mailMessages.id, mail.id));
 }
 
-export async function deliverMails(deps: DeliveryDeps): Promise<number> {
-  const claimed = await claimMails(deps);
-  for (const mail of claimed) await sendMail(deps, mail);
-  return claimed.length;
+/**
+ * Sends up to `max` due mails one after another, each claimed just before it is sent. For tests
+ * and one-off drains: the running worker has its own mail pool (see `worker.ts`).
+ */
+export async function deliverMails(deps: DeliveryDeps, max = 10): Promise<number> {
+  let sent = 0;
+  for (; sent < max; sent++) {
+    const [mail] = await claimMails(deps);
+    if (!mail) break;
+    await sendMail(deps, mail);
+  }
+  return sent;
 }

@@ -1,4 +1,18 @@
-import { and, asc, count, eq, exists, gt, inArray, isNull, lte, or, type SQL, sql } from 'drizzle-orm';
+import {
+  and,
+  asc,
+  count,
+  eq,
+  exists,
+  gt,
+  inArray,
+  isNull,
+  lte,
+  notInArray,
+  or,
+  type SQL,
+  sql,
+} from 'drizzle-orm';
 import { withTransaction } from '../../db/database.ts';
 import { dbNow, dbNowPlus } from '../../db/db-now.ts';
 import { newId } from '../../db/ids.ts';
@@ -7,6 +21,7 @@ import type { DeliveryDeps } from './deps.ts';
 import { disableFailingEndpoint } from './endpoint-health.ts';
 import { signingSecrets } from './endpoints.ts';
 import { postJson, type SendOutcome } from './http-sender.ts';
+import { redactBody, redactHeaders } from './redact.ts';
 import { MAX_ATTEMPTS, nextAttemptAt } from './retry-schedule.ts';
 import { signatureHeaders } from './signing.ts';
 
@@ -34,9 +49,13 @@ const due = (now: SQL) =>
  * and due times are compared with the database's clock (`dbNow`), so an instance whose own clock
  * runs ahead does not see another's lease as expired.
  */
-export async function claimDeliveries(deps: DeliveryDeps): Promise<Claimed[]> {
+export async function claimDeliveries(
+  deps: DeliveryDeps,
+  opts: { accountId?: string; limit?: number } = {},
+): Promise<Claimed[]> {
   const now = dbNow(deps.clock);
   const lease = dbNowPlus(deps.clock, deps.timeoutMs + LEASE_MARGIN_MS);
+  let left = opts.limit ?? Number.POSITIVE_INFINITY;
   return withTransaction(deps.db, async (tx) => {
     const endpoints = await tx
       .select({ id: webhookEndpoints.id })
@@ -44,6 +63,7 @@ export async function claimDeliveries(deps: DeliveryDeps): Promise<Claimed[]> {
       .where(
         and(
           isNull(webhookEndpoints.disabledAt),
+          opts.accountId ? eq(webhookEndpoints.accountId, opts.accountId) : undefined,
           exists(
             tx
               .select({ one: sql`1` })
@@ -60,6 +80,7 @@ export async function claimDeliveries(deps: DeliveryDeps): Promise<Claimed[]> {
       .for('update', { skipLocked: true });
     const claimed: Claimed[] = [];
     for (const { id } of endpoints) {
+      if (left <= 0) break;
       const [busy] = await tx
         .select({ n: count() })
         .from(webhookDeliveries)
@@ -70,7 +91,7 @@ export async function claimDeliveries(deps: DeliveryDeps): Promise<Claimed[]> {
             gt(webhookDeliveries.lockedUntil, now),
           ),
         );
-      const room = MAX_IN_FLIGHT_PER_ENDPOINT - Number(busy?.n ?? 0);
+      const room = Math.min(left, MAX_IN_FLIGHT_PER_ENDPOINT - Number(busy?.n ?? 0));
       if (room <= 0) continue;
       const ids = await tx
         .select({ id: webhookDeliveries.id })
@@ -80,6 +101,7 @@ export async function claimDeliveries(deps: DeliveryDeps): Promise<Claimed[]> {
         .limit(room)
         .for('update', { skipLocked: true });
       if (ids.length === 0) continue;
+      left -= ids.length;
       claimed.push(
         ...(await tx
           .update(webhookDeliveries)
@@ -124,7 +146,7 @@ export async function attemptDelivery(deps: DeliveryDeps, delivery: Claimed): Pr
     allowPrivateHosts: deps.allowPrivateHosts,
     logger: deps.logger,
   });
-  await recordOutcome(deps, delivery, row.endpoint.id, startedAt, outcome);
+  await recordOutcome(deps, delivery, row.endpoint.id, startedAt, outcome, body);
   return outcome;
 }
 
@@ -134,6 +156,7 @@ async function recordOutcome(
   endpointId: string,
   startedAt: Date,
   outcome: SendOutcome,
+  body: string,
 ): Promise<void> {
   const now = deps.clock.now();
   const ok = outcome.statusCode !== null && outcome.statusCode >= 200 && outcome.statusCode < 300;
@@ -153,6 +176,8 @@ async function recordOutcome(
       .where(and(eq(webhookDeliveries.id, delivery.id), eq(webhookDeliveries.status, 'pending')))
       .returning({ id: webhookDeliveries.id });
     if (stillThere.length === 0) return;
+    const request = redactBody(body);
+    const response = redactBody(outcome.excerpt);
     await tx.insert(deliveryAttempts).values({
       id: newId('att'),
       deliveryId: delivery.id,
@@ -161,7 +186,12 @@ async function recordOutcome(
       durationMs: outcome.durationMs,
       statusCode: outcome.statusCode,
       error: outcome.error,
-      responseExcerpt: outcome.excerpt.slice(0, 2048) || null,
+      responseExcerpt: response.body || null,
+      responseTruncated: outcome.truncated || response.truncated,
+      responseHeaders: outcome.responseHeaders && redactHeaders(outcome.responseHeaders),
+      requestHeaders: redactHeaders(outcome.requestHeaders),
+      requestBody: request.body,
+      requestBodyTruncated: request.truncated,
       createdAt: now,
     });
     await tx
@@ -178,7 +208,41 @@ async function recordOutcome(
   if (!ok) await disableFailingEndpoint(deps, endpointId);
 }
 
-/** Claims and attempts one batch (in parallel); returns how many attempts were made. */
+/**
+ * Firms with due deliveries on a live endpoint, round-robin order: ids after `after` first, then
+ * from the start. `exclude` are firms that hold their full share of this instance's slots.
+ */
+export async function dueWebhookFirms(
+  deps: DeliveryDeps,
+  after: string | null,
+  exclude: readonly string[],
+  limit: number,
+): Promise<string[]> {
+  const now = dbNow(deps.clock);
+  const rows = await deps.db
+    .select({ accountId: webhookDeliveries.accountId })
+    .from(webhookDeliveries)
+    .innerJoin(webhookEndpoints, eq(webhookEndpoints.id, webhookDeliveries.endpointId))
+    .where(
+      and(
+        due(now),
+        isNull(webhookEndpoints.disabledAt),
+        exclude.length ? notInArray(webhookDeliveries.accountId, [...exclude]) : undefined,
+      ),
+    )
+    .groupBy(webhookDeliveries.accountId)
+    .orderBy(
+      after === null ? sql`1` : sql`${webhookDeliveries.accountId} <= ${after}`,
+      asc(webhookDeliveries.accountId),
+    )
+    .limit(Math.max(1, limit));
+  return rows.map((r) => r.accountId);
+}
+
+/**
+ * Claims and attempts one batch (in parallel); returns how many attempts were made. For tests and
+ * one-off drains: the running worker uses a fair pool instead (see `worker.ts`).
+ */
 export async function deliverWebhooks(deps: DeliveryDeps): Promise<number> {
   const claimed = await claimDeliveries(deps);
   await Promise.all(claimed.map((d) => attemptDelivery(deps, d)));

@@ -2,7 +2,14 @@ import { eq } from 'drizzle-orm';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../../db/ids.ts';
-import { accounts, auditEvents, leads, mailMessages, webhookDeliveries } from '../../db/schema.ts';
+import {
+  accounts,
+  auditEvents,
+  deliveryAttempts,
+  leads,
+  mailMessages,
+  webhookDeliveries,
+} from '../../db/schema.ts';
 import { createAdminRoutes } from '../../routes/admin.ts';
 import { createTestContext, type TestContext } from '../../test-support/services.ts';
 import { startReceiver } from '../../test-support/webhook-receiver.ts';
@@ -410,6 +417,72 @@ describe('webhook delivery', () => {
   });
 });
 
+describe('the delivery inspector', () => {
+  it('keeps the request sent and the response received with credentials redacted, shows the next retry, and goes with the lead', async () => {
+    const f = await firm();
+    const receiver = await startReceiver((_req, _n, res) => {
+      res
+        .writeHead(401, {
+          'content-type': 'application/json',
+          'set-cookie': 'session=s3cr3t-cookie; HttpOnly',
+          'www-authenticate': 'Bearer realm="crm"',
+          'x-request-id': 'req-42',
+        })
+        .end(
+          JSON.stringify({
+            error: 'expired',
+            access_token: 'eyJhbGciOi.eyJzdWIiOi.c2lnbmF0dXJl',
+            hint: 'x'.repeat(6000),
+          }),
+        );
+      return 401;
+    });
+    try {
+      const ep = await endpoint(f.account.id, receiver.url);
+      const leadId = await f.postLead();
+      await runDeliveryOnce(deps);
+      const [delivery] = (await admin('GET', `/admin/v1/webhooks/${ep.id}/deliveries`)).body.deliveries;
+      expect(delivery.status).toBe('pending');
+      expect(Date.parse(delivery.nextAttemptAt)).toBeGreaterThan(t.clock.now().getTime());
+      const [attempt] = delivery.log;
+      const sent = receiver.requests[0]!;
+      expect(attempt.request.headers).toMatchObject({
+        'content-type': 'application/json',
+        'webhook-id': sent.headers['webhook-id'],
+        'webhook-signature': '[redacted]',
+      });
+      expect(JSON.parse(attempt.request.body)).toMatchObject({ type: 'lead.created', data: { leadId } });
+      expect(attempt.response).toMatchObject({ statusCode: 401, truncated: true });
+      expect(attempt.response.headers).toMatchObject({
+        'set-cookie': '[redacted]',
+        'www-authenticate': '[redacted]',
+        'x-request-id': 'req-42',
+      });
+      expect(Buffer.byteLength(attempt.response.body)).toBeLessThanOrEqual(4096);
+      const stored = JSON.stringify(
+        await t.database.db
+          .select()
+          .from(deliveryAttempts)
+          .where(eq(deliveryAttempts.deliveryId, delivery.id)),
+      );
+      expect(stored).toContain('req-42');
+      for (const secret of ['s3cr3t-cookie', 'eyJhbGciOi', String(sent.headers['webhook-signature'])])
+        expect(stored).not.toContain(secret);
+
+      // Privacy deletion of the lead takes the stored request (a copy of the lead) with it.
+      expect((await admin('DELETE', `/admin/v1/leads/${leadId}`)).status).toBe(200);
+      expect(
+        await t.database.db
+          .select()
+          .from(deliveryAttempts)
+          .where(eq(deliveryAttempts.deliveryId, delivery.id)),
+      ).toHaveLength(0);
+    } finally {
+      await receiver.close();
+    }
+  });
+});
+
 describe('webhook admin API', () => {
   it('replays a delivery with the same webhook-id, sends test events, deletes endpoints', async () => {
     const f = await firm();
@@ -465,6 +538,25 @@ describe('webhook admin API', () => {
       await admin('DELETE', '/admin/v1/webhooks/whe_nope'),
     ];
     for (const res of missing) expect(res.body.error).toMatchObject({ code: 'NOT_FOUND', status: 404 });
+  });
+
+  it('caps the endpoints of a firm at its plan (default 10): 409 ENDPOINT_LIMIT_REACHED past it', async () => {
+    const f = await firm();
+    for (let i = 0; i < 10; i++) await endpoint(f.account.id, `http://127.0.0.1:9/hooks/${i}`);
+    const over = await admin('POST', '/admin/v1/webhooks', {
+      accountId: f.account.id,
+      url: 'http://127.0.0.1:9/hooks/eleven',
+      events: ['lead.created'],
+    });
+    expect(over.status).toBe(409);
+    expect(over.body.error).toMatchObject({ code: 'ENDPOINT_LIMIT_REACHED', status: 409 });
+    expect(over.body.error.message).toContain('10');
+    // Another firm is not affected, and deleting one makes room again.
+    const other = await firm();
+    await endpoint(other.account.id, 'http://127.0.0.1:9/hooks/other');
+    const [first] = (await admin('GET', `/admin/v1/accounts/${f.account.id}/webhooks`)).body.endpoints;
+    expect((await admin('DELETE', `/admin/v1/webhooks/${first.id}`)).status).toBe(200);
+    await endpoint(f.account.id, 'http://127.0.0.1:9/hooks/eleven');
   });
 
   it('lists endpoints without their secrets', async () => {

@@ -1,9 +1,13 @@
 import type { DeliveryDeps } from './deps.ts';
-import { deliverMails } from './mail-worker.ts';
+import { createFairPool } from './fair-pool.ts';
+import { claimMails, deliverMails, dueMailFirms, sendMail } from './mail-worker.ts';
 import { runRetention } from './retention.ts';
-import { deliverWebhooks } from './webhook-worker.ts';
+import { attemptDelivery, claimDeliveries, deliverWebhooks, dueWebhookFirms } from './webhook-worker.ts';
 
-/** One pass: due webhook attempts, then due mails. Tests call this with a fake clock. */
+/**
+ * One pass: due webhook attempts, then due mails, each awaited. Tests call this with a fake clock;
+ * the running service uses `startDeliveryWorker`.
+ */
 export async function runDeliveryOnce(deps: DeliveryDeps): Promise<{ webhooks: number; mails: number }> {
   const webhooks = await deliverWebhooks(deps);
   const mails = await deliverMails(deps);
@@ -12,67 +16,91 @@ export async function runDeliveryOnce(deps: DeliveryDeps): Promise<{ webhooks: n
 
 export interface DeliveryWorker {
   /**
-   * Stops polling and waits for the pass in progress, at most `abandonAfterMs`: past it the pass
-   * is abandoned (a receiver or an SMTP server that never answers must not hold up a shutdown).
+   * Stops claiming and waits for the attempts in flight, at most `abandonAfterMs`: past it they
+   * are abandoned (a receiver or an SMTP server that never answers must not hold up a shutdown).
    * Abandoning is safe: every claim is a lease in the database, which runs out, and another
    * instance or the next start makes the attempt again.
    */
   stop(abandonAfterMs?: number): Promise<void>;
 }
 
+/** Webhook attempts one instance keeps in flight unless `DeliveryDeps.concurrency` says otherwise. */
+export const DEFAULT_CONCURRENCY = 16;
+/** Alert mails one instance sends at once unless `DeliveryDeps.mailConcurrency` says otherwise. */
+export const DEFAULT_MAIL_CONCURRENCY = 4;
+
 /**
- * The background loop `npm start` runs on every instance (they share the work through row locks):
- * polls every `pollMs`, at once again after a busy pass, and runs the retention rules every
- * `retentionEveryMs`. `stop()` waits for the pass in progress.
+ * The background work `npm start` runs on every instance (they share it through row locks and
+ * leases): two fair pools, one for webhook attempts and one for alert mails, so a silent SMTP
+ * server delays no webhook and a silent receiver no mail. Each pool holds at most C attempts, at
+ * most max(2, C/4) of them for one firm, hands free slots round-robin to the firms with due work
+ * and claims again as soon as an attempt ends (see `createFairPool`). Every `pollMs` both pools
+ * look for new work, and the retention rules run every `retentionEveryMs`.
  */
 export function startDeliveryWorker(
   deps: DeliveryDeps,
   opts: { pollMs: number; retentionEveryMs?: number },
 ): DeliveryWorker {
   const retentionEvery = opts.retentionEveryMs ?? 3_600_000;
+  const onError = (error: unknown) =>
+    // The Error itself: the log serializer keeps its type, code and message.
+    deps.logger.error({ err: error }, 'delivery pass failed');
+  const webhooks = createFairPool({
+    capacity: deps.concurrency ?? DEFAULT_CONCURRENCY,
+    dueFirms: (after, exclude, limit) => dueWebhookFirms(deps, after, exclude, limit),
+    claim: (accountId, limit) => claimDeliveries(deps, { accountId, limit }),
+    run: (delivery) => attemptDelivery(deps, delivery),
+    onError,
+  });
+  const mails = createFairPool({
+    capacity: deps.mailConcurrency ?? DEFAULT_MAIL_CONCURRENCY,
+    dueFirms: (after, exclude, limit) => dueMailFirms(deps, after, exclude, limit),
+    claim: (accountId, limit) => claimMails(deps, { accountId, limit }),
+    run: (mail) => sendMail(deps, mail),
+    onError,
+  });
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
-  let current: Promise<void> = Promise.resolve();
   let lastRetention = 0;
-  const pass = async () => {
-    let busy = false;
+  let retention: Promise<void> = Promise.resolve();
+  const retain = async () => {
     try {
-      const done = await runDeliveryOnce(deps);
-      busy = done.webhooks + done.mails > 0;
-      if (performance.now() - lastRetention >= retentionEvery || lastRetention === 0) {
-        lastRetention = performance.now();
-        const report = await runRetention(deps);
-        deps.logger.info({ retention: report }, 'retention pass');
-      }
+      const report = await runRetention(deps);
+      deps.logger.info({ retention: report }, 'retention pass');
     } catch (error) {
-      // The Error itself: the log serializer keeps its type, code and message (a string was
-      // logged as "[non-error value]").
-      deps.logger.error({ err: error }, 'delivery pass failed');
+      onError(error);
     }
-    schedule(busy ? 10 : opts.pollMs);
   };
-  const schedule = (ms: number) => {
+  const tick = () => {
     if (stopped) return;
-    timer = setTimeout(() => {
-      current = pass();
-    }, ms);
+    void webhooks.fill();
+    void mails.fill();
+    if (lastRetention === 0 || performance.now() - lastRetention >= retentionEvery) {
+      lastRetention = performance.now();
+      retention = retain();
+    }
+    timer = setTimeout(tick, opts.pollMs);
     timer.unref();
   };
-  schedule(0);
+  timer = setTimeout(tick, 0);
+  timer.unref();
   return {
     async stop(abandonAfterMs = Number.POSITIVE_INFINITY) {
       stopped = true;
       clearTimeout(timer);
+      webhooks.close();
+      mails.close();
       let deadline: NodeJS.Timeout | undefined;
       const abandoned = new Promise<boolean>((resolve) => {
         if (Number.isFinite(abandonAfterMs)) deadline = setTimeout(() => resolve(true), abandonAfterMs);
       });
-      const gaveUp = await Promise.race([current.then(() => false), abandoned]);
+      const drained = Promise.all([webhooks.idle(), mails.idle(), retention]).then(() => false);
+      const gaveUp = await Promise.race([drained, abandoned]);
       clearTimeout(deadline);
       if (gaveUp)
         deps.logger.warn(
-          { abandonAfterMs },
-          'delivery pass abandoned at shutdown; its leases run out and the attempts are made again',
+          { abandonAfterMs, inFlight: webhooks.inFlight() + mails.inFlight() },
+          'delivery attempts abandoned at shutdown; their leases run out and they are made again',
         );
     },
   };
