@@ -5,9 +5,13 @@ import type { Db } from '../../db/database.ts';
 import { newId } from '../../db/ids.ts';
 import { consentVersions } from '../../db/schema.ts';
 
-/** Shown until a firm sets its own text; `{firm}` is replaced by the firm's display name. */
+/**
+ * Shown until a firm sets its own text; `{firm}` is replaced by the firm's display name. It names
+ * both ways a firm calls back (e-mail and phone). Migration 0009 published it for every firm whose
+ * current version was still the earlier default; keep the two texts in step if this one changes.
+ */
 export const DEFAULT_CONSENT_TEXT =
-  'I agree that {firm} may contact me about my enquiry and store the details I entered for that purpose.';
+  'I agree that {firm} may contact me by e-mail or by phone about my enquiry, and may keep the details I entered for that purpose.';
 
 export interface ConsentVersion {
   id: string;

@@ -67,8 +67,8 @@ export async function pageOfFirmLeads(
 export async function firmLeadDetail(deps: PortalDeps, principal: PortalPrincipal, leadId: string) {
   const row = await findLead(deps.db, principal.accountId, leadId);
   if (!row) throw new AppError('NOT_FOUND', 'No such lead.');
-  const lead = toLeadView(row);
   const result = row.resultId ? await findResult(deps.db, principal.accountId, row.resultId) : undefined;
+  const lead = toLeadView({ ...row, result: result ?? null });
   return {
     lead,
     nextStatuses: [...nextStatuses(lead.status)],
