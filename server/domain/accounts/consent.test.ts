@@ -10,7 +10,12 @@ import { newId } from '../../db/ids.ts';
 import { migrationsDir, splitStatements } from '../../db/migrate.ts';
 import { consentVersions } from '../../db/schema.ts';
 import { createTestDatabase } from '../../test-support/db.ts';
-import { DEFAULT_CONSENT_TEXT, ensureCurrentConsent, listConsentVersions } from './consent.ts';
+import {
+  DEFAULT_CONSENT_TEXT,
+  ensureCurrentConsent,
+  listConsentVersions,
+  renamedDefaultConsent,
+} from './consent.ts';
 
 const OLD_DEFAULT =
   'I agree that {firm} may contact me about my enquiry and store the details I entered for that purpose.';
@@ -61,5 +66,16 @@ describe('migration 0009: a default consent that names e-mail and phone', () => 
     expect((await ensureCurrentConsent({ db: database.db, clock }, none, 'Not Yet LLP')).text).toBe(
       DEFAULT_CONSENT_TEXT.replace('{firm}', 'Not Yet LLP'),
     );
+  });
+});
+
+describe('renaming a firm', () => {
+  it('republishes the default consent with the new name, and leaves a firm’s own text alone', async () => {
+    const plain = await firmWithConsent('Old & Co', DEFAULT_CONSENT_TEXT.replace('{firm}', 'Old & Co'));
+    const own = await firmWithConsent('Own & Co', 'Own & Co may call me.');
+    expect(await renamedDefaultConsent(database.db, plain, 'Old & Co', 'New & Co')).toBe(
+      DEFAULT_CONSENT_TEXT.replace('{firm}', 'New & Co'),
+    );
+    expect(await renamedDefaultConsent(database.db, own, 'Own & Co', 'Other & Co')).toBeUndefined();
   });
 });

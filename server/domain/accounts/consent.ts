@@ -100,6 +100,23 @@ export async function ensureCurrentConsent(
   );
 }
 
+/**
+ * A firm that never wrote its own consent text is shown the default with its name in it; when it
+ * is renamed, the default with the new name is the text to publish (a new version, so earlier leads
+ * keep the old words). Undefined when the firm has its own text (or none yet).
+ */
+export async function renamedDefaultConsent(
+  db: Db,
+  accountId: string,
+  oldName: string,
+  newName: string,
+): Promise<string | undefined> {
+  const current = await findCurrentConsent(db, accountId);
+  return current?.text === DEFAULT_CONSENT_TEXT.replace('{firm}', oldName)
+    ? DEFAULT_CONSENT_TEXT.replace('{firm}', newName)
+    : undefined;
+}
+
 /** Count of versions, for listings. */
 export async function countConsentVersions(db: Db, accountId: string): Promise<number> {
   const [row] = await db

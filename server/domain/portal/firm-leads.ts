@@ -1,5 +1,5 @@
 import type { QuarantineFilter } from '../../db/lead-search-repo.ts';
-import { findLead, type LeadStatus } from '../../db/leads-repo.ts';
+import { countTestLeads, findLead, type LeadStatus } from '../../db/leads-repo.ts';
 import { findResult } from '../../db/results-repo.ts';
 import { AppError } from '../../errors.ts';
 import { findLeads, nextCursorOf } from '../leads/lead-query.ts';
@@ -59,6 +59,14 @@ export async function pageOfFirmLeads(
     totalCapped: page.totalMatchingCapped,
   };
 }
+
+/**
+ * How many test-mode leads (development hosts, the portal preview) a list without test data leaves
+ * out: the REST list's `hiddenTest`, the same count under the same status filter, so the portal
+ * can say "12 test leads from development hosts are hidden" instead of looking empty.
+ */
+export const hiddenTestLeads = (deps: PortalDeps, accountId: string, filter: FirmLeadFilter) =>
+  filter.includeTest ? Promise.resolve(0) : countTestLeads(deps.db, accountId, filter.status);
 
 /**
  * One lead of the firm (test and quarantined ones too) with the statuses it may move to and its
