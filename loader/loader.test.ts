@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { LoaderConfig } from './config.ts';
 import { createLoader, type Loader, READY_TIMEOUT_MS } from './loader.ts';
-import { API, EMBED, fakeFrame, granted, offline, refused, stubActivate } from './testing.ts';
+import { API, CONSENT, EMBED, fakeFrame, granted, offline, refused, stubActivate } from './testing.ts';
 
 const config: LoaderConfig = {
   licenseKey: 'svc_pk_test',
@@ -112,7 +112,14 @@ describe('handshake and events', () => {
       { data: { type: 'svc-connect', v: 1, widgetId: expect.any(String) }, targetOrigin: EMBED },
     ]);
     await vi.waitFor(() => expect(frame.received).toHaveLength(1));
-    expect(frame.received[0]).toMatchObject({ type: 'svc-init', apiUrl: API, token: expect.any(String) });
+    expect(frame.received[0]).toMatchObject({
+      type: 'svc-init',
+      apiUrl: API,
+      token: expect.any(String),
+      firm: { name: 'Smith & Lee LLP' },
+      // The consent version travels to the widget as the session gave it.
+      consent: CONSENT,
+    });
     expect(fetch).toHaveBeenCalledTimes(1); // the mount's request, shared with the hello
     expect(seen.types()).toEqual([]); // svc-hello is internal
   });

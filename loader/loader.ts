@@ -99,7 +99,7 @@ export function createLoader(config: LoaderConfig, win: Window = window, onDestr
         reported = error.reason;
         emit(widget, createMessage('svc-error', id, error));
       },
-      deliver({ token, expiresAt, firm }) {
+      deliver({ token, expiresAt, firm, consent }) {
         if (!port) return; // not connected yet: it gets the session when it says hello
         // Renewals are an `svc-init` again: the widget takes the newest, and stays ready.
         post({
@@ -109,6 +109,7 @@ export function createLoader(config: LoaderConfig, win: Window = window, onDestr
           expiresAt,
           apiUrl: config.apiUrl,
           ...(firm && { firm }),
+          ...(consent && { consent }),
         });
         reported = undefined;
       },

@@ -1,4 +1,4 @@
-import type { ErrorPayload } from '../protocol/index.ts';
+import type { ConsentInfo, ErrorPayload } from '../protocol/index.ts';
 import { isPermanent, NETWORK_ERROR, reasonFor, toErrorPayload } from './reasons.ts';
 
 /** What `POST /v1/api/license/activate` answers. */
@@ -8,6 +8,8 @@ export interface EmbedSession {
   calculators?: string[];
   /** The firm's name and accent from its settings. */
   firm?: { name: string; accent?: string };
+  /** The firm's consent version in force, handed to the widget as it is. */
+  consent?: ConsentInfo;
 }
 
 /** A token younger than this is handed out again instead of asking the API for another. */

@@ -19,6 +19,9 @@ export function stubActivate(...answers: (() => Response | Promise<Response>)[])
   return fetch;
 }
 
+/** The firm's consent version as the embed session answers it. */
+export const CONSENT = { versionId: 'cv_1', text: 'Smith & Lee LLP may call me.', sha256: 'ab'.repeat(32) };
+
 export const granted =
   (ttlMs = 600_000, calculators: string[] = SLUGS) =>
   () =>
@@ -28,6 +31,8 @@ export const granted =
         expiresAt: new Date(Date.now() + ttlMs).toISOString(),
         embedUrl: EMBED,
         calculators,
+        firm: { name: 'Smith & Lee LLP' },
+        consent: CONSENT,
       }),
       { status: 200, headers: { 'content-type': 'application/json' } },
     );

@@ -33,6 +33,18 @@ export interface FirmInfo {
   accent?: string;
 }
 
+/**
+ * The firm's consent version in force, from the embed session: the widget shows `text` verbatim
+ * beside the consent box and names `versionId` with the lead. No consent wording lives in widget
+ * code, so the words stored with a lead are the words its visitor read.
+ */
+export interface ConsentInfo {
+  versionId: string;
+  text: string;
+  /** SHA-256 of `text` (hex), as the firm's consent version was published. */
+  sha256: string;
+}
+
 /** Loader → iframe window, once per `svc-ready`; `ports[0]` is the widget's end of the channel. */
 export interface ConnectMessage {
   type: 'svc-connect';
@@ -50,6 +62,7 @@ export interface InitMessage {
   /** API base without `/v1`, e.g. `https://api.svc.example`. */
   apiUrl: string;
   firm?: FirmInfo;
+  consent?: ConsentInfo;
 }
 
 /** Loader → iframe over the port: a renewed token. */

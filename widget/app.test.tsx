@@ -14,7 +14,7 @@ import { inheritanceTaxForm } from './forms/inheritance-tax.ts';
 import { probateFeesForm } from './forms/probate-fees.ts';
 import { rmdForm } from './forms/rmd.ts';
 import type { WidgetCalculator } from './forms/types.ts';
-import { fakeBridge, json, stubFetch } from './testing.ts';
+import { fakeBridge, json, stubFetch, TEST_CONSENT } from './testing.ts';
 
 const CALCS: Record<string, WidgetCalculator> = {
   'estate-tax': { core: estateTaxCore, form: estateTaxForm },
@@ -131,7 +131,9 @@ describe('widget page', () => {
     await vi.waitFor(() => expect($('#lead-state')).toBeTruthy());
     expect($<HTMLInputElement>('#lead-state')!.value).toBe('NY');
     type('#lead-name', 'Zoë');
-    expect($('label[for="lead-consent"]')?.textContent).toContain('Smith & Lee LLP may contact me');
+    // The firm's consent version from the session, verbatim; the widget's own line apart from it.
+    expect($('label[for="lead-consent"]')?.textContent).toBe(TEST_CONSENT.text);
+    expect($('form.lead .fine-print')?.textContent).toMatch(/not legal advice/);
     type('#lead-email', 'zoe@example.com');
     const consent = $<HTMLInputElement>('#lead-consent')!;
     consent.checked = true;

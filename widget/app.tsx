@@ -29,7 +29,7 @@ export function App({ calc, bridge, preset, onReady }: AppProps) {
     return { api, emit };
   }, [bridge, session]);
   const model = useModel(() => new CalculatorModel(calc, api, emit, preset));
-  const lead = useModel(() => new LeadModel(core.slug, api, emit, model.result, session.firm));
+  const lead = useModel(() => new LeadModel(core.slug, api, emit, model.result, session.consent));
 
   const stored = model.result.value;
   const instant = model.instant.value;
@@ -105,7 +105,7 @@ export function App({ calc, bridge, preset, onReady }: AppProps) {
           <p>Answer the questions above to see an estimate here.</p>
         </section>
       )}
-      {stored && <LeadForm lead={lead} firm={firm} />}
+      {stored && <LeadForm lead={lead} firm={firm} consent={session.consent.value?.text} />}
       <footer class="disclaimer">{core.disclaimer}</footer>
     </main>
   );

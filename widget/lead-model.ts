@@ -1,10 +1,7 @@
 import { action, createModel, effect, type ReadonlySignal, signal } from '@preact/signals';
+import type { ConsentInfo } from '../protocol/index.ts';
 import { type Api, ApiError } from './api.ts';
 import type { Emit } from './calculator-model.ts';
-
-/** Shown beside the consent box and stored with the lead, word for word, with the firm's name. */
-export const consentText = (firm = 'this firm') =>
-  `I agree that ${firm} may contact me by email or phone about my estate plan. This is not legal advice and does not create an attorney–client relationship.`;
 
 export interface LeadValues {
   name: string;
@@ -24,7 +21,8 @@ export const LeadModel = createModel(
     api: Api,
     emit: Emit,
     result: ReadonlySignal<{ resultId: string; state: string | null } | undefined>,
-    firm: ReadonlySignal<{ name: string } | undefined> = signal(undefined),
+    /** The firm's consent version from the embed session: its text is what the form shows. */
+    consentVersion: ReadonlySignal<ConsentInfo | undefined> = signal(undefined),
   ) => {
     const values = signal<LeadValues>({ ...EMPTY });
     const consent = signal(false);
@@ -69,6 +67,7 @@ export const LeadModel = createModel(
         key ??= crypto.randomUUID();
         const { phone, state, website } = values.value;
         const id = result.value?.resultId;
+        const versionId = consentVersion.value?.versionId;
         try {
           const created = await api.submitLead(
             {
@@ -79,7 +78,8 @@ export const LeadModel = createModel(
               ...(phone.trim() ? { phone: phone.trim() } : {}),
               state: state.trim().toUpperCase(),
               consent: true,
-              consentText: consentText(firm.value?.name),
+              // The version whose words the box showed; the server stores exactly that one.
+              ...(versionId ? { consentVersionId: versionId } : {}),
               website,
             },
             key,

@@ -8,9 +8,9 @@ import { ApiError, createApi } from './api.ts';
 import { CalculatorModel, type Emit } from './calculator-model.ts';
 import { estateTaxForm } from './forms/estate-tax.ts';
 import { rmdForm } from './forms/rmd.ts';
-import { consentText, LeadModel } from './lead-model.ts';
+import { LeadModel } from './lead-model.ts';
 import { SessionModel } from './session-model.ts';
-import { API, apiError, fakeBridge, json, stubFetch } from './testing.ts';
+import { API, apiError, fakeBridge, json, stubFetch, TEST_CONSENT } from './testing.ts';
 
 const ESTATE = { core: estateTaxCore, form: estateTaxForm };
 const RMD = { core: rmdCore, form: rmdForm };
@@ -142,7 +142,7 @@ describe('LeadModel', () => {
   });
 
   function filled() {
-    const lead = new LeadModel('estate-tax', api, emit, result, signal({ name: 'Smith & Søn Estate Law' }));
+    const lead = new LeadModel('estate-tax', api, emit, result, signal(TEST_CONSENT));
     lead.setValue('name', ' Zoë Ødegård ');
     lead.setValue('email', 'zoe@example.com');
     return lead;
@@ -172,7 +172,7 @@ describe('LeadModel', () => {
       email: 'zoe@example.com',
       state: 'NY',
       consent: true,
-      consentText: consentText('Smith & Søn Estate Law'),
+      consentVersionId: TEST_CONSENT.versionId,
       website: '',
     });
     expect(lead.leadId.value).toBe('lead_1');
@@ -209,10 +209,15 @@ describe('LeadModel', () => {
   });
 });
 
-it('names the firm in the consent text', () => {
-  expect(consentText('Smith & Søn Estate Law')).toMatch(
-    /^I agree that Smith & Søn Estate Law may contact me/,
-  );
+it('an older session without a consent version sends no version id (the server assumes the current one)', async () => {
+  const { requests } = stubFetch(() => json(201, { leadId: 'lead_2' }));
+  const lead = new LeadModel('rmd', api, emit, signal(undefined), signal(undefined));
+  lead.setValue('name', 'Ann');
+  lead.setValue('email', 'ann@example.com');
+  lead.setValue('state', 'NY');
+  lead.consent.value = true;
+  await lead.submit();
+  expect(await requests[0]!.json()).not.toHaveProperty('consentVersionId');
 });
 
 it('ApiError keeps the payload the host receives', () => {

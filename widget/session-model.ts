@@ -1,5 +1,5 @@
 import { createModel, effect, signal } from '@preact/signals';
-import type { ErrorPayload, FirmInfo } from '../protocol/index.ts';
+import type { ConsentInfo, ErrorPayload, FirmInfo } from '../protocol/index.ts';
 import type { Credentials } from './api.ts';
 import type { Bridge } from './bridge.ts';
 
@@ -16,6 +16,7 @@ const TRANSIENT: readonly string[] = ['network', 'rate_limited', 'unknown'];
 export const SessionModel = createModel((bridge: Bridge | undefined, onReady?: () => void) => {
   const credentials = signal<Credentials | undefined>(undefined);
   const firm = signal<FirmInfo | undefined>(undefined);
+  const consent = signal<ConsentInfo | undefined>(undefined);
   const problem = signal<ErrorPayload | undefined>(
     bridge
       ? undefined
@@ -49,6 +50,7 @@ export const SessionModel = createModel((bridge: Bridge | undefined, onReady?: (
       const apiUrl = message.type === 'svc-init' ? message.apiUrl : credentials.value?.apiUrl;
       if (!apiUrl) return; // a renewal cannot come before the init
       if (message.type === 'svc-init' && message.firm) firm.value = message.firm;
+      if (message.type === 'svc-init' && message.consent) consent.value = message.consent;
       credentials.value = { token: message.token, apiUrl };
       problem.value = undefined;
       if (!ready) {
@@ -65,6 +67,7 @@ export const SessionModel = createModel((bridge: Bridge | undefined, onReady?: (
   return {
     credentials,
     firm,
+    consent,
     problem,
     renew: () => bridge?.requestToken() ?? Promise.resolve(false),
   };

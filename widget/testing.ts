@@ -1,10 +1,17 @@
 import { vi } from 'vitest';
-import type { EventType, LoaderPortMessage, PayloadOf } from '../protocol/index.ts';
+import type { ConsentInfo, EventType, LoaderPortMessage, PayloadOf } from '../protocol/index.ts';
 import type { Bridge } from './bridge.ts';
 
 /** Test helpers for the widget: a bridge double and JSON answers for a stubbed fetch. */
 
 export const API = 'https://api.svc.test';
+
+/** A firm's consent version as an embed session hands it over (the firm's words, not ours). */
+export const TEST_CONSENT: ConsentInfo = {
+  versionId: 'cv_test1',
+  text: 'Smith & Lee LLP may call or e-mail me about my estate (firm text, version 3).',
+  sha256: '0'.repeat(64),
+};
 
 export function fakeBridge() {
   const emitted: { type: EventType; payload: unknown }[] = [];
@@ -32,7 +39,11 @@ export function fakeBridge() {
     bridge,
     emitted,
     of: (type: EventType) => emitted.filter((e) => e.type === type).map((e) => e.payload),
-    init(token = 'token-1', firm?: { name: string; accent?: string }) {
+    init(
+      token = 'token-1',
+      firm?: { name: string; accent?: string },
+      consent: ConsentInfo | undefined = TEST_CONSENT,
+    ) {
       for (const l of listeners)
         l({
           type: 'svc-init',
@@ -41,6 +52,7 @@ export function fakeBridge() {
           expiresAt: '2099-01-01T00:00:00Z',
           apiUrl: API,
           ...(firm ? { firm } : {}),
+          ...(consent ? { consent } : {}),
         });
     },
     refuse(reason: 'token_denied' | 'domain_not_allowed', message = 'refused') {

@@ -20,6 +20,14 @@ interface Detail {
     email: string;
     consentText: string;
     consentedAt: string;
+    consent: {
+      versionId: string | null;
+      text: string;
+      sha256: string;
+      agreedAt: string;
+      page: string | null;
+      assumed: boolean;
+    };
     updatedAt: string;
     resultId: string | null;
     test: boolean;
@@ -34,6 +42,33 @@ interface Detail {
     inputs: Figure[];
     outputs: Figure[];
   } | null;
+}
+
+/**
+ * The consent as evidence: the exact words, the version and the SHA-256 of its text (so a copy
+ * kept elsewhere can be checked), when, and the page where the visitor agreed.
+ */
+function ConsentCard({ consent }: { consent: Detail['lead']['consent'] }) {
+  return (
+    <Card title="Consent">
+      <blockquote class="consent">{consent.text}</blockquote>
+      <Facts
+        rows={[
+          ['Agreed', formatDateTime(consent.agreedAt)],
+          ['Version', consent.versionId ? <code>{consent.versionId}</code> : '—'],
+          ['SHA-256', <code class="hash">{consent.sha256}</code>],
+          ['Page', consent.page ? <span class="break">{consent.page}</span> : 'Not reported'],
+        ]}
+      />
+      {consent.page ? <p class="muted small">The page as reported by the visitor’s browser.</p> : null}
+      {consent.assumed ? (
+        <p class="muted small">
+          Sent by an older widget that did not say which version it showed: the version in force when the lead
+          arrived is stored.
+        </p>
+      ) : null}
+    </Card>
+  );
 }
 
 function Facts(props: { rows: [string, preact.ComponentChildren][] }) {
@@ -171,10 +206,7 @@ export function LeadDetailPage(props: { leadId: string }) {
             ]}
           />
         </Card>
-        <Card title="Consent">
-          <blockquote class="consent">{current.consentText}</blockquote>
-          <p class="muted small">Agreed {formatDateTime(current.consentedAt)}</p>
-        </Card>
+        <ConsentCard consent={current.consent} />
       </div>
       {data.result ? (
         <ResultCard result={data.result} />

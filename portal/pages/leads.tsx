@@ -9,6 +9,7 @@ import { useResource } from '../use-resource.ts';
 import { LeadChart, type LeadChartData } from './lead-chart.tsx';
 import { type Lead, LeadsTable } from './leads-table.tsx';
 import { StatusPicker } from './status-picker.tsx';
+import { TEST_MODE_SENTENCE, TestLeadsNotice } from './test-leads-notice.tsx';
 
 /** The filters, exactly as the URL and the API carry them (so a filtered view can be shared). */
 const FILTER_KEYS = ['status', 'calculator', 'state', 'from', 'to', 'test', 'quarantined'] as const;
@@ -31,6 +32,8 @@ interface Page {
   nextCursor: string | null;
   total: number;
   totalCapped: boolean;
+  /** Test-mode leads these filters leave out (0 when test data is shown). */
+  hiddenTest: number;
 }
 
 function Select(props: {
@@ -196,6 +199,12 @@ export function LeadsPage() {
       </Card>
       <FilterBar filters={filters} onChange={(next) => navigate(`/portal/leads${queryOf(next)}`, true)} />
       <ErrorNote error={loadError ?? error} />
+      {data ? (
+        <TestLeadsNotice
+          hidden={data.hiddenTest}
+          href={`/portal/leads${queryOf({ ...filters, test: 'include' })}`}
+        />
+      ) : null}
       <Card>
         {!data ? (
           <Loading />
@@ -203,7 +212,8 @@ export function LeadsPage() {
           <Empty title={filtered ? 'No leads match these filters' : 'No leads yet'}>
             {filtered
               ? 'Widen the dates or clear a filter.'
-              : 'When a visitor sends the contact form under a calculator, the lead appears here within seconds.'}
+              : 'When a visitor sends the contact form under a calculator, the lead appears here within seconds.'}{' '}
+            {filters.test ? '' : TEST_MODE_SENTENCE}
           </Empty>
         ) : (
           <>

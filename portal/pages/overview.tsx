@@ -3,11 +3,12 @@ import { Card, Empty, ErrorNote, Link, Loading, PageHeader } from '../components
 import { type LicenseView, licenseStatusWords, plural, STATUS_TONE } from '../format.ts';
 import { useResource } from '../use-resource.ts';
 import { type Lead, LeadsTable } from './leads-table.tsx';
+import { TEST_MODE_SENTENCE, TestLeadsNotice } from './test-leads-notice.tsx';
 
 interface Overview {
   firm: { name: string };
   licenses: LicenseView[];
-  leads: { thisMonth: number; lastMonth: number; latest: Lead[] };
+  leads: { thisMonth: number; lastMonth: number; latest: Lead[]; hiddenTest: number };
 }
 
 function Change(props: { now: number; before: number }) {
@@ -54,11 +55,12 @@ export function OverviewPage() {
               </div>
             ))}
           </div>
+          <TestLeadsNotice hidden={data.leads.hiddenTest} href="/portal/leads?test=include" />
           <Card title="Latest leads" id="latest">
             {data.leads.latest.length === 0 ? (
               <Empty title="No leads yet">
                 Put a calculator on your site (see <Link href="/portal/embed">Embed code</Link>); people who
-                ask to be contacted appear here.
+                ask to be contacted appear here. {TEST_MODE_SENTENCE}
               </Empty>
             ) : (
               <>

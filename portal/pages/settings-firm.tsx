@@ -140,7 +140,7 @@ function FirmForm(props: {
             id="firm-consent"
             rows={4}
             maxLength={2000}
-            placeholder={`I agree that ${s.name} may contact me about my enquiry and store the details I entered for that purpose.`}
+            placeholder={`I agree that ${s.name} may contact me by e-mail or by phone about my enquiry, and may keep the details I entered for that purpose.`}
             aria-describedby="firm-consent-help"
             value={consent}
             onInput={(e) => setConsent((e.target as HTMLTextAreaElement).value)}

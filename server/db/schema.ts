@@ -269,6 +269,8 @@ export const leads = pgTable(
     quarantinedAt: at('quarantined_at'),
     /** 0008: where consent was given: the host page's origin + path, as reported by the page. */
     page: text('page'),
+    /** 0009: the widget named no consent version (an older widget); the current one was stored. */
+    consentAssumed: boolean('consent_assumed').notNull().default(false),
   },
   (t) => [
     index('leads_account_idx').on(t.accountId, t.createdAt),

@@ -3,6 +3,7 @@ import { hasAuditSince, recordAudit } from '../db/audit-repo.ts';
 import { newId } from '../db/ids.ts';
 import type { LicenseRow } from '../db/licenses-repo.ts';
 import { AppError } from '../errors.ts';
+import { ensureCurrentConsent } from './accounts/consent.ts';
 import { cachedAccount } from './caches/cached-lookups.ts';
 import { licenseKeyKindOf } from './credential-formats.ts';
 import { canonicalHost, isDevHost } from './domains.ts';
@@ -33,6 +34,11 @@ export interface EmbedSession {
   warnings?: EmbedWarning[];
   /** The firm's name and accent from its settings, so the widget, consent text and PDF agree. */
   firm: { name: string; accent?: string };
+  /**
+   * The firm's consent version in force: the widget shows `text` verbatim beside the consent box
+   * and names `versionId` with the lead, so the lead keeps the words its visitor read.
+   */
+  consent: { versionId: string; text: string; sha256: string };
 }
 
 export interface EmbedSessionInput {
@@ -89,6 +95,7 @@ export async function createEmbedSession(
   });
   if (legacy) await auditSecretInPage(deps, license, origin);
   const account = await cachedAccount(deps, license.accountId);
+  const consent = await ensureCurrentConsent(deps, license.accountId, account?.name ?? 'this firm');
   return {
     token,
     expiresAt: expiresAt.toISOString(),
@@ -104,6 +111,7 @@ export async function createEmbedSession(
         ? { accent: account.accentColor }
         : {}),
     },
+    consent: { versionId: consent.id, text: consent.text, sha256: consent.textSha256 },
   };
 }
 

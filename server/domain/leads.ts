@@ -21,9 +21,10 @@ import {
 } from '../db/leads-repo.ts';
 import { findResult } from '../db/results-repo.ts';
 import { AppError } from '../errors.ts';
-import { type ConsentVersion, ensureCurrentConsent } from './accounts/consent.ts';
+import { type ConsentVersion, ensureCurrentConsent, findConsentVersion } from './accounts/consent.ts';
 import { enqueueLeadEvent } from './delivery/outbox.ts';
 import { type LeadConsent, leadConsent } from './leads/lead-consent.ts';
+import { type LeadResult, leadResult, type ResultSource } from './leads/lead-result.ts';
 import { alert, planOf } from './licensing/ceilings.ts';
 import type { Principal } from './principal.ts';
 import type { LicensingDeps } from './token-set.ts';
@@ -40,9 +41,12 @@ export interface LeadInput {
   state: string;
   consent: true;
   /**
-   * What the widget showed, accepted for compatibility and ignored: the consent stored is the
-   * firm's server-side consent version in force (text + hash), never text a client sent.
+   * The consent version the widget showed (from its embed session). Stored as sent when it is a
+   * version of this firm, even an older one; absent (older widgets), the current version is stored
+   * and the lead is marked `consent.assumed`.
    */
+  consentVersionId?: string;
+  /** Accepted for compatibility and ignored: consent text is never taken from a client. */
   consentText?: string;
   /** Honeypot: invisible to people, filled in by bots. */
   website?: string;
@@ -92,20 +96,22 @@ export async function submitLead(
     };
   }
   const hash = requestHash(input);
-  const context = await leadContext(deps, principal);
+  const context = await leadContext(deps, principal, input.consentVersionId);
   try {
     return await deps.db.transaction(async (txRaw) => {
       const tx = txRaw as unknown as Db;
       const stored = await replay(deps, tx, principal.accountId, key, hash);
       if (stored) return stored;
-      if (input.resultId && !(await findResult(tx, principal.accountId, input.resultId))) {
+      const result = input.resultId ? await findResult(tx, principal.accountId, input.resultId) : null;
+      if (input.resultId && !result) {
         throw new AppError('INVALID_REQUEST', 'resultId does not name a result of this firm.', {
           details: [{ path: 'resultId', message: 'Unknown result' }],
         });
       }
       await purgeExpiredKeys(tx, principal.accountId, deps.clock.now());
       const lead = await insertLead(tx, leadValues(deps, principal, key, input, context));
-      await enqueueLeadEvent(tx, 'lead.created', lead, toLeadView(lead), lead.createdAt);
+      const view = toLeadView({ ...lead, result: result ?? null });
+      await enqueueLeadEvent(tx, 'lead.created', lead, view, lead.createdAt);
       const body = { leadId: lead.id, status: lead.status, createdAt: lead.createdAt.toISOString() };
       const now = deps.clock.now();
       const inserted = await insertIdempotencyKey(tx, {
@@ -153,33 +159,64 @@ async function replay(
 
 interface LeadContext {
   consent: ConsentVersion;
+  /** No version was named (an older widget): `consent` is the one in force, assumed. */
+  consentAssumed: boolean;
   quarantined: boolean;
 }
 
 /**
- * The consent version in force for the firm (its default text is written as version 1 on first
- * use), and whether the license is over its plan's daily lead quota. Over the quota a lead is
- * stored quarantined (never dropped: the firm sees it and may release it) and the first one writes
- * an alert to the audit log. Test-mode leads neither count nor get quarantined.
+ * The consent version the visitor saw: the one the widget named, when it is a version of this
+ * firm (older ones too: a firm may publish a new text while the visitor is on the page), else
+ * INVALID_REQUEST; without a name, the version in force (its default text is written as version 1
+ * on first use), marked as assumed.
+ */
+async function consentSeen(
+  deps: LicensingDeps,
+  accountId: string,
+  versionId: string | undefined,
+): Promise<{ consent: ConsentVersion; consentAssumed: boolean }> {
+  if (versionId !== undefined) {
+    const named = await findConsentVersion(deps.db, accountId, versionId);
+    if (!named) {
+      throw new AppError(
+        'INVALID_REQUEST',
+        'consentVersionId does not name a consent version of this firm.',
+        {
+          details: [{ path: 'consentVersionId', message: 'Unknown consent version' }],
+        },
+      );
+    }
+    return { consent: named, consentAssumed: false };
+  }
+  const account = await findAccountById(deps.db, accountId);
+  const consent = await ensureCurrentConsent(deps, accountId, account?.name ?? 'this firm');
+  return { consent, consentAssumed: true };
+}
+
+/**
+ * The consent the visitor saw (`consentSeen`), and whether the license is over its plan's daily
+ * lead quota. Over the quota a lead is stored quarantined (never dropped: the firm sees it and may
+ * release it) and the first one writes an alert to the audit log. Test-mode leads neither count
+ * nor get quarantined.
  */
 async function leadContext(
   deps: LicensingDeps,
   principal: Extract<Principal, { kind: 'embed' }>,
+  consentVersionId: string | undefined,
 ): Promise<LeadContext> {
-  const account = await findAccountById(deps.db, principal.accountId);
-  const consent = await ensureCurrentConsent(deps, principal.accountId, account?.name ?? 'this firm');
-  if (principal.test) return { consent, quarantined: false };
+  const seen = await consentSeen(deps, principal.accountId, consentVersionId);
+  if (principal.test) return { ...seen, quarantined: false };
   const quota = planOf(deps.plans, principal.plan).leadsPerDay;
   const now = deps.clock.now();
   const today = await countLiveLeadsSince(deps.db, principal.licenseId, new Date(now.getTime() - 86_400_000));
-  if (today < quota) return { consent, quarantined: false };
+  if (today < quota) return { ...seen, quarantined: false };
   await alert(
     deps,
     { id: principal.licenseId, accountId: principal.accountId, plan: principal.plan },
     'ceiling.leads_per_day',
     { quota },
   );
-  return { consent, quarantined: true };
+  return { ...seen, quarantined: true };
 }
 
 function leadValues(
@@ -203,6 +240,7 @@ function leadValues(
     status: 'new' as const,
     consentText: context.consent.text,
     consentVersionId: context.consent.id,
+    consentAssumed: context.consentAssumed,
     consentedAt: now,
     idempotencyKey: key,
     test: principal.test,
@@ -226,6 +264,8 @@ export interface LeadView {
   consentedAt: string;
   /** The consent as given: version, exact text, its SHA-256, when, and on which page. */
   consent: LeadConsent;
+  /** The calculation behind the lead, as data with its headline figure; null when none. */
+  result: LeadResult | null;
   /** From a test-mode session (development host); listed only with `includeTest=true`. */
   test: boolean;
   /** Over the plan's daily quota: stored, no alerts or webhooks, until the firm releases it. */
@@ -234,7 +274,12 @@ export interface LeadView {
   updatedAt: string;
 }
 
-export function toLeadView(row: LeadRow): LeadView {
+/**
+ * The lead's public shape, the one object REST, webhooks, the alert mail, the CSV and the portal
+ * are built from. `result` is the linked calculation (null when the lead names none); callers pass
+ * it explicitly so a lead is never shown without the figures it has.
+ */
+export function toLeadView(row: LeadRow & { result: ResultSource | null }): LeadView {
   return {
     leadId: row.id,
     calculator: row.calculator,
@@ -248,6 +293,7 @@ export function toLeadView(row: LeadRow): LeadView {
     consentVersionId: row.consentVersionId,
     consentedAt: row.consentedAt.toISOString(),
     consent: leadConsent(row),
+    result: leadResult(row.result),
     test: row.test,
     quarantined: row.quarantinedAt !== null,
     createdAt: row.createdAt.toISOString(),
@@ -286,10 +332,11 @@ export async function changeLeadStatus(
   if (!TRANSITIONS[from].includes(to)) {
     throw new AppError('INVALID_TRANSITION', `A lead cannot go from ${from} to ${to}.`);
   }
+  const result = await linkedResult(deps.db, lead);
   const updated = await withTransaction(deps.db, async (tx) => {
     const row = await updateLeadStatus(tx, accountId, leadId, from, to, deps.clock.now());
     if (row) {
-      await enqueueLeadEvent(tx, 'lead.updated', row, toLeadView(row), row.updatedAt);
+      await enqueueLeadEvent(tx, 'lead.updated', row, toLeadView({ ...row, result }), row.updatedAt);
       await recordAudit(tx, {
         accountId,
         actor,
@@ -302,7 +349,7 @@ export async function changeLeadStatus(
     return row;
   });
   if (!updated) throw new AppError('INVALID_TRANSITION', 'The lead changed meanwhile; read it again.');
-  return toLeadView(updated);
+  return toLeadView({ ...updated, result });
 }
 
 /**
@@ -318,9 +365,10 @@ export async function releaseQuarantinedLead(
   // Released, it is an ordinary new lead: its webhooks and alert mail go now (same transaction).
   const row = await withTransaction(deps.db, async (tx) => {
     const released = await releaseLead(tx, accountId, leadId, deps.clock.now());
-    if (released)
-      await enqueueLeadEvent(tx, 'lead.created', released, toLeadView(released), deps.clock.now());
-    return released;
+    if (!released) return undefined;
+    const view = toLeadView({ ...released, result: await linkedResult(tx, released) });
+    await enqueueLeadEvent(tx, 'lead.created', released, view, deps.clock.now());
+    return view;
   });
   if (!row) throw new AppError('NOT_FOUND', 'No such quarantined lead.');
   await recordAudit(deps.db, {
@@ -330,5 +378,20 @@ export async function releaseQuarantinedLead(
     subject: leadId,
     at: deps.clock.now(),
   });
-  return toLeadView(row);
+  return row;
+}
+
+/** `GET /leads/{id}`: one lead of the firm (test and quarantined too); another firm's is NOT_FOUND. */
+export async function findLeadView(db: Db, accountId: string, leadId: string): Promise<LeadView> {
+  const row = await findLead(db, accountId, leadId);
+  if (!row) throw new AppError('NOT_FOUND', 'No such lead.');
+  return toLeadView({ ...row, result: await linkedResult(db, row) });
+}
+
+/** The calculation a lead names (of the same firm), or null. */
+export async function linkedResult(
+  db: Db,
+  lead: Pick<LeadRow, 'accountId' | 'resultId'>,
+): Promise<ResultSource | null> {
+  return lead.resultId ? ((await findResult(db, lead.accountId, lead.resultId)) ?? null) : null;
 }

@@ -1,7 +1,9 @@
+import { createHash } from 'node:crypto';
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../db/ids.ts';
 import { insertLead } from '../db/leads-repo.ts';
+import { insertResult } from '../db/results-repo.ts';
 import { apiKeys, auditEvents, leads } from '../db/schema.ts';
 import { invalidateCaches } from '../domain/caches/lookup-caches.ts';
 import { seedDemoLeads } from '../domain/demo-leads.ts';
@@ -254,5 +256,49 @@ describe('audit, scope and rate limit', () => {
     expect(statuses.slice(0, 6)).toEqual([200, 200, 200, 200, 200, 200]);
     expect(statuses[6]).toBe(429);
     expect((await call(big.apiKey, 'get_directory_stats', {}, limited.app)).res.status).toBe(200);
+  });
+});
+
+describe('the lead’s public shape in get_leads (issue 20)', () => {
+  it('carries result { id, calculator, state, inputs, outputs, headline } and consent, keeping calculatorSlug and metadata', async () => {
+    const firm = await t.seed.firm();
+    const apiKey = (await t.seed.apiKey(firm.account.id)).apiKey;
+    const result = await insertResult(t.database.db, {
+      id: newId('res'),
+      accountId: firm.account.id,
+      calculator: 'rmd',
+      state: 'VT',
+      inputs: { balance: 500_000, age: 75 },
+      outputs: { rmd: 20_325.2, factor: 24.6, balance: 500_000 },
+      lineItems: [],
+      notes: [],
+      ruleSet: {},
+      disclaimer: 'Not legal advice.',
+      createdAt: at('2026-02-27T09:00:00Z'),
+    });
+    await addLead(firm.account.id, '2026-02-27T10:00:00Z', {
+      resultId: result.id,
+      page: 'https://smithlaw.com/retirement',
+    });
+    const [lead] = (await ok(apiKey, 'get_leads', {})).structured.leads;
+    expect(lead.calculatorSlug).toBe('rmd');
+    expect(lead.result).toEqual({
+      id: result.id,
+      calculator: 'rmd',
+      calculatorSlug: 'rmd',
+      state: 'VT',
+      inputs: { balance: 500_000, age: 75 },
+      outputs: { rmd: 20_325.2, factor: 24.6, balance: 500_000 },
+      metadata: { balance: 500_000, age: 75, rmd: 20_325.2, factor: 24.6 },
+      headline: 'Required minimum distribution: $20,325.20',
+    });
+    expect(lead.consent).toEqual({
+      versionId: null,
+      text: 'I agree.',
+      sha256: createHash('sha256').update('I agree.').digest('hex'),
+      agreedAt: '2026-02-27T10:00:00.000Z',
+      page: 'https://smithlaw.com/retirement',
+      assumed: false,
+    });
   });
 });

@@ -78,6 +78,26 @@ const LinkedResult = z.object({
   metadata: Metadata,
 });
 
+/** The lead's public shape (README "Leads"): the same objects as REST and webhooks. */
+const LeadResultData = LinkedResult.extend({
+  calculator: z.string().describe('Calculator slug (the same as calculatorSlug).'),
+  inputs: z.record(z.string(), z.unknown()).describe('The visitor’s inputs, e.g. estateValue, state.'),
+  outputs: z.record(z.string(), z.unknown()).describe('The figures computed, e.g. federalTax, stateTax.'),
+  headline: z.string().nullable().describe('The main figure in words, e.g. "Total estate tax: $773,200.00".'),
+});
+
+const Consent = z.object({
+  versionId: z.string().nullable().describe('The firm’s consent version the visitor agreed to.'),
+  text: z.string().describe('That version’s exact text.'),
+  sha256: z.string().describe('SHA-256 of the text, hex.'),
+  agreedAt: Iso,
+  page: z
+    .string()
+    .nullable()
+    .describe('Host page (origin + path) as reported by the page; null if not reported.'),
+  assumed: z.boolean().describe('True when an older widget named no version and the current one was stored.'),
+});
+
 export const Lead = z.object({
   id: z.string(),
   name: z.string(),
@@ -87,7 +107,8 @@ export const Lead = z.object({
   state: z.string().nullable(),
   status: Status,
   createdAt: Iso,
-  result: LinkedResult.optional(),
+  result: LeadResultData.optional(),
+  consent: Consent,
 });
 
 export const getLeadsOutput = z.object({

@@ -6,6 +6,7 @@ import { recordAudit } from '../db/audit-repo.ts';
 import type { LeadWithResult } from '../db/lead-search-repo.ts';
 import type { ResultRow } from '../db/results-repo.ts';
 import { directoryStats } from '../domain/leads/directory-stats.ts';
+import { leadConsent } from '../domain/leads/lead-consent.ts';
 import {
   findLeads,
   findResults,
@@ -13,6 +14,7 @@ import {
   parseDateBound,
   type QueryDeps,
 } from '../domain/leads/lead-query.ts';
+import { leadResult } from '../domain/leads/lead-result.ts';
 import { isAppError } from '../errors.ts';
 import {
   getLeadsInput,
@@ -56,13 +58,13 @@ function leadView(row: LeadWithResult): z.infer<typeof getLeadsOutput>['leads'][
     ...(row.result
       ? {
           result: {
-            id: row.result.id,
+            ...leadResult(row.result)!,
             calculatorSlug: row.result.calculator,
-            state: row.result.state,
             metadata: metadataOf(row.result),
           },
         }
       : {}),
+    consent: leadConsent(row),
   };
 }
 

@@ -39,6 +39,10 @@ const route = createRoute({
           firm: z
             .object({ name: z.string(), accent: z.string().optional() })
             .openapi({ description: 'The firm’s name and accent colour from its settings' }),
+          consent: z.object({ versionId: z.string(), text: z.string(), sha256: z.string() }).openapi({
+            description:
+              'The firm’s consent version in force: the widget shows `text` verbatim and sends `versionId` with the lead',
+          }),
         })
         .openapi('EmbedSession'),
     ),

@@ -1,9 +1,11 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { countTestLeads } from '../db/leads-repo.ts';
 import { findLeads, nextCursorOf, type QueryDeps } from '../domain/leads/lead-query.ts';
+import { findResultView } from '../domain/leads/lead-result.ts';
 import {
   actorOfPrincipal,
   changeLeadStatus,
+  findLeadView,
   releaseQuarantinedLead,
   submitLead,
   toLeadView,
@@ -29,8 +31,31 @@ const ConsentSchema = z
     page: z.string().nullable().openapi({
       description: 'Origin and path of the host page, as reported by the page (null if not reported)',
     }),
+    assumed: z.boolean().openapi({
+      description:
+        'True when the widget named no version (an older widget): the version in force when the lead arrived was stored',
+    }),
   })
   .openapi('LeadConsent');
+
+/** A calculation as data: what `GET /api/results/{id}` answers and what a lead carries. */
+export const ResultSchema = z
+  .object({
+    id: z.string(),
+    calculator: z.string().openapi({ description: 'Calculator slug', example: 'estate-tax' }),
+    state: z.string().nullable().openapi({ example: 'NY' }),
+    inputs: z
+      .record(z.string(), z.unknown())
+      .openapi({ description: 'The visitor’s inputs', example: { estateValue: 8_000_000, state: 'NY' } }),
+    outputs: z
+      .record(z.string(), z.unknown())
+      .openapi({ description: 'The figures computed', example: { stateTax: 773_200 } }),
+    headline: z
+      .string()
+      .nullable()
+      .openapi({ description: 'The main figure in words', example: 'Total estate tax: $773,200' }),
+  })
+  .openapi('LeadResult');
 
 const LeadSchema = z
   .object({
@@ -46,6 +71,9 @@ const LeadSchema = z
     consentVersionId: z.string().nullable(),
     consentedAt: Iso,
     consent: ConsentSchema,
+    result: ResultSchema.nullable().openapi({
+      description: 'The calculation behind the lead (null when none)',
+    }),
     test: z.boolean().openapi({ description: 'From a test-mode session (development host)' }),
     quarantined: z
       .boolean()
@@ -82,8 +110,12 @@ const create = createRoute({
           .optional(),
         state: z.string().regex(/^[A-Z]{2}$/, 'Expected a two-letter state code'),
         consent: z.literal(true, { error: 'The visitor must consent to be contacted' }),
+        consentVersionId: z.string().min(1).max(64).optional().openapi({
+          description:
+            'The consent version the widget showed (`consent.versionId` of its embed session). Without it the version in force is stored, marked `assumed`',
+        }),
         consentText: z.string().trim().max(2000).optional().openapi({
-          description: 'Ignored: the firm’s server-side consent version in force is stored instead',
+          description: 'Ignored: consent text is taken from the named consent version, never from the client',
         }),
         website: z.string().max(500).optional().openapi({ description: 'Honeypot: leave empty' }),
       }),
@@ -95,6 +127,24 @@ const create = createRoute({
       z.object({ leadId: z.string(), status: Status, createdAt: Iso }),
     ),
     ...errorResponses(400, 401, 409),
+  },
+});
+
+const resultDetail = createRoute({
+  method: 'get',
+  path: '/api/results/{id}',
+  tags,
+  summary: 'One calculation result of the firm as data (leads:read)',
+  description:
+    'The result a lead’s `result.id` (or a `result.created` webhook) names: calculator, state, the visitor’s inputs, the outputs and the headline figure. Another firm’s result id is 404, as is an unknown one.',
+  security: bearerSecurity,
+  request: { params: z.object({ id: z.string().min(1).max(64) }) },
+  responses: {
+    200: jsonResponse(
+      'The result',
+      ResultSchema.extend({ test: z.boolean(), createdAt: Iso }).openapi('Result'),
+    ),
+    ...errorResponses(401, 403, 404),
   },
 });
 
@@ -147,6 +197,16 @@ const list = createRoute({
   },
 });
 
+const detail = createRoute({
+  method: 'get',
+  path: '/api/leads/{id}',
+  tags,
+  summary: 'One lead of the firm, test and quarantined ones too (leads:read)',
+  security: bearerSecurity,
+  request: { params: z.object({ id: z.string().min(1).max(64) }) },
+  responses: { 200: jsonResponse('The lead', LeadSchema), ...errorResponses(401, 403, 404) },
+});
+
 const patch = createRoute({
   method: 'patch',
   path: '/api/leads/{id}',
@@ -180,6 +240,8 @@ export function createLeadRoutes(deps: LicensingDeps, queries: QueryDeps) {
   });
   const admin = requireCredential(deps, ['access', 'apikey']);
   router.on(['GET'], list.path, admin);
+  router.on(['GET'], '/api/leads/:id', admin);
+  router.on(['GET'], '/api/results/:id', admin);
   router.on(['PATCH'], '/api/leads/:id', admin);
   router.on(['POST'], '/api/leads/:id/release', admin);
   router.openapi(list, async (c) => {
@@ -201,6 +263,19 @@ export function createLeadRoutes(deps: LicensingDeps, queries: QueryDeps) {
         nextCursor: nextCursorOf(page, page.rows.length) ?? null,
         hiddenTest,
       } as never,
+      200,
+    );
+  });
+  router.openapi(detail, async (c) => {
+    const principal = c.get('principal')!;
+    requireScope(principal, 'leads:read');
+    return c.json((await findLeadView(deps.db, principal.accountId, c.req.valid('param').id)) as never, 200);
+  });
+  router.openapi(resultDetail, async (c) => {
+    const principal = c.get('principal')!;
+    requireScope(principal, 'leads:read');
+    return c.json(
+      (await findResultView(deps.db, principal.accountId, c.req.valid('param').id)) as never,
       200,
     );
   });

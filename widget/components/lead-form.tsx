@@ -1,5 +1,5 @@
 import { STATE_CHOICES } from '../forms/states.ts';
-import { consentText, type LeadModel, type LeadValues } from '../lead-model.ts';
+import type { LeadModel, LeadValues } from '../lead-model.ts';
 
 type Lead = InstanceType<typeof LeadModel>;
 
@@ -22,8 +22,20 @@ function Problem({ id, text }: { id: string; text: string | undefined }) {
   ) : null;
 }
 
-/** "Talk to the firm": name, email, phone, state, explicit consent, and a honeypot for bots. */
-export function LeadForm({ lead, firm }: { lead: Lead; firm: string | undefined }) {
+/**
+ * "Talk to the firm": name, email, phone, state, explicit consent, and a honeypot for bots. The
+ * consent label is the firm's consent version from the embed session, verbatim; without one (no
+ * session yet) the form waits rather than show words the firm did not publish.
+ */
+export function LeadForm({
+  lead,
+  firm,
+  consent,
+}: {
+  lead: Lead;
+  firm: string | undefined;
+  consent: string | undefined;
+}) {
   if (lead.leadId.value) {
     return (
       <section class="lead done" role="status">
@@ -108,10 +120,11 @@ export function LeadForm({ lead, firm }: { lead: Lead; firm: string | undefined 
             lead.consent.value = e.currentTarget.checked;
           }}
         />
-        <label for="lead-consent">{consentText(firm)}</label>
+        <label for="lead-consent">{consent}</label>
         <Problem id="lead-consent-error" text={errors.consent} />
       </div>
-      <button type="submit" class="primary" disabled={lead.busy.value}>
+      <p class="fine-print">This is not legal advice and does not create an attorney–client relationship.</p>
+      <button type="submit" class="primary" disabled={lead.busy.value || !consent}>
         {lead.busy.value ? 'Sending…' : 'Send my details'}
       </button>
       {lead.error.value && (

@@ -12,7 +12,12 @@ import { listLicensesByAccount } from '../../db/licenses-repo.ts';
 import { invalidateCaches } from '../caches/lookup-caches.ts';
 import { type ActingAs, diff, notFound } from '../licensing/license-lifecycle.ts';
 import type { LicensingDeps } from '../token-set.ts';
-import { countConsentVersions, findCurrentConsent, publishConsentText } from './consent.ts';
+import {
+  countConsentVersions,
+  findCurrentConsent,
+  publishConsentText,
+  renamedDefaultConsent,
+} from './consent.ts';
 
 /** `account update` (admin API, CLI, portal): the firm settings the widget, PDF, alerts and portal read. */
 export const AccountUpdateSchema = z
@@ -102,11 +107,13 @@ export async function updateAccount(
     changes.accentColor = input.accentColor;
   const emails = input.alertEmails?.map((e) => e.toLowerCase()).filter((e, i, all) => all.indexOf(e) === i);
   if (emails && emails.join(',') !== account.alertEmails.join(',')) changes.alertEmails = emails;
-  const before = input.consentText !== undefined ? await findCurrentConsent(deps.db, accountId) : undefined;
+  // A renamed firm still on the default consent gets the default with its new name.
+  const consentText =
+    input.consentText ??
+    (changes.name ? await renamedDefaultConsent(deps.db, accountId, account.name, changes.name) : undefined);
+  const before = consentText !== undefined ? await findCurrentConsent(deps.db, accountId) : undefined;
   const consent =
-    input.consentText !== undefined
-      ? await publishConsentText(deps, accountId, input.consentText)
-      : undefined;
+    consentText !== undefined ? await publishConsentText(deps, accountId, consentText) : undefined;
   const consentChanged = consent !== undefined && consent.id !== before?.id;
   if (Object.keys(changes).length === 0 && !consentChanged) return showAccount(deps, accountId);
   if (Object.keys(changes).length > 0) {

@@ -5,9 +5,13 @@ import type { Db } from '../../db/database.ts';
 import { newId } from '../../db/ids.ts';
 import { consentVersions } from '../../db/schema.ts';
 
-/** Shown until a firm sets its own text; `{firm}` is replaced by the firm's display name. */
+/**
+ * Shown until a firm sets its own text; `{firm}` is replaced by the firm's display name. It names
+ * both ways a firm calls back (e-mail and phone). Migration 0009 published it for every firm whose
+ * current version was still the earlier default; keep the two texts in step if this one changes.
+ */
 export const DEFAULT_CONSENT_TEXT =
-  'I agree that {firm} may contact me about my enquiry and store the details I entered for that purpose.';
+  'I agree that {firm} may contact me by e-mail or by phone about my enquiry, and may keep the details I entered for that purpose.';
 
 export interface ConsentVersion {
   id: string;
@@ -94,6 +98,23 @@ export async function ensureCurrentConsent(
     (await findCurrentConsent(deps.db, accountId)) ??
     publishConsentText(deps, accountId, DEFAULT_CONSENT_TEXT.replace('{firm}', firmName))
   );
+}
+
+/**
+ * A firm that never wrote its own consent text is shown the default with its name in it; when it
+ * is renamed, the default with the new name is the text to publish (a new version, so earlier leads
+ * keep the old words). Undefined when the firm has its own text (or none yet).
+ */
+export async function renamedDefaultConsent(
+  db: Db,
+  accountId: string,
+  oldName: string,
+  newName: string,
+): Promise<string | undefined> {
+  const current = await findCurrentConsent(db, accountId);
+  return current?.text === DEFAULT_CONSENT_TEXT.replace('{firm}', oldName)
+    ? DEFAULT_CONSENT_TEXT.replace('{firm}', newName)
+    : undefined;
 }
 
 /** Count of versions, for listings. */

@@ -109,6 +109,10 @@ describe('lead alert mails', () => {
       expect(raw).toContain('+1 555 010 2030');
       expect(raw).toContain('Estate tax');
       expect(raw).toMatch(/Total estate tax: \$\d/);
+      // The main figures behind the headline, not only the total.
+      expect(raw).toMatch(/Taxable estate\s+\$[\d,]+/);
+      expect(raw).toMatch(/State estate tax\s+\$[\d,]+/);
+      expect(raw).toMatch(/Federal estate tax\s+\$[\d,]+/);
       expect(raw).toMatch(/\$\d/);
       expect(raw).toContain(`/portal/leads/${f.leadId}`);
       expect(raw).toContain('&#60;b&#62;'); // the name is escaped in HTML, never markup
@@ -183,6 +187,7 @@ describe('names with line breaks in the plain-text part', () => {
     const mail = renderLeadAlert({
       firmName: `Acme Law${nl}${forged}`,
       lead: { name: `Ann${nl}${forged}`, email: 'ann@example.com', calculator: 'estate-tax' },
+      result: null,
       link: 'https://portal.example/leads/lead_1',
     });
     for (const line of mail.text.split('\n')) expect(line.startsWith('Your account')).toBe(false);

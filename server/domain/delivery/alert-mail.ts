@@ -1,6 +1,7 @@
 import { getCalculator } from '../../../calculators/index.ts';
 import { oneLine } from '../../mail/one-line.ts';
 import { formatUsd } from '../../pdf/format.ts';
+import { type LeadResult, mainFigures } from '../leads/lead-result.ts';
 
 export interface RenderedMail {
   subject: string;
@@ -9,23 +10,6 @@ export interface RenderedMail {
 }
 
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-
-/**
- * The figure a firm wants first: a "total…" output when the calculator has one (total estate tax,
- * total fees), else the first output it names ("Inheritance tax", "Required minimum distribution").
- */
-export function headlineOf(calculator: string, outputs: Record<string, unknown> | undefined): string | null {
-  const info = getCalculator(calculator);
-  if (!info || !outputs) return null;
-  const entries = Object.entries(info.outputLabels);
-  const ordered = [...entries.filter(([k]) => /^total/i.test(k)), ...entries];
-  for (const [key, label] of ordered) {
-    const value = outputs[key];
-    if (typeof value === 'number') return `${label}: ${formatUsd(value)}`;
-    if (typeof value === 'string') return `${label}: ${value}`;
-  }
-  return null;
-}
 
 /** Subject, intro and every row value pass through `oneLine`: none of them can start a line. */
 function render(
@@ -61,17 +45,23 @@ ${link ? `<p><a href="${escapeHtml(link.href)}">${escapeHtml(link.label)}</a></p
   return { subject, text, html };
 }
 
-/** "New lead" mail: who, how to reach them, which calculator, the headline figure, a link. */
+/**
+ * "New lead" mail: who, how to reach them, which calculator, the headline figure and the main
+ * figures behind it (estate value, each tax or fee), and a link to the lead.
+ */
 export function renderLeadAlert(input: {
   firmName: string;
   lead: Record<string, unknown>;
-  outputs?: Record<string, unknown> | undefined;
+  result: LeadResult | null;
   link: string;
 }): RenderedMail {
   const lead = input.lead;
   const calculator = String(lead.calculator ?? '');
   const calcName = getCalculator(calculator)?.name ?? calculator;
-  const headline = headlineOf(calculator, input.outputs);
+  const headline = input.result?.headline ?? null;
+  const figures = input.result
+    ? mainFigures(input.result).map(({ label, value }): [string, string] => [label, formatUsd(value)])
+    : [];
   const rows: [string, string][] = [
     ['Name', String(lead.name ?? '')],
     ['E-mail', String(lead.email ?? '')],
@@ -79,6 +69,7 @@ export function renderLeadAlert(input: {
     ['State', lead.state ? String(lead.state) : '—'],
     ['Calculator', calcName],
     ['Result', headline ?? '—'],
+    ...figures,
     ['Received', String(lead.createdAt ?? '')],
   ];
   return render(

@@ -1,7 +1,9 @@
 import { and, asc, eq, inArray, isNull, lte, notInArray, or, type SQL, sql } from 'drizzle-orm';
 import { withTransaction } from '../../db/database.ts';
 import { dbNow, dbNowPlus } from '../../db/db-now.ts';
-import { accounts, calculationResults, mailMessages, outboxEvents } from '../../db/schema.ts';
+import { findResult } from '../../db/results-repo.ts';
+import { accounts, mailMessages, outboxEvents } from '../../db/schema.ts';
+import { type LeadResult, leadResult } from '../leads/lead-result.ts';
 import { type RenderedMail, renderEndpointDisabled, renderLeadAlert } from './alert-mail.ts';
 import type { DeliveryDeps } from './deps.ts';
 import { nextAttemptAt } from './retry-schedule.ts';
@@ -108,17 +110,15 @@ async function renderMail(deps: DeliveryDeps, mail: MailRow): Promise<RenderedMa
   const [event] = await deps.db.select().from(outboxEvents).where(eq(outboxEvents.id, mail.eventId));
   if (!event) return null;
   const lead = (event.payload.data ?? {}) as Record<string, unknown>;
+  // Events written since issue 20 carry the result; older ones name it, and it is read here.
   const resultId = typeof lead.resultId === 'string' ? lead.resultId : null;
-  const [result] = resultId
-    ? await deps.db
-        .select({ outputs: calculationResults.outputs })
-        .from(calculationResults)
-        .where(and(eq(calculationResults.accountId, mail.accountId), eq(calculationResults.id, resultId)))
-    : [];
+  const result =
+    (lead.result as LeadResult | null | undefined) ??
+    leadResult(resultId ? await findResult(deps.db, mail.accountId, resultId) : null);
   return renderLeadAlert({
     firmName,
     lead,
-    outputs: result?.outputs,
+    result,
     link: `${deps.portalUrl}/leads/${encodeURIComponent(String(lead.leadId ?? ''))}`,
   });
 }

@@ -13,6 +13,11 @@ export interface LeadConsent {
   sha256: string;
   agreedAt: string;
   page: string | null;
+  /**
+   * True when the widget named no version (a widget older than consent versions in the session):
+   * the version stored is the one in force when the lead arrived, not one the visitor was shown.
+   */
+  assumed: boolean;
 }
 
 // The text stored on the lead is the version's text verbatim, so its hash is the version's hash;
@@ -20,11 +25,12 @@ export interface LeadConsent {
 const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
 
 export const leadConsent = (
-  row: Pick<LeadRow, 'consentVersionId' | 'consentText' | 'consentedAt' | 'page'>,
+  row: Pick<LeadRow, 'consentVersionId' | 'consentText' | 'consentedAt' | 'page' | 'consentAssumed'>,
 ): LeadConsent => ({
   versionId: row.consentVersionId,
   text: row.consentText,
   sha256: sha256(row.consentText),
   agreedAt: row.consentedAt.toISOString(),
   page: row.page,
+  assumed: row.consentAssumed,
 });

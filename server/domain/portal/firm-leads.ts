@@ -1,5 +1,5 @@
 import type { QuarantineFilter } from '../../db/lead-search-repo.ts';
-import { findLead, type LeadStatus } from '../../db/leads-repo.ts';
+import { countTestLeads, findLead, type LeadStatus } from '../../db/leads-repo.ts';
 import { findResult } from '../../db/results-repo.ts';
 import { AppError } from '../../errors.ts';
 import { findLeads, nextCursorOf } from '../leads/lead-query.ts';
@@ -61,14 +61,22 @@ export async function pageOfFirmLeads(
 }
 
 /**
+ * How many test-mode leads (development hosts, the portal preview) a list without test data leaves
+ * out: the REST list's `hiddenTest`, the same count under the same status filter, so the portal
+ * can say "12 test leads from development hosts are hidden" instead of looking empty.
+ */
+export const hiddenTestLeads = (deps: PortalDeps, accountId: string, filter: FirmLeadFilter) =>
+  filter.includeTest ? Promise.resolve(0) : countTestLeads(deps.db, accountId, filter.status);
+
+/**
  * One lead of the firm (test and quarantined ones too) with the statuses it may move to and its
  * linked result in words: what the alert e-mail's link opens. Another firm's id is NOT_FOUND.
  */
 export async function firmLeadDetail(deps: PortalDeps, principal: PortalPrincipal, leadId: string) {
   const row = await findLead(deps.db, principal.accountId, leadId);
   if (!row) throw new AppError('NOT_FOUND', 'No such lead.');
-  const lead = toLeadView(row);
   const result = row.resultId ? await findResult(deps.db, principal.accountId, row.resultId) : undefined;
+  const lead = toLeadView({ ...row, result: result ?? null });
   return {
     lead,
     nextStatuses: [...nextStatuses(lead.status)],

@@ -13,7 +13,7 @@ import { licenseOutlook } from '../licensing/license-outlook.ts';
 import { parseScopes } from '../scopes.ts';
 import { idleCutoff } from '../site-activation.ts';
 import { ACTIVITY_KINDS, type ActivityKind } from './activity-kinds.ts';
-import { pageOfFirmLeads } from './firm-leads.ts';
+import { hiddenTestLeads, pageOfFirmLeads } from './firm-leads.ts';
 import type { PortalDeps, PortalPrincipal } from './portal-deps.ts';
 
 const iso = (d: Date | null | undefined) => d?.toISOString() ?? null;
@@ -87,17 +87,18 @@ function monthStart(now: Date, offset: number): Date {
 export async function firmOverview(deps: PortalDeps, principal: PortalPrincipal) {
   const now = deps.clock.now();
   const thisMonth = monthStart(now, 0);
-  const [account, licenses, leadsThisMonth, leadsLastMonth, latest] = await Promise.all([
+  const [account, licenses, leadsThisMonth, leadsLastMonth, latest, hiddenTest] = await Promise.all([
     findAccountById(deps.db, principal.accountId),
     listLicensesByAccount(deps.db, principal.accountId),
     countLeadsBetween(deps.db, principal.accountId, thisMonth, monthStart(now, 1)),
     countLeadsBetween(deps.db, principal.accountId, monthStart(now, -1), thisMonth),
     pageOfFirmLeads(deps, principal.accountId, { limit: 5 }),
+    hiddenTestLeads(deps, principal.accountId, {}),
   ]);
   return {
     firm: { id: principal.accountId, name: account?.name ?? '' },
     licenses: await Promise.all(licenses.map((l) => licenseView(deps, l, false))),
-    leads: { thisMonth: leadsThisMonth, lastMonth: leadsLastMonth, latest: latest.data },
+    leads: { thisMonth: leadsThisMonth, lastMonth: leadsLastMonth, latest: latest.data, hiddenTest },
     now: now.toISOString(),
   };
 }

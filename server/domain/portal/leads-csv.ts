@@ -1,4 +1,5 @@
 import { recordAudit } from '../../db/audit-repo.ts';
+import { MAIN_FIGURES, type MainFigure } from '../leads/lead-result.ts';
 import type { LeadView } from '../leads.ts';
 import { type FirmLeadFilter, pageOfFirmLeads } from './firm-leads.ts';
 import type { PortalDeps, PortalPrincipal } from './portal-deps.ts';
@@ -18,7 +19,24 @@ const COLUMNS: [string, (l: LeadView) => string | null][] = [
   ['result_id', (l) => l.resultId],
   ['consented_at', (l) => l.consentedAt],
   ['consent_text', (l) => l.consentText],
+  // Issue 20: the lead's public shape. The figures as plain numbers (a spreadsheet sums them),
+  // one column per main figure whatever the calculator; empty where a calculator has none.
+  ['consent_version_id', (l) => l.consent.versionId],
+  ['consent_sha256', (l) => l.consent.sha256],
+  ['consent_page', (l) => l.consent.page],
+  ['consent_assumed', (l) => String(l.consent.assumed)],
+  ['result_state', (l) => l.result?.state ?? null],
+  ['result_headline', (l) => l.result?.headline ?? null],
+  ...MAIN_FIGURES.map((key): [string, (l: LeadView) => string | null] => [
+    key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`),
+    (l) => figureOf(l, key),
+  ]),
 ];
+
+function figureOf(lead: LeadView, key: MainFigure): string | null {
+  const value = lead.result?.outputs[key] ?? lead.result?.inputs[key];
+  return typeof value === 'number' ? String(value) : null;
+}
 
 /**
  * One CSV field (RFC 4180): always quoted, quotes doubled. A value a spreadsheet would run as a

@@ -4,7 +4,7 @@ import {
   createFirmApiKey,
   revokeFirmApiKey,
 } from '../../domain/portal/firm-actions.ts';
-import { pageOfFirmLeads } from '../../domain/portal/firm-leads.ts';
+import { hiddenTestLeads, pageOfFirmLeads } from '../../domain/portal/firm-leads.ts';
 import {
   firmActivity,
   firmLicense,
@@ -182,12 +182,13 @@ export function registerPortalFirmRoutes(router: OpenAPIHono<AppEnv>, deps: Port
   });
   router.openapi(routes.leads, async (c) => {
     const { limit, cursor, ...filter } = c.req.valid('query');
-    const page = await pageOfFirmLeads(deps, portalOf(c).accountId, {
-      ...leadFilterOf(filter),
-      limit,
-      ...(cursor ? { cursor } : {}),
-    });
-    return c.json(page as never, 200);
+    const { accountId } = portalOf(c);
+    const leadFilter = leadFilterOf(filter);
+    const [page, hiddenTest] = await Promise.all([
+      pageOfFirmLeads(deps, accountId, { ...leadFilter, limit, ...(cursor ? { cursor } : {}) }),
+      hiddenTestLeads(deps, accountId, leadFilter),
+    ]);
+    return c.json({ ...page, hiddenTest } as never, 200);
   });
   router.openapi(routes.exportLeads, async (c) => {
     const query = c.req.valid('query');

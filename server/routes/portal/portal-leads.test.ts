@@ -150,6 +150,34 @@ describe('leads filters (through lead-query) on the list and the CSV export', ()
     expect(rows.map((r) => r.name!.replace(/^'(?=[=+\-@])/, ''))).toEqual(expected);
   });
 
+  it('says how many test leads the list hides, as REST’s hiddenTest does', async () => {
+    expect((await json(await call('GET', 'leads?'))).hiddenTest).toBe(1);
+    expect((await json(await call('GET', 'leads?status=contacted'))).hiddenTest).toBe(0);
+    expect((await json(await call('GET', 'leads?test=include'))).hiddenTest).toBe(0);
+    expect((await json(await call('GET', 'overview'))).leads.hiddenTest).toBe(1);
+  });
+
+  it('the CSV carries the main figures and the consent as columns (issue 20)', async () => {
+    const { account } = await ctx.seed.firm();
+    const owner = await member(account.id, 'owner');
+    const result = await addResult(account.id);
+    await addLead(account.id, '2026-02-25T09:00:00Z', { name: 'Figures NY', resultId: result.id });
+    const [row] = await csvRows(owner, '');
+    expect(row).toMatchObject({
+      name: 'Figures NY',
+      result_id: result.id,
+      result_state: 'NY',
+      result_headline: expect.stringMatching(/^Total estate tax: \$[\d,]+/),
+      estate_value: '8200000',
+      state_tax: String(result.outputs.stateTax),
+      federal_tax: String(result.outputs.federalTax),
+      total_tax: String(result.outputs.totalTax),
+      rmd: '',
+      consent_assumed: 'false',
+      consent_sha256: expect.stringMatching(/^[0-9a-f]{64}$/),
+    });
+  });
+
   it('the CSV quotes every field, doubles quotes and keeps a formula as text', async () => {
     const res = await call('GET', 'leads/export.csv?quarantined=only');
     expect(res.headers.get('content-type')).toContain('text/csv');

@@ -1,0 +1,258 @@
+import { createHash } from 'node:crypto';
+import { mkdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import type { Browser, Frame } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RunningServers } from '../server/servers.ts';
+import { startReceiver } from '../server/test-support/webhook-receiver.ts';
+import { axeViolations as frameAxe, openCustomPage, pageKey } from './support/custom-page.ts';
+import { checkPortalPage, signInWithLink, startPortalStack, WAIT } from './support/portal.ts';
+import { LOCAL_NETWORK_ARGS, launchChromium } from './support/stack.ts';
+
+/**
+ * Issue 20, the consent round trip: the firm sets its consent text in the portal → the widget on
+ * the firm's site shows exactly that text → the lead stores that version → the same text, version
+ * and SHA-256 in the portal's lead detail, REST, the webhook payload and MCP. Then the portal's
+ * test-lead notices (Overview and Leads) for a firm whose only leads came from a development host.
+ */
+const SHOTS = fileURLToPath(new URL('./screenshots/widget/', import.meta.url));
+/** A production site of the demo firm (added to its license): its leads are live, not test data. */
+const SITE = 'consent-firm.example';
+const HOST = `https://${SITE}`;
+/** A development host: its leads are test data. */
+const DEV_HOST = 'http://intake.localhost:5173';
+const TEXT =
+  'I agree that Demo Estate Law may call me at the number I gave or e-mail me about my estimate. (Round-trip 7)';
+
+let stack: RunningServers;
+let browser: Browser;
+let receiver: Awaited<ReturnType<typeof startReceiver>>;
+let owner: Awaited<ReturnType<typeof signInWithLink>>;
+
+const admin = (method: string, path: string, body?: unknown) =>
+  fetch(`${stack.apiUrl}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${stack.adminToken}`, 'content-type': 'application/json' },
+    ...(body ? { body: JSON.stringify(body) } : {}),
+  });
+const rest = async (path: string) => {
+  const res = await fetch(`${stack.apiUrl}/v1/api/${path}`, {
+    headers: { authorization: `Bearer ${stack.demo.apiKey}` },
+  });
+  expect(res.status).toBe(200);
+  return (await res.json()) as Record<string, unknown>;
+};
+const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
+
+beforeAll(async () => {
+  mkdirSync(SHOTS, { recursive: true });
+  [stack, browser, receiver] = await Promise.all([
+    startPortalStack({ WEBHOOK_ALLOW_PRIVATE_HOSTS: '127.0.0.1', DELIVERY_POLL_MS: '200' }),
+    launchChromium(LOCAL_NETWORK_ARGS),
+    startReceiver(),
+  ]);
+  owner = await signInWithLink(browser, stack.demoSignInLink!);
+  expect(
+    (await admin('PATCH', `/admin/v1/licenses/${stack.demo.licenseId}`, { addDomains: [SITE] })).status,
+  ).toBe(200);
+  const endpoint = await admin('POST', '/admin/v1/webhooks', {
+    accountId: stack.demo.accountId,
+    url: receiver.url,
+    events: ['lead.created'],
+  });
+  expect(endpoint.status).toBe(200);
+}, 120_000);
+afterAll(async () => {
+  await browser?.close();
+  await receiver?.close();
+  await stack?.close();
+});
+
+async function widgetOn(origin: string, width: number) {
+  const host = await openCustomPage(browser, {
+    origin,
+    body: `<main><h1>Estate planning</h1><div data-svc-calculator="estate-tax"></div></main><script src="${stack.embedUrl}/loader.js" data-key="${pageKey(stack)}" data-api="${stack.apiUrl}" async></script>`,
+    context: { viewport: { width, height: 2400 } },
+  });
+  await expect.poll(() => host.count('svc-ready'), WAIT).toBe(1);
+  const frame = await host.frame();
+  await frame.locator('#f-estateValue').fill('8000000');
+  await frame.locator('#f-state').selectOption('NY');
+  await frame.getByRole('button', { name: 'Calculate' }).click();
+  await frame.locator('#lead-consent').waitFor(WAIT);
+  return { host, frame };
+}
+
+async function sendLead(frame: Frame, name: string) {
+  await frame.locator('#lead-name').fill(name);
+  await frame.locator('#lead-email').fill('zoe@example.com');
+  await frame.locator('#lead-phone').fill('+1 555 010 2030');
+  await frame.locator('#lead-consent').check();
+  await frame.getByRole('button', { name: 'Send my details' }).click();
+  await frame.locator('.lead.done').waitFor(WAIT);
+}
+
+describe('consent has one source', () => {
+  it('set in the portal → shown in the widget → stored on the lead → the same in lead detail, REST, webhook and MCP', async () => {
+    const { page } = owner;
+    await page.getByRole('link', { name: 'Firm', exact: true }).click();
+    await page.getByLabel('Consent text').fill(TEXT);
+    await page.getByRole('button', { name: 'Save settings' }).click();
+    await expect.poll(() => page.locator('.success-note').textContent(), WAIT).toContain('Saved');
+
+    // The widget shows the firm's words verbatim; the widget's own line stays apart from them.
+    const phone = await widgetOn(HOST, 375);
+    expect(await phone.frame.locator('label[for="lead-consent"]').textContent()).toBe(TEXT);
+    expect(await phone.frame.locator('form.lead .fine-print').textContent()).toMatch(/not legal advice/);
+    expect(await frameAxe(phone.frame)).toEqual([]);
+    await phone.frame.locator('form.lead').screenshot({ path: `${SHOTS}lead-consent-375.png` });
+    await phone.host.close();
+
+    const { host, frame } = await widgetOn(HOST, 1280);
+    await frame.locator('form.lead').screenshot({ path: `${SHOTS}lead-consent-1280.png` });
+    await sendLead(frame, 'Zoë Round-Trip');
+    const leadId = ((await host.events('svc-lead'))[0]!.detail as { leadId: string }).leadId;
+    await host.close();
+
+    // REST: the lead's consent is that version, its text and hash, and it was not assumed.
+    const lead = (await rest(`leads/${leadId}`)) as {
+      consent: { versionId: string; text: string; sha256: string; assumed: boolean; agreedAt: string };
+      result: {
+        id: string;
+        inputs: Record<string, unknown>;
+        outputs: Record<string, unknown>;
+        headline: string;
+      };
+    };
+    expect(lead.consent).toMatchObject({ text: TEXT, sha256: sha256(TEXT), assumed: false });
+    expect(lead.consent.versionId).toMatch(/^cv_/);
+    expect(lead.result.inputs).toMatchObject({ estateValue: 8_000_000, state: 'NY' });
+    expect(lead.result.headline).toMatch(/^Total estate tax: \$[\d,]+/);
+    expect(await rest(`results/${lead.result.id}`)).toMatchObject({
+      id: lead.result.id,
+      outputs: lead.result.outputs,
+    });
+
+    // The webhook payload: the same consent and result objects.
+    await expect
+      .poll(() => receiver.requests.filter((r) => r.body.includes(leadId)).length, WAIT)
+      .toBeGreaterThan(0);
+    const hook = JSON.parse(receiver.requests.find((r) => r.body.includes(leadId))!.body) as {
+      type: string;
+      data: { consent: unknown; result: unknown };
+    };
+    expect(hook.type).toBe('lead.created');
+    expect(hook.data.consent).toEqual(lead.consent);
+    expect(hook.data.result).toEqual(lead.result);
+
+    // MCP get_leads: the same consent, and the result with both its old and new keys.
+    const mcp = await fetch(`${stack.apiUrl}/v1/mcp`, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${stack.demo.apiKey}`,
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+      },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'tools/call',
+        params: { name: 'get_leads', arguments: { limit: 5 } },
+      }),
+    });
+    expect(mcp.status).toBe(200);
+    const listed = (
+      (await mcp.json()) as {
+        result: { structuredContent: { leads: { id: string; consent: unknown; result: unknown }[] } };
+      }
+    ).result.structuredContent.leads.find((l) => l.id === leadId)!;
+    expect(listed.consent).toEqual(lead.consent);
+    expect(listed.result).toMatchObject({ ...lead.result, calculatorSlug: 'estate-tax' });
+
+    // The portal's lead detail shows the same words, version and hash.
+    await page.goto(`${stack.portalUrl}/portal/leads/${leadId}`);
+    const card = page.locator('.card', { has: page.getByRole('heading', { name: 'Consent' }) });
+    await expect.poll(() => card.locator('blockquote.consent').textContent(), WAIT).toBe(TEXT);
+    expect(await card.textContent()).toContain(lead.consent.versionId);
+    expect(await card.textContent()).toContain(sha256(TEXT));
+    expect(await card.textContent()).toContain(`${HOST}/`);
+    await checkPortalPage(browser, owner.context, page, 'lead-detail-consent');
+  });
+});
+
+describe('test leads are visible', () => {
+  it('Overview and Leads say how many test leads are hidden, and one click shows them', async () => {
+    // A fresh firm whose only lead came from a development host (test mode).
+    const created = await admin('POST', '/admin/v1/accounts', {
+      name: 'Newcomer Law',
+      email: 'owner@newcomer.example',
+    });
+    expect(created.status).toBe(200);
+    const accountId = ((await created.json()) as { account: { id: string } }).account.id;
+    expect(accountId).toBeTruthy();
+    const license = (await (
+      await admin('POST', '/admin/v1/licenses', {
+        accountId,
+        plan: 'pro',
+        seats: 1,
+        domains: ['newcomer.example'],
+        trialDays: 14,
+      })
+    ).json()) as { publishableKey: string };
+    const session = (await (
+      await fetch(`${stack.apiUrl}/v1/api/license/activate`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', origin: DEV_HOST },
+        body: JSON.stringify({ licenseKey: license.publishableKey }),
+      })
+    ).json()) as { token: string; test: boolean; consent: { versionId: string } };
+    expect(session.test).toBe(true);
+    for (const n of [1, 2])
+      expect(
+        (
+          await fetch(`${stack.apiUrl}/v1/api/leads`, {
+            method: 'POST',
+            headers: {
+              'content-type': 'application/json',
+              authorization: `Bearer ${session.token}`,
+              'idempotency-key': `test-lead-${n}-${accountId}`,
+            },
+            body: JSON.stringify({
+              calculator: 'rmd',
+              name: `Trying it ${n}`,
+              email: 'me@newcomer.example',
+              state: 'NY',
+              consent: true,
+              consentVersionId: session.consent.versionId,
+            }),
+          })
+        ).status,
+      ).toBe(201);
+    const invited = (await (
+      await admin('POST', '/admin/v1/users/invite', {
+        accountId,
+        email: 'owner@newcomer.example',
+        role: 'owner',
+      })
+    ).json()) as { link: string };
+    const newcomer = await signInWithLink(browser, invited.link);
+    const { page } = newcomer;
+    const notice = page.locator('.test-leads-notice');
+    await expect
+      .poll(() => notice.textContent(), WAIT)
+      .toBe('2 test leads from development hosts are hidden — show them');
+    expect(await page.locator('.empty').textContent()).toMatch(/development hosts .* are test data/);
+    await checkPortalPage(browser, newcomer.context, page, 'overview-test-leads');
+
+    await page.getByRole('link', { name: 'Leads', exact: true }).click();
+    await expect
+      .poll(() => notice.textContent(), WAIT)
+      .toContain('2 test leads from development hosts are hidden');
+    await checkPortalPage(browser, newcomer.context, page, 'leads-test-leads');
+    await notice.getByRole('link', { name: 'show them' }).click();
+    await expect.poll(() => page.locator('tbody tr').count(), WAIT).toBe(2);
+    expect(page.url()).toContain('test=include');
+    expect(await notice.count()).toBe(0);
+    await newcomer.context.close();
+  });
+});
