@@ -3,10 +3,10 @@ import { deliverMails } from './mail-worker.ts';
 import { runRetention } from './retention.ts';
 import { deliverWebhooks } from './webhook-worker.ts';
 
-/** One pass: due webhook attempts, then due mails. Tests call this with a fake clock. */
+/** One pass: due webhook attempts, then due mails (alerts, sign-in links). Tests call this with a fake clock. */
 export async function runDeliveryOnce(deps: DeliveryDeps): Promise<{ webhooks: number; mails: number }> {
   const webhooks = await deliverWebhooks(deps);
-  const mails = await deliverMails(deps);
+  const mails = (await deliverMails(deps)) + ((await deps.sendPortalMails?.()) ?? 0);
   return { webhooks, mails };
 }
 
