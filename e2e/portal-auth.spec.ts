@@ -135,6 +135,9 @@ describe('Connect consent', () => {
       .poll(() => page.getByRole('heading', { level: 1 }).textContent(), WAIT)
       .toContain('svc for WordPress');
     expect(await page.locator('.facts').textContent()).toContain('localhost');
+    // Loopback keeps lead access, with a warning that says so.
+    expect(await page.locator('main').textContent()).toContain('Read and update your leads');
+    expect(await page.getByRole('note').textContent()).toContain('your own computer');
     expect(await axeViolations(page)).toEqual([]);
     await screenshot(page, 'connect-desktop');
     const phone = await newPhoneContext(browser, context);
@@ -185,6 +188,38 @@ describe('Connect consent', () => {
     expect(pageErrors).toEqual([]);
     await context.close();
     await client.close();
+  });
+
+  it('a private-network site is told plainly it gets calculators and status only', async () => {
+    const link = await mintLink();
+    const { context, page, pageErrors } = await signInWithLink(browser, link);
+    const authorize = new URL(`${stack.portalUrl}/oauth/authorize`);
+    for (const [k, v] of Object.entries({
+      response_type: 'code',
+      client_id: 'svc for WordPress',
+      redirect_uri: 'http://192.168.1.50/wp-admin/admin.php?page=svc',
+      code_challenge: 'a'.repeat(43),
+      code_challenge_method: 'S256',
+      site_domain: '192.168.1.50',
+    }))
+      authorize.searchParams.set(k, v);
+    await page.goto(authorize.toString());
+    await expect.poll(() => page.getByRole('button', { name: 'Approve' }).count(), WAIT).toBe(1);
+    const text = (await page.locator('main').textContent()) ?? '';
+    expect(text).toContain('This site will be able to');
+    expect(text).toContain('Show your calculators on this site');
+    expect(text).toMatch(/will not be able to.*Read and update your leads/);
+    expect(await page.getByRole('note').textContent()).toContain('never your leads');
+    expect(await axeViolations(page)).toEqual([]);
+    await screenshot(page, 'connect-private-desktop');
+    const phone = await newPhoneContext(browser, context);
+    await phone.goto(authorize.toString());
+    await expect.poll(() => phone.getByRole('button', { name: 'Approve' }).count(), WAIT).toBe(1);
+    expect(await axeViolations(phone)).toEqual([]);
+    await screenshot(phone, 'connect-private-phone');
+    await phone.context().close();
+    expect(pageErrors).toEqual([]);
+    await context.close();
   });
 
   it('asks a signed-out visitor to sign in first, then returns to the request', async () => {

@@ -3,43 +3,12 @@ import { fileURLToPath } from 'node:url';
 import { runPrimary, type WorkerReady } from './cluster.ts';
 import { type Config, ConfigError, loadConfig } from './env.ts';
 import { createLogger } from './logger.ts';
-import type { RunningServers } from './servers.ts';
+import { bannerOf } from './start-up-banner.ts';
 
 /**
  * `npm start`. The servers themselves (`servers.ts`) are loaded only where they run: a cluster
  * primary (`WEB_CONCURRENCY` > 1) only forks and watches its workers, and stays small.
  */
-
-/** What `npm start` prints once the server answers: where everything is, and the demo credentials. */
-function bannerOf(running: RunningServers): string {
-  return [
-    '',
-    'svc is running',
-    `  API        ${running.apiUrl}/v1   (docs: ${running.apiUrl}/docs)`,
-    `  Embed host ${running.embedUrl}/loader.js`,
-    `  Examples   ${running.examplesUrl}/`,
-    `  Portal     ${running.portalUrl}/portal/`,
-    '',
-    'Demo credentials',
-    `  Publishable key  ${running.demo.publishableKey}`,
-    '                   goes in pages: <script … data-key="svc_pk_…">; opens embed sessions only',
-    `  Secret key       ${running.demo.licenseKey}`,
-    '                   for plugins and servers (licenses/activate); never put it in a page',
-    `  API key          ${running.demo.apiKey}   (every scope; REST and MCP)`,
-    '  The demo license allows localhost; development hosts open test-mode sessions.',
-    `  Account          ${running.demo.accountId ?? '(not found)'}`,
-    `  License          ${running.demo.licenseId ?? '(not found)'}`,
-    `  More leads       npm run svc -- demo seed --account ${running.demo.accountId ?? '<id>'} --leads 10000`,
-    `  MCP              ${running.apiUrl}/v1/mcp   (Authorization: Bearer <API key>)`,
-    ...(running.demoSignInLink
-      ? [
-          `  Portal      ${running.demoSignInLink}`,
-          '              (sign-in link for demo@svc.test, owner; single use, 1 hour)',
-        ]
-      : []),
-    '',
-  ].join('\n');
-}
 
 async function main(): Promise<void> {
   let config: Config;
@@ -60,8 +29,12 @@ async function main(): Promise<void> {
   const { startServers } = await import('./servers.ts');
   const running = await startServers(config, process.env, { serverInfo: cluster.isPrimary });
   if (cluster.isWorker)
-    process.send?.({ svc: 'ready', apiUrl: running.apiUrl, banner: bannerOf(running) } satisfies WorkerReady);
-  else console.log(bannerOf(running));
+    process.send?.({
+      svc: 'ready',
+      apiUrl: running.apiUrl,
+      banner: bannerOf(running, config.NODE_ENV),
+    } satisfies WorkerReady);
+  else console.log(bannerOf(running, config.NODE_ENV));
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) return;

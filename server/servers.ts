@@ -36,6 +36,8 @@ export interface RunningServers {
     apiKey: string;
     accountId: string | null;
     licenseId: string | null;
+    /** True only on the start that created the demo firm. */
+    created: boolean;
   };
   /** Where the portal is served (`PUBLIC_PORTAL_URL`), and a one-hour sign-in link for the demo firm's owner. */
   portalUrl: string;
@@ -141,9 +143,13 @@ export async function startServers(
       ...(redis ? { redis } : {}),
     });
     const demo = await seedDemo(services.licensing, secretKey, { create: config.SEED_DEMO });
-    // Under a primary only the first worker's banner is printed: only it makes a sign-in link.
+    // Under a primary only the first worker's banner is printed: only it makes a sign-in link, and
+    // only when this start created the demo firm outside production (`demo credentials` otherwise).
+    const printsDemo = demo.created && config.NODE_ENV !== 'production';
     const demoAdmin =
-      (env.SVC_WORKER_INDEX ?? '0') === '0' ? await demoAdminSignInLink(services.portal) : undefined;
+      printsDemo && (env.SVC_WORKER_INDEX ?? '0') === '0'
+        ? await demoAdminSignInLink(services.portal)
+        : undefined;
     await ensurePublishableKeys(services.licensing);
     const apiApp = createApiApp(services, {
       ...(redis ? { redis } : {}),

@@ -12,6 +12,7 @@ import { outboxDepth } from './domain/delivery/outbox.ts';
 import { cursorKeyFrom } from './domain/leads/cursor.ts';
 import { createLicenseCeilings } from './domain/licensing/ceilings.ts';
 import type { PortalDeps } from './domain/portal/portal-deps.ts';
+import { sendSignInMails } from './domain/portal/sign-in-mails.ts';
 import { createSigningKeyRing, ensureActiveSigningKey } from './domain/signing-key-ring.ts';
 import type { LicensingDeps } from './domain/token-set.ts';
 import { createTokenService, type KeyRing } from './domain/tokens.ts';
@@ -131,6 +132,7 @@ export async function createServices(opts: {
     delivery,
     billing,
   };
+  delivery.sendPortalMails = () => sendSignInMails(portal);
   return { ...opts, caches, keys, licensing, billing, metrics, queries, delivery, portal };
 }
 

@@ -9,8 +9,11 @@ interface ConnectRequest {
   clientId: string;
   site: { ascii: string; unicode: string };
   developmentHost: boolean;
+  /** public: a real site; loopback: the developer's own machine; private: another development host. */
+  hostKind: 'public' | 'loopback' | 'private';
   redirectOrigin: string;
   access: string[];
+  withheld: string[];
   licenses: { id: string; plan: string; keyLast4: string; domains: { ascii: string; unicode: string }[] }[];
   canApprove: boolean;
 }
@@ -24,6 +27,25 @@ const PARAMS = [
   'code_challenge_method',
   'site_domain',
 ] as const;
+
+/** Why a development host gets what it gets, in words a firm's staff can act on. */
+function HostNote({ kind, site }: { kind: ConnectRequest['hostKind']; site: string }) {
+  if (kind === 'loopback')
+    return (
+      <p class="notice notice-warn" role="note">
+        {site} is a computer’s own address. Approve only if this is your own computer, where you build or test
+        a plugin: whatever runs on it gets access to your leads.
+      </p>
+    );
+  if (kind === 'private')
+    return (
+      <p class="notice" role="note">
+        {site} is a development address on a private network, reached without encryption. It gets your
+        calculators and license status only, never your leads. Connect the live site for lead access.
+      </p>
+    );
+  return null;
+}
 
 /** `GET /oauth/authorize`: the Connect consent screen. */
 export function ConnectPage() {
@@ -92,12 +114,23 @@ export function ConnectPage() {
                 </dd>
               </div>
             </dl>
-            <h2 class="h3">It will be able to</h2>
+            <h2 class="h3">This site will be able to</h2>
             <ul class="checklist">
               {data.access.map((a) => (
                 <li key={a}>{a}</li>
               ))}
             </ul>
+            {data.withheld.length > 0 ? (
+              <>
+                <h2 class="h3">It will not be able to</h2>
+                <ul class="checklist">
+                  {data.withheld.map((a) => (
+                    <li key={a}>{a}</li>
+                  ))}
+                </ul>
+              </>
+            ) : null}
+            <HostNote kind={data.hostKind} site={data.site.unicode} />
             {data.licenses.length === 0 ? (
               <p class="error-note" role="alert">
                 None of your firm’s licenses allows {data.site.unicode}. Add the domain to a license first.

@@ -35,6 +35,7 @@ ${LIFECYCLE_USAGE}
   user invite --account ACCOUNT_ID --email EMAIL --role owner|admin|viewer
   keys rotate
   demo seed [--account ACCOUNT_ID --leads N [--days 365]]
+  demo credentials             (the demo firm's keys and a fresh owner sign-in link, again)
 ${DELIVERY_USAGE}
 
 Two keys per license: the publishable key (svc_pk_…) goes in pages as the loader's data-key; the
@@ -238,6 +239,22 @@ export function toRequest(positionals: string[], values: Values): CliRequest {
         method: 'POST',
         path: '/admin/v1/signing-keys/rotate',
         render: (b) => line(Object.entries(b)),
+      };
+    case 'demo credentials':
+      return {
+        method: 'POST',
+        path: '/admin/v1/demo/credentials',
+        render: (b) => {
+          const d = b.demo as Record<string, unknown>;
+          return line([
+            ['publishable', d.publishableKey],
+            ['secret key', d.licenseKey],
+            ['api key', d.apiKey],
+            ['account', d.accountId],
+            ['license', d.licenseId],
+            ['portal', d.signInLink],
+          ]);
+        },
       };
     case 'demo seed':
       if (values.account) {

@@ -400,6 +400,51 @@ export const magicLinks = pgTable(
   (t) => [uniqueIndex('magic_links_token_key').on(t.tokenHmac)],
 );
 
+/** 0011: a firm's invitation, pending until the invitee accepts it (token HMAC at rest, 72 h). */
+export const invitations = pgTable(
+  'invitations',
+  {
+    id: text('id').primaryKey(),
+    accountId: text('account_id')
+      .notNull()
+      .references(() => accounts.id),
+    email: text('email').notNull(),
+    role: text('role').$type<MembershipRole>().notNull(),
+    tokenHmac: text('token_hmac').notNull(),
+    invitedBy: text('invited_by'),
+    createdAt: at('created_at').notNull(),
+    expiresAt: at('expires_at').notNull(),
+    acceptedAt: at('accepted_at'),
+    declinedAt: at('declined_at'),
+  },
+  (t) => [
+    uniqueIndex('invitations_token_key').on(t.tokenHmac),
+    index('invitations_email_idx').on(t.email, t.createdAt),
+    index('invitations_account_idx').on(t.accountId, t.createdAt),
+  ],
+);
+
+/** 0011: sign-in and invitation mails: the queue `auth/email` feeds, and the files retention removes. */
+export const portalMails = pgTable(
+  'portal_mails',
+  {
+    id: text('id').primaryKey(),
+    kind: text('kind').$type<'sign_in' | 'invitation'>().notNull(),
+    email: text('email'),
+    nextPath: text('next_path'),
+    status: text('status').$type<'pending' | 'sent' | 'skipped' | 'failed'>().notNull(),
+    attempts: integer('attempts').notNull().default(0),
+    lockedUntil: at('locked_until'),
+    filePath: text('file_path'),
+    linkExpiresAt: at('link_expires_at'),
+    createdAt: at('created_at').notNull(),
+  },
+  (t) => [
+    index('portal_mails_pending_idx').on(t.createdAt).where(sql`status = 'pending'`),
+    index('portal_mails_expiry_idx').on(t.linkExpiresAt),
+  ],
+);
+
 export const passkeys = pgTable(
   'passkeys',
   {

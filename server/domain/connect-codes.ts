@@ -6,11 +6,22 @@ import { revokeFamily } from '../db/refresh-tokens-repo.ts';
 import { AppError } from '../errors.ts';
 import { invalidateCaches } from './caches/lookup-caches.ts';
 import { generateOpaqueToken, hmacSecret, safeEqual } from './credential-formats.ts';
+import { isDevHost, isLoopbackHost } from './domains.ts';
 import { findUsableLicenseById, invalidLicense } from './license-lookup.ts';
 import { activateSite, assertDomainAllowed, requireSiteDomain } from './site-activation.ts';
-import type { LicensingDeps, TokenSet } from './token-set.ts';
+import type { LicensingDeps, Scope, TokenSet } from './token-set.ts';
 
 export const CONNECT_CODE_TTL_MS = 60_000;
+
+/**
+ * What Connect grants a site (issue 23). A public domain and the developer's own machine
+ * (loopback) get `site admin`: leads, results and billing. Any other development host (a
+ * private-network address, `*.test`) gets `site` only: its redirect travels over plain HTTP on a
+ * network others share, so a code intercepted there must not open the firm's leads.
+ */
+export function connectScopeOf(domain: string): Scope {
+  return isDevHost(domain) && !isLoopbackHost(domain) ? 'site' : 'site admin';
+}
 const PKCE_VERIFIER = /^[A-Za-z0-9\-._~]{43,128}$/;
 const PKCE_CHALLENGE = /^[A-Za-z0-9_-]{43}$/;
 
@@ -55,7 +66,7 @@ export async function createConnectCode(
     codeChallenge: input.codeChallenge,
     codeChallengeMethod: 'S256',
     domain,
-    scope: 'site admin',
+    scope: connectScopeOf(domain),
     expiresAt,
     createdAt: now,
   });
@@ -98,7 +109,7 @@ export async function exchangeConnectCode(
     deps,
     found.license,
     claimed.domain,
-    'site admin',
+    connectScopeOf(claimed.domain),
     claimed.familyId!,
   );
   // A reuse that raced ahead of our token insert revoked nothing yet: it left a mark; honour it.

@@ -74,6 +74,18 @@ export function isDevHost(host: string): boolean {
   return false;
 }
 
+/**
+ * The developer's own machine: `localhost`, `*.localhost`, 127.0.0.0/8 and ::1 (also as
+ * ::ffff:127.x). Unlike other development hosts, nobody else on the network can answer for it.
+ */
+export function isLoopbackHost(host: string): boolean {
+  if (host === 'localhost' || host.endsWith('.localhost')) return true;
+  const bare = host.replace(/^\[|\]$/g, '');
+  if (bare === '::1') return true;
+  const v4 = isIP(bare) === 4 ? bare : /^::ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(bare)?.[1];
+  return v4?.startsWith('127.') === true;
+}
+
 function isPrivateIpv4(ip: string): boolean {
   const [a = 0, b = 0] = ip.split('.').map(Number);
   return (

@@ -17,6 +17,7 @@ import { DateText } from '../domain/licensing/license-input.ts';
 import { DEFAULT_KEY_OVERLAP_MS, rollLicenseKey } from '../domain/licensing/license-keys.ts';
 import { showLicense } from '../domain/licensing/license-lifecycle.ts';
 import { toLicenseView } from '../domain/licensing/license-view.ts';
+import { demoAdminSignInLink } from '../domain/portal/demo-admin.ts';
 import { API_KEY_SCOPES, parseScopes } from '../domain/scopes.ts';
 import { rotateSigningKeys } from '../domain/signing-key-ring.ts';
 import { AppError } from '../errors.ts';
@@ -198,6 +199,15 @@ const routes = {
     },
     responses: ok('Demo credentials, or what was generated'),
   }),
+  demoCredentials: createRoute({
+    method: 'post',
+    path: '/admin/v1/demo/credentials',
+    tags,
+    security,
+    summary:
+      'The demo firm’s credentials again, with a fresh one-hour owner sign-in link (404 without a demo firm)',
+    responses: ok('Demo credentials and a sign-in link'),
+  }),
   rotateKeys: createRoute({
     method: 'post',
     path: '/admin/v1/signing-keys/rotate',
@@ -307,6 +317,12 @@ export function createAdminRoutes(services: Services, adminToken: string) {
       return c.json({ seeded }, 200);
     }
     return c.json({ demo: await seedDemo(deps, services.secretKey) }, 200);
+  });
+  router.openapi(routes.demoCredentials, async (c) => {
+    const demo = await seedDemo(deps, services.secretKey, { create: false });
+    const link = demo.accountId ? await demoAdminSignInLink(services.portal) : undefined;
+    if (!demo.accountId || !link) throw new AppError('NOT_FOUND', 'There is no demo firm on this instance.');
+    return c.json({ demo: { ...demo, signInLink: link.url } }, 200);
   });
   router.openapi(routes.rotateKeys, async (c) => {
     const result = await rotateSigningKeys({

@@ -37,6 +37,11 @@ export interface DeliveryDeps {
   random?: () => number;
   /** Invalidated when an account is closed or deleted. */
   caches?: LookupCaches;
+  /**
+   * Queued sign-in mails (the portal's, `sendSignInMails`), sent by this same loop; returns how many
+   * it handled. Set by `createServices`, which knows the portal's deps.
+   */
+  sendPortalMails?: () => Promise<number>;
 }
 
 /** Delivery deps from configuration: SMTP or DATA_DIR/outbox, the system resolver, the limits. */

@@ -1,5 +1,6 @@
 import { and, eq, inArray, isNotNull, lt, notExists, or, sql } from 'drizzle-orm';
 import { withTransaction } from '../../db/database.ts';
+import { deleteSpentPortalMails } from '../../db/portal-mails-repo.ts';
 import {
   authCodes,
   calculationResults,
@@ -29,6 +30,8 @@ export interface RetentionReport {
   refreshTokens: number;
   deliveryLogs: number;
   mails: number;
+  /** Sign-in and invitation mails whose links have expired (rows and outbox files). */
+  portalMails: number;
   accountsDeleted: number;
 }
 
@@ -68,6 +71,9 @@ export async function runRetention(deps: Deps): Promise<RetentionReport> {
     .where(inArray(refreshTokens.familyId, expiredFamilies))
     .returning({ id: refreshTokens.id });
   const { logs, mails } = await purgeDeliveryLogs(deps, ago(DELIVERY_LOG_DAYS * DAY_MS));
+  // Their links are dead: the files in DATA_DIR/outbox would only hold a person's address.
+  const portalMailFiles = await deleteSpentPortalMails(db, now);
+  removeMailFiles(portalMailFiles);
   const accountsDeleted = await purgeClosedAccounts(deps);
   return {
     results: results.length,
@@ -76,6 +82,7 @@ export async function runRetention(deps: Deps): Promise<RetentionReport> {
     refreshTokens: tokens.length,
     deliveryLogs: logs,
     mails,
+    portalMails: portalMailFiles.length,
     accountsDeleted,
   };
 }

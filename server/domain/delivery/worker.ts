@@ -5,12 +5,12 @@ import { runRetention } from './retention.ts';
 import { attemptDelivery, claimDeliveries, deliverWebhooks, dueWebhookFirms } from './webhook-worker.ts';
 
 /**
- * One pass: due webhook attempts, then due mails, each awaited. Tests call this with a fake clock;
- * the running service uses `startDeliveryWorker`.
+ * One pass: due webhook attempts, then due mails (alerts, sign-in links), each awaited. Tests call
+ * this with a fake clock; the running service uses `startDeliveryWorker`.
  */
 export async function runDeliveryOnce(deps: DeliveryDeps): Promise<{ webhooks: number; mails: number }> {
   const webhooks = await deliverWebhooks(deps);
-  const mails = await deliverMails(deps);
+  const mails = (await deliverMails(deps)) + ((await deps.sendPortalMails?.()) ?? 0);
   return { webhooks, mails };
 }
 
@@ -71,10 +71,25 @@ export function startDeliveryWorker(
       onError(error);
     }
   };
+  // Sign-in and invitation mails (queued by the portal so that a request does the same work
+  // whatever the address): one batch at a time, beside the two pools.
+  let portalMails: Promise<void> = Promise.resolve();
+  let portalMailsBusy = false;
+  const sendPortalMails = () => {
+    if (portalMailsBusy || !deps.sendPortalMails) return;
+    portalMailsBusy = true;
+    portalMails = deps
+      .sendPortalMails()
+      .then(() => undefined, onError)
+      .finally(() => {
+        portalMailsBusy = false;
+      });
+  };
   const tick = () => {
     if (stopped) return;
     void webhooks.fill();
     void mails.fill();
+    sendPortalMails();
     if (lastRetention === 0 || performance.now() - lastRetention >= retentionEvery) {
       lastRetention = performance.now();
       retention = retain();
@@ -94,7 +109,7 @@ export function startDeliveryWorker(
       const abandoned = new Promise<boolean>((resolve) => {
         if (Number.isFinite(abandonAfterMs)) deadline = setTimeout(() => resolve(true), abandonAfterMs);
       });
-      const drained = Promise.all([webhooks.idle(), mails.idle(), retention]).then(() => false);
+      const drained = Promise.all([webhooks.idle(), mails.idle(), retention, portalMails]).then(() => false);
       const gaveUp = await Promise.race([drained, abandoned]);
       clearTimeout(deadline);
       if (gaveUp)

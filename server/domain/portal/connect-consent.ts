@@ -1,9 +1,10 @@
 import { recordAudit } from '../../db/audit-repo.ts';
 import { listLicensesByAccount } from '../../db/licenses-repo.ts';
 import { AppError } from '../../errors.ts';
-import { createConnectCode } from '../connect-codes.ts';
-import { canonicalHost, isDevHost, isDomainAllowed } from '../domains.ts';
+import { connectScopeOf, createConnectCode } from '../connect-codes.ts';
+import { canonicalHost, isDevHost, isDomainAllowed, isLoopbackHost } from '../domains.ts';
 import { isUsable, licenseState } from '../license-status.ts';
+import type { Scope } from '../token-set.ts';
 import { domainView } from './firm-views.ts';
 import type { PortalDeps, PortalPrincipal } from './portal-deps.ts';
 import { requireRole } from './roles.ts';
@@ -72,19 +73,31 @@ export async function describeConnectRequest(
       keyLast4: l.keyLast4,
       domains: l.allowedDomains.map(domainView),
     }));
+  const scope = connectScopeOf(site);
   return {
     clientId: params.client_id,
     site: domainView(site),
     developmentHost: dev,
+    hostKind: !dev
+      ? ('public' as const)
+      : isLoopbackHost(site)
+        ? ('loopback' as const)
+        : ('private' as const),
+    scope,
     redirectOrigin: new URL(params.redirect_uri).origin,
-    access: [
-      'Show your calculators on this site',
-      'Read and update your leads',
-      'Read your license status and manage billing',
-    ],
+    ...grantOf(scope),
     licenses,
     canApprove: principal.role !== 'viewer',
   };
+}
+
+/** In plain words, what approving gives the site and what it does not (the consent page lists both). */
+function grantOf(scope: Scope): { access: string[]; withheld: string[] } {
+  const site = ['Show your calculators on this site', 'Read this license’s status'];
+  const admin = ['Read and update your leads and their contact details', 'Manage billing'];
+  return scope === 'site admin'
+    ? { access: [...site, ...admin], withheld: [] }
+    : { access: site, withheld: admin };
 }
 
 function redirectWith(redirectUri: string, values: Record<string, string | undefined>): string {

@@ -2,10 +2,9 @@ import { randomBytes } from 'node:crypto';
 import { newId } from '../../db/ids.ts';
 import { claimMagicLink, insertMagicLink } from '../../db/portal-sessions-repo.ts';
 import type { UserRow } from '../../db/users-repo.ts';
-import { findUserByEmail, listMembershipsOfUser } from '../../db/users-repo.ts';
 import { AppError } from '../../errors.ts';
 import { hmacSecret, toBase62 } from '../credential-formats.ts';
-import { INVITE_LINK_TTL_MS, normalizeEmail, type PortalDeps, SIGN_IN_LINK_TTL_MS } from './portal-deps.ts';
+import { INVITE_LINK_TTL_MS, type PortalDeps, SIGN_IN_LINK_TTL_MS } from './portal-deps.ts';
 
 const LINK_PREFIX = 'svc_ml_';
 
@@ -41,20 +40,6 @@ export async function mintLink(
   return { url: `${deps.portalUrl}/portal/sign-in/link#token=${token}`, expiresAt };
 }
 
-/**
- * `POST /v1/portal/auth/email`: e-mails a sign-in link when the address belongs to a member of
- * some firm. The answer is the same either way, so the endpoint tells nobody who has an account.
- */
-export async function requestSignInLink(deps: PortalDeps, email: string, next?: string): Promise<void> {
-  const user = await findUserByEmail(deps.db, normalizeEmail(email));
-  if (!user || (await listMembershipsOfUser(deps.db, user.id)).length === 0) {
-    deps.logger.info('sign-in link requested for an address without a membership');
-    return;
-  }
-  const link = await mintLink(deps, user, { purpose: 'sign_in', next: next ?? null });
-  await sendLink(deps, user.email, link.url, 'Your sign-in link', 'sign in to your firm’s svc portal');
-}
-
 export async function sendLink(deps: PortalDeps, to: string, url: string, subject: string, purpose: string) {
   const minutes = Math.round(SIGN_IN_LINK_TTL_MS / 60_000);
   const text = `Use this link to ${purpose}:\n\n${url}\n\nIt works once${subject.includes('invit') ? '' : ` and for ${minutes} minutes`}. If you did not ask for it, ignore this message.\n`;
@@ -68,6 +53,7 @@ export async function sendLink(deps: PortalDeps, to: string, url: string, subjec
   });
   // Offline demo: the link is in the outbox file; say where, never print the token itself here.
   if (filePath) deps.logger.info({ outbox: filePath }, 'mail written');
+  return { filePath };
 }
 
 /**

@@ -1,8 +1,9 @@
 import { createRoute, z } from '@hono/zod-openapi';
-import { redeemLink, requestSignInLink, safeNextPath } from '../../domain/portal/magic-links.ts';
+import { redeemLink, safeNextPath } from '../../domain/portal/magic-links.ts';
 import { passkeySignInOptions, verifyPasskeySignIn } from '../../domain/portal/passkeys.ts';
 import { normalizeEmail, type PortalDeps } from '../../domain/portal/portal-deps.ts';
 import { startSession } from '../../domain/portal/sessions.ts';
+import { requestSignInLink } from '../../domain/portal/sign-in-mails.ts';
 import { clientIp, type TrustProxy } from '../../http/client-ip.ts';
 import { createRouter } from '../../http/openapi-router.ts';
 import { assertSameOrigin, sessionTokenOf, setSessionCookie } from '../../http/portal-session.ts';
