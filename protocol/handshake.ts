@@ -50,6 +50,8 @@ export interface InitMessage {
   /** API base without `/v1`, e.g. `https://api.svc.example`. */
   apiUrl: string;
   firm?: FirmInfo;
+  /** The host page, origin + path (`pageOf(location.href)`), as reported by the page; the widget sends it with results and leads. */
+  page?: string;
 }
 
 /** Loader → iframe over the port: a renewed token. */

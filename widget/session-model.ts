@@ -16,6 +16,8 @@ const TRANSIENT: readonly string[] = ['network', 'rate_limited', 'unknown'];
 export const SessionModel = createModel((bridge: Bridge | undefined, onReady?: () => void) => {
   const credentials = signal<Credentials | undefined>(undefined);
   const firm = signal<FirmInfo | undefined>(undefined);
+  /** The host page as the loader reported it (origin + path). */
+  const page = signal<string | undefined>(undefined);
   const problem = signal<ErrorPayload | undefined>(
     bridge
       ? undefined
@@ -48,7 +50,10 @@ export const SessionModel = createModel((bridge: Bridge | undefined, onReady?: (
       if (left > 0) later(Math.max(left - RENEW_BEFORE_MS, left / 2));
       const apiUrl = message.type === 'svc-init' ? message.apiUrl : credentials.value?.apiUrl;
       if (!apiUrl) return; // a renewal cannot come before the init
-      if (message.type === 'svc-init' && message.firm) firm.value = message.firm;
+      if (message.type === 'svc-init') {
+        if (message.firm) firm.value = message.firm;
+        if (message.page) page.value = message.page;
+      }
       credentials.value = { token: message.token, apiUrl };
       problem.value = undefined;
       if (!ready) {
@@ -65,6 +70,7 @@ export const SessionModel = createModel((bridge: Bridge | undefined, onReady?: (
   return {
     credentials,
     firm,
+    page,
     problem,
     renew: () => bridge?.requestToken() ?? Promise.resolve(false),
   };

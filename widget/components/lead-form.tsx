@@ -112,7 +112,7 @@ export function LeadForm({ lead, firm }: { lead: Lead; firm: string | undefined 
         <Problem id="lead-consent-error" text={errors.consent} />
       </div>
       <button type="submit" class="primary" disabled={lead.busy.value}>
-        {lead.busy.value ? 'Sending…' : 'Send my details'}
+        {lead.busy.value ? 'Sending…' : lead.retryable.value ? 'Try again' : 'Send my details'}
       </button>
       {lead.error.value && (
         <p class="error" role="alert">
