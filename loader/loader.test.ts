@@ -113,6 +113,8 @@ describe('handshake and events', () => {
     ]);
     await vi.waitFor(() => expect(frame.received).toHaveLength(1));
     expect(frame.received[0]).toMatchObject({ type: 'svc-init', apiUrl: API, token: expect.any(String) });
+    // Where the widget sits: origin + path of the host page, never its query or fragment.
+    expect((frame.received[0] as { page?: string }).page).toBe(location.origin + location.pathname);
     expect(fetch).toHaveBeenCalledTimes(1); // the mount's request, shared with the hello
     expect(seen.types()).toEqual([]); // svc-hello is internal
   });
