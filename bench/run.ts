@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { repoRoot } from '../server/repo-root.ts';
 import { type Backend, type HttpBenchResult, printHttpBench, runHttpBench, writeHttpBench } from './http.ts';
+import { formatLayout, runLayoutBench } from './layout.ts';
 import { printMcpFigures, runMcpBench } from './mcp.ts';
 import { printNoisy, runNoisyBench } from './noisy.ts';
 import { runPdfBench } from './pdf.ts';
@@ -10,6 +11,7 @@ import { runWebhookBench } from './webhooks.ts';
 
 /**
  * `npm run bench`: every figure the issues name, printed. Loopback only; bounded in count.
+ * `npm run bench -- layout` runs only the host page's layout shift at 375 and 1280 px and time to svc-ready.
  * `npm run bench -- mcp` runs only the MCP tools (add `--plans` for the query plans).
  * `npm run bench -- http` runs only the HTTP throughput table (add `--profile` for a CPU profile of
  * each path, written under bench/results/profiles/, and its top self-time entries; `--path=calc` and
@@ -46,6 +48,11 @@ if (only === 'noisy') {
   process.exit(0);
 }
 
+if (only === 'layout') {
+  console.log(formatLayout(await runLayoutBench()));
+  process.exit(0);
+}
+
 if (only === 'mcp') {
   const { figures, plans } = await runMcpBench();
   printMcpFigures(figures);
@@ -69,6 +76,7 @@ const ready = await runReadyBench();
 console.log(
   `time to svc-ready (tag inserted → session held, ×${ready.runs}): median ${ready.medianMs} ms, min ${ready.minMs} ms, max ${ready.maxMs} ms — target ${READY_BUDGET_MS} ms`,
 );
+console.log(formatLayout(await runLayoutBench()));
 for (const r of embedSizes())
   console.log(`${r.file.padEnd(32)} raw ${r.raw} B, gzip ${r.gzip} B, brotli ${r.brotli} B`);
 process.exit(httpResult.failures.length ? 1 : 0);

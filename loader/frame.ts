@@ -1,3 +1,5 @@
+import { HEIGHT_WIDTHS, HEIGHTS } from './heights.ts';
+
 /** Slugs are lower-case words joined by hyphens; anything else never reaches a URL. */
 export const SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 const INITIAL_HEIGHT = 560;
@@ -11,7 +13,13 @@ const MIN_HEIGHT = 120;
  */
 export function createFrame(
   doc: Document,
-  opts: { embedOrigin: string; calculator: string; params: Record<string, string | undefined> },
+  opts: {
+    embedOrigin: string;
+    calculator: string;
+    params: Record<string, string | undefined>;
+    /** The container's width, to reserve the calculator's first height (see `reservedHeight`). */
+    width: number;
+  },
 ): HTMLIFrameElement {
   const iframe = doc.createElement('iframe');
   const hash = new URLSearchParams();
@@ -26,8 +34,23 @@ export function createFrame(
   style.width = '100%';
   style.border = '0';
   style.colorScheme = 'normal';
-  resizeFrame(iframe, INITIAL_HEIGHT);
+  resizeFrame(iframe, reservedHeight(opts.calculator, opts.width));
   return iframe;
+}
+
+/**
+ * The height the calculator will have when it appears at this container width, from the table
+ * measured at build time (interpolated between its widths), so the host page's content below
+ * the widget does not move when it arrives (no layout shift).
+ */
+export function reservedHeight(calculator: string, width: number): number {
+  const heights = HEIGHTS[calculator];
+  if (!heights) return INITIAL_HEIGHT;
+  let i = 0;
+  while (i < HEIGHT_WIDTHS.length - 2 && width > HEIGHT_WIDTHS[i + 1]!) i++;
+  const from = HEIGHT_WIDTHS[i]!;
+  const share = Math.min(1, Math.max(0, (width - from) / (HEIGHT_WIDTHS[i + 1]! - from)));
+  return heights[i]! + (heights[i + 1]! - heights[i]!) * share;
 }
 
 export function resizeFrame(iframe: HTMLIFrameElement, height: number): void {

@@ -120,6 +120,8 @@ describe('handshake and events', () => {
       // The consent version travels to the widget as the session gave it.
       consent: CONSENT,
     });
+    // Where the widget sits: origin + path of the host page, never its query or fragment.
+    expect((frame.received[0] as { page?: string }).page).toBe(location.origin + location.pathname);
     expect(fetch).toHaveBeenCalledTimes(1); // the mount's request, shared with the hello
     expect(seen.types()).toEqual([]); // svc-hello is internal
   });

@@ -6,6 +6,7 @@ import {
   isHelloMessage,
   type LoaderPortMessage,
   PROTOCOL_VERSION,
+  pageOf,
 } from '../protocol/index.ts';
 import { findTargets, type LoaderConfig } from './config.ts';
 import { createEmitter, type Listener } from './emitter.ts';
@@ -101,7 +102,9 @@ export function createLoader(config: LoaderConfig, win: Window = window, onDestr
       },
       deliver({ token, expiresAt, firm, consent }) {
         if (!port) return; // not connected yet: it gets the session when it says hello
-        // Renewals are an `svc-init` again: the widget takes the newest, and stays ready.
+        // Renewals are an `svc-init` again: the widget takes the newest, and stays ready. The page is
+        // read each time, so a single-page app's current path travels with the next calculation.
+        const page = pageOf(win.location.href);
         post({
           type: 'svc-init',
           v: PROTOCOL_VERSION,
@@ -110,6 +113,7 @@ export function createLoader(config: LoaderConfig, win: Window = window, onDestr
           apiUrl: config.apiUrl,
           ...(firm && { firm }),
           ...(consent && { consent }),
+          ...(page && { page }),
         });
         reported = undefined;
       },
@@ -200,6 +204,7 @@ export function createLoader(config: LoaderConfig, win: Window = window, onDestr
     const iframe = createFrame(win.document, {
       embedOrigin: config.embedOrigin,
       calculator: slug,
+      width: element.clientWidth,
       params: {
         widgetId: id,
         host: win.location.origin,

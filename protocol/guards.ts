@@ -87,7 +87,12 @@ export function isLoaderPortMessage(value: unknown): value is LoaderPortMessage 
   if (!isObject(value) || value.v !== PROTOCOL_VERSION) return false;
   switch (value.type) {
     case 'svc-init':
-      return isString(value.token) && isString(value.expiresAt) && isString(value.apiUrl);
+      return (
+        isString(value.token) &&
+        isString(value.expiresAt) &&
+        isString(value.apiUrl) &&
+        (value.page === undefined || isString(value.page))
+      );
     case 'svc-token':
       return isString(value.token) && isString(value.expiresAt);
     case 'svc-session-error':

@@ -63,6 +63,8 @@ export interface InitMessage {
   apiUrl: string;
   firm?: FirmInfo;
   consent?: ConsentInfo;
+  /** The host page, origin + path (`pageOf(location.href)`), as reported by the page; the widget sends it with results and leads. */
+  page?: string;
 }
 
 /** Loader → iframe over the port: a renewed token. */

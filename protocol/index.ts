@@ -11,3 +11,4 @@
 export * from './events.ts';
 export * from './guards.ts';
 export type * from './handshake.ts';
+export * from './page.ts';

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { ApiError, createApi } from './api.ts';
+import { ApiError, createApi, LEAD_RETRY_DELAYS_MS, REQUEST_TIMEOUT_MS } from './api.ts';
 import { API, apiError, json, stubFetch } from './testing.ts';
 
 const RESULT = { resultId: 'res_1', calculator: 'rmd', state: null, inputs: {}, outputs: {}, ruleSet: {} };
@@ -34,6 +34,64 @@ describe('widget API calls', () => {
     );
     await expect(api().submitLead({ name: 'A' }, 'key-1')).resolves.toEqual({ leadId: 'lead_1' });
     expect(requests.map((r) => r.headers.get('idempotency-key'))).toEqual(['key-1', 'key-1']);
+  });
+
+  it('retries a lead after a network failure with the same key, after a pause, and sends the page', async () => {
+    let calls = 0;
+    const { requests } = stubFetch(() => {
+      calls++;
+      if (calls === 1) throw new TypeError('Failed to fetch');
+      return json(201, { leadId: 'lead_1' });
+    });
+    const withPage = createApi({
+      credentials: () => ({ token: 't1', apiUrl: API }),
+      renew: async () => false,
+      page: () => 'http://shop.example/estate',
+    });
+    await expect(withPage.submitLead({ name: 'A' }, 'key-1')).resolves.toEqual({ leadId: 'lead_1' });
+    expect(requests.map((r) => r.headers.get('idempotency-key'))).toEqual(['key-1', 'key-1']);
+    expect(await requests[1]!.json()).toEqual({ name: 'A', page: 'http://shop.example/estate' });
+  });
+
+  it('gives up on a lead after the bounded retries with a network error', async () => {
+    vi.useFakeTimers();
+    try {
+      const { requests } = stubFetch(() => {
+        throw new TypeError('Failed to fetch');
+      });
+      const sent = api()
+        .submitLead({ name: 'A' }, 'key-1')
+        .catch((e: unknown) => e);
+      await vi.runAllTimersAsync();
+      const failure = await sent;
+      expect(failure).toBeInstanceOf(ApiError);
+      expect((failure as ApiError).payload.reason).toBe('network');
+      expect(requests).toHaveLength(LEAD_RETRY_DELAYS_MS.length + 1);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('ends a request that never answers after REQUEST_TIMEOUT_MS (network error, no endless wait)', async () => {
+    vi.useFakeTimers();
+    try {
+      vi.stubGlobal(
+        'fetch',
+        vi.fn(
+          (_url: string, init: RequestInit) =>
+            new Promise((_resolve, reject) =>
+              init.signal?.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError'))),
+            ),
+        ),
+      );
+      const sent = api()
+        .estimate({ calculator: 'rmd', inputs: {} })
+        .catch((e: unknown) => e);
+      await vi.advanceTimersByTimeAsync(REQUEST_TIMEOUT_MS);
+      expect(((await sent) as ApiError).payload.reason).toBe('network');
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('asks for a fresh token once on 401 and retries with it', async () => {

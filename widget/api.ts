@@ -60,47 +60,77 @@ export async function toApiError(res: Response): Promise<ApiError> {
 }
 
 const GATEWAY = [408, 502, 503, 504];
+/** No request waits longer than this for its answer: an AbortController ends it, so no button spins forever. */
+export const REQUEST_TIMEOUT_MS = 12_000;
+/** Waits before each retry of a lead post (network failure, timeout or gateway error): bounded, then the visitor decides. */
+export const LEAD_RETRY_DELAYS_MS = [1_000, 3_000];
 
 export interface ApiDeps {
   credentials(): Credentials | undefined;
   /** Asks the loader for a new token; true when one arrived. */
   renew(): Promise<boolean>;
+  /** The host page (origin + path) the loader reported, sent as `page` with calculations and leads. */
+  page?(): string | undefined;
+}
+
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** fetch with a deadline. AbortController rather than `AbortSignal.timeout`, which older browsers lack. */
+async function fetchWithin(url: string, init: RequestInit): Promise<Response> {
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(), REQUEST_TIMEOUT_MS);
+  try {
+    return await fetch(url, { ...init, signal: controller.signal });
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /**
- * The widget's calls (plain fetch: no HTTP library in the page), with the embed token. A 401 (the token expired while the laptop slept)
- * asks the loader for a fresh token and tries once more. Only lead posts are retried on
- * gateway errors: they carry an Idempotency-Key, so a retry never stores a lead twice.
+ * The widget's calls (plain fetch: no HTTP library in the page), with the embed token, each ended
+ * after REQUEST_TIMEOUT_MS. A 401 (the token expired while the laptop slept) asks the loader for a
+ * fresh token and tries once more. Only lead posts are retried, after a network failure, a timeout
+ * or a gateway error, with the delays in `retry`: they carry an Idempotency-Key, so a retry never
+ * stores a lead twice. Uses no API that needs a secure context (many firms' sites are plain HTTP).
  */
 export function createApi(deps: ApiDeps) {
   async function post(
     path: string,
     json: unknown,
-    options: { headers?: Record<string, string>; retry?: number } = {},
+    options: { headers?: Record<string, string>; retry?: number[] } = {},
   ): Promise<Response> {
     let renewed = false;
+    const retry = options.retry ?? [];
+    const body = JSON.stringify(json);
     for (let attempt = 0; ; attempt++) {
       const credentials = deps.credentials();
       if (!credentials) {
         throw new ApiError({ reason: 'token_denied', message: 'The calculator is still connecting.' });
       }
+      const again = attempt < retry.length;
       let res: Response;
       try {
-        res = await fetch(`${credentials.apiUrl}/v1/api/${path}`, {
+        res = await fetchWithin(`${credentials.apiUrl}/v1/api/${path}`, {
           method: 'POST',
           headers: {
             'content-type': 'application/json',
             authorization: `Bearer ${credentials.token}`,
             ...options.headers,
           },
-          body: JSON.stringify(json),
-          signal: AbortSignal.timeout(15_000),
+          body,
         });
       } catch {
+        if (again) {
+          await pause(retry[attempt]!);
+          continue;
+        }
         throw new ApiError({ reason: 'network', message: MESSAGES.network });
       }
       if (res.ok) return res;
-      if (GATEWAY.includes(res.status) && attempt < (options.retry ?? 0)) continue;
+      if (GATEWAY.includes(res.status) && again) {
+        await pause(retry[attempt]!);
+        continue;
+      }
       if (res.status === 401 && !renewed && (await deps.renew())) {
         renewed = true;
         continue;
@@ -108,13 +138,20 @@ export function createApi(deps: ApiDeps) {
       throw await toApiError(res);
     }
   }
+  const withPage = <T extends object>(body: T) => {
+    const page = deps.page?.();
+    return page ? { ...body, page } : body;
+  };
 
   return {
     estimate: async (body: { calculator: string; inputs: Record<string, unknown> }) =>
-      (await post('calc/estimate', body)).json() as Promise<EstimateResponse>,
+      (await post('calc/estimate', withPage(body))).json() as Promise<EstimateResponse>,
     submitLead: async (body: Record<string, unknown>, idempotencyKey: string) =>
       (
-        await post('leads', body, { headers: { 'idempotency-key': idempotencyKey }, retry: 2 })
+        await post('leads', withPage(body), {
+          headers: { 'idempotency-key': idempotencyKey },
+          retry: LEAD_RETRY_DELAYS_MS,
+        })
       ).json() as Promise<{
         leadId: string;
       }>,

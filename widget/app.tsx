@@ -25,7 +25,11 @@ export function App({ calc, bridge, preset, onReady }: AppProps) {
   const session = useModel(() => new SessionModel(bridge, onReady));
   const { api, emit } = useMemo(() => {
     const emit: Emit = (type, payload) => bridge?.emit(type, payload);
-    const api = createApi({ credentials: () => session.credentials.value, renew: session.renew });
+    const api = createApi({
+      credentials: () => session.credentials.value,
+      renew: session.renew,
+      page: () => session.page.value,
+    });
     return { api, emit };
   }, [bridge, session]);
   const model = useModel(() => new CalculatorModel(calc, api, emit, preset));
@@ -51,7 +55,8 @@ export function App({ calc, bridge, preset, onReady }: AppProps) {
   return (
     <main class="card">
       <header>
-        {firm && <p class="eyebrow">{firm}</p>}
+        {/* The firm's name arrives with the session: its line is kept from the start, so the page does not grow then. */}
+        <p class="eyebrow">{firm ?? '\u00a0'}</p>
         <h1>{core.name} calculator</h1>
         <p class="lede">{form.lede}</p>
       </header>

@@ -14,7 +14,22 @@ export interface LeadValues {
 
 const EMPTY: LeadValues = { name: '', email: '', phone: '', state: '', website: '' };
 
-/** The contact form under a stored result; one Idempotency-Key per set of answers. */
+/** Shown when every retry failed; the form keeps what the visitor typed and offers "Try again". */
+export const NOT_SENT =
+  'Your details could not be sent: the connection to the firm’s server failed. Nothing you typed is lost; please try again.';
+
+/**
+ * A random Idempotency-Key. `crypto.getRandomValues` works in every context; `crypto.randomUUID`
+ * exists only in secure contexts, and a widget framed by a plain-HTTP page is not one.
+ */
+export const newKey = () =>
+  Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, '0')).join('');
+
+/**
+ * The contact form under a stored result; one Idempotency-Key per set of answers, so a retry (the
+ * api's own, or the visitor's "Try again") can never store the lead twice. `busy` always ends:
+ * every request has a deadline and the retries are bounded.
+ */
 export const LeadModel = createModel(
   (
     slug: string,
@@ -30,6 +45,8 @@ export const LeadModel = createModel(
     const error = signal<string | undefined>(undefined);
     const fieldErrors = signal<Record<string, string>>({});
     const leadId = signal<string | undefined>(undefined);
+    /** The last send failed on the network: the button offers to try again with the same key. */
+    const retryable = signal(false);
     let key: string | undefined;
 
     // The calculator already asked for the state: offer it, unless the visitor typed one.
@@ -45,6 +62,7 @@ export const LeadModel = createModel(
       error,
       fieldErrors,
       leadId,
+      retryable,
       setValue: action((name: keyof LeadValues, value: string) => {
         values.value = { ...values.value, [name]: value };
         key = undefined; // different answers are a different request
@@ -64,11 +82,11 @@ export const LeadModel = createModel(
         }
         busy.value = true;
         error.value = undefined;
-        key ??= crypto.randomUUID();
-        const { phone, state, website } = values.value;
-        const id = result.value?.resultId;
-        const versionId = consentVersion.value?.versionId;
         try {
+          key ??= newKey();
+          const { phone, state, website } = values.value;
+          const id = result.value?.resultId;
+          const versionId = consentVersion.value?.versionId;
           const created = await api.submitLead(
             {
               calculator: slug,
@@ -85,11 +103,13 @@ export const LeadModel = createModel(
             key,
           );
           leadId.value = created.leadId;
+          retryable.value = false;
           emit('svc-lead', { leadId: created.leadId, calculator: slug, ...(id ? { resultId: id } : {}) });
         } catch (e) {
           const failure =
             e instanceof ApiError ? e : new ApiError({ reason: 'unknown', message: 'Something went wrong.' });
-          error.value = failure.payload.message;
+          retryable.value = failure.payload.reason === 'network';
+          error.value = retryable.value ? NOT_SENT : failure.payload.message;
           fieldErrors.value = Object.fromEntries(failure.details.map((d) => [d.path, d.message]));
           emit('svc-error', failure.payload);
         } finally {

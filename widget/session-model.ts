@@ -17,6 +17,8 @@ export const SessionModel = createModel((bridge: Bridge | undefined, onReady?: (
   const credentials = signal<Credentials | undefined>(undefined);
   const firm = signal<FirmInfo | undefined>(undefined);
   const consent = signal<ConsentInfo | undefined>(undefined);
+  /** The host page as the loader reported it (origin + path). */
+  const page = signal<string | undefined>(undefined);
   const problem = signal<ErrorPayload | undefined>(
     bridge
       ? undefined
@@ -49,8 +51,11 @@ export const SessionModel = createModel((bridge: Bridge | undefined, onReady?: (
       if (left > 0) later(Math.max(left - RENEW_BEFORE_MS, left / 2));
       const apiUrl = message.type === 'svc-init' ? message.apiUrl : credentials.value?.apiUrl;
       if (!apiUrl) return; // a renewal cannot come before the init
-      if (message.type === 'svc-init' && message.firm) firm.value = message.firm;
-      if (message.type === 'svc-init' && message.consent) consent.value = message.consent;
+      if (message.type === 'svc-init') {
+        if (message.firm) firm.value = message.firm;
+        if (message.consent) consent.value = message.consent;
+        if (message.page) page.value = message.page;
+      }
       credentials.value = { token: message.token, apiUrl };
       problem.value = undefined;
       if (!ready) {
@@ -68,6 +73,7 @@ export const SessionModel = createModel((bridge: Bridge | undefined, onReady?: (
     credentials,
     firm,
     consent,
+    page,
     problem,
     renew: () => bridge?.requestToken() ?? Promise.resolve(false),
   };

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { calculators, isCalculatorSlug } from '../../calculators/index.ts';
+import { pageOf } from '../../protocol/page.ts';
 import { findAccountById } from '../db/accounts-repo.ts';
 import { recordAudit } from '../db/audit-repo.ts';
 import { type Db, withTransaction } from '../db/database.ts';
@@ -50,6 +51,8 @@ export interface LeadInput {
   consentText?: string;
   /** Honeypot: invisible to people, filled in by bots. */
   website?: string;
+  /** Where consent was given: the host page as the widget reported it; stored as origin + path. */
+  page?: string;
 }
 
 export interface StoredResponse {
@@ -242,6 +245,7 @@ function leadValues(
     consentVersionId: context.consent.id,
     consentAssumed: context.consentAssumed,
     consentedAt: now,
+    page: input.page ? (pageOf(input.page) ?? null) : null,
     idempotencyKey: key,
     test: principal.test,
     quarantinedAt: context.quarantined ? now : null,

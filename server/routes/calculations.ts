@@ -5,7 +5,7 @@ import { resultReport } from '../domain/reports.ts';
 import type { LicensingDeps } from '../domain/token-set.ts';
 import { requireCredential } from '../http/auth.ts';
 import { createRouter } from '../http/openapi-router.ts';
-import { bearerSecurity, errorResponses, Iso, jsonBody, jsonResponse } from './schemas.ts';
+import { bearerSecurity, errorResponses, Iso, jsonBody, jsonResponse, PageField } from './schemas.ts';
 
 const tags = ['Calculators'];
 
@@ -60,6 +60,7 @@ const calc = createRoute({
       calculator: z.string().min(1).max(64).openapi({ example: 'estate-tax' }),
       state: z.string().length(2).optional().openapi({ example: 'NY' }),
       inputs: z.record(z.string(), z.unknown()).openapi({ example: { estateValue: 8_000_000 } }),
+      page: PageField,
     }),
   ),
   responses: { 200: jsonResponse('The result', ResultSchema), ...errorResponses(400, 401) },

@@ -14,7 +14,7 @@ import { requireScope } from '../domain/scopes.ts';
 import type { LicensingDeps } from '../domain/token-set.ts';
 import { requireCredential } from '../http/auth.ts';
 import { createRouter } from '../http/openapi-router.ts';
-import { bearerSecurity, errorResponses, Iso, jsonBody, jsonResponse } from './schemas.ts';
+import { bearerSecurity, errorResponses, Iso, jsonBody, jsonResponse, PageField } from './schemas.ts';
 
 const tags = ['Leads'];
 const Status = z.enum(['new', 'contacted', 'converted']);
@@ -118,6 +118,7 @@ const create = createRoute({
           description: 'Ignored: consent text is taken from the named consent version, never from the client',
         }),
         website: z.string().max(500).optional().openapi({ description: 'Honeypot: leave empty' }),
+        page: PageField,
       }),
     ),
   },

@@ -1,4 +1,5 @@
 import { z } from '@hono/zod-openapi';
+import { PAGE_MAX_LENGTH, pageOf } from '../../protocol/page.ts';
 
 /** Shared OpenAPI pieces: the one error shape and the standard error responses. */
 export const ErrorSchema = z
@@ -57,3 +58,18 @@ export const overlapSeconds = (description: string) =>
     .max(30 * 86_400)
     .optional()
     .openapi({ description });
+
+/**
+ * `page` in a calculation or lead body: the host page the widget sits on, as the page reports it.
+ * The API keeps only its origin and path (`pageOf`, the loader's own rule); anything but an
+ * http(s) URL is a 400.
+ */
+export const PageField = z
+  .string()
+  .max(PAGE_MAX_LENGTH)
+  .refine((value) => pageOf(value) !== undefined, 'Expected an http(s) URL')
+  .optional()
+  .openapi({
+    description: 'The host page (origin + path; a query or fragment is dropped), as reported by the page',
+    example: 'https://firm.example/estate-planning',
+  });

@@ -125,7 +125,7 @@ export function LeadForm({
       </div>
       <p class="fine-print">This is not legal advice and does not create an attorney–client relationship.</p>
       <button type="submit" class="primary" disabled={lead.busy.value || !consent}>
-        {lead.busy.value ? 'Sending…' : 'Send my details'}
+        {lead.busy.value ? 'Sending…' : lead.retryable.value ? 'Try again' : 'Send my details'}
       </button>
       {lead.error.value && (
         <p class="error" role="alert">

@@ -1,0 +1,211 @@
+import { mkdirSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import type { Browser, Route } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { snippetOf } from '../portal/snippet.ts';
+import type { RunningServers } from '../server/servers.ts';
+import { openCustomPage } from './support/custom-page.ts';
+import { type HostPage, openHostPage } from './support/host-page.ts';
+import { LOCAL_NETWORK_ARGS, launchChromium, startStack } from './support/stack.ts';
+
+/**
+ * A firm's own site over plain HTTP: `demo.svc.test` (one of the demo license's domains) resolves
+ * to loopback inside Chromium only, so the host page, and with it the widget's iframe, is not a
+ * secure context, as on many small firms' sites. On `localhost` (a secure context) none of this shows.
+ */
+const SITE = 'demo.svc.test';
+const WAIT = { timeout: 30_000 };
+const SHOTS = fileURLToPath(new URL('./screenshots/widget/', import.meta.url));
+let stack: RunningServers;
+let browser: Browser;
+
+beforeAll(async () => {
+  mkdirSync(SHOTS, { recursive: true });
+  [stack, browser] = await Promise.all([
+    startStack(),
+    launchChromium([`--host-resolver-rules=MAP ${SITE} 127.0.0.1`, ...LOCAL_NETWORK_ARGS]),
+  ]);
+});
+afterAll(async () => {
+  await browser?.close();
+  await stack?.close();
+});
+
+async function openSite(width = 1280): Promise<HostPage> {
+  const port = new URL(stack.examplesUrl).port;
+  const host = await openHostPage(browser, `http://${SITE}:${port}/events.html`);
+  await host.page.setViewportSize({ width, height: 2000 });
+  await expect.poll(() => host.count('svc-ready'), WAIT).toBe(1);
+  return host;
+}
+
+/** A result, then the contact form filled in with consent; returns the Send button. */
+async function fillLead(host: HostPage, email: string) {
+  const frame = host.widget();
+  await frame.locator('#f-estateValue').fill('8,000,000');
+  await frame.getByLabel('State of residence').selectOption('NY');
+  await frame.getByRole('button', { name: 'Calculate' }).click();
+  await expect.poll(() => host.count('svc-result'), WAIT).toBe(1);
+  await frame.getByLabel('Your name').fill('Ada Plain');
+  await frame.getByLabel('Email', { exact: true }).fill(email);
+  await frame.locator('#lead-consent').check();
+  return frame.getByRole('button', { name: 'Send my details' });
+}
+
+/** Lead POSTs (not their CORS preflights) seen by the context, and a switch to make them fail. */
+async function interceptLeads(host: HostPage, failFirst: number) {
+  const keys: string[] = [];
+  const state = { failing: failFirst };
+  await host.page.context().route(`${stack.apiUrl}/v1/api/leads`, async (route: Route) => {
+    const request = route.request();
+    if (request.method() !== 'POST') return route.continue();
+    keys.push(request.headers()['idempotency-key'] ?? '');
+    if (state.failing > 0) {
+      state.failing--;
+      return route.abort('connectionreset');
+    }
+    return route.continue();
+  });
+  return { keys, state };
+}
+
+async function storedLeads(email: string) {
+  const res = await fetch(`${stack.apiUrl}/v1/api/leads?includeTest=true&limit=200`, {
+    headers: { authorization: `Bearer ${stack.demo.apiKey}` },
+  });
+  const body = (await res.json()) as {
+    data: { leadId: string; email: string; consent: { page: string | null } }[];
+  };
+  return body.data.filter((l) => l.email === email);
+}
+
+describe('leads from a host page over plain HTTP on a non-loopback host name', () => {
+  it('is not a secure context there, and the lead is sent and stored (no stuck "Sending…")', async () => {
+    const host = await openSite();
+    expect(await host.page.evaluate(() => window.isSecureContext)).toBe(false);
+    const send = await fillLead(host, 'plain@example.com');
+    await send.click();
+    await expect.poll(() => host.count('svc-lead'), WAIT).toBe(1);
+    expect(await host.count('svc-error')).toBe(0);
+    const [lead] = await storedLeads('plain@example.com');
+    // Where consent was given: origin and path, as the page reported it.
+    expect(lead?.consent.page).toBe(`http://${SITE}:${new URL(stack.examplesUrl).port}/events.html`);
+    expect(host.pageErrors).toEqual([]);
+    await host.close();
+  });
+
+  it('retries a failed send with the same Idempotency-Key and stores exactly one lead', async () => {
+    const host = await openSite();
+    const { keys } = await interceptLeads(host, 1);
+    const send = await fillLead(host, 'retry-once@example.com');
+    await send.click();
+    await expect.poll(() => host.count('svc-lead'), WAIT).toBe(1);
+    expect(keys.length).toBe(2);
+    expect(keys[1]).toBe(keys[0]);
+    expect(await storedLeads('retry-once@example.com')).toHaveLength(1);
+    expect(await host.count('svc-error')).toBe(0);
+    await host.close();
+  });
+
+  it.each([1280, 375])(
+    'keeps what was typed when the network stays down, says so with a retry button, emits svc-error network (%i px)',
+    async (width) => {
+      const host = await openSite(width);
+      const email = `down-${width}@example.com`;
+      const { keys, state } = await interceptLeads(host, 1_000);
+      const send = await fillLead(host, email);
+      await send.click();
+      const frame = host.widget();
+      const retry = frame.getByRole('button', { name: 'Try again' });
+      await expect.poll(() => retry.isVisible(), WAIT).toBe(true);
+      expect(await frame.getByRole('alert').textContent()).toMatch(/could not be sent/i);
+      expect((await host.events('svc-error')).map((e) => e.detail.reason)).toEqual(['network']);
+      expect(await frame.getByLabel('Your name').inputValue()).toBe('Ada Plain');
+      expect(await frame.getByLabel('Email', { exact: true }).inputValue()).toBe(email);
+      expect(await frame.locator('#lead-consent').isChecked()).toBe(true);
+      expect(await frame.getByRole('button', { name: 'Sending…' }).count()).toBe(0);
+      const tried = keys.length;
+      expect(tried).toBeGreaterThan(1);
+      expect(new Set(keys).size).toBe(1);
+      await host.page
+        .locator('iframe')
+        .first()
+        .screenshot({ path: `${SHOTS}lead-network-error-${width}.png` });
+
+      state.failing = 0;
+      await retry.click();
+      await expect.poll(() => host.count('svc-lead'), WAIT).toBe(1);
+      expect(new Set(keys).size).toBe(1);
+      expect(keys.length).toBeGreaterThan(tried);
+      expect(await storedLeads(email)).toHaveLength(1);
+      await host.close();
+    },
+  );
+});
+
+/** The first fenced block of `lang` after `heading` in README.md, exactly as printed there. */
+function readmeBlock(heading: string, lang: string): string {
+  const readme = readFileSync(fileURLToPath(new URL('../README.md', import.meta.url)), 'utf8');
+  const section = readme.slice(readme.indexOf(heading));
+  const match = section.match(new RegExp(`\`\`\`${lang}\\n([\\s\\S]*?)\`\`\``));
+  if (!match) throw new Error(`no ${lang} block under ${heading}`);
+  return match[1]!;
+}
+
+/** The portal's "JavaScript listener" snippet as its page prints it (the template in its source). */
+function portalListener(embedUrl: string): string {
+  const source = readFileSync(fileURLToPath(new URL('../portal/pages/embed.tsx', import.meta.url)), 'utf8');
+  const match = source.match(/function listenerOf\(embedUrl: string\) \{\n\s+return `([\s\S]*?)`;\n\}/);
+  if (!match) throw new Error('no listenerOf template in portal/pages/embed.tsx');
+  // The one interpolation in the template: the embed origin the raw-message listener checks.
+  return match[1]!.replace(`$\{new URL(embedUrl).origin}`, new URL(embedUrl).origin);
+}
+
+describe('listener snippets as printed, with an async loader', () => {
+  /** Runs `html` as a site's page; the printed embed URL and key become the test stack's. */
+  async function runPage(html: string) {
+    const key = (stack.demo as { publishableKey?: string }).publishableKey ?? stack.demo.licenseKey;
+    const body = html.replaceAll('http://127.0.0.1:8788', stack.embedUrl).replaceAll('svc_pk_…', key);
+    const host = await openCustomPage(browser, { origin: `http://${SITE}`, body });
+    const logged: string[] = [];
+    host.page.on('console', (m) => logged.push(m.text()));
+    return { host, logged };
+  }
+
+  it('README "Events": document.addEventListener hears svc-result', async () => {
+    const html = readmeBlock('### Events', 'html');
+    expect(html).toMatch(
+      /loader\.js" [^>]*async><\/script>\n<script>\n\s+document\.addEventListener\('svc-result'/,
+    );
+    const { host, logged } = await runPage(html);
+    await expect.poll(() => host.count('svc-ready'), WAIT).toBe(1);
+    const frame = await host.frame();
+    await frame.locator('#f-estateValue').fill('8,000,000');
+    await frame.getByLabel('State of residence').selectOption('NY');
+    await frame.getByRole('button', { name: 'Calculate' }).click();
+    await expect.poll(() => logged.find((l) => l.startsWith('estimate res_')), WAIT).toBeDefined();
+    expect(host.pageErrors).toEqual([]);
+    await host.close();
+  });
+
+  it('portal "JavaScript listener" after the portal snippet: the document listener hears svc-lead', async () => {
+    const key = (stack.demo as { publishableKey?: string }).publishableKey ?? stack.demo.licenseKey;
+    const html = `${snippetOf(stack.embedUrl, key, ['estate-tax'])}\n<script>\n${portalListener(stack.embedUrl)}\n</script>`;
+    expect(html).toContain('async></script>');
+    const { host, logged } = await runPage(html);
+    await expect.poll(() => host.count('svc-ready'), WAIT).toBe(1);
+    const frame = await host.frame();
+    await frame.locator('#f-estateValue').fill('8,000,000');
+    await frame.getByLabel('State of residence').selectOption('NY');
+    await frame.getByRole('button', { name: 'Calculate' }).click();
+    await expect.poll(() => logged.find((l) => l.startsWith('result res_')), WAIT).toBeDefined();
+    await frame.getByLabel('Your name').fill('Ada Snippet');
+    await frame.getByLabel('Email', { exact: true }).fill('snippet@example.com');
+    await frame.locator('#lead-consent').check();
+    await frame.getByRole('button', { name: 'Send my details' }).click();
+    await expect.poll(() => logged.find((l) => l.startsWith('new lead lead_')), WAIT).toBeDefined();
+    expect(logged.find((l) => l.startsWith('new lead'))).toMatch(/from widget svc-1$/);
+    expect(host.pageErrors).toEqual([]);
+    await host.close();
+  });
+});
