@@ -1,5 +1,6 @@
 import { getCalculator } from '../../../calculators/index.ts';
 import { defang } from '../../../protocol/defang.ts';
+import { quarantineReasonLabel } from '../../../protocol/quarantine.ts';
 import { oneLine } from '../../mail/one-line.ts';
 import { formatUsd } from '../../pdf/format.ts';
 
@@ -118,14 +119,6 @@ export interface ListedLead {
   reasons?: string[];
 }
 
-const REASON_LABELS: Record<string, string> = {
-  network_burst: 'many leads from one network',
-  link_in_name: 'a link in the name',
-  disposable_email: 'a throwaway e-mail domain',
-};
-
-export const reasonLabel = (reason: string) => REASON_LABELS[reason] ?? reason;
-
 function listRows(list: ListedLead[]): [string, string][] {
   return list.map((l) => [
     l.createdAt.toISOString().slice(11, 16),
@@ -133,7 +126,7 @@ function listRows(list: ListedLead[]): [string, string][] {
       defang(l.name),
       `<${l.email}>`,
       getCalculator(l.calculator)?.name ?? l.calculator,
-      ...(l.reasons?.length ? [`held for ${l.reasons.map(reasonLabel).join(', ')}`] : []),
+      ...(l.reasons?.length ? [`held for ${l.reasons.map(quarantineReasonLabel).join(', ')}`] : []),
     ].join(' · '),
   ]);
 }

@@ -1,7 +1,7 @@
 import { defang } from '../../../protocol/defang.ts';
+import type { QuarantineReason } from '../../../protocol/quarantine.ts';
 
-/** Why a lead is held back from the firm's pipeline until someone releases it. */
-export type QuarantineReason = 'network_burst' | 'link_in_name' | 'disposable_email';
+export type { QuarantineReason };
 
 /**
  * How many leads one client network (IPv4 /24, IPv6 /64) may send one license in
