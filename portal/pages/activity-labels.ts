@@ -119,7 +119,7 @@ export function describeActivity(e: Entry): string {
     case 'mcp.tool_call':
       return `An AI assistant ran ${text(d.tool)} (${text(d.rows)} row${d.rows === 1 ? '' : 's'}${d.outcome && d.outcome !== 'ok' ? `, ${text(d.outcome)}` : ''})`;
     case 'ceiling.leads_per_day':
-      return `Daily lead quota reached (${text(d.quota)}); further leads are quarantined`;
+      return `Daily lead figure reached (${text(d.quota)}); further leads stay live, their alerts grouped hourly`;
     case 'ceiling.sessions_per_minute':
       return 'Widget traffic went over the plan’s limit per minute';
     case 'refresh.reused':

@@ -1,5 +1,7 @@
 import { useState } from 'preact/hooks';
 import { stateName } from '../../calculators/limits.ts';
+import { defang } from '../../protocol/defang.ts';
+import { quarantineReasonLabel } from '../../protocol/quarantine.ts';
 import { api, type PortalError } from '../api.ts';
 import { ConfirmDialog } from '../components/confirm-dialog.tsx';
 import { Badge, Card, ErrorNote, Link, Loading, PageHeader } from '../components/ui.tsx';
@@ -32,6 +34,7 @@ interface Detail {
     resultId: string | null;
     test: boolean;
     quarantined: boolean;
+    quarantineReasons?: string[];
   };
   nextStatuses: LeadStatus[];
   result: {
@@ -155,7 +158,7 @@ export function LeadDetailPage(props: { leadId: string }) {
         <Link href="/portal/leads">← All leads</Link>
       </p>
       <PageHeader
-        title={current.name}
+        title={defang(current.name)}
         lead={
           <>
             Asked to be contacted on {formatDateTime(current.createdAt)} after the{' '}
@@ -167,8 +170,11 @@ export function LeadDetailPage(props: { leadId: string }) {
       {current.quarantined ? (
         <div class="notice notice-warn" role="status">
           <p>
-            <strong>Quarantined.</strong> This lead arrived after your plan’s daily lead quota was reached, so
-            no alert or webhook went out. Release it to treat it as a normal new lead.
+            <strong>Held as possible spam</strong>
+            {current.quarantineReasons?.length
+              ? ` (${current.quarantineReasons.map(quarantineReasonLabel).join(', ')})`
+              : ''}
+            . No alert or webhook went out. Release it to treat it as a normal new lead.
           </p>
           {manage ? (
             <button type="button" class="button button-primary" onClick={release}>
@@ -236,7 +242,7 @@ export function LeadDetailPage(props: { leadId: string }) {
       ) : null}
       <ConfirmDialog
         open={confirming}
-        title={`Delete all data about ${current.name}?`}
+        title={`Delete all data about ${defang(current.name)}?`}
         confirmLabel="Delete permanently"
         danger
         onClose={() => setConfirming(false)}

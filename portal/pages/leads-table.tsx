@@ -1,4 +1,5 @@
 import { stateName } from '../../calculators/limits.ts';
+import { defang } from '../../protocol/defang.ts';
 import { Badge, Link, TableWrap } from '../components/ui.tsx';
 import { calculatorName, formatDateTime } from '../format.ts';
 
@@ -51,7 +52,7 @@ export function LeadsTable(props: { leads: Lead[]; statusCell?: (lead: Lead) => 
             <tr key={lead.leadId}>
               <td>
                 <span class="cell-main">
-                  <Link href={`/portal/leads/${encodeURIComponent(lead.leadId)}`}>{lead.name}</Link>
+                  <Link href={`/portal/leads/${encodeURIComponent(lead.leadId)}`}>{defang(lead.name)}</Link>
                   {lead.quarantined ? <Badge tone="warn">quarantined</Badge> : null}
                   {lead.test ? <Badge>test</Badge> : null}
                 </span>

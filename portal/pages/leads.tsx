@@ -6,6 +6,7 @@ import { CALCULATORS, plural } from '../format.ts';
 import { location$, navigate } from '../router.ts';
 import { canManage } from '../session.ts';
 import { useResource } from '../use-resource.ts';
+import { HeldLeadsBanner } from './held-leads-banner.tsx';
 import { LeadChart, type LeadChartData } from './lead-chart.tsx';
 import { type Lead, LeadsTable } from './leads-table.tsx';
 import { StatusPicker } from './status-picker.tsx';
@@ -121,7 +122,7 @@ function FilterBar(props: { filters: Filters; onChange: (filters: Filters) => vo
       <div class="filters-end">
         <Select
           id="filter-quarantined"
-          label="Quarantined (over the daily quota)"
+          label="Held as possible spam"
           value={f.quarantined}
           onChange={set('quarantined')}
           options={[
@@ -155,7 +156,11 @@ export function LeadsPage() {
   const [cursor, setCursor] = useState<string | null>(null);
   const [changed, setChanged] = useState<Record<string, Lead>>({});
   const [error, setError] = useState<PortalError | null>(null);
-  const { data, error: loadError } = useResource(async () => {
+  const {
+    data,
+    error: loadError,
+    reload,
+  } = useResource(async () => {
     const page = await api.get<Page>('leads', { ...filters, limit: 50 });
     setExtra([]);
     setCursor(page.nextCursor);
@@ -185,9 +190,10 @@ export function LeadsPage() {
           ) : undefined
         }
       />
+      <HeldLeadsBanner onReleased={reload} />
       <Card
         title="Leads per week"
-        description="Last 90 days, by calculator. Test data and quarantined leads are not counted."
+        description="Last 90 days, by calculator. Test data and held (quarantined) leads are not counted."
       >
         {chart.error ? (
           <ErrorNote error={chart.error} />

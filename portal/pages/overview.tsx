@@ -2,6 +2,7 @@ import { api } from '../api.ts';
 import { Card, Empty, ErrorNote, Link, Loading, PageHeader } from '../components/ui.tsx';
 import { type LicenseView, licenseStatusWords, plural, STATUS_TONE } from '../format.ts';
 import { useResource } from '../use-resource.ts';
+import { HeldLeadsBanner } from './held-leads-banner.tsx';
 import { type Lead, LeadsTable } from './leads-table.tsx';
 import { TEST_MODE_SENTENCE, TestLeadsNotice } from './test-leads-notice.tsx';
 
@@ -24,11 +25,12 @@ function Change(props: { now: number; before: number }) {
 }
 
 export function OverviewPage() {
-  const { data, error } = useResource(() => api.get<Overview>('overview'));
+  const { data, error, reload } = useResource(() => api.get<Overview>('overview'));
   return (
     <div class="page">
       <PageHeader title="Overview" lead={data ? data.firm.name : undefined} />
       <ErrorNote error={error} />
+      <HeldLeadsBanner onReleased={reload} />
       {!data ? (
         <Loading />
       ) : (

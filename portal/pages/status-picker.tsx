@@ -1,3 +1,4 @@
+import { defang } from '../../protocol/defang.ts';
 import { api, type PortalError } from '../api.ts';
 import { type Lead, type LeadStatus, NEXT_STATUSES, StatusBadge } from './leads-table.tsx';
 
@@ -16,7 +17,7 @@ export function StatusPicker(props: {
   return (
     <select
       class="select-small"
-      aria-label={props.label ?? `Status of ${props.lead.name}`}
+      aria-label={props.label ?? `Status of ${defang(props.lead.name)}`}
       value={props.lead.status}
       onChange={async (e) => {
         const select = e.target as HTMLSelectElement;

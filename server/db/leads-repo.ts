@@ -1,4 +1,4 @@
-import { and, count, eq, gte, isNotNull } from 'drizzle-orm';
+import { and, count, eq, gte, isNotNull, isNull } from 'drizzle-orm';
 import type { Db } from './database.ts';
 import { leads } from './schema.ts';
 
@@ -47,12 +47,43 @@ export async function countTestLeads(db: Db, accountId: string, status?: LeadSta
   return Number(row?.n ?? 0);
 }
 
-/** Live (not test) leads of a license since `since`: the daily quota's count. */
+/**
+ * Live leads (not test, not quarantined) of a license since `since`: the count the plan's daily
+ * figure is compared with (past it, alerts are grouped into a digest).
+ */
 export async function countLiveLeadsSince(db: Db, licenseId: string, since: Date): Promise<number> {
   const [row] = await db
     .select({ n: count() })
     .from(leads)
-    .where(and(eq(leads.licenseId, licenseId), eq(leads.test, false), gte(leads.createdAt, since)));
+    .where(
+      and(
+        eq(leads.licenseId, licenseId),
+        eq(leads.test, false),
+        isNull(leads.quarantinedAt),
+        gte(leads.createdAt, since),
+      ),
+    );
+  return Number(row?.n ?? 0);
+}
+
+/** Leads (held ones too, not test) one client network sent a license since `since`. */
+export async function countNetworkLeadsSince(
+  db: Db,
+  licenseId: string,
+  sourceNet: string,
+  since: Date,
+): Promise<number> {
+  const [row] = await db
+    .select({ n: count() })
+    .from(leads)
+    .where(
+      and(
+        eq(leads.licenseId, licenseId),
+        eq(leads.sourceNet, sourceNet),
+        eq(leads.test, false),
+        gte(leads.createdAt, since),
+      ),
+    );
   return Number(row?.n ?? 0);
 }
 

@@ -271,6 +271,12 @@ export const leads = pgTable(
     page: text('page'),
     /** 0009: the widget named no consent version (an older widget); the current one was stored. */
     consentAssumed: boolean('consent_assumed').notNull().default(false),
+    /** 0013: the client's network (IPv4 /24, IPv6 /64), the unit spam signals count by. */
+    sourceNet: text('source_net'),
+    /** 0013: why the lead is held (empty when it never was). */
+    quarantineReasons: jsonb('quarantine_reasons').$type<string[]>().notNull().default([]),
+    /** 0013: the digest that carried its alert (past the plan's daily figure). */
+    digestId: text('digest_id'),
   },
   (t) => [
     index('leads_account_idx').on(t.accountId, t.createdAt),
@@ -284,6 +290,37 @@ export const leads = pgTable(
       .on(t.accountId, t.calculator, t.createdAt.desc(), t.id.desc())
       .where(LIVE_LEAD),
     index('leads_live_state_idx').on(t.accountId, t.state, t.createdAt.desc(), t.id.desc()).where(LIVE_LEAD),
+    index('leads_license_source_idx').on(t.licenseId, t.sourceNet, t.createdAt),
+  ],
+);
+
+/** 0013: one digest per firm, kind and window (`alerts` hourly, `quarantine` daily). */
+export const leadDigests = pgTable(
+  'lead_digests',
+  {
+    id: text('id').primaryKey(),
+    accountId: text('account_id')
+      .notNull()
+      .references(() => accounts.id),
+    kind: text('kind').$type<'alerts' | 'quarantine'>().notNull(),
+    windowStart: at('window_start').notNull(),
+    sendAt: at('send_at').notNull(),
+    createdAt: at('created_at').notNull(),
+  },
+  (t) => [uniqueIndex('lead_digests_window_idx').on(t.accountId, t.kind, t.windowStart)],
+);
+
+/** 0013: spent proof-of-work challenges, per license, until they expire. */
+export const spentChallenges = pgTable(
+  'spent_challenges',
+  {
+    licenseId: text('license_id').notNull(),
+    challenge: text('challenge').notNull(),
+    expiresAt: at('expires_at').notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.licenseId, t.challenge] }),
+    index('spent_challenges_expiry_idx').on(t.expiresAt),
   ],
 );
 
@@ -585,7 +622,9 @@ export const mailMessages = pgTable(
     accountId: text('account_id')
       .notNull()
       .references(() => accounts.id),
-    kind: text('kind').$type<'lead_alert' | 'endpoint_disabled'>().notNull(),
+    kind: text('kind')
+      .$type<'lead_alert' | 'endpoint_disabled' | 'lead_digest' | 'quarantine_report'>()
+      .notNull(),
     eventId: text('event_id').references(() => outboxEvents.id, { onDelete: 'cascade' }),
     leadId: text('lead_id'),
     recipients: jsonb('recipients').$type<string[]>().notNull(),

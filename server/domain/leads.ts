@@ -12,7 +12,6 @@ import {
 } from '../db/idempotency-repo.ts';
 import { newId } from '../db/ids.ts';
 import {
-  countLiveLeadsSince,
   findLead,
   insertLead,
   type LeadRow,
@@ -23,9 +22,11 @@ import {
 import { findResult } from '../db/results-repo.ts';
 import { AppError } from '../errors.ts';
 import { type ConsentVersion, ensureCurrentConsent, findConsentVersion } from './accounts/consent.ts';
+import { joinAlertDigest, noteQuarantined } from './delivery/digests.ts';
 import { enqueueLeadEvent } from './delivery/outbox.ts';
 import { type LeadConsent, leadConsent } from './leads/lead-consent.ts';
 import { type LeadResult, leadResult, type ResultSource } from './leads/lead-result.ts';
+import { type Triage, triageLead } from './leads/lead-triage.ts';
 import { alert, planOf } from './licensing/ceilings.ts';
 import type { Principal } from './principal.ts';
 import type { LicensingDeps } from './token-set.ts';
@@ -84,6 +85,7 @@ export async function submitLead(
   principal: Extract<Principal, { kind: 'embed' }>,
   key: string,
   input: LeadInput,
+  source: { sourceNet?: string | null } = {},
 ): Promise<StoredResponse> {
   if (!isCalculatorSlug(input.calculator)) {
     throw new AppError('INVALID_REQUEST', `Unknown calculator "${input.calculator}".`, {
@@ -99,7 +101,7 @@ export async function submitLead(
     };
   }
   const hash = requestHash(input);
-  const context = await leadContext(deps, principal, input.consentVersionId);
+  const context = await leadContext(deps, principal, input, source.sourceNet ?? null);
   try {
     return await deps.db.transaction(async (txRaw) => {
       const tx = txRaw as unknown as Db;
@@ -112,9 +114,11 @@ export async function submitLead(
         });
       }
       await purgeExpiredKeys(tx, principal.accountId, deps.clock.now());
-      const lead = await insertLead(tx, leadValues(deps, principal, key, input, context));
-      const view = toLeadView({ ...lead, result: result ?? null });
-      await enqueueLeadEvent(tx, 'lead.created', lead, view, lead.createdAt);
+      const lead = await insertLead(tx, await leadValues(deps, tx, principal, key, input, context));
+      if (lead.quarantinedAt) await noteQuarantined(tx, lead.accountId, lead.createdAt);
+      // A digested lead's alert and webhook go out with its hour's digest instead.
+      else if (!lead.digestId)
+        await enqueueLeadEvent(tx, 'lead.created', lead, toLeadView({ ...lead, result: result ?? null }), lead.createdAt);
       const body = { leadId: lead.id, status: lead.status, createdAt: lead.createdAt.toISOString() };
       const now = deps.clock.now();
       const inserted = await insertIdempotencyKey(tx, {
@@ -164,7 +168,9 @@ interface LeadContext {
   consent: ConsentVersion;
   /** No version was named (an older widget): `consent` is the one in force, assumed. */
   consentAssumed: boolean;
-  quarantined: boolean;
+  triage: Triage;
+  quota: number;
+  sourceNet: string | null;
 }
 
 /**
@@ -197,39 +203,50 @@ async function consentSeen(
 }
 
 /**
- * The consent the visitor saw (`consentSeen`), and whether the license is over its plan's daily
- * lead quota. Over the quota a lead is stored quarantined (never dropped: the firm sees it and may
- * release it) and the first one writes an alert to the audit log. Test-mode leads neither count
- * nor get quarantined.
+ * The consent the visitor saw (`consentSeen`), and the spam rule's verdict (`triageLead`): held for
+ * the lead's own signals, or live — alerted on its own, or past the plan's daily figure grouped
+ * into the hour's digest. The first lead past the figure writes an alert to the audit log.
+ * Test-mode leads are never held.
  */
 async function leadContext(
   deps: LicensingDeps,
   principal: Extract<Principal, { kind: 'embed' }>,
-  consentVersionId: string | undefined,
+  input: LeadInput,
+  sourceNet: string | null,
 ): Promise<LeadContext> {
-  const seen = await consentSeen(deps, principal.accountId, consentVersionId);
-  if (principal.test) return { ...seen, quarantined: false };
+  const seen = await consentSeen(deps, principal.accountId, input.consentVersionId);
   const quota = planOf(deps.plans, principal.plan).leadsPerDay;
-  const now = deps.clock.now();
-  const today = await countLiveLeadsSince(deps.db, principal.licenseId, new Date(now.getTime() - 86_400_000));
-  if (today < quota) return { ...seen, quarantined: false };
-  await alert(
-    deps,
-    { id: principal.licenseId, accountId: principal.accountId, plan: principal.plan },
-    'ceiling.leads_per_day',
-    { quota },
-  );
-  return { ...seen, quarantined: true };
+  const live: Triage = { reasons: [], digest: false, overQuota: false };
+  if (principal.test) return { ...seen, triage: live, quota, sourceNet: null };
+  const triage = await triageLead(deps.db, {
+    licenseId: principal.licenseId,
+    sourceNet,
+    name: input.name,
+    email: input.email,
+    quota,
+    now: deps.clock.now(),
+  });
+  if (triage.overQuota)
+    await alert(
+      deps,
+      { id: principal.licenseId, accountId: principal.accountId, plan: principal.plan },
+      'ceiling.leads_per_day',
+      { quota },
+    );
+  return { ...seen, triage, quota, sourceNet };
 }
 
-function leadValues(
+async function leadValues(
   deps: LicensingDeps,
+  tx: Db,
   principal: Extract<Principal, { kind: 'embed' }>,
   key: string,
   input: LeadInput,
   context: LeadContext,
 ) {
   const now = deps.clock.now();
+  const held = context.triage.reasons.length > 0;
+  const digestId = context.triage.digest ? await joinAlertDigest(tx, principal, context.quota, now) : null;
   return {
     id: newId('lead'),
     accountId: principal.accountId,
@@ -248,7 +265,10 @@ function leadValues(
     page: input.page ? (pageOf(input.page) ?? null) : null,
     idempotencyKey: key,
     test: principal.test,
-    quarantinedAt: context.quarantined ? now : null,
+    quarantinedAt: held ? now : null,
+    quarantineReasons: context.triage.reasons,
+    sourceNet: context.sourceNet,
+    digestId,
     createdAt: now,
     updatedAt: now,
   };
@@ -272,8 +292,10 @@ export interface LeadView {
   result: LeadResult | null;
   /** From a test-mode session (development host); listed only with `includeTest=true`. */
   test: boolean;
-  /** Over the plan's daily quota: stored, no alerts or webhooks, until the firm releases it. */
+  /** Held for spam signals: stored, no alert or webhook until the firm releases it. */
   quarantined: boolean;
+  /** Why it is held (`network_burst`, `link_in_name`, `disposable_email`); empty when live. */
+  quarantineReasons: string[];
   createdAt: string;
   updatedAt: string;
 }
@@ -300,6 +322,7 @@ export function toLeadView(row: LeadRow & { result: ResultSource | null }): Lead
     result: leadResult(row.result),
     test: row.test,
     quarantined: row.quarantinedAt !== null,
+    quarantineReasons: row.quarantinedAt !== null ? row.quarantineReasons : [],
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
   };
@@ -357,7 +380,7 @@ export async function changeLeadStatus(
 }
 
 /**
- * Takes a lead out of quarantine (it was over the plan's daily quota): from now on it is an
+ * Takes a lead out of quarantine (it was held for spam signals): from now on it is an
  * ordinary lead, delivered to the firm's endpoints and inbox as `lead.created`. NOT_FOUND when the firm has no such quarantined lead.
  */
 export async function releaseQuarantinedLead(

@@ -102,3 +102,13 @@ function expandIpv6(ip: string): string[] {
   const groups = tail === undefined ? left : [...left, ...Array(missing).fill('0'), ...right];
   return groups.map((g) => (g.includes('.') ? g : g.replace(/^0+(?=.)/, '')));
 }
+
+/**
+ * The client's network, the unit spam signals count leads by: IPv4 by its /24, IPv6 by its /64
+ * (what one subscriber or one rented block can rotate through). Null when the address is unknown.
+ */
+export function networkOf(ip: string | undefined): string | null {
+  if (!ip || !isIP(ip)) return null;
+  if (isIP(ip) === 6) return ipRateKey(ip);
+  return `${ip.split('.').slice(0, 3).join('.')}.0/24`;
+}

@@ -13,6 +13,7 @@ import {
 import { requireScope } from '../domain/scopes.ts';
 import type { LicensingDeps } from '../domain/token-set.ts';
 import { requireCredential } from '../http/auth.ts';
+import { networkOf } from '../http/client-ip.ts';
 import { createRouter } from '../http/openapi-router.ts';
 import { bearerSecurity, errorResponses, Iso, jsonBody, jsonResponse, PageField } from './schemas.ts';
 
@@ -77,7 +78,10 @@ const LeadSchema = z
     test: z.boolean().openapi({ description: 'From a test-mode session (development host)' }),
     quarantined: z
       .boolean()
-      .openapi({ description: 'Over the plan’s daily quota; release it to treat it as usual' }),
+      .openapi({ description: 'Held for spam signals; release it to treat it as usual' }),
+    quarantineReasons: z.array(z.string()).openapi({
+      description: 'Why it is held: network_burst, link_in_name, disposable_email (empty when live)',
+    }),
     createdAt: Iso,
     updatedAt: Iso,
   })
@@ -222,7 +226,7 @@ const release = createRoute({
   method: 'post',
   path: '/api/leads/{id}/release',
   tags,
-  summary: 'Release a quarantined lead (over the plan’s daily quota) into the usual flow (leads:write)',
+  summary: 'Release a quarantined lead (held for spam signals) into the usual flow (leads:write)',
   security: bearerSecurity,
   request: { params: z.object({ id: z.string().min(1).max(64) }) },
   responses: { 200: jsonResponse('The lead', LeadSchema), ...errorResponses(401, 403, 404) },
@@ -235,7 +239,8 @@ export function createLeadRoutes(deps: LicensingDeps, queries: QueryDeps) {
     const principal = c.get('principal');
     if (principal?.kind !== 'embed') throw new Error('unreachable');
     const key = c.req.valid('header')['idempotency-key'];
-    const stored = await submitLead(deps, principal, key, c.req.valid('json'));
+    const source = { sourceNet: networkOf(c.get('clientIp')) };
+    const stored = await submitLead(deps, principal, key, c.req.valid('json'), source);
     if (stored.replayed) c.header('Idempotent-Replayed', 'true');
     return c.json(stored.body as never, 201);
   });

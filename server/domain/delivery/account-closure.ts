@@ -13,6 +13,7 @@ import {
   consentVersions,
   idempotencyKeys,
   leadDailyCounts,
+  leadDigests,
   leads,
   licenseKeys,
   licenses,
@@ -22,6 +23,7 @@ import {
   outboxEvents,
   portalSessions,
   refreshTokens,
+  spentChallenges,
   stripeEvents,
   webhookDeliveries,
   webhookEndpoints,
@@ -102,6 +104,7 @@ export const ACCOUNT_DATA_TABLES = [
   'outbox_events',
   'webhook_endpoints',
   'leads',
+  'lead_digests',
   'lead_daily_counts',
   'calculation_results',
   'idempotency_keys',
@@ -109,6 +112,7 @@ export const ACCOUNT_DATA_TABLES = [
   'refresh_tokens',
   'auth_codes',
   'license_keys',
+  'spent_challenges',
   'stripe_events',
   'activations',
   'api_keys',
@@ -134,6 +138,7 @@ async function deleteAccountRows(tx: Db, accountId: string): Promise<void> {
   await tx.delete(outboxEvents).where(eq(outboxEvents.accountId, accountId));
   await tx.delete(webhookEndpoints).where(eq(webhookEndpoints.accountId, accountId));
   await tx.delete(leads).where(eq(leads.accountId, accountId));
+  await tx.delete(leadDigests).where(eq(leadDigests.accountId, accountId));
   await tx.delete(leadDailyCounts).where(eq(leadDailyCounts.accountId, accountId));
   await tx.delete(calculationResults).where(eq(calculationResults.accountId, accountId));
   await tx.delete(idempotencyKeys).where(eq(idempotencyKeys.accountId, accountId));
@@ -144,6 +149,7 @@ async function deleteAccountRows(tx: Db, accountId: string): Promise<void> {
     await tx.delete(activations).where(inArray(activations.licenseId, licenseIds));
     await tx.delete(licenseKeys).where(inArray(licenseKeys.licenseId, licenseIds));
     await tx.delete(stripeEvents).where(inArray(stripeEvents.licenseId, licenseIds));
+    await tx.delete(spentChallenges).where(inArray(spentChallenges.licenseId, licenseIds));
   }
   await tx.delete(apiKeys).where(eq(apiKeys.accountId, accountId));
   await tx.delete(licenses).where(eq(licenses.accountId, accountId));

@@ -1,4 +1,6 @@
 import { getCalculator } from '../../../calculators/index.ts';
+import { defang } from '../../../protocol/defang.ts';
+import { quarantineReasonLabel } from '../../../protocol/quarantine.ts';
 import { oneLine } from '../../mail/one-line.ts';
 import { formatUsd } from '../../pdf/format.ts';
 import { type LeadResult, mainFigures } from '../leads/lead-result.ts';
@@ -62,8 +64,10 @@ export function renderLeadAlert(input: {
   const figures = input.result
     ? mainFigures(input.result).map(({ label, value }): [string, string] => [label, formatUsd(value)])
     : [];
+  // Visitor text is defanged in both parts: neither the mail client nor the reader can follow it.
+  const name = defang(String(lead.name ?? ''));
   const rows: [string, string][] = [
-    ['Name', String(lead.name ?? '')],
+    ['Name', name],
     ['E-mail', String(lead.email ?? '')],
     ['Phone', lead.phone ? String(lead.phone) : '—'],
     ['State', lead.state ? String(lead.state) : '—'],
@@ -73,7 +77,7 @@ export function renderLeadAlert(input: {
     ['Received', String(lead.createdAt ?? '')],
   ];
   return render(
-    `New lead: ${String(lead.name ?? '')} (${calcName})`,
+    `New lead: ${name} (${calcName})`,
     rows,
     `${input.firmName} has a new lead from the ${calcName}.`,
     { href: input.link, label: 'Open the lead' },
@@ -94,5 +98,57 @@ export function renderEndpointDisabled(input: {
       ['Failing since', input.failingSince ?? '—'],
     ],
     `Every delivery to one of ${input.firmName}'s webhook endpoints has failed for five days, so it was disabled. Fix the receiver, then run "svc webhook enable ${input.endpointId}"; deliveries still pending resume.`,
+  );
+}
+
+/** One line per lead of a digest or report: name (defanged), e-mail, calculator, time, reasons. */
+export interface ListedLead {
+  name: string;
+  email: string;
+  calculator: string;
+  createdAt: Date;
+  reasons?: string[];
+}
+
+function listRows(list: ListedLead[]): [string, string][] {
+  return list.map((l) => [
+    l.createdAt.toISOString().slice(11, 16),
+    [
+      defang(l.name),
+      `<${l.email}>`,
+      getCalculator(l.calculator)?.name ?? l.calculator,
+      ...(l.reasons?.length ? [`held for ${l.reasons.map(quarantineReasonLabel).join(', ')}`] : []),
+    ].join(' · '),
+  ]);
+}
+
+/** Past the plan's daily figure: one mail per hour listing the leads whose alerts it groups. */
+export function renderLeadDigest(input: {
+  firmName: string;
+  leads: ListedLead[];
+  total: number;
+  link: string;
+}): RenderedMail {
+  const n = input.total;
+  return render(
+    `${n} more new lead${n === 1 ? '' : 's'} (digest)`,
+    listRows(input.leads),
+    `${input.firmName} received more leads today than its plan's daily figure, so their alerts are grouped: ${n} lead${n === 1 ? '' : 's'} in this hour, all stored and live.${n > input.leads.length ? ` The first ${input.leads.length} are listed.` : ''}`,
+    { href: input.link, label: 'Open the leads' },
+  );
+}
+
+/** Once a day: the leads held for spam signals and still held, each with its reasons. */
+export function renderQuarantineReport(input: {
+  firmName: string;
+  leads: ListedLead[];
+  link: string;
+}): RenderedMail {
+  const n = input.leads.length;
+  return render(
+    `${n} lead${n === 1 ? '' : 's'} held as possible spam`,
+    listRows(input.leads),
+    `${n} lead${n === 1 ? ' was' : 's were'} held for ${input.firmName} today for spam signals: stored, not alerted, not sent to webhooks. Release any that are real in one step; they are then alerted and delivered as new leads.`,
+    { href: input.link, label: 'Review held leads' },
   );
 }

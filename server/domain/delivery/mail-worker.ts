@@ -1,10 +1,17 @@
 import { and, asc, eq, inArray, isNull, lte, notInArray, or, type SQL, sql } from 'drizzle-orm';
 import { withTransaction } from '../../db/database.ts';
 import { dbNow, dbNowPlus } from '../../db/db-now.ts';
+import { findDigest, heldLeadsBetween, leadsOfDigest } from '../../db/lead-digests-repo.ts';
 import { findResult } from '../../db/results-repo.ts';
 import { accounts, mailMessages, outboxEvents } from '../../db/schema.ts';
 import { type LeadResult, leadResult } from '../leads/lead-result.ts';
-import { type RenderedMail, renderEndpointDisabled, renderLeadAlert } from './alert-mail.ts';
+import {
+  type RenderedMail,
+  renderEndpointDisabled,
+  renderLeadAlert,
+  renderLeadDigest,
+  renderQuarantineReport,
+} from './alert-mail.ts';
 import type { DeliveryDeps } from './deps.ts';
 import { nextAttemptAt } from './retry-schedule.ts';
 
@@ -106,6 +113,8 @@ async function renderMail(deps: DeliveryDeps, mail: MailRow): Promise<RenderedMa
       failingSince: (body.failingSince as string | null) ?? null,
     });
   }
+  if (mail.kind === 'lead_digest' || mail.kind === 'quarantine_report')
+    return renderDigestMail(deps, mail, firmName);
   if (!mail.eventId) return null;
   const [event] = await deps.db.select().from(outboxEvents).where(eq(outboxEvents.id, mail.eventId));
   if (!event) return null;
@@ -121,6 +130,22 @@ async function renderMail(deps: DeliveryDeps, mail: MailRow): Promise<RenderedMa
     result,
     link: `${deps.portalUrl}/leads/${encodeURIComponent(String(lead.leadId ?? ''))}`,
   });
+}
+
+/** A digest lists its leads as they are when it is sent; null when there is nothing to say. */
+async function renderDigestMail(deps: DeliveryDeps, mail: MailRow, firmName: string) {
+  const digest = await findDigest(deps.db, mail.accountId, String(mail.body?.digestId ?? ''));
+  if (!digest) return null;
+  if (mail.kind === 'lead_digest') {
+    const rows = await leadsOfDigest(deps.db, mail.accountId, digest.id);
+    if (rows.length === 0) return null;
+    const link = `${deps.portalUrl}/leads?from=${digest.windowStart.toISOString().slice(0, 10)}`;
+    return renderLeadDigest({ firmName, leads: rows.slice(0, 50), total: rows.length, link });
+  }
+  const held = await heldLeadsBetween(deps.db, mail.accountId, digest.windowStart, digest.sendAt);
+  if (held.length === 0) return null;
+  const leads = held.map((l) => ({ ...l, reasons: l.quarantineReasons }));
+  return renderQuarantineReport({ firmName, leads, link: `${deps.portalUrl}/leads?quarantined=only` });
 }
 
 /**
@@ -144,9 +169,11 @@ async function sendClaimedMail(deps: DeliveryDeps, mail: MailRow): Promise<void>
   try {
     rendered = await renderMail(deps, mail);
     if (!rendered) {
+      // A digest whose leads were all released (or deleted) has nothing left to report.
+      const digest = mail.kind === 'lead_digest' || mail.kind === 'quarantine_report';
       await deps.db
         .update(mailMessages)
-        .set({ status: 'failed', lockedUntil: null, lastError: 'event gone' })
+        .set({ status: 'failed', lockedUntil: null, lastError: digest ? 'nothing to report' : 'event gone' })
         .where(eq(mailMessages.id, mail.id));
       return;
     }

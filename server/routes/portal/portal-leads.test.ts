@@ -244,6 +244,36 @@ describe('lead detail, status, release, delete and export of one person', () => 
     expect(activity.data[0].actorLabel).toMatch(/@firm\.example$/);
   });
 
+  it('the held-leads banner: count, reasons, newest first, firm-scoped; empty when none', async () => {
+    const { account } = await ctx.seed.firm();
+    const other = await ctx.seed.firm();
+    const call = await member(account.id, 'viewer');
+    expect(await json(await call('GET', 'leads/held'))).toEqual({ total: 0, byReason: {}, latest: [] });
+    await addLead(other.account.id, '2026-02-25T10:00:00Z', {
+      quarantinedAt: new Date('2026-02-25T10:00:00Z'),
+      quarantineReasons: ['network_burst'],
+    });
+    const first = await addLead(account.id, '2026-02-25T10:00:00Z', {
+      name: 'Win at https://spam.example',
+      quarantinedAt: new Date('2026-02-25T10:00:00Z'),
+      quarantineReasons: ['link_in_name', 'network_burst'],
+    });
+    const second = await addLead(account.id, '2026-02-25T11:00:00Z', {
+      quarantinedAt: new Date('2026-02-25T11:00:00Z'),
+      quarantineReasons: ['disposable_email'],
+    });
+    await addLead(account.id, '2026-02-25T12:00:00Z'); // live
+    const held = await json(await call('GET', 'leads/held'));
+    expect(held.total).toBe(2);
+    expect(held.byReason).toEqual({ link_in_name: 1, network_burst: 1, disposable_email: 1 });
+    expect(held.latest.map((l: Json) => [l.leadId, l.reasons])).toEqual([
+      [second.id, ['disposable_email']],
+      [first.id, ['link_in_name', 'network_burst']],
+    ]);
+    // A viewer reads the banner but cannot release.
+    expect((await call('POST', `leads/${first.id}/release`)).status).toBe(403);
+  });
+
   it('delete erases the lead and its result; export returns every lead of that e-mail', async () => {
     const { account } = await ctx.seed.firm();
     const call = await member(account.id, 'admin');

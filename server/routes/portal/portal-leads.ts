@@ -6,6 +6,7 @@ import {
   releaseFirmLead,
 } from '../../domain/portal/firm-lead-actions.ts';
 import { type FirmLeadFilter, firmLeadDetail } from '../../domain/portal/firm-leads.ts';
+import { heldLeads } from '../../domain/portal/held-leads.ts';
 import { leadsPerWeek } from '../../domain/portal/lead-chart.ts';
 import type { PortalDeps } from '../../domain/portal/portal-deps.ts';
 import type { AppEnv } from '../../http/app-env.ts';
@@ -36,7 +37,7 @@ export const LeadFilterQuery = z.object({
   quarantined: z
     .enum(['exclude', 'include', 'only'])
     .optional()
-    .openapi({ description: 'Leads over the plan’s daily quota; left out by default' }),
+    .openapi({ description: 'Leads held as possible spam; left out by default' }),
 });
 
 /** The validated query as the domain's filter. */
@@ -63,6 +64,14 @@ const routes = {
     summary: 'Live leads per week and calculator over the last 90 days',
     responses: portalOk('Weeks with counts per calculator'),
   }),
+  held: createRoute({
+    method: 'get',
+    path: '/portal/leads/held',
+    tags,
+    security,
+    summary: 'Leads held as possible spam: the count, by reason, and the newest few (the banner)',
+    responses: portalOk('Held leads'),
+  }),
   detail: createRoute({
     method: 'get',
     path: '/portal/leads/{id}',
@@ -77,7 +86,7 @@ const routes = {
     path: '/portal/leads/{id}/release',
     tags,
     security,
-    summary: 'Release a quarantined lead (over the plan’s daily quota) into the usual flow',
+    summary: 'Release a lead held as possible spam into the usual flow (alert and webhook go now)',
     request: { params: IdParam },
     responses: portalOk('The released lead', 404),
   }),
@@ -104,6 +113,7 @@ const routes = {
 /** Lead detail and the privacy actions of the Leads page; admins and owners change, viewers read. */
 export function registerPortalLeadRoutes(router: OpenAPIHono<AppEnv>, deps: PortalDeps) {
   router.openapi(routes.chart, async (c) => c.json(await leadsPerWeek(deps, portalOf(c)), 200));
+  router.openapi(routes.held, async (c) => c.json(await heldLeads(deps, portalOf(c)), 200));
   router.openapi(routes.detail, async (c) =>
     c.json(await firmLeadDetail(deps, portalOf(c), c.req.valid('param').id), 200),
   );

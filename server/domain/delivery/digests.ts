@@ -1,0 +1,125 @@
+import { eq } from 'drizzle-orm';
+import type { Db } from '../../db/database.ts';
+import { newId } from '../../db/ids.ts';
+import { openDigest } from '../../db/lead-digests-repo.ts';
+import { accounts, mailMessages, outboxEvents, webhookDeliveries } from '../../db/schema.ts';
+import { liveEndpointsOf } from './endpoints.ts';
+import type { WebhookBody } from './event-types.ts';
+
+/** Past the plan's daily figure, alerts are grouped per hour: one mail and one event per hour. */
+export const DIGEST_WINDOW_MS = 3_600_000;
+const DAY_MS = 86_400_000;
+
+const windowOf = (at: Date, size: number) => new Date(Math.floor(at.getTime() / size) * size);
+
+async function alertAddresses(tx: Db, accountId: string): Promise<string[]> {
+  const [row] = await tx
+    .select({ alertEmails: accounts.alertEmails })
+    .from(accounts)
+    .where(eq(accounts.id, accountId));
+  return (row?.alertEmails ?? []).filter((e) => typeof e === 'string' && e.includes('@'));
+}
+
+/**
+ * The open alert digest for this firm's hour; the lead that opens it schedules, for the end of
+ * the hour, one `leads.digest` event (to endpoints that take `lead.created` or `leads.digest`)
+ * and one digest mail, which lists the leads carrying its id when it is sent. Call it inside the
+ * lead's transaction. Returns the digest id to store on the lead.
+ */
+export async function joinAlertDigest(
+  tx: Db,
+  lead: { accountId: string; licenseId: string },
+  quota: number,
+  now: Date,
+): Promise<string> {
+  const windowStart = windowOf(now, DIGEST_WINDOW_MS);
+  const sendAt = new Date(windowStart.getTime() + DIGEST_WINDOW_MS);
+  const { digest, created } = await openDigest(tx, {
+    accountId: lead.accountId,
+    kind: 'alerts',
+    windowStart,
+    sendAt,
+    now,
+  });
+  if (!created) return digest.id;
+  const endpoints = (await liveEndpointsOf(tx, lead.accountId)).filter(
+    (e) => e.events.includes('lead.created') || e.events.includes('leads.digest'),
+  );
+  const alertTo = await alertAddresses(tx, lead.accountId);
+  if (endpoints.length === 0 && alertTo.length === 0) return digest.id;
+  const eventId = newId('msg');
+  const body: WebhookBody = {
+    type: 'leads.digest',
+    timestamp: sendAt.toISOString(),
+    data: {
+      digestId: digest.id,
+      licenseId: lead.licenseId,
+      dailyFigure: quota,
+      from: windowStart.toISOString(),
+      to: sendAt.toISOString(),
+      note: 'Leads past the plan’s daily figure in this hour; list them with GET /v1/api/leads (createdFrom/createdTo).',
+    },
+  };
+  await tx.insert(outboxEvents).values({
+    id: eventId,
+    accountId: lead.accountId,
+    type: 'leads.digest',
+    payload: body as unknown as Record<string, unknown>,
+    test: false,
+    createdAt: now,
+  });
+  if (endpoints.length > 0)
+    await tx.insert(webhookDeliveries).values(
+      endpoints.map((e) => ({
+        id: newId('dlv'),
+        accountId: lead.accountId,
+        endpointId: e.id,
+        eventId,
+        status: 'pending' as const,
+        nextAttemptAt: sendAt,
+        createdAt: now,
+      })),
+    );
+  if (alertTo.length > 0)
+    await tx.insert(mailMessages).values({
+      id: newId('mail'),
+      accountId: lead.accountId,
+      kind: 'lead_digest',
+      eventId,
+      recipients: alertTo,
+      body: { digestId: digest.id },
+      status: 'pending',
+      nextAttemptAt: sendAt,
+      createdAt: now,
+    });
+  return digest.id;
+}
+
+/**
+ * A lead was held: the firm's daily quarantine mail (one per UTC day, sent at its end) is
+ * scheduled by the first held lead of the day. It lists the day's leads still held, with reasons.
+ */
+export async function noteQuarantined(tx: Db, accountId: string, now: Date): Promise<void> {
+  const windowStart = windowOf(now, DAY_MS);
+  const sendAt = new Date(windowStart.getTime() + DAY_MS);
+  const { digest, created } = await openDigest(tx, {
+    accountId,
+    kind: 'quarantine',
+    windowStart,
+    sendAt,
+    now,
+  });
+  if (!created) return;
+  const alertTo = await alertAddresses(tx, accountId);
+  if (alertTo.length === 0) return;
+  await tx.insert(mailMessages).values({
+    id: newId('mail'),
+    accountId,
+    kind: 'quarantine_report',
+    recipients: alertTo,
+    body: { digestId: digest.id },
+    status: 'pending',
+    nextAttemptAt: sendAt,
+    createdAt: now,
+  });
+}

@@ -1,0 +1,135 @@
+import { and, eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { accounts, leads, mailMessages } from '../db/schema.ts';
+import type { DeliveryDeps } from '../domain/delivery/deps.ts';
+import { runDeliveryOnce } from '../domain/delivery/worker.ts';
+import type { OutgoingMail } from '../mail/mailer.ts';
+import { createTestContext, type TestContext } from '../test-support/services.ts';
+
+// A trial license with a small daily figure, so the flood crosses it (the issue measured 100/day).
+const QUOTA = 10;
+let t: TestContext;
+let deps: DeliveryDeps;
+const sent: OutgoingMail[] = [];
+beforeAll(async () => {
+  t = await createTestContext({
+    TRUST_PROXY: 'true',
+    PLANS: JSON.stringify({ trial: { leadsPerDay: QUOTA } }),
+  });
+  deps = {
+    ...t.services.delivery,
+    mailer: {
+      kind: 'files',
+      send: async (mail) => {
+        sent.push(mail);
+        return { filePath: null };
+      },
+      close: () => {},
+    },
+  };
+});
+afterAll(() => t.close());
+
+const ORIGIN = 'https://smithlaw.com';
+let keys = 0;
+
+async function trialFirm() {
+  const firm = await t.seed.firm({ plan: 'trial' });
+  await t.database.db
+    .update(accounts)
+    .set({ alertEmails: ['intake@smithlaw.example'] })
+    .where(eq(accounts.id, firm.account.id));
+  const res = await t.json(
+    '/v1/api/license/activate',
+    { licenseKey: firm.publishableKey },
+    { origin: ORIGIN },
+  );
+  const token = (await res.json()).token as string;
+  const post = async (ip: string, lead: { name: string; email: string }) => {
+    const r = await t.json(
+      '/v1/api/leads',
+      { calculator: 'rmd', state: 'NY', consent: true, ...lead },
+      { authorization: `Bearer ${token}`, 'x-forwarded-for': ip, 'idempotency-key': `spam-${++keys}-key` },
+    );
+    expect(r.status).toBe(201);
+    return (await r.json()).leadId as string;
+  };
+  return { ...firm, post };
+}
+
+const deliverAll = async () => {
+  while ((await runDeliveryOnce(deps)).mails > 0);
+};
+
+const mailsOf = (accountId: string, kind: string) =>
+  t.database.db
+    .select()
+    .from(mailMessages)
+    .where(and(eq(mailMessages.accountId, accountId), eq(mailMessages.kind, kind as 'lead_alert')));
+
+describe('spam cannot silence a firm', () => {
+  it('after a flood from twelve addresses, a fresh visitor’s lead is live and alerted; one digest mail', async () => {
+    const firm = await trialFirm();
+    // Twelve addresses in twelve networks (the worst case for per-network counting), nine leads each;
+    // a third of the names carry links, the rest look like people.
+    for (let a = 0; a < 12; a++)
+      for (let i = 0; i < 9; i++)
+        await firm.post(`203.0.${a + 1}.7`, {
+          name: i % 3 === 0 ? `Win big at https://spam${a}.example/${i}` : `Jordan Lee ${a}-${i}`,
+          email: `junk${a}.${i}@example.net`,
+        });
+    const visitor = await firm.post('192.0.2.55', { name: 'Zoë Ødegård', email: 'zoe@example.com' });
+
+    const all = await t.database.db.select().from(leads).where(eq(leads.accountId, firm.account.id));
+    expect(all).toHaveLength(12 * 9 + 1); // nothing a visitor sends is dropped
+    const row = all.find((l) => l.id === visitor)!;
+    expect(row.quarantinedAt).toBeNull();
+    expect(row.digestId).toBeNull();
+    const alerts = await mailsOf(firm.account.id, 'lead_alert');
+    expect(alerts.some((m) => m.leadId === visitor)).toBe(true);
+    // The attacker's leads: held with reasons, or live and grouped past the daily figure.
+    const held = all.filter((l) => l.quarantinedAt);
+    expect(held.every((l) => l.quarantineReasons.length > 0)).toBe(true);
+    expect(held.filter((l) => l.name.includes('spam')).length).toBe(12 * 3);
+    expect(alerts.length).toBeLessThanOrEqual(QUOTA + 12 + 1);
+    expect(await mailsOf(firm.account.id, 'lead_digest')).toHaveLength(1);
+
+    // The hour ends: one digest mail, its visitor text defanged in both parts.
+    t.clock.advance(3_600_000);
+    await deliverAll();
+    const digest = sent.filter((m) => m.subject.includes('(digest)'));
+    expect(digest).toHaveLength(1);
+    expect(digest[0]!.to).toEqual(['intake@smithlaw.example']);
+    expect(digest[0]!.text).toContain('Jordan Lee');
+
+    // The day ends: one quarantine report lists the held leads with reasons, links defanged.
+    t.clock.advance(11 * 3_600_000);
+    await deliverAll();
+    const report = sent.filter((m) => m.subject.includes('held as possible spam'));
+    expect(report).toHaveLength(1);
+    for (const part of [report[0]!.text, report[0]!.html]) {
+      expect(part).toContain('hxxps://spam0[.]example/0');
+      expect(part).not.toMatch(/https?:\/\/spam|spam\d+\.example/);
+      expect(part).toContain('a link in the name');
+      expect(part).toContain('many leads from one network');
+    }
+  });
+
+  it('leads held for their own signals carry reasons; the license total holds nothing back', async () => {
+    const firm = await trialFirm();
+    const burst: string[] = [];
+    for (let i = 0; i < 5; i++)
+      burst.push(await firm.post('198.51.100.9', { name: `Sam ${i}`, email: `s${i}@example.com` }));
+    const link = await firm.post('198.51.101.1', { name: 'see www.pills.example', email: 'p@example.com' });
+    const throwaway = await firm.post('198.51.102.1', { name: 'Pat Doe', email: 'pat@mailinator.com' });
+    const v6 = [];
+    for (let i = 1; i <= 4; i++)
+      v6.push(await firm.post(`2001:db8:5:5::${i}`, { name: `Kim ${i}`, email: `k${i}@example.com` }));
+    const reasons = async (id: string) =>
+      (await t.database.db.select().from(leads).where(eq(leads.id, id)))[0]!.quarantineReasons;
+    expect(await Promise.all(burst.map(reasons))).toEqual([[], [], [], ['network_burst'], ['network_burst']]);
+    expect(await reasons(link)).toEqual(['link_in_name']);
+    expect(await reasons(throwaway)).toEqual(['disposable_email']);
+    expect(await reasons(v6[3]!)).toEqual(['network_burst']); // a whole /64 is one source
+  });
+});
