@@ -17,7 +17,7 @@ export interface LoggedError {
 const DB_ERROR_TYPES = new Set(['DrizzleQueryError', 'DatabaseError', 'error']);
 
 export function safeError(err: unknown, depth = 0): LoggedError {
-  if (!(err instanceof Error)) return { type: typeof err, message: '[non-error value]' };
+  if (!(err instanceof Error)) return nonError(err);
   const record = err as Error & { code?: unknown; query?: unknown };
   const isDb =
     typeof record.query === 'string' ||
@@ -41,4 +41,21 @@ export function safeError(err: unknown, depth = 0): LoggedError {
 function dbMessage(err: { query?: unknown; message: string }): string {
   if (typeof err.query === 'string') return `Failed query: ${err.query.slice(0, 500)}`;
   return 'database error (message withheld: it may quote values)';
+}
+
+/**
+ * A thrown value that is not an Error (PGlite's Emscripten `ErrnoError` objects, a rejected
+ * string): its kind and code, which say what went wrong, but never its message or fields, which
+ * may quote values.
+ */
+function nonError(value: unknown): LoggedError {
+  if (typeof value !== 'object' || value === null)
+    return { type: typeof value, message: '[non-error value]' };
+  const record = value as { name?: unknown; code?: unknown; errno?: unknown };
+  const name =
+    typeof record.name === 'string' ? record.name.slice(0, 60) : value.constructor?.name || 'object';
+  const out: LoggedError = { type: name, message: '[non-error value]' };
+  const code = record.code ?? record.errno;
+  if (typeof code === 'string' || typeof code === 'number') out.code = String(code).slice(0, 40);
+  return out;
 }
