@@ -143,7 +143,10 @@ const routes = {
     summary:
       'Invite someone by e-mail (admin or owner; owners only for the owner role). A member of this firm gets the role at once; anyone else an invitation to accept (72 h; at most 3 per address and 20 per firm a day)',
     request: jsonBody(z.object({ email: z.email().max(254), role: Role })),
-    responses: portalOk('Invited (status invited) or role changed (status role_changed); 429 over a daily limit', 400),
+    responses: portalOk(
+      'Invited (status invited) or role changed (status role_changed); 429 over a daily limit',
+      400,
+    ),
   }),
   invitations: createRoute({
     method: 'get',
