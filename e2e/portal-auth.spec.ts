@@ -110,6 +110,47 @@ describe('portal sign-in', () => {
   });
 });
 
+describe('invitations', () => {
+  it('an invitation is only an offer until the invitee accepts it on the invitation page', async () => {
+    const owner = await signInWithLink(browser, await mintLink());
+    const { page } = owner;
+    await page.goto(`${stack.portalUrl}/portal/settings/members`);
+    const newcomer = 'newcomer@firm.example';
+    const since = mail.mails.length;
+    await page.getByLabel('E-mail').fill(newcomer);
+    await page.getByRole('button', { name: 'Send invite' }).click();
+    await expect.poll(() => page.getByRole('status').textContent(), WAIT).toContain('Invitation sent');
+    await expect.poll(() => page.locator('#invitations').textContent(), WAIT).toContain(newcomer);
+    expect(await page.locator('#people').textContent()).not.toContain(newcomer);
+    expect(await axeViolations(page)).toEqual([]);
+    await screenshot(page, 'members-invited-desktop');
+
+    const link = await mail.linkFor(newcomer, since);
+    expect(link).toContain('/portal/invitation#token=svc_inv_');
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const invitee = await context.newPage();
+    const { pageErrors } = watchPage(invitee);
+    await invitee.goto(link);
+    await expect
+      .poll(() => invitee.getByRole('heading', { level: 1 }).textContent(), WAIT)
+      .toContain('Join Demo Estate Law LLP');
+    expect(await axeViolations(invitee)).toEqual([]);
+    await screenshot(invitee, 'invitation-desktop');
+    const phone = await newPhoneContext(browser, context);
+    await phone.goto(link);
+    await expect.poll(() => phone.getByRole('button', { name: 'Decline' }).count(), WAIT).toBe(1);
+    expect(await axeViolations(phone)).toEqual([]);
+    await screenshot(phone, 'invitation-phone');
+    await phone.context().close();
+    await invitee.getByRole('button', { name: 'Accept and sign in' }).click();
+    await expect.poll(() => invitee.getByRole('heading', { level: 1 }).textContent(), WAIT).toBe('Overview');
+    await page.reload();
+    await expect.poll(() => page.locator('#people').textContent(), WAIT).toContain(newcomer);
+    expect(pageErrors).toEqual([]);
+    await Promise.all([context.close(), owner.context.close()]);
+  });
+});
+
 describe('Connect consent', () => {
   it('approves: the client gets a single-use code and state, and exchanges it with its verifier', async () => {
     const client = await startConnectClient();

@@ -6,6 +6,7 @@ import { ActivityPage } from './pages/activity.tsx';
 import { ApiKeysPage } from './pages/api-keys.tsx';
 import { ConnectPage } from './pages/connect.tsx';
 import { EmbedPage } from './pages/embed.tsx';
+import { InvitationPage } from './pages/invitation.tsx';
 import { LeadDetailPage } from './pages/lead-detail.tsx';
 import { LeadsPage } from './pages/leads.tsx';
 import { LicensesPage } from './pages/licenses.tsx';
@@ -52,6 +53,7 @@ export function App() {
   const path = location$.value.split('?')[0]!;
   const session = session$.value;
   if (path === '/portal/sign-in/link') return <LinkSignInPage />;
+  if (path === '/portal/invitation') return <InvitationPage />;
   if (session === undefined) return <Loading />;
   if (path === '/oauth/authorize') return session ? <ConnectPage /> : <SignInPage next={location$.value} />;
   // Signed out on a deep link (e.g. a lead alert's "open in the portal"): continue there after sign-in.

@@ -74,7 +74,9 @@ function linkIn(raw: string): string | undefined {
   const text = raw
     .replace(/=\r?\n/g, '')
     .replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)));
-  return /https?:\/\/\S+\/portal\/sign-in\/link#token=svc_ml_[A-Za-z0-9]+/.exec(text)?.[0];
+  return /https?:\/\/\S+\/portal\/(?:sign-in\/link#token=svc_ml_|invitation#token=svc_inv_)[A-Za-z0-9]+/.exec(
+    text,
+  )?.[0];
 }
 
 /** Opens a sign-in link in a fresh context and presses Continue; resolves on the signed-in page. */

@@ -98,6 +98,10 @@ export function describeActivity(e: Entry): string {
       return `Exported leads as CSV (${text(d.rows)} row${d.rows === 1 ? '' : 's'})`;
     case 'member.invited':
       return `Invited ${text(d.email)} as ${text(d.role)}`;
+    case 'member.joined':
+      return `Accepted an invitation and joined as ${text(d.role)}`;
+    case 'member.invitation_declined':
+      return 'Declined an invitation';
     case 'member.role_changed':
       return `Changed a member’s role from ${text(d.from)} to ${text(d.to)}`;
     case 'member.removed':

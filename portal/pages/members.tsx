@@ -13,6 +13,14 @@ interface Member {
   you: boolean;
 }
 
+interface Invitation {
+  id: string;
+  email: string;
+  role: string;
+  sentAt: string;
+  expiresAt: string;
+}
+
 const ROLES = [
   { value: 'viewer', label: 'Viewer — sees leads, licenses and activity' },
   { value: 'admin', label: 'Admin — also manages keys, leads and members' },
@@ -24,6 +32,10 @@ export function MembersPage() {
   const [email, setEmail] = useState('');
   const [role, setRole] = useState('viewer');
   const [invited, setInvited] = useState<string | null>(null);
+  const manageable = canManage();
+  const pending = useResource(() =>
+    manageable ? api.get<{ data: Invitation[] }>('members/invitations') : Promise.resolve({ data: [] }),
+  );
   const [actionError, setActionError] = useState<PortalError | null>(null);
   const manage = canManage();
   const isOwner = session$.value?.firm.role === 'owner';
@@ -32,10 +44,15 @@ export function MembersPage() {
     event.preventDefault();
     setActionError(null);
     try {
-      await api.post('members', { email, role });
-      setInvited(email);
+      const res = await api.post<{ status: 'invited' | 'role_changed' }>('members', { email, role });
+      setInvited(
+        res.status === 'invited'
+          ? `Invitation sent to ${email}. They join when they accept it (within 72 hours).`
+          : `${email} is already a member: their role is now ${role}.`,
+      );
       setEmail('');
       reload();
+      pending.reload();
     } catch (e) {
       setActionError(e as PortalError);
     }
@@ -55,7 +72,11 @@ export function MembersPage() {
     <div class="page">
       <PageHeader title="Members" lead="The people of your firm who can sign in to this portal." />
       {manage ? (
-        <Card title="Invite someone" id="invite" description="They get a single-use sign-in link by e-mail.">
+        <Card
+          title="Invite someone"
+          id="invite"
+          description="They get an invitation by e-mail and become a member only when they accept it."
+        >
           <form class="inline-form" onSubmit={invite}>
             <div class="field grow">
               <label for="invite-email">E-mail</label>
@@ -87,7 +108,7 @@ export function MembersPage() {
           </form>
           {invited ? (
             <p class="success-note" role="status">
-              Invite sent to {invited}.
+              {invited}
             </p>
           ) : null}
         </Card>
@@ -103,7 +124,7 @@ export function MembersPage() {
                 <tr>
                   <th scope="col">E-mail</th>
                   <th scope="col">Role</th>
-                  <th scope="col">Last sign-in</th>
+                  <th scope="col">Last sign-in here</th>
                   <th scope="col">
                     <span class="visually-hidden">Actions</span>
                   </th>
@@ -119,7 +140,7 @@ export function MembersPage() {
                     <td data-label="Role">
                       <Badge tone={m.role === 'viewer' ? 'neutral' : 'accent'}>{m.role}</Badge>
                     </td>
-                    <td class="num nowrap" data-label="Last sign-in">
+                    <td class="num nowrap" data-label="Last sign-in here">
                       {formatRelative(m.lastSignInAt)}
                     </td>
                     <td class="actions">
@@ -140,6 +161,40 @@ export function MembersPage() {
           </TableWrap>
         )}
       </Card>
+      {manageable && pending.data && pending.data.data.length > 0 ? (
+        <Card
+          title="Waiting for an answer"
+          id="invitations"
+          description="Invitations your firm sent. Nobody joins until they accept."
+        >
+          <TableWrap label="Open invitations">
+            <table class="table table-stack">
+              <thead>
+                <tr>
+                  <th scope="col">E-mail</th>
+                  <th scope="col">Role</th>
+                  <th scope="col">Expires</th>
+                </tr>
+              </thead>
+              <tbody>
+                {pending.data.data.map((i) => (
+                  <tr key={i.id}>
+                    <td>
+                      <span class="cell-main">{i.email}</span>
+                    </td>
+                    <td data-label="Role">
+                      <Badge tone="neutral">{i.role}</Badge>
+                    </td>
+                    <td class="num nowrap" data-label="Expires">
+                      {formatRelative(i.expiresAt)}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </TableWrap>
+        </Card>
+      ) : null}
     </div>
   );
 }

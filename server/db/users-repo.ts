@@ -1,6 +1,6 @@
-import { and, asc, eq } from 'drizzle-orm';
+import { and, asc, eq, sql } from 'drizzle-orm';
 import type { Db } from './database.ts';
-import { accounts, type MembershipRole, memberships, users } from './schema.ts';
+import { accounts, type MembershipRole, memberships, portalSessions, users } from './schema.ts';
 
 export type UserRow = typeof users.$inferSelect;
 export type MembershipRow = typeof memberships.$inferSelect;
@@ -55,7 +55,11 @@ export async function listMembers(db: Db, accountId: string) {
       name: users.name,
       role: memberships.role,
       createdAt: memberships.createdAt,
-      lastSignInAt: users.lastSignInAt,
+      // This firm's own fact: the person's last sign-in into this firm, never into another one.
+      lastSignInAt: sql<Date | null>`(select max(${portalSessions.createdAt}) from ${portalSessions}
+        where ${portalSessions.userId} = ${users.id} and ${portalSessions.accountId} = ${accountId})`.mapWith(
+        (v: string | Date | null) => (v === null ? null : new Date(v)),
+      ),
     })
     .from(memberships)
     .innerJoin(users, eq(users.id, memberships.userId))

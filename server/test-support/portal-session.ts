@@ -24,6 +24,7 @@ export async function portalCaller(
   const cookie = (signIn.headers.get('set-cookie') ?? '').split(';')[0]!;
   const session = (await (await ctx.app.request('/v1/portal/session', { headers: { cookie } })).json()) as {
     csrfToken: string;
+    user: { id: string };
   };
   const call = async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) => {
     const res = await ctx.app.request(`/v1/portal/${path}`, {
@@ -40,5 +41,5 @@ export async function portalCaller(
     // biome-ignore lint/suspicious/noExplicitAny: test bodies are read field by field
     return { status: res.status, body: (await res.json()) as any };
   };
-  return { call, email, cookie };
+  return { call, email, cookie, userId: session.user.id };
 }

@@ -12,6 +12,7 @@ import {
   calculationResults,
   consentVersions,
   idempotencyKeys,
+  invitations,
   leadDailyCounts,
   leadDigests,
   leads,
@@ -119,6 +120,7 @@ export const ACCOUNT_DATA_TABLES = [
   'licenses',
   'audit_events',
   'memberships',
+  'invitations',
   'portal_sessions',
   'magic_links',
   'accounts',
@@ -159,6 +161,7 @@ async function deleteAccountRows(tx: Db, accountId: string): Promise<void> {
   await tx.delete(portalSessions).where(eq(portalSessions.accountId, accountId));
   await tx.delete(magicLinks).where(eq(magicLinks.accountId, accountId));
   await tx.delete(memberships).where(eq(memberships.accountId, accountId));
+  await tx.delete(invitations).where(eq(invitations.accountId, accountId));
   await tx.delete(accounts).where(eq(accounts.id, accountId));
   await tx.delete(accountClosures).where(eq(accountClosures.accountId, accountId));
 }

@@ -14,7 +14,13 @@ export const ACTIVITY_KINDS = {
   ],
   connect: ['connect.approved'],
   leads: ['lead.status_changed', 'lead.released', 'lead.deleted', 'subject.exported', 'leads.exported'],
-  members: ['member.invited', 'member.role_changed', 'member.removed'],
+  members: [
+    'member.invited',
+    'member.joined',
+    'member.invitation_declined',
+    'member.role_changed',
+    'member.removed',
+  ],
   settings: [
     'account.updated',
     'webhook.created',

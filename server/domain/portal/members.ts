@@ -2,10 +2,13 @@ import { findAccountById } from '../../db/accounts-repo.ts';
 import { recordAudit } from '../../db/audit-repo.ts';
 import { withTransaction } from '../../db/database.ts';
 import { newId } from '../../db/ids.ts';
+import { insertPortalMail } from '../../db/portal-mails-repo.ts';
 import { revokeSessionsInAccount } from '../../db/portal-sessions-repo.ts';
 import type { MembershipRole } from '../../db/schema.ts';
 import {
   deleteMembership,
+  findMembership,
+  findUserByEmail,
   listMembers as listMemberRows,
   lockMembershipsOf,
   type MembershipRow,
@@ -14,27 +17,51 @@ import {
   upsertUser,
 } from '../../db/users-repo.ts';
 import { AppError } from '../../errors.ts';
+import { oneLine } from '../../mail/one-line.ts';
+import { createInvitation } from './invitations.ts';
 import { mintLink, sendLink } from './magic-links.ts';
 import { normalizeEmail, type PortalDeps, type PortalPrincipal } from './portal-deps.ts';
 import { requireRole } from './roles.ts';
 
 /**
- * Gives `email` a role in a firm and returns a single-use invite link (also e-mailed). The person
- * is created if new; an existing member gets the new role (under the same rules as
- * `changeMemberRole`). `invitedBy` is null for the operator's CLI, which may give any existing
- * account its first owner.
+ * A firm's admin or owner invites `email` (issue 23). Someone who is not yet a member gets an
+ * invitation to accept (`createInvitation`): no membership exists before their answer. A member
+ * of this firm already gets the new role at once, under the rules of `changeMemberRole` (so an
+ * admin cannot demote an owner this way).
+ */
+export async function inviteToFirm(
+  deps: PortalDeps,
+  actor: PortalPrincipal,
+  input: { email: string; role: MembershipRole },
+): Promise<
+  { status: 'invited'; invitationId: string; expiresAt: Date } | { status: 'role_changed'; userId: string }
+> {
+  requireRole(actor, 'admin');
+  if (input.role === 'owner') requireRole(actor, 'owner', 'Only an owner can invite another owner.');
+  const email = normalizeEmail(input.email);
+  const existing = await findUserByEmail(deps.db, email);
+  const membership = existing ? await findMembership(deps.db, actor.accountId, existing.id) : undefined;
+  if (existing && membership) {
+    await changeMemberRole(deps, actor, existing.id, input.role);
+    return { status: 'role_changed', userId: existing.id };
+  }
+  const invited = await createInvitation(deps, actor, { email, role: input.role });
+  return { status: 'invited', ...invited };
+}
+
+/**
+ * The operator's `svc user invite` (admin token): gives `email` a role in a firm at once and
+ * returns a single-use sign-in link (also e-mailed). The person is created if new; an existing
+ * member gets the new role, bound only by the last-owner rule. Firms invite through
+ * `inviteToFirm`, which needs the invitee's acceptance; the operator runs the instance and may
+ * give any account its first owner.
  */
 export async function inviteMember(
   deps: PortalDeps,
-  input: { accountId: string; email: string; role: MembershipRole; invitedBy: PortalPrincipal | null },
+  input: { accountId: string; email: string; role: MembershipRole; invitedBy: null },
 ): Promise<{ userId: string; link: string; expiresAt: Date }> {
   const account = await findAccountById(deps.db, input.accountId);
   if (!account) throw new AppError('NOT_FOUND', `No account ${input.accountId}.`);
-  const actor = input.invitedBy;
-  if (actor) {
-    requireRole(actor, 'admin');
-    if (input.role === 'owner') requireRole(actor, 'owner', 'Only an owner can invite another owner.');
-  }
   const now = deps.clock.now();
   const user = await upsertUser(deps.db, {
     id: newId('user'),
@@ -44,26 +71,35 @@ export async function inviteMember(
   await withTransaction(deps.db, async (tx) => {
     const rows = await lockMembershipsOf(tx, input.accountId);
     const existing = rows.find((m) => m.userId === user.id);
-    if (existing) assertMayChange(actor, rows, existing, input.role);
+    if (existing) assertMayChange(null, rows, existing, input.role);
     await putMembership(tx, {
       accountId: input.accountId,
       userId: user.id,
       role: input.role,
-      invitedBy: actor?.userId ?? null,
+      invitedBy: null,
       at: now,
     });
   });
   const link = await mintLink(deps, user, { purpose: 'invite', accountId: input.accountId, next: '/portal' });
-  await sendLink(
+  const { filePath } = await sendLink(
     deps,
     user.email,
     link.url,
-    `You are invited to ${account.name} on svc`,
-    `join ${account.name}`,
+    `You are invited to ${oneLine(account.name)} on svc`,
+    `join ${oneLine(account.name)}`,
   );
+  // Named for retention: the file goes once the link is dead.
+  await insertPortalMail(deps.db, {
+    id: newId('pm'),
+    kind: 'invitation',
+    status: 'sent',
+    filePath,
+    linkExpiresAt: link.expiresAt,
+    createdAt: now,
+  });
   await recordAudit(deps.db, {
     accountId: input.accountId,
-    actor: actor ? `user:${actor.email}` : 'operator',
+    actor: 'operator',
     action: 'member.invited',
     subject: user.id,
     data: { email: user.email, role: input.role },

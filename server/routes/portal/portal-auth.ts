@@ -1,4 +1,5 @@
 import { createRoute, z } from '@hono/zod-openapi';
+import { acceptInvitation, declineInvitation, describeInvitation } from '../../domain/portal/invitations.ts';
 import { redeemLink, safeNextPath } from '../../domain/portal/magic-links.ts';
 import { passkeySignInOptions, verifyPasskeySignIn } from '../../domain/portal/passkeys.ts';
 import { normalizeEmail, type PortalDeps } from '../../domain/portal/portal-deps.ts';
@@ -13,6 +14,7 @@ import { Any } from './portal-schemas.ts';
 
 const tags = ['Portal sign-in'];
 const Next = z.object({ next: z.string().nullable() });
+const Token = z.object({ token: z.string().min(1).max(200) });
 
 const routes = {
   email: createRoute({
@@ -33,6 +35,39 @@ const routes = {
     summary: 'Redeem a sign-in link (once); sets the session cookie',
     request: jsonBody(z.object({ token: z.string().min(1).max(200) })),
     responses: { 200: jsonResponse('Signed in', Next), ...errorResponses(400, 401, 403) },
+  }),
+  invitationLookup: createRoute({
+    method: 'post',
+    path: '/portal/invitations/lookup',
+    tags,
+    summary: 'What an invitation offers (firm, role, address) before the invitee decides',
+    request: jsonBody(Token),
+    responses: {
+      200: jsonResponse(
+        'The invitation',
+        z.object({ firmName: z.string(), role: z.string(), email: z.string(), expiresAt: z.string() }),
+      ),
+      ...errorResponses(400, 401, 403),
+    },
+  }),
+  invitationAccept: createRoute({
+    method: 'post',
+    path: '/portal/invitations/accept',
+    tags,
+    summary: 'Accept an invitation (once): become a member and sign in as yourself; sets the session cookie',
+    request: jsonBody(Token),
+    responses: { 200: jsonResponse('Joined and signed in', Next), ...errorResponses(400, 401, 403) },
+  }),
+  invitationDecline: createRoute({
+    method: 'post',
+    path: '/portal/invitations/decline',
+    tags,
+    summary: 'Decline an invitation: nobody becomes a member',
+    request: jsonBody(Token),
+    responses: {
+      200: jsonResponse('Declined', z.object({ declined: z.literal(true) })),
+      ...errorResponses(400, 401, 403),
+    },
   }),
   passkeyOptions: createRoute({
     method: 'post',
@@ -87,6 +122,27 @@ export function createPortalAuthRoutes(deps: PortalDeps, limiter: SignInLimiter,
     });
     setSessionCookie(c, deps.portalUrl, token);
     return c.json({ next: link.next }, 200);
+  });
+  router.openapi(routes.invitationLookup, async (c) => {
+    await guard(c);
+    return c.json(await describeInvitation(deps, c.req.valid('json').token), 200);
+  });
+  router.openapi(routes.invitationAccept, async (c) => {
+    await guard(c);
+    const joined = await acceptInvitation(deps, c.req.valid('json').token);
+    const { token } = await startSession(deps, {
+      ...joined,
+      method: 'magic_link',
+      userAgent: c.req.header('user-agent') ?? '',
+      previousToken: sessionTokenOf(c, deps.portalUrl),
+    });
+    setSessionCookie(c, deps.portalUrl, token);
+    return c.json({ next: '/portal/' }, 200);
+  });
+  router.openapi(routes.invitationDecline, async (c) => {
+    await guard(c);
+    await declineInvitation(deps, c.req.valid('json').token);
+    return c.json({ declined: true as const }, 200);
   });
   router.openapi(routes.passkeyOptions, async (c) => {
     await guard(c);

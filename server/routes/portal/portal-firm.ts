@@ -12,9 +12,11 @@ import {
   listFirmApiKeys,
   listFirmLicenses,
 } from '../../domain/portal/firm-views.ts';
+import { listInvitations } from '../../domain/portal/invitations.ts';
 import { leadsCsvStream } from '../../domain/portal/leads-csv.ts';
-import { changeMemberRole, inviteMember, listMembers, removeMember } from '../../domain/portal/members.ts';
+import { changeMemberRole, inviteToFirm, listMembers, removeMember } from '../../domain/portal/members.ts';
 import type { PortalDeps } from '../../domain/portal/portal-deps.ts';
+import { requireRole } from '../../domain/portal/roles.ts';
 import { API_KEY_SCOPES } from '../../domain/scopes.ts';
 import type { AppEnv } from '../../http/app-env.ts';
 import { portalOf } from '../../http/portal-session.ts';
@@ -138,9 +140,21 @@ const routes = {
     path: '/portal/members',
     tags,
     security,
-    summary: 'Invite someone by e-mail (admin or owner; owners only for the owner role)',
+    summary:
+      'Invite someone by e-mail (admin or owner; owners only for the owner role). A member of this firm gets the role at once; anyone else an invitation to accept (72 h; at most 3 per address and 20 per firm a day)',
     request: jsonBody(z.object({ email: z.email().max(254), role: Role })),
-    responses: portalOk('Invited', 400),
+    responses: portalOk(
+      'Invited (status invited) or role changed (status role_changed); 429 over a daily limit',
+      400,
+    ),
+  }),
+  invitations: createRoute({
+    method: 'get',
+    path: '/portal/members/invitations',
+    tags,
+    security,
+    summary: 'Invitations this firm sent that still wait for an answer (admin or owner)',
+    responses: portalOk('Open invitations'),
   }),
   changeRole: createRoute({
     method: 'patch',
@@ -222,9 +236,19 @@ export function registerPortalFirmRoutes(router: OpenAPIHono<AppEnv>, deps: Port
   router.openapi(routes.invite, async (c) => {
     const p = portalOf(c);
     const { email, role } = c.req.valid('json');
-    const invited = await inviteMember(deps, { accountId: p.accountId, email, role, invitedBy: p });
+    const invited = await inviteToFirm(deps, p, { email, role });
     // The link goes by e-mail only: whoever invites must not be able to sign in as the invitee.
-    return c.json({ userId: invited.userId, expiresAt: invited.expiresAt.toISOString() }, 200);
+    return c.json(
+      invited.status === 'invited'
+        ? { ...invited, expiresAt: invited.expiresAt.toISOString() }
+        : { status: invited.status, userId: invited.userId },
+      200,
+    );
+  });
+  router.openapi(routes.invitations, async (c) => {
+    const p = portalOf(c);
+    requireRole(p, 'admin');
+    return c.json({ data: await listInvitations(deps, p) }, 200);
   });
   router.openapi(routes.changeRole, async (c) => {
     await changeMemberRole(deps, portalOf(c), c.req.valid('param').id, c.req.valid('json').role);
