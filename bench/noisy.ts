@@ -41,6 +41,8 @@ async function startSmtp(onMessage: (leadKey: string) => void) {
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS'],
+    // No reverse DNS of 127.0.0.1: without a reachable resolver it delays every greeting.
+    disableReverseLookup: true,
     logger: false,
     onData(stream, _session, callback) {
       const chunks: Buffer[] = [];

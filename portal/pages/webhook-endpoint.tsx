@@ -2,9 +2,10 @@ import { useEffect, useState } from 'preact/hooks';
 import { api } from '../api.ts';
 import { useAction } from '../components/action.ts';
 import { Badge, CopyButton, Empty, ErrorNote, TableWrap } from '../components/ui.tsx';
-import { formatRelative } from '../format.ts';
+import { formatDateTime, formatRelative } from '../format.ts';
 import { canManage } from '../session.ts';
 import { useResource } from '../use-resource.ts';
+import { DeliveryInspector, type InspectedDelivery } from './delivery-inspector.tsx';
 
 export interface Endpoint {
   id: string;
@@ -18,14 +19,11 @@ export interface Endpoint {
   createdAt: string;
 }
 
-interface Delivery {
-  id: string;
-  type: string;
+interface Delivery extends InspectedDelivery {
   test: boolean;
   status: 'pending' | 'succeeded' | 'failed' | 'cancelled';
   attempts: number;
   createdAt: string;
-  log: { statusCode: number | null; error: string | null }[];
 }
 
 const TONE = { pending: 'neutral', succeeded: 'good', failed: 'bad', cancelled: 'neutral' } as const;
@@ -93,6 +91,7 @@ function Deliveries(props: { endpoint: Endpoint; version: number }) {
     [e.id, props.version],
   );
   const action = useAction();
+  const [inspected, setInspected] = useState<string | null>(null);
   const pending = data?.data.some((d) => d.status === 'pending');
   // While a delivery is on its way, look again every two seconds.
   useEffect(() => {
@@ -118,6 +117,7 @@ function Deliveries(props: { endpoint: Endpoint; version: number }) {
               <th scope="col">Attempts</th>
               <th scope="col">Response</th>
               <th scope="col">When</th>
+              <th scope="col">Next retry</th>
               <th scope="col">
                 <span class="visually-hidden">Actions</span>
               </th>
@@ -143,7 +143,17 @@ function Deliveries(props: { endpoint: Endpoint; version: number }) {
                   <td class="num nowrap" data-label="When">
                     {formatRelative(d.createdAt)}
                   </td>
+                  <td class="num nowrap" data-label="Next retry">
+                    {d.status === 'pending' && d.nextAttemptAt ? (
+                      <time dateTime={d.nextAttemptAt}>{formatDateTime(d.nextAttemptAt)}</time>
+                    ) : (
+                      '—'
+                    )}
+                  </td>
                   <td class="actions">
+                    <button type="button" class="button button-small" onClick={() => setInspected(d.id)}>
+                      Inspect<span class="visually-hidden"> {d.type} delivery</span>
+                    </button>{' '}
                     {canManage() && d.status !== 'pending' ? (
                       <button
                         type="button"
@@ -162,6 +172,10 @@ function Deliveries(props: { endpoint: Endpoint; version: number }) {
         </table>
       </TableWrap>
       <ErrorNote error={action.error} />
+      <DeliveryInspector
+        delivery={data.data.find((d) => d.id === inspected) ?? null}
+        onClose={() => setInspected(null)}
+      />
     </>
   );
 }

@@ -34,7 +34,8 @@ const routes = {
     path: '/admin/v1/webhooks',
     tags,
     security,
-    summary: 'Register a webhook endpoint; its whsec_ secret is in this response only',
+    summary:
+      'Register a webhook endpoint; its whsec_ secret is in this response only. Past the plan’s endpoint limit (default 10): 409 `ENDPOINT_LIMIT_REACHED`',
     request: jsonBody(
       z.object({
         accountId: Id,

@@ -54,7 +54,8 @@ const routes = {
     path: '/portal/webhooks',
     tags,
     security,
-    summary: 'Register an endpoint (admin or owner); its whsec_ secret is in this response only',
+    summary:
+      'Register an endpoint (admin or owner); its whsec_ secret is in this response only. Past the plan’s endpoint limit (default 10): 409 `ENDPOINT_LIMIT_REACHED`',
     request: jsonBody(
       z
         .object({
@@ -65,7 +66,7 @@ const routes = {
         })
         .strict(),
     ),
-    responses: portalOk('The endpoint and its secret', 400),
+    responses: portalOk('The endpoint and its secret', 400, 409),
   }),
   updateEndpoint: createRoute({
     method: 'patch',

@@ -1,0 +1,145 @@
+import { useEffect, useRef } from 'preact/hooks';
+import { Badge } from '../components/ui.tsx';
+import { formatDateTime } from '../format.ts';
+
+/** One attempt as the deliveries endpoint shows it: what was sent and what came back, redacted. */
+export interface Attempt {
+  attempt: number;
+  startedAt: string;
+  durationMs: number;
+  statusCode: number | null;
+  error: string | null;
+  request: { headers: Record<string, string>; body: string; truncated: boolean } | null;
+  response: { statusCode: number; headers: Record<string, string>; body: string; truncated: boolean } | null;
+}
+
+export interface InspectedDelivery {
+  id: string;
+  type: string;
+  status: string;
+  nextAttemptAt: string | null;
+  log: Attempt[];
+}
+
+const headerText = (headers: Record<string, string>) =>
+  Object.entries(headers)
+    .map(([k, v]) => `${k}: ${v}`)
+    .join('\n');
+
+/** A body as text: JSON re-indented so a person can read it, anything else as it came. */
+function bodyText(body: string): string {
+  try {
+    return JSON.stringify(JSON.parse(body), null, 2);
+  } catch {
+    return body;
+  }
+}
+
+function Block(props: { title: string; label: string; text: string; note?: string | undefined }) {
+  return (
+    <div class="inspect-block">
+      <h4>{props.title}</h4>
+      {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region must be reachable by keyboard (WCAG 2.1.1) */}
+      <section class="code" aria-label={props.label} tabIndex={0}>
+        <pre>{props.text || '(empty)'}</pre>
+      </section>
+      {props.note ? <p class="muted small">{props.note}</p> : null}
+    </div>
+  );
+}
+
+function AttemptView(props: { a: Attempt }) {
+  const { a } = props;
+  const capped = 'Only the first 4 KB is kept.';
+  return (
+    <section class="inspect-attempt" aria-label={`Attempt ${a.attempt}`}>
+      <h3>
+        Attempt {a.attempt}{' '}
+        {a.response ? (
+          <Badge tone={a.response.statusCode < 300 ? 'good' : 'bad'}>HTTP {a.response.statusCode}</Badge>
+        ) : (
+          <Badge tone="bad">no answer</Badge>
+        )}
+      </h3>
+      <p class="muted small">
+        {formatDateTime(a.startedAt)} · {a.durationMs.toLocaleString('en-US')} ms
+        {a.error ? ` · ${a.error}` : ''}
+      </p>
+      {a.request ? (
+        <>
+          <Block
+            title="Request headers"
+            label={`Request headers, attempt ${a.attempt}`}
+            text={headerText(a.request.headers)}
+          />
+          <Block
+            title="Request body"
+            label={`Request body, attempt ${a.attempt}`}
+            text={bodyText(a.request.body)}
+            note={a.request.truncated ? capped : undefined}
+          />
+        </>
+      ) : (
+        <p class="muted small">This attempt was logged before requests were kept.</p>
+      )}
+      {a.response ? (
+        <>
+          <Block
+            title="Response headers"
+            label={`Response headers, attempt ${a.attempt}`}
+            text={headerText(a.response.headers)}
+          />
+          <Block
+            title="Response body"
+            label={`Response body, attempt ${a.attempt}`}
+            text={bodyText(a.response.body)}
+            note={a.response.truncated ? capped : undefined}
+          />
+        </>
+      ) : null}
+    </section>
+  );
+}
+
+/**
+ * The delivery inspector: every attempt of one delivery with the request sent and the response
+ * received, as a firm debugging its receiver needs them. Credentials, cookies and signatures were
+ * redacted before they were stored. A native modal <dialog>: focus moves in, Escape closes, focus
+ * returns to the button that opened it.
+ */
+export function DeliveryInspector(props: { delivery: InspectedDelivery | null; onClose: () => void }) {
+  const ref = useRef<HTMLDialogElement>(null);
+  const d = props.delivery;
+  useEffect(() => {
+    const dialog = ref.current;
+    if (!dialog) return;
+    if (d && !dialog.open) dialog.showModal();
+    if (!d && dialog.open) dialog.close();
+  }, [d]);
+  return (
+    <dialog ref={ref} class="dialog dialog-wide" aria-labelledby="inspect-title" onClose={props.onClose}>
+      {d ? (
+        <>
+          <div class="dialog-head">
+            <h2 id="inspect-title">
+              <code>{d.type}</code> delivery
+            </h2>
+            <button type="button" class="button button-small" onClick={() => ref.current?.close()}>
+              Close
+            </button>
+          </div>
+          <p class="muted small">
+            {d.status === 'pending' && d.nextAttemptAt
+              ? `Next attempt ${formatDateTime(d.nextAttemptAt)}.`
+              : `Status: ${d.status}.`}{' '}
+            Credentials, cookies and signatures are shown as [redacted]; they are never stored.
+          </p>
+          {d.log.length === 0 ? <p>No attempt yet.</p> : null}
+          {[...d.log].reverse().map((a) => (
+            <AttemptView key={a.attempt} a={a} />
+          ))}
+        </>
+      ) : null}
+    </dialog>
+  );
+}
