@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { asc, desc, eq, inArray } from 'drizzle-orm';
 import { recordAudit } from '../../db/audit-repo.ts';
 import { newId } from '../../db/ids.ts';
@@ -127,6 +128,16 @@ const SAMPLE_LEAD = {
   state: 'NY',
   status: 'new',
   consentText: 'I agree to be contacted.',
+  consentVersionId: null,
+  // The lead's public shape (README "The lead's public shape"), so a mapping sees every field.
+  result: {
+    id: 'res_test0000000000000000000000',
+    calculator: 'estate-tax',
+    state: 'NY',
+    inputs: { estateValue: 8_000_000, state: 'NY' },
+    outputs: { federalTax: 0, stateTax: 773_200, totalTax: 773_200 },
+    headline: 'Total estate tax: $773,200.00',
+  },
 };
 
 /**
@@ -149,7 +160,21 @@ export async function sendTestEvent(deps: Deps, endpointId: string, as: ActingAs
           createdAt: at,
           test: true,
         }
-      : { ...SAMPLE_LEAD, consentedAt: at, createdAt: at, updatedAt: at, test: true };
+      : {
+          ...SAMPLE_LEAD,
+          consentedAt: at,
+          consent: {
+            versionId: null,
+            text: SAMPLE_LEAD.consentText,
+            sha256: createHash('sha256').update(SAMPLE_LEAD.consentText, 'utf8').digest('hex'),
+            agreedAt: at,
+            page: 'https://example.com/estate-planning',
+            assumed: false,
+          },
+          createdAt: at,
+          updatedAt: at,
+          test: true,
+        };
   const body: WebhookBody = { type, timestamp: at, data };
   const eventId = newId('msg');
   const deliveryId = newId('dlv');
