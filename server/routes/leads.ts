@@ -90,6 +90,10 @@ const create = createRoute({
           description: 'Ignored: the firm’s server-side consent version in force is stored instead',
         }),
         website: z.string().max(500).optional().openapi({ description: 'Honeypot: leave empty' }),
+        altcha: z.string().max(2000).optional().openapi({
+          description:
+            'Proof of work: base64 JSON of a solved GET /leads/challenge (not part of the idempotency hash)',
+        }),
       }),
     ),
   },
