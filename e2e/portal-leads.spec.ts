@@ -19,12 +19,14 @@ import { launchChromium } from './support/stack.ts';
 
 /**
  * The Leads and Activity pages against the real stack: 60 demo leads over 90 days, and a plan
- * quota of one lead a day, so a visitor's lead through the widget API arrives quarantined.
+ * quota of one lead a day; two visitors' leads through the widget API arrive held as possible spam
+ * for their own signals (a link in the name, a throwaway e-mail domain).
  */
 let stack: RunningServers;
 let browser: Browser;
 let owner: Awaited<ReturnType<typeof signInWithLink>>;
 let heldId: string;
+let throwawayId: string;
 
 const QUOTA_OF_ONE = JSON.stringify(
   Object.fromEntries(['trial', 'starter', 'pro', 'agency'].map((p) => [p, { leadsPerDay: 1 }])),
@@ -82,6 +84,12 @@ beforeAll(async () => {
     calculator: 'estate-tax',
     name: '=HYPERLINK("http://evil.example","Held")',
     email: 'held@example.com',
+    state: 'VT',
+  });
+  throwawayId = await submitWidgetLead(stack, 'held-firm.example', 'e2e-held-0002', {
+    calculator: 'estate-tax',
+    name: 'Pat Doe',
+    email: 'pat@mailinator.com',
     state: 'VT',
   });
   owner = await signInWithLink(browser, stack.demoSignInLink!);
@@ -216,6 +224,25 @@ describe('leads', () => {
     await checkPage(page, 'lead-detail');
   });
 
+  it('a banner on Overview and Leads lists held leads with reasons, names defanged; one-step release', async () => {
+    const { page } = owner;
+    await page.goto(`${stack.portalUrl}/portal`);
+    const banner = page.locator('.held-banner');
+    await expect.poll(() => banner.textContent(), WAIT).toContain('2 leads held as possible spam');
+    const text = (await banner.textContent())!;
+    expect(text).toContain('a link in the name (1)');
+    expect(text).toContain('a throwaway e-mail domain (1)');
+    expect(text).toContain('=HYPERLINK("hxxp://evil[.]example","Held")');
+    expect(text).not.toContain('evil.example');
+    await checkPage(page, 'held-banner-overview');
+    await page.goto(`${stack.portalUrl}/portal/leads`);
+    await expect.poll(() => banner.textContent(), WAIT).toContain('2 leads held as possible spam');
+    await checkPage(page, 'held-banner-leads');
+    await banner.getByRole('button', { name: 'Release Pat Doe' }).click();
+    await expect.poll(() => banner.textContent(), WAIT).toContain('1 lead held as possible spam');
+    expect((await portalGet(`leads/${throwawayId}`)).body).toMatchObject({ lead: { quarantined: false } });
+  }, 120_000);
+
   it('a quarantined lead is shown on request and released into the usual flow', async () => {
     const { page } = owner;
     await page.goto(`${stack.portalUrl}/portal/leads?quarantined=only`);
@@ -275,7 +302,7 @@ describe('activity', () => {
       'Exported a person’s data (1 lead)',
       'Deleted a person’s lead and its data',
       'Signed in with an e-mail link',
-      'Daily lead quota reached',
+      'Daily lead figure reached',
     ])
       expect(text).toContain(words);
     expect(text).toContain('demo@svc.test');
@@ -284,9 +311,9 @@ describe('activity', () => {
     await page.getByLabel('Show').selectOption('leads');
     await expect.poll(() => new URL(page.url()).searchParams.get('kind'), WAIT).toBe('leads');
     await expect
-      // Four lead events, and the two CSV exports above: an export of personal data is audited too.
+      // Five lead events (two releases), and the two CSV exports above: an export of personal data is audited too.
       .poll(async () => (await page.locator('.timeline-what').allTextContents()).length, WAIT)
-      .toBe(6);
+      .toBe(7);
     expect(await page.locator('.timeline').textContent()).not.toContain('API key');
     expect(await axeViolations(page)).toEqual([]);
     expect(owner.pageErrors).toEqual([]);

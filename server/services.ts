@@ -29,6 +29,7 @@ import { createBillingPageRoutes, createBillingRoutes } from './routes/billing.t
 import { createCalculationRoutes } from './routes/calculations.ts';
 import { createEmbedSessionRoutes } from './routes/embed-session.ts';
 import { createJwksRoutes } from './routes/jwks.ts';
+import { createLeadChallengeRoutes } from './routes/lead-challenge.ts';
 import { createLeadRoutes } from './routes/leads.ts';
 import { createLicenseRoutes } from './routes/licenses.ts';
 import { createPortalRoutes } from './routes/portal/index.ts';
@@ -194,6 +195,7 @@ export function createApiApp(
       createBillingRoutes(licensing, services.billing),
       createStripeWebhookRoutes(services.billing),
       createCalculationRoutes(licensing),
+      createLeadChallengeRoutes(licensing),
       createLeadRoutes(licensing, services.queries),
       createMcpRoutes({
         licensing,

@@ -24,6 +24,7 @@ import { AppError } from '../errors.ts';
 import { type ConsentVersion, ensureCurrentConsent, findConsentVersion } from './accounts/consent.ts';
 import { joinAlertDigest, noteQuarantined } from './delivery/digests.ts';
 import { enqueueLeadEvent } from './delivery/outbox.ts';
+import { spendLeadChallenge } from './leads/lead-challenge.ts';
 import { type LeadConsent, leadConsent } from './leads/lead-consent.ts';
 import { type LeadResult, leadResult, type ResultSource } from './leads/lead-result.ts';
 import { type Triage, triageLead } from './leads/lead-triage.ts';
@@ -54,6 +55,8 @@ export interface LeadInput {
   website?: string;
   /** Where consent was given: the host page as the widget reported it; stored as origin + path. */
   page?: string;
+  /** Proof of work: base64 JSON of a solved challenge (`GET /leads/challenge`); never hashed. */
+  altcha?: string;
 }
 
 export interface StoredResponse {
@@ -62,11 +65,13 @@ export interface StoredResponse {
   replayed: boolean;
 }
 
+/** The request's identity for its Idempotency-Key; the proof of work is not part of it (a retry may carry a new one). */
 const requestHash = (input: LeadInput) =>
   createHash('sha256')
     .update(
       JSON.stringify(
         Object.keys(input)
+          .filter((k) => k !== 'altcha')
           .sort()
           .map((k) => [k, input[k as keyof LeadInput]]),
       ),
@@ -107,6 +112,7 @@ export async function submitLead(
       const tx = txRaw as unknown as Db;
       const stored = await replay(deps, tx, principal.accountId, key, hash);
       if (stored) return stored;
+      if (input.altcha) await spendLeadChallenge(deps, tx, principal.licenseId, input.altcha);
       const result = input.resultId ? await findResult(tx, principal.accountId, input.resultId) : null;
       if (input.resultId && !result) {
         throw new AppError('INVALID_REQUEST', 'resultId does not name a result of this firm.', {
@@ -134,8 +140,10 @@ export async function submitLead(
       return { status: 201, body, replayed: false };
     });
   } catch (error) {
-    if (!(error instanceof KeyTaken)) throw error;
-    // A concurrent request with the same key committed first; our lead was rolled back.
+    const spent = error instanceof AppError && error.code === 'CHALLENGE_SPENT';
+    if (!(error instanceof KeyTaken) && !spent) throw error;
+    // A concurrent request with the same key committed first; our lead was rolled back (or it
+    // spent the challenge we carry: the same retry, answered with the first answer).
     const stored = await replay(deps, deps.db, principal.accountId, key, hash);
     if (!stored) throw error;
     return stored;

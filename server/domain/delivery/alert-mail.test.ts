@@ -195,3 +195,26 @@ describe('names with line breaks in the plain-text part', () => {
     expect(mail.text).toContain(`Acme Law ${forged}`);
   });
 });
+
+describe('visitor text in alert mails', () => {
+  it('is defanged in the subject, the text part and the HTML part: no visitor URL can be followed', () => {
+    const mail = renderLeadAlert({
+      firmName: 'Smith & Søn',
+      lead: {
+        leadId: 'lead_1',
+        name: 'Claim at https://spam.example/win or www.pills.example',
+        email: 'x@example.com',
+        calculator: 'rmd',
+        createdAt: '2026-03-01T12:00:00.000Z',
+      },
+      link: 'http://127.0.0.1:8787/portal/leads/lead_1',
+    });
+    for (const part of [mail.subject, mail.text, mail.html]) {
+      expect(part).toContain('hxxps://spam[.]example/win');
+      expect(part).toContain('www[.]pills[.]example');
+      expect(part).not.toMatch(/https:\/\/spam|spam\.example|pills\.example/);
+    }
+    // The firm's own link to the portal stays a link.
+    expect(mail.html).toContain('<a href="http://127.0.0.1:8787/portal/leads/lead_1">');
+  });
+});

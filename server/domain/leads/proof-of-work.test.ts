@@ -1,0 +1,69 @@
+import { describe, expect, it } from 'vitest';
+import {
+  challengeKeyOf,
+  createChallenge,
+  DIFFICULTY,
+  maxNumberFor,
+  solveChallenge,
+  verifySolution,
+} from './proof-of-work.ts';
+
+const key = challengeKeyOf(Buffer.alloc(32, 7));
+const now = new Date('2026-03-01T12:00:00Z');
+const fresh = () => createChallenge(key, { licenseId: 'lic_1', maxnumber: 2_000, now });
+
+describe('proof of work (ALTCHA challenge format, node:crypto)', () => {
+  it('a solved challenge verifies for its license until it expires', () => {
+    const c = fresh();
+    expect(c).toMatchObject({ algorithm: 'SHA-256', maxnumber: 2_000 });
+    expect(c.salt).toMatch(/^[0-9a-f]{24}\?expires=\d+&license=lic_1$/);
+    const s = solveChallenge(c);
+    expect(verifySolution(key, s, { licenseId: 'lic_1', now })).toMatchObject({ ok: true });
+    expect(verifySolution(key, s, { licenseId: 'lic_2', now })).toEqual({
+      ok: false,
+      reason: 'other_license',
+    });
+    const later = new Date(now.getTime() + 16 * 60_000);
+    expect(verifySolution(key, s, { licenseId: 'lic_1', now: later })).toEqual({
+      ok: false,
+      reason: 'expired',
+    });
+  });
+
+  it.each([
+    [
+      'a wrong number',
+      (s: ReturnType<typeof solveChallenge>) => ({ ...s, number: s.number + 1 }),
+      'wrong_answer',
+    ],
+    [
+      'another salt (a longer expiry)',
+      (s: ReturnType<typeof solveChallenge>) => ({
+        ...s,
+        salt: s.salt.replace(/expires=\d+/, 'expires=9999999999'),
+      }),
+      'wrong_answer',
+    ],
+    [
+      'a challenge not signed by us',
+      (s: ReturnType<typeof solveChallenge>) => ({ ...s, signature: 'a'.repeat(64) }),
+      'bad_signature',
+    ],
+    [
+      'another algorithm',
+      (s: ReturnType<typeof solveChallenge>) => ({ ...s, algorithm: 'SHA-1' }),
+      'malformed',
+    ],
+  ])('refuses %s', (_name, tamper, reason) => {
+    const s = solveChallenge(fresh());
+    expect(verifySolution(key, tamper(s), { licenseId: 'lic_1', now })).toEqual({ ok: false, reason });
+  });
+
+  it('the curve: cheap for a firm’s usual few leads, ≥ 10× past the first few dozen, capped', () => {
+    expect(maxNumberFor(0)).toBe(DIFFICULTY.BASE);
+    expect(maxNumberFor(DIFFICULTY.FREE_LEADS)).toBe(DIFFICULTY.BASE);
+    expect(maxNumberFor(DIFFICULTY.FREE_LEADS + DIFFICULTY.STEP)).toBe(2 * DIFFICULTY.BASE);
+    expect(maxNumberFor(30) / DIFFICULTY.BASE).toBeGreaterThanOrEqual(10);
+    expect(maxNumberFor(10_000)).toBe(DIFFICULTY.CAP);
+  });
+});

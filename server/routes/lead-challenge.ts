@@ -1,0 +1,39 @@
+import { createRoute, z } from '@hono/zod-openapi';
+import { issueLeadChallenge } from '../domain/leads/lead-challenge.ts';
+import type { LicensingDeps } from '../domain/token-set.ts';
+import { requireCredential } from '../http/auth.ts';
+import { createRouter } from '../http/openapi-router.ts';
+import { bearerSecurity, errorResponses, jsonResponse } from './schemas.ts';
+
+const challenge = createRoute({
+  method: 'get',
+  path: '/api/leads/challenge',
+  tags: ['Leads'],
+  summary: 'A proof-of-work challenge for the next lead (embed token; ALTCHA format)',
+  security: bearerSecurity,
+  responses: {
+    200: jsonResponse(
+      'Find number ≤ maxnumber with hex SHA-256(salt + number) = challenge; send it as `altcha`',
+      z.object({
+        algorithm: z.literal('SHA-256'),
+        challenge: z.string(),
+        maxnumber: z.number().int(),
+        salt: z.string(),
+        signature: z.string(),
+      }),
+    ),
+    ...errorResponses(401),
+  },
+});
+
+export function createLeadChallengeRoutes(deps: LicensingDeps) {
+  const router = createRouter();
+  router.on(['GET'], challenge.path, requireCredential(deps, ['embed']));
+  router.openapi(challenge, async (c) => {
+    const principal = c.get('principal');
+    if (principal?.kind !== 'embed') throw new Error('unreachable');
+    c.header('Cache-Control', 'no-store');
+    return c.json(await issueLeadChallenge(deps, principal), 200);
+  });
+  return router;
+}
