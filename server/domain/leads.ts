@@ -124,7 +124,13 @@ export async function submitLead(
       if (lead.quarantinedAt) await noteQuarantined(tx, lead.accountId, lead.createdAt);
       // A digested lead's alert and webhook go out with its hour's digest instead.
       else if (!lead.digestId)
-        await enqueueLeadEvent(tx, 'lead.created', lead, toLeadView({ ...lead, result: result ?? null }), lead.createdAt);
+        await enqueueLeadEvent(
+          tx,
+          'lead.created',
+          lead,
+          toLeadView({ ...lead, result: result ?? null }),
+          lead.createdAt,
+        );
       const body = { leadId: lead.id, status: lead.status, createdAt: lead.createdAt.toISOString() };
       const now = deps.clock.now();
       const inserted = await insertIdempotencyKey(tx, {
