@@ -180,7 +180,7 @@ export async function startServers(
 
     const close = async () => {
       shuttingDown = true;
-      // The delivery worker finishes its current batch meanwhile, or abandons it when the timeout
+      // The delivery worker finishes its attempts in flight meanwhile, or abandons them when the timeout
       // is up (its leases run out); the database closes last.
       await Promise.all([
         drainServers([api, embed, examples] as Server[], config.SHUTDOWN_TIMEOUT_MS),
