@@ -155,14 +155,18 @@ export async function spawnServer(
   }
 }
 
-/** The demo secret license key `npm start` prints (waits for the banner after `/readyz`). */
-async function demoLicenseKey(server: SpawnedServer): Promise<string> {
-  for (let i = 0; i < 200; i++) {
-    const key = /Secret key\s+(SVC-\S+)/.exec(server.output())?.[1];
-    if (key) return key;
-    await new Promise((r) => setTimeout(r, 25));
-  }
-  throw new Error(`no demo license key in the server's output:\n${server.output()}`);
+/**
+ * The demo secret license key, from the admin API (`npm run svc -- demo credentials`): a start
+ * prints it only when it created the demo firm outside production, and the bench runs in production.
+ */
+async function demoLicenseKey(server: SpawnedServer, env: Record<string, string>): Promise<string> {
+  const token = env.ADMIN_TOKEN ?? readFileSync(join(env.DATA_DIR!, 'admin-token'), 'utf8').trim();
+  const res = await fetch(`${server.apiUrl}/admin/v1/demo/credentials`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}` },
+  });
+  if (!res.ok) throw new Error(`demo credentials: ${res.status} ${await res.text()}\n${server.output()}`);
+  return ((await res.json()) as { demo: { licenseKey: string } }).demo.licenseKey;
 }
 
 async function statusLoad(apiUrl: string, licenseKey: string, seconds: number) {
@@ -193,7 +197,7 @@ async function measure(
   const server = await spawnServer({ ...env, ...opts.env });
   try {
     const pid = server.child.pid!;
-    const licenseKey = await demoLicenseKey(server);
+    const licenseKey = await demoLicenseKey(server, { ...env, ...opts.env });
     const idleMb = rssMb(pid);
     const load = await statusLoad(server.apiUrl, licenseKey, opts.loadSeconds);
     const loadedMb = rssMb(pid);
