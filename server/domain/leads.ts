@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { calculators, isCalculatorSlug } from '../../calculators/index.ts';
-import { pageOf } from '../../protocol/page.ts';
+import { pageOfText } from '../../protocol/page.ts';
 import { findAccountById } from '../db/accounts-repo.ts';
 import { recordAudit } from '../db/audit-repo.ts';
 import { type Db, withTransaction } from '../db/database.ts';
@@ -207,7 +207,7 @@ function leadValues(
     consentText: context.consent.text,
     consentVersionId: context.consent.id,
     consentedAt: now,
-    page: input.page ? (pageOf(input.page) ?? null) : null,
+    page: input.page ? (pageOfText(input.page) ?? null) : null,
     idempotencyKey: key,
     test: principal.test,
     quarantinedAt: context.quarantined ? now : null,
