@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import type { Browser } from 'playwright-core';
 import { LOCAL_NETWORK_ARGS, launchChromium } from '../e2e/support/stack.ts';
+import { snippetOf } from '../portal/snippet.ts';
 import { startStack } from '../server/test-support/stack.ts';
 
 /** Google's "good" line for cumulative layout shift; the aim is 0.01. */
@@ -9,6 +10,8 @@ export const LAYOUT_WIDTHS = [375, 1280] as const;
 
 export interface LayoutRun {
   width: number;
+  /** `snippet`: the placeholder as the portal prints it (with its reserved min-height); `bare`: a plain div. */
+  placeholder: 'snippet' | 'bare';
   /** The worst of the runs: the sum of every `layout-shift` entry without recent input. */
   cls: number;
   /** Median from navigation start to `svc-ready`. */
@@ -18,14 +21,23 @@ export interface LayoutRun {
 
 const HOST = 'http://firm.localhost:5174';
 
-/** A firm's page as many are: a heading, a paragraph, the widget, and text below it that must not move. */
+/**
+ * A firm's page as many are: a heading, a paragraph, the widget, and text below it that must not
+ * move. The widget is embedded with the portal's snippet (`snippet`), or with a bare
+ * `<div data-svc-calculator>` and the same async tag (`bare`: only the loader's own reservation).
+ */
 export function layoutHostPage(
   target: { embed: string; api: string; key: string },
   calculator: string,
+  placeholder: LayoutRun['placeholder'],
 ): string {
   const para =
     '<p>Our attorneys have helped families across the state plan their estates for thirty years. Call us for a free consultation about trusts, wills and probate.</p>';
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Firm</title></head><body style="margin:0 auto;max-width:760px;padding:16px;font:16px/1.5 system-ui,sans-serif"><h1>Estate planning</h1>${para}<div data-svc-calculator="${calculator}"></div><h2>Below the calculator</h2>${para.repeat(8)}<script src="${target.embed}/loader.js" data-key="${target.key}" data-api="${target.api}" async></script></body></html>`;
+  const embed =
+    placeholder === 'snippet'
+      ? snippetOf(target.embed, target.key, [calculator])
+      : `<div data-svc-calculator="${calculator}"></div><script src="${target.embed}/loader.js" data-key="${target.key}" async></script>`;
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Firm</title></head><body style="margin:0 auto;max-width:760px;padding:16px;font:16px/1.5 system-ui,sans-serif"><h1>Estate planning</h1>${para}${embed}<h2>Below the calculator</h2>${para.repeat(8)}</body></html>`;
 }
 
 /** Runs before the page's own scripts: sums layout shifts and notes when `svc-ready` came. */
@@ -99,21 +111,24 @@ export async function runLayoutBench(runs = 3, calculator = 'estate-tax'): Promi
     launchChromium(LOCAL_NETWORK_ARGS),
   ]);
   const key = (stack.demo as { publishableKey?: string }).publishableKey ?? stack.demo.licenseKey;
-  const html = layoutHostPage({ embed: stack.embedUrl, api: stack.apiUrl, key }, calculator);
+  const target = { embed: stack.embedUrl, api: stack.apiUrl, key };
   try {
-    await visit(browser, 1280, html); // warms the server; not counted
+    await visit(browser, 1280, layoutHostPage(target, calculator, 'snippet')); // warms the server; not counted
     const out: LayoutRun[] = [];
-    for (const width of LAYOUT_WIDTHS) {
-      const samples = [];
-      for (let i = 0; i < runs; i++) samples.push(await visit(browser, width, html));
-      const ready = samples.map((s) => s.readyMs).sort((a, b) => a - b);
-      out.push({
-        width,
-        cls: Math.max(...samples.map((s) => s.cls)),
-        readyMs: Math.round(ready[Math.floor(ready.length / 2)]!),
-        runs,
-      });
-    }
+    for (const placeholder of ['snippet', 'bare'] as const)
+      for (const width of LAYOUT_WIDTHS) {
+        const html = layoutHostPage(target, calculator, placeholder);
+        const samples = [];
+        for (let i = 0; i < runs; i++) samples.push(await visit(browser, width, html));
+        const ready = samples.map((s) => s.readyMs).sort((a, b) => a - b);
+        out.push({
+          width,
+          placeholder,
+          cls: Math.max(...samples.map((s) => s.cls)),
+          readyMs: Math.round(ready[Math.floor(ready.length / 2)]!),
+          runs,
+        });
+      }
     return out;
   } finally {
     await browser.close();
@@ -125,7 +140,7 @@ export function formatLayout(rows: LayoutRun[]): string {
   return rows
     .map(
       (r) =>
-        `layout shift at ${r.width} px (host page with text below the widget, worst of ${r.runs}): CLS ${r.cls.toFixed(3)} — budget ${CLS_BUDGET}, ${r.cls <= CLS_BUDGET ? 'ok' : 'OVER'}; navigation → svc-ready median ${r.readyMs} ms`,
+        `layout shift at ${r.width} px, ${r.placeholder === 'snippet' ? 'the portal’s snippet' : 'a bare placeholder'} (host page with text below the widget, worst of ${r.runs}): CLS ${r.cls.toFixed(3)} — budget ${CLS_BUDGET}, ${r.cls <= CLS_BUDGET ? 'ok' : 'OVER'}; navigation → svc-ready median ${r.readyMs} ms`,
     )
     .join('\n');
 }

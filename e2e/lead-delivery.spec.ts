@@ -4,7 +4,7 @@ import type { Browser, Route } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { snippetOf } from '../portal/snippet.ts';
 import type { RunningServers } from '../server/servers.ts';
-import { openCustomPage } from './support/custom-page.ts';
+import { axeViolations, openCustomPage } from './support/custom-page.ts';
 import { type HostPage, openHostPage } from './support/host-page.ts';
 import { LOCAL_NETWORK_ARGS, launchChromium, startStack } from './support/stack.ts';
 
@@ -34,7 +34,8 @@ afterAll(async () => {
 async function openSite(width = 1280): Promise<HostPage> {
   const port = new URL(stack.examplesUrl).port;
   const host = await openHostPage(browser, `http://${SITE}:${port}/events.html`);
-  await host.page.setViewportSize({ width, height: 2000 });
+  // Tall enough that the whole iframe is painted for its screenshot.
+  await host.page.setViewportSize({ width, height: 3200 });
   await expect.poll(() => host.count('svc-ready'), WAIT).toBe(1);
   return host;
 }
@@ -131,6 +132,8 @@ describe('leads from a host page over plain HTTP on a non-loopback host name', (
         .locator('iframe')
         .first()
         .screenshot({ path: `${SHOTS}lead-network-error-${width}.png` });
+      const widgetFrame = host.page.frames().find((f) => f.url().includes('/w/'));
+      expect(await axeViolations(widgetFrame!)).toEqual([]);
 
       state.failing = 0;
       await retry.click();

@@ -1,4 +1,4 @@
-import { HEIGHT_WIDTHS, HEIGHTS } from './heights.ts';
+import { HEIGHT_COUNT, HEIGHT_FROM, HEIGHT_STEP, HEIGHTS } from './heights.ts';
 
 /** Slugs are lower-case words joined by hyphens; anything else never reaches a URL. */
 export const SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
@@ -40,17 +40,12 @@ export function createFrame(
 
 /**
  * The height the calculator will have when it appears at this container width, from the table
- * measured at build time (interpolated between its widths), so the host page's content below
- * the widget does not move when it arrives (no layout shift).
+ * measured at build time (the widest measured width not above this one), so the host page's
+ * content below the widget does not move when it arrives (no layout shift).
  */
 export function reservedHeight(calculator: string, width: number): number {
-  const heights = HEIGHTS[calculator];
-  if (!heights) return INITIAL_HEIGHT;
-  let i = 0;
-  while (i < HEIGHT_WIDTHS.length - 2 && width > HEIGHT_WIDTHS[i + 1]!) i++;
-  const from = HEIGHT_WIDTHS[i]!;
-  const share = Math.min(1, Math.max(0, (width - from) / (HEIGHT_WIDTHS[i + 1]! - from)));
-  return heights[i]! + (heights[i + 1]! - heights[i]!) * share;
+  const at = 2 * Math.min(HEIGHT_COUNT - 1, Math.max(0, ((width - HEIGHT_FROM) / HEIGHT_STEP) | 0));
+  return Number.parseInt(HEIGHTS[calculator]?.slice(at, at + 2) ?? '', 36) || INITIAL_HEIGHT;
 }
 
 export function resizeFrame(iframe: HTMLIFrameElement, height: number): void {

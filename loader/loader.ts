@@ -104,7 +104,7 @@ export function createLoader(config: LoaderConfig, win: Window = window, onDestr
         if (!port) return; // not connected yet: it gets the session when it says hello
         // Renewals are an `svc-init` again: the widget takes the newest, and stays ready. The page is
         // read each time, so a single-page app's current path travels with the next calculation.
-        const page = pageOf(win.location.href);
+        const page = pageOf(win.location);
         post({
           type: 'svc-init',
           v: PROTOCOL_VERSION,
@@ -171,7 +171,7 @@ export function createLoader(config: LoaderConfig, win: Window = window, onDestr
           !port &&
           widget.fail({
             reason: 'network',
-            message: 'The page did not start: check data-calculator, and frame-src in the CSP',
+            message: 'The page did not start: check data-calculator and the CSP frame-src',
           }),
         READY_TIMEOUT_MS,
       );

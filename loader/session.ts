@@ -22,7 +22,6 @@ async function activate(config: { apiUrl: string; licenseKey: string }): Promise
   try {
     res = await fetch(`${config.apiUrl}/v1/api/license/activate`, {
       method: 'POST',
-      credentials: 'omit',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ licenseKey: config.licenseKey }),
     });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { PAGE_MAX_LENGTH, pageOf } from './page.ts';
+import { PAGE_MAX_LENGTH, pageOfText } from './page.ts';
 
-describe('pageOf: the host page as stored with results and leads', () => {
+describe('pageOf (pageOfText): the host page as stored with results and leads', () => {
   it.each([
     ['https://firm.example/estate?utm=mail&email=a@b.c#calc', 'https://firm.example/estate'],
     ['http://shop.example:8080/', 'http://shop.example:8080/'],
@@ -13,6 +13,6 @@ describe('pageOf: the host page as stored with results and leads', () => {
     ['not a url', undefined],
     [`https://firm.example/${'a'.repeat(PAGE_MAX_LENGTH)}`, undefined],
   ])('%s → %s', (href, page) => {
-    expect(pageOf(href)).toBe(page);
+    expect(pageOfText(href)).toBe(page);
   });
 });

@@ -1,17 +1,18 @@
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { LOCAL_NETWORK_ARGS, launchChromium } from '../e2e/support/stack.ts';
-import { HEIGHT_WIDTHS } from '../loader/heights.ts';
+import { HEIGHT_COUNT, HEIGHT_FROM, HEIGHT_STEP } from '../loader/heights.ts';
 import { startStack } from '../server/test-support/stack.ts';
 
 /**
  * `npm run measure:heights` (after `npm run build:embed`): each calculator's height as it first
- * appears (session held, nothing typed) at the widths of HEIGHT_WIDTHS, in headless Chromium,
+ * appears (session held, nothing typed) at the widths of loader/heights.ts, in headless Chromium,
  * written into loader/heights.ts. The loader reserves that height before the iframe paints, so
  * the host page's text does not move when the widget arrives. Run it after changing a form or
  * the widget's CSS; the layout bench (`npm run bench -- layout`) shows what a stale table costs.
  */
 const HOST = 'http://firm.localhost:5175';
+const HEIGHT_WIDTHS = Array.from({ length: HEIGHT_COUNT }, (_, i) => HEIGHT_FROM + i * HEIGHT_STEP);
 const CALCULATORS = ['estate-tax', 'inheritance-tax', 'probate-fees', 'executor-commission', 'rmd'];
 
 const [stack, browser] = await Promise.all([
@@ -45,14 +46,15 @@ try {
       timeout: 20_000,
     });
     const heights: number[] = [];
-    for (const width of HEIGHT_WIDTHS) {
+    // The first width is measured after a wider one, like every other (a fresh page reports early).
+    for (const width of [1000, ...HEIGHT_WIDTHS]) {
       await page.evaluate((w) => {
         document.getElementById('c')!.style.width = `${w}px`;
       }, width);
       // Settled: the widget has not reported a new height for half a second.
-      await page.waitForTimeout(200);
+      await page.waitForTimeout(500);
       await page.waitForFunction(
-        () => performance.now() - (window as unknown as { __resizeAt: number }).__resizeAt > 500,
+        () => performance.now() - (window as unknown as { __resizeAt: number }).__resizeAt > 1_000,
         null,
         { polling: 100, timeout: 10_000 },
       );
@@ -67,7 +69,7 @@ try {
         ),
       );
     }
-    table[slug] = heights;
+    table[slug] = heights.slice(1);
     await context.close();
   }
 } finally {
@@ -75,24 +77,17 @@ try {
   await stack.close();
 }
 
+/** Two base-36 digits per height (up to 1,295 px; a taller first height would need a third). */
+const encode = (hs: number[]) =>
+  hs.map((h) => Math.min(1295, Math.ceil(h)).toString(36).padStart(2, '0')).join('');
+const lines = Object.entries(table).map(
+  ([slug, hs]) => `  ${/-/.test(slug) ? `'${slug}'` : slug}: '${encode(hs)}', // ${hs.join(', ')} px`,
+);
 const path = fileURLToPath(new URL('../loader/heights.ts', import.meta.url));
-const lines = Object.entries(table).map(([slug, hs]) => `  '${slug}': [${hs.join(', ')}],`);
+const current = readFileSync(path, 'utf8');
 writeFileSync(
   path,
-  `/**
- * Container widths (CSS px) at which each calculator's first height is measured; between two the
- * loader interpolates, outside them it takes the nearest.
- */
-export const HEIGHT_WIDTHS = [${HEIGHT_WIDTHS.join(', ')}];
-
-/**
- * Each calculator's height (CSS px) as it first appears, at HEIGHT_WIDTHS. Written by
- * \`npm run measure:heights\`; do not edit by hand.
- */
-export const HEIGHTS: Record<string, number[]> = {
-${lines.join('\n')}
-};
-`,
+  `${current.slice(0, current.indexOf('export const HEIGHTS'))}export const HEIGHTS: Record<string, string> = {\n${lines.join('\n')}\n};\n`,
 );
 console.log(table);
 process.exit(0);

@@ -27,10 +27,14 @@ const EVENTS = [
 ];
 
 function listenerOf(embedUrl: string) {
-  return `// Simplest: the loader checks origins and frames for you.
-window.Svc.on('svc-lead', (payload, { widgetId }) => {
-  console.log('new lead', payload.leadId, 'from widget', widgetId);
+  return `// Simplest, and it works whenever this runs, even before loader.js (loaded with async) has:
+// each widget's events bubble from its container up to the document.
+document.addEventListener('svc-lead', (event) => {
+  console.log('new lead', event.detail.leadId, 'from widget', event.target.dataset.svcWidgetId);
 });
+
+// In code that runs after loader.js has loaded, window.Svc.on does the same (it throws before):
+// window.Svc.on('svc-lead', (payload, { widgetId }) => console.log(payload.leadId, widgetId));
 
 // Or listen to raw messages yourself: accept only the embed host, and only your own frames.
 window.addEventListener('message', (event) => {

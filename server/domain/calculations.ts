@@ -1,5 +1,5 @@
 import { runCalculator } from '../../calculators/index.ts';
-import { pageOf } from '../../protocol/page.ts';
+import { pageOfText } from '../../protocol/page.ts';
 import { withTransaction } from '../db/database.ts';
 import { newId } from '../db/ids.ts';
 import { insertResult, type ResultRow, storeResult } from '../db/results-repo.ts';
@@ -79,7 +79,7 @@ export async function estimate(
     ruleSet: { ...result.ruleSet },
     disclaimer: result.disclaimer,
     originDomain: principal.domain,
-    page: input.page ? (pageOf(input.page) ?? null) : null,
+    page: input.page ? (pageOfText(input.page) ?? null) : null,
     // The PDF capability: the embed session (kept across renewals) or the site activation.
     embedSessionId: principal.kind === 'embed' ? principal.sid : principal.activationId,
     test: principal.kind === 'embed' && principal.test,

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { calculators, isCalculatorSlug } from '../../calculators/index.ts';
-import { pageOf } from '../../protocol/page.ts';
+import { pageOfText } from '../../protocol/page.ts';
 import { findAccountById } from '../db/accounts-repo.ts';
 import { recordAudit } from '../db/audit-repo.ts';
 import { type Db, withTransaction } from '../db/database.ts';
@@ -276,7 +276,7 @@ async function leadValues(
     consentVersionId: context.consent.id,
     consentAssumed: context.consentAssumed,
     consentedAt: now,
-    page: input.page ? (pageOf(input.page) ?? null) : null,
+    page: input.page ? (pageOfText(input.page) ?? null) : null,
     idempotencyKey: key,
     test: principal.test,
     quarantinedAt: held ? now : null,

@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { PAGE_MAX_LENGTH, pageOf } from '../../protocol/page.ts';
+import { PAGE_MAX_LENGTH, pageOfText } from '../../protocol/page.ts';
 
 /** Shared OpenAPI pieces: the one error shape and the standard error responses. */
 export const ErrorSchema = z
@@ -67,7 +67,7 @@ export const overlapSeconds = (description: string) =>
 export const PageField = z
   .string()
   .max(PAGE_MAX_LENGTH)
-  .refine((value) => pageOf(value) !== undefined, 'Expected an http(s) URL')
+  .refine((value) => pageOfText(value) !== undefined, 'Expected an http(s) URL')
   .optional()
   .openapi({
     description: 'The host page (origin + path; a query or fragment is dropped), as reported by the page',
