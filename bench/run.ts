@@ -3,6 +3,7 @@ import { repoRoot } from '../server/repo-root.ts';
 import { type Backend, type HttpBenchResult, printHttpBench, runHttpBench, writeHttpBench } from './http.ts';
 import { printMcpFigures, runMcpBench } from './mcp.ts';
 import { runPdfBench } from './pdf.ts';
+import { printPowFigures, runPowBench } from './proof-of-work.ts';
 import { READY_BUDGET_MS, runReadyBench } from './ready.ts';
 import { embedSizes } from './size.ts';
 import { runWebhookBench } from './webhooks.ts';
@@ -10,6 +11,7 @@ import { runWebhookBench } from './webhooks.ts';
 /**
  * `npm run bench`: every figure the issues name, printed. Loopback only; bounded in count.
  * `npm run bench -- mcp` runs only the MCP tools (add `--plans` for the query plans).
+ * `npm run bench -- pow` prints only the proof-of-work costs (visitor against attacker).
  * `npm run bench -- http` runs only the HTTP throughput table (add `--profile` for a CPU profile of
  * each path, written under bench/results/profiles/, and its top self-time entries; `--path=calc` and
  * `--backend=pglite` narrow the run to the paths and the backend named: pglite, postgresql+redis,
@@ -37,6 +39,11 @@ async function http(): Promise<HttpBenchResult> {
 
 if (only === 'http') process.exit((await http()).failures.length ? 1 : 0);
 
+if (only === 'pow') {
+  printPowFigures(runPowBench());
+  process.exit(0);
+}
+
 if (only === 'mcp') {
   const { figures, plans } = await runMcpBench();
   printMcpFigures(figures);
@@ -44,6 +51,7 @@ if (only === 'mcp') {
   process.exit(0);
 }
 
+printPowFigures(runPowBench());
 const pdf = await runPdfBench();
 console.log(
   `PDF report (typical, ×${pdf.runs}): mean ${pdf.meanMs} ms, p50 ${pdf.p50Ms} ms, p95 ${pdf.p95Ms} ms, max ${pdf.maxMs} ms, ${pdf.bytes} B — budget 100 ms`,

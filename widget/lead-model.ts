@@ -1,6 +1,7 @@
 import { action, createModel, effect, type ReadonlySignal, signal } from '@preact/signals';
 import { type Api, ApiError } from './api.ts';
 import type { Emit } from './calculator-model.ts';
+import { solveChallenge } from './proof-of-work.ts';
 
 /** Shown beside the consent box and stored with the lead, word for word, with the firm's name. */
 export const consentText = (firm = 'this firm') =>
@@ -70,6 +71,8 @@ export const LeadModel = createModel(
         const { phone, state, website } = values.value;
         const id = result.value?.resultId;
         try {
+          // Proof of work, solved now (send was pressed); a failure to get one leaves it to the server.
+          const altcha = await api.leadChallenge().then(solveChallenge, () => undefined);
           const created = await api.submitLead(
             {
               calculator: slug,
@@ -81,6 +84,7 @@ export const LeadModel = createModel(
               consent: true,
               consentText: consentText(firm.value?.name),
               website,
+              ...(altcha ? { altcha } : {}),
             },
             key,
           );

@@ -10,7 +10,15 @@ import { estateTaxForm } from './forms/estate-tax.ts';
 import { rmdForm } from './forms/rmd.ts';
 import { consentText, LeadModel } from './lead-model.ts';
 import { SessionModel } from './session-model.ts';
-import { API, apiError, fakeBridge, json, stubFetch } from './testing.ts';
+import { API, apiError, EASY_CHALLENGE, fakeBridge, json, stubFetch, stubLeadFetch } from './testing.ts';
+
+const solved = ({ algorithm, challenge, salt, signature }: typeof EASY_CHALLENGE, number: number) => ({
+  algorithm,
+  challenge,
+  number,
+  salt,
+  signature,
+});
 
 const ESTATE = { core: estateTaxCore, form: estateTaxForm };
 const RMD = { core: rmdCore, form: rmdForm };
@@ -153,7 +161,7 @@ describe('LeadModel', () => {
   });
 
   it('needs consent before it sends anything', async () => {
-    const { fetch } = stubFetch(() => json(201, { leadId: 'lead_1' }));
+    const { fetch } = stubLeadFetch(() => json(201, { leadId: 'lead_1' }));
     const lead = filled();
     await lead.submit();
     expect(fetch).not.toHaveBeenCalled();
@@ -161,7 +169,7 @@ describe('LeadModel', () => {
   });
 
   it('sends the contract’s body and emits svc-lead after 201', async () => {
-    const { requests } = stubFetch(() => json(201, { leadId: 'lead_1', status: 'new' }));
+    const { requests } = stubLeadFetch(() => json(201, { leadId: 'lead_1', status: 'new' }));
     const lead = filled();
     lead.consent.value = true;
     await lead.submit();
@@ -174,6 +182,8 @@ describe('LeadModel', () => {
       consent: true,
       consentText: consentText('Smith & Søn Estate Law'),
       website: '',
+      // The proof of work, solved when send was pressed (EASY_CHALLENGE's answer is 3).
+      altcha: btoa(JSON.stringify(solved(EASY_CHALLENGE, 3))),
     });
     expect(lead.leadId.value).toBe('lead_1');
     expect(emitted).toEqual([
@@ -182,7 +192,7 @@ describe('LeadModel', () => {
   });
 
   it('reuses the Idempotency-Key when the same answers are sent again, and not after an edit', async () => {
-    const { requests } = stubFetch(
+    const { requests } = stubLeadFetch(
       () => apiError(500, 'INTERNAL_ERROR'),
       () => apiError(500, 'INTERNAL_ERROR'),
       () => json(201, { leadId: 'lead_1' }),
@@ -200,7 +210,7 @@ describe('LeadModel', () => {
   });
 
   it('surfaces field problems from the server', async () => {
-    stubFetch(() => apiError(400, 'INVALID_REQUEST', [{ path: 'email', message: 'Invalid email' }]));
+    stubLeadFetch(() => apiError(400, 'INVALID_REQUEST', [{ path: 'email', message: 'Invalid email' }]));
     const lead = filled();
     lead.consent.value = true;
     await lead.submit();
