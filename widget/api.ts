@@ -120,19 +120,8 @@ export function createApi(deps: ApiDeps) {
         leadId: string;
       }>,
     report: async (resultId: string) => (await post('pdf/generate', { resultId })).blob(),
-    /** A proof-of-work challenge for the next lead (`GET /leads/challenge`). */
-    leadChallenge: async (): Promise<Challenge> => {
-      const credentials = deps.credentials();
-      if (!credentials)
-        throw new ApiError({ reason: 'token_denied', message: 'The calculator is still connecting.' });
-      const res = await fetch(`${credentials.apiUrl}/v1/api/leads/challenge`, {
-        headers: { authorization: `Bearer ${credentials.token}` },
-        signal: AbortSignal.timeout(15_000),
-      }).catch(() => undefined);
-      if (!res?.ok)
-        throw res ? await toApiError(res) : new ApiError({ reason: 'network', message: MESSAGES.network });
-      return res.json() as Promise<Challenge>;
-    },
+    /** A proof-of-work challenge for the next lead (`POST /leads/challenge`). */
+    leadChallenge: async () => (await post('leads/challenge', {})).json() as Promise<Challenge>,
   };
 }
 

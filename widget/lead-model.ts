@@ -84,7 +84,7 @@ export const LeadModel = createModel(
               consent: true,
               consentText: consentText(firm.value?.name),
               website,
-              ...(altcha ? { altcha } : {}),
+              altcha, // left out of the JSON when undefined
             },
             key,
           );

@@ -12,14 +12,6 @@ import { consentText, LeadModel } from './lead-model.ts';
 import { SessionModel } from './session-model.ts';
 import { API, apiError, EASY_CHALLENGE, fakeBridge, json, stubFetch, stubLeadFetch } from './testing.ts';
 
-const solved = ({ algorithm, challenge, salt, signature }: typeof EASY_CHALLENGE, number: number) => ({
-  algorithm,
-  challenge,
-  number,
-  salt,
-  signature,
-});
-
 const ESTATE = { core: estateTaxCore, form: estateTaxForm };
 const RMD = { core: rmdCore, form: rmdForm };
 const emitted: { type: string; payload: unknown }[] = [];
@@ -183,7 +175,7 @@ describe('LeadModel', () => {
       consentText: consentText('Smith & Søn Estate Law'),
       website: '',
       // The proof of work, solved when send was pressed (EASY_CHALLENGE's answer is 3).
-      altcha: btoa(JSON.stringify(solved(EASY_CHALLENGE, 3))),
+      altcha: btoa(JSON.stringify({ ...EASY_CHALLENGE, number: 3 })),
     });
     expect(lead.leadId.value).toBe('lead_1');
     expect(emitted).toEqual([

@@ -83,7 +83,7 @@ export const EASY_CHALLENGE = {
 };
 
 /**
- * `stubFetch` for lead posts: `GET …/leads/challenge` answers EASY_CHALLENGE (kept apart in
+ * `stubFetch` for lead posts: `POST …/leads/challenge` answers EASY_CHALLENGE (kept apart in
  * `challenges`); every other request gets the answers in order, as with `stubFetch`.
  */
 export function stubLeadFetch(...answers: (() => Response | Promise<Response>)[]) {

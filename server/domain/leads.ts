@@ -48,7 +48,7 @@ export interface LeadInput {
   consentText?: string;
   /** Honeypot: invisible to people, filled in by bots. */
   website?: string;
-  /** Proof of work: base64 JSON of a solved challenge (`GET /leads/challenge`); never hashed. */
+  /** Proof of work: base64 JSON of a solved challenge (`POST /leads/challenge`); never hashed. */
   altcha?: string;
 }
 

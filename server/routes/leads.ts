@@ -92,7 +92,7 @@ const create = createRoute({
         website: z.string().max(500).optional().openapi({ description: 'Honeypot: leave empty' }),
         altcha: z.string().max(2000).optional().openapi({
           description:
-            'Proof of work: base64 JSON of a solved GET /leads/challenge (not part of the idempotency hash)',
+            'Proof of work: base64 JSON of a solved POST /leads/challenge (not part of the idempotency hash)',
         }),
       }),
     ),
