@@ -5,6 +5,7 @@ import { formatLayout, runLayoutBench } from './layout.ts';
 import { printMcpFigures, runMcpBench } from './mcp.ts';
 import { printNoisy, runNoisyBench } from './noisy.ts';
 import { runPdfBench } from './pdf.ts';
+import { printPowFigures, runPowBench } from './proof-of-work.ts';
 import { READY_BUDGET_MS, runReadyBench } from './ready.ts';
 import { embedSizes } from './size.ts';
 import { runWebhookBench } from './webhooks.ts';
@@ -13,6 +14,7 @@ import { runWebhookBench } from './webhooks.ts';
  * `npm run bench`: every figure the issues name, printed. Loopback only; bounded in count.
  * `npm run bench -- layout` runs only the host page's layout shift at 375 and 1280 px and time to svc-ready.
  * `npm run bench -- mcp` runs only the MCP tools (add `--plans` for the query plans).
+ * `npm run bench -- pow` prints only the proof-of-work costs (visitor against attacker).
  * `npm run bench -- http` runs only the HTTP throughput table (add `--profile` for a CPU profile of
  * each path, written under bench/results/profiles/, and its top self-time entries; `--path=calc` and
  * `--backend=pglite` narrow the run to the paths and the backend named: pglite, postgresql+redis,
@@ -53,6 +55,11 @@ if (only === 'layout') {
   process.exit(0);
 }
 
+if (only === 'pow') {
+  printPowFigures(runPowBench());
+  process.exit(0);
+}
+
 if (only === 'mcp') {
   const { figures, plans } = await runMcpBench();
   printMcpFigures(figures);
@@ -60,6 +67,7 @@ if (only === 'mcp') {
   process.exit(0);
 }
 
+printPowFigures(runPowBench());
 const pdf = await runPdfBench();
 console.log(
   `PDF report (typical, ×${pdf.runs}): mean ${pdf.meanMs} ms, p50 ${pdf.p50Ms} ms, p95 ${pdf.p95Ms} ms, max ${pdf.maxMs} ms, ${pdf.bytes} B — budget 100 ms`,

@@ -34,6 +34,11 @@ describe('estate-tax widget on a host page of another origin', () => {
 
   it('calculates on the server, reports svc-result equal to runCalculator, then a lead as svc-lead', async () => {
     const host = await openHostPage(browser, `${stack.examplesUrl}/events.html`);
+    // The lead the widget posts carries the proof of work it solved in the page (issue 22).
+    const leadPosts: Record<string, unknown>[] = [];
+    host.page.on('request', (r) => {
+      if (r.method() === 'POST' && r.url().endsWith('/v1/api/leads')) leadPosts.push(r.postDataJSON());
+    });
     await expect.poll(() => host.count('svc-ready'), WAIT).toBe(1);
     expect((await host.events('svc-ready'))[0]!.detail).toEqual({ calculator: 'estate-tax' });
 
@@ -60,6 +65,8 @@ describe('estate-tax widget on a host page of another origin', () => {
     await expect.poll(() => host.count('svc-lead'), WAIT).toBe(1);
     const [lead] = await host.events('svc-lead');
     expect(lead!.detail).toMatchObject({ calculator: 'estate-tax', resultId: result!.detail.resultId });
+    const solution = JSON.parse(Buffer.from(String(leadPosts.at(-1)?.altcha), 'base64').toString());
+    expect(solution).toMatchObject({ algorithm: 'SHA-256', number: expect.any(Number) });
 
     // Stored for the firm as test data (the examples host is a development host): the default
     // list hides it and says so; includeTest=true reads it back.

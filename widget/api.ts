@@ -1,4 +1,5 @@
 import type { ErrorPayload, ErrorReason, ResultPayload } from '../protocol/index.ts';
+import type { Challenge } from './proof-of-work.ts';
 
 export interface Credentials {
   token: string;
@@ -156,6 +157,8 @@ export function createApi(deps: ApiDeps) {
         leadId: string;
       }>,
     report: async (resultId: string) => (await post('pdf/generate', { resultId })).blob(),
+    /** A proof-of-work challenge for the next lead (`POST /leads/challenge`). */
+    leadChallenge: async () => (await post('leads/challenge', {})).json() as Promise<Challenge>,
   };
 }
 

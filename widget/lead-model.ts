@@ -2,6 +2,7 @@ import { action, createModel, effect, type ReadonlySignal, signal } from '@preac
 import type { ConsentInfo } from '../protocol/index.ts';
 import { type Api, ApiError } from './api.ts';
 import type { Emit } from './calculator-model.ts';
+import { solveChallenge } from './proof-of-work.ts';
 
 export interface LeadValues {
   name: string;
@@ -87,6 +88,8 @@ export const LeadModel = createModel(
           const { phone, state, website } = values.value;
           const id = result.value?.resultId;
           const versionId = consentVersion.value?.versionId;
+          // Proof of work, solved now (send was pressed); a failure to get one leaves it to the server.
+          const altcha = await api.leadChallenge().then(solveChallenge, () => undefined);
           const created = await api.submitLead(
             {
               calculator: slug,
@@ -99,6 +102,7 @@ export const LeadModel = createModel(
               // The version whose words the box showed; the server stores exactly that one.
               ...(versionId ? { consentVersionId: versionId } : {}),
               website,
+              altcha, // left out of the JSON when undefined
             },
             key,
           );

@@ -10,7 +10,16 @@ import { estateTaxForm } from './forms/estate-tax.ts';
 import { rmdForm } from './forms/rmd.ts';
 import { LeadModel } from './lead-model.ts';
 import { SessionModel } from './session-model.ts';
-import { API, apiError, fakeBridge, json, stubFetch, TEST_CONSENT } from './testing.ts';
+import {
+  API,
+  apiError,
+  EASY_CHALLENGE,
+  fakeBridge,
+  json,
+  stubFetch,
+  stubLeadFetch,
+  TEST_CONSENT,
+} from './testing.ts';
 
 const ESTATE = { core: estateTaxCore, form: estateTaxForm };
 const RMD = { core: rmdCore, form: rmdForm };
@@ -153,7 +162,7 @@ describe('LeadModel', () => {
   });
 
   it('needs consent before it sends anything', async () => {
-    const { fetch } = stubFetch(() => json(201, { leadId: 'lead_1' }));
+    const { fetch } = stubLeadFetch(() => json(201, { leadId: 'lead_1' }));
     const lead = filled();
     await lead.submit();
     expect(fetch).not.toHaveBeenCalled();
@@ -161,7 +170,7 @@ describe('LeadModel', () => {
   });
 
   it('sends the contract’s body and emits svc-lead after 201', async () => {
-    const { requests } = stubFetch(() => json(201, { leadId: 'lead_1', status: 'new' }));
+    const { requests } = stubLeadFetch(() => json(201, { leadId: 'lead_1', status: 'new' }));
     const lead = filled();
     lead.consent.value = true;
     await lead.submit();
@@ -174,6 +183,8 @@ describe('LeadModel', () => {
       consent: true,
       consentVersionId: TEST_CONSENT.versionId,
       website: '',
+      // The proof of work, solved when send was pressed (EASY_CHALLENGE's answer is 3).
+      altcha: btoa(JSON.stringify({ ...EASY_CHALLENGE, number: 3 })),
     });
     expect(lead.leadId.value).toBe('lead_1');
     expect(emitted).toEqual([
@@ -182,7 +193,7 @@ describe('LeadModel', () => {
   });
 
   it('reuses the Idempotency-Key when the same answers are sent again, and not after an edit', async () => {
-    const { requests } = stubFetch(
+    const { requests } = stubLeadFetch(
       () => apiError(500, 'INTERNAL_ERROR'),
       () => apiError(500, 'INTERNAL_ERROR'),
       () => json(201, { leadId: 'lead_1' }),
@@ -200,7 +211,7 @@ describe('LeadModel', () => {
   });
 
   it('surfaces field problems from the server', async () => {
-    stubFetch(() => apiError(400, 'INVALID_REQUEST', [{ path: 'email', message: 'Invalid email' }]));
+    stubLeadFetch(() => apiError(400, 'INVALID_REQUEST', [{ path: 'email', message: 'Invalid email' }]));
     const lead = filled();
     lead.consent.value = true;
     await lead.submit();

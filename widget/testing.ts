@@ -1,6 +1,7 @@
 import { vi } from 'vitest';
 import type { ConsentInfo, EventType, LoaderPortMessage, PayloadOf } from '../protocol/index.ts';
 import type { Bridge } from './bridge.ts';
+import { sha256Hex } from './proof-of-work.ts';
 
 /** Test helpers for the widget: a bridge double and JSON answers for a stubbed fetch. */
 
@@ -81,4 +82,35 @@ export function stubFetch(...answers: (() => Response | Promise<Response>)[]) {
   });
   vi.stubGlobal('fetch', fetch);
   return { fetch, requests };
+}
+
+const EASY_SALT = 'e2e0a1b2c3d4?expires=9999999999&license=lic_test';
+/** A proof-of-work challenge whose answer is 3 (the signature is not checked in the widget). */
+export const EASY_CHALLENGE = {
+  algorithm: 'SHA-256',
+  challenge: sha256Hex(`${EASY_SALT}3`),
+  maxnumber: 10,
+  salt: EASY_SALT,
+  signature: '0'.repeat(64),
+};
+
+/**
+ * `stubFetch` for lead posts: `POST …/leads/challenge` answers EASY_CHALLENGE (kept apart in
+ * `challenges`); every other request gets the answers in order, as with `stubFetch`.
+ */
+export function stubLeadFetch(...answers: (() => Response | Promise<Response>)[]) {
+  const requests: Request[] = [];
+  const challenges: Request[] = [];
+  const fetch = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
+    const request = new Request(input, init);
+    if (request.url.endsWith('/v1/api/leads/challenge')) {
+      challenges.push(request);
+      return json(200, EASY_CHALLENGE);
+    }
+    requests.push(request);
+    const answer = answers.length > 1 ? answers.shift()! : answers[0]!;
+    return answer();
+  });
+  vi.stubGlobal('fetch', fetch);
+  return { fetch, requests, challenges };
 }

@@ -32,6 +32,8 @@ export const EVENT_HELP: Record<string, string> = {
   'lead.created': 'A visitor sent their details.',
   'lead.updated': 'A lead’s status changed.',
   'result.created': 'A visitor finished a calculation.',
+  'leads.digest':
+    'Past the plan’s daily figure: one summary an hour instead of one event per lead (lead.created endpoints get it too).',
 };
 
 /** Checkboxes for the event types; at least one stays chosen. */

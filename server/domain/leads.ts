@@ -55,7 +55,7 @@ export interface LeadInput {
   website?: string;
   /** Where consent was given: the host page as the widget reported it; stored as origin + path. */
   page?: string;
-  /** Proof of work: base64 JSON of a solved challenge (`GET /leads/challenge`); never hashed. */
+  /** Proof of work: base64 JSON of a solved challenge (`POST /leads/challenge`); never hashed. */
   altcha?: string;
 }
 

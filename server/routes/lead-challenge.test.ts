@@ -17,7 +17,7 @@ async function embed() {
   );
   const token = (await res.json()).token as string;
   const challenge = async () => {
-    const r = await t.get('/v1/api/leads/challenge', token);
+    const r = await t.json('/v1/api/leads/challenge', {}, { authorization: `Bearer ${token}` });
     expect(r.status).toBe(200);
     return (await r.json()) as Challenge;
   };
@@ -36,7 +36,7 @@ async function embed() {
 
 describe('proof of work on lead submission', () => {
   it('the challenge route needs an embed token and answers ALTCHA’s format', async () => {
-    expect((await t.get('/v1/api/leads/challenge')).status).toBe(401);
+    expect((await t.json('/v1/api/leads/challenge', {})).status).toBe(401);
     const { challenge } = await embed();
     const c = await challenge();
     expect(c).toMatchObject({ algorithm: 'SHA-256', maxnumber: DIFFICULTY.BASE });

@@ -6,10 +6,10 @@ import { createRouter } from '../http/openapi-router.ts';
 import { bearerSecurity, errorResponses, jsonResponse } from './schemas.ts';
 
 const challenge = createRoute({
-  method: 'get',
+  method: 'post',
   path: '/api/leads/challenge',
   tags: ['Leads'],
-  summary: 'A proof-of-work challenge for the next lead (embed token; ALTCHA format)',
+  summary: 'A proof-of-work challenge for the next lead (embed token; ALTCHA format; empty body)',
   security: bearerSecurity,
   responses: {
     200: jsonResponse(
@@ -28,7 +28,7 @@ const challenge = createRoute({
 
 export function createLeadChallengeRoutes(deps: LicensingDeps) {
   const router = createRouter();
-  router.on(['GET'], challenge.path, requireCredential(deps, ['embed']));
+  router.on(['POST'], challenge.path, requireCredential(deps, ['embed']));
   router.openapi(challenge, async (c) => {
     const principal = c.get('principal');
     if (principal?.kind !== 'embed') throw new Error('unreachable');

@@ -125,7 +125,7 @@ const create = createRoute({
         page: PageField,
         altcha: z.string().max(2000).optional().openapi({
           description:
-            'Proof of work: base64 JSON of a solved GET /leads/challenge (not part of the idempotency hash)',
+            'Proof of work: base64 JSON of a solved POST /leads/challenge (not part of the idempotency hash)',
         }),
       }),
     ),

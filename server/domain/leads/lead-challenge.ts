@@ -15,7 +15,7 @@ import {
 const HOUR_MS = 3_600_000;
 
 /**
- * `GET /leads/challenge`: a proof-of-work challenge for the widget, bound to the embed session's
+ * `POST /leads/challenge`: a proof-of-work challenge for the widget, bound to the embed session's
  * license, priced by that license's leads in the last hour (see `maxNumberFor`).
  */
 export async function issueLeadChallenge(
