@@ -78,4 +78,5 @@ export async function solveChallenge(c: Challenge): Promise<string | undefined> 
     // Yield to the page every few thousand hashes, so it stays responsive.
     if (!(number % 4_000)) await new Promise((resolve) => setTimeout(resolve));
   }
+  return undefined;
 }

@@ -207,6 +207,7 @@ describe('visitor text in alert mails', () => {
         calculator: 'rmd',
         createdAt: '2026-03-01T12:00:00.000Z',
       },
+      result: null,
       link: 'http://127.0.0.1:8787/portal/leads/lead_1',
     });
     for (const part of [mail.subject, mail.text, mail.html]) {
