@@ -51,9 +51,11 @@ export function sha256Words(bytes: Uint8Array): Uint32Array {
     }
     const v = h.slice();
     for (let i = 0; i < 64; i++) {
-      const [a, bb, c, , e, f, g, hh] = v as unknown as number[];
-      const t1 = hh! + (rotr(e!, 6) ^ rotr(e!, 11) ^ rotr(e!, 25)) + ((e! & f!) ^ (~e! & g!)) + K[i]! + W[i]!;
-      const t2 = (rotr(a!, 2) ^ rotr(a!, 13) ^ rotr(a!, 22)) + ((a! & bb!) ^ (a! & c!) ^ (bb! & c!));
+      const a = v[0]!;
+      const e = v[4]!;
+      const t1 =
+        v[7]! + (rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)) + ((e & v[5]!) ^ (~e & v[6]!)) + K[i]! + W[i]!;
+      const t2 = (rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)) + ((a & v[1]!) ^ (a & v[2]!) ^ (v[1]! & v[2]!));
       v.copyWithin(1, 0, 7);
       v[4]! += t1;
       v[0] = t1 + t2;
