@@ -16,3 +16,9 @@ it.each([
 ])('stateName(%j) → %j', (code, name) => {
   expect(stateName(code)).toBe(name);
 });
+
+it('keeps the 50 states and DC, in the order the selects and the API have always used', () => {
+  expect(US_STATES.join(' ')).toBe(
+    'AL AK AZ AR CA CO CT DE DC FL GA HI ID IL IN IA KS KY LA ME MD MA MI MN MS MO MT NE NV NH NJ NM NY NC ND OH OK OR PA RI SC SD TN TX UT VT VA WA WV WI WY',
+  );
+});

@@ -6,67 +6,12 @@
 /** The largest amount any calculator accepts ($1 trillion): beyond any real estate, within exact doubles. */
 export const MAX_DOLLARS = 1_000_000_000_000;
 
-export const US_STATES = [
-  'AL',
-  'AK',
-  'AZ',
-  'AR',
-  'CA',
-  'CO',
-  'CT',
-  'DE',
-  'DC',
-  'FL',
-  'GA',
-  'HI',
-  'ID',
-  'IL',
-  'IN',
-  'IA',
-  'KS',
-  'KY',
-  'LA',
-  'ME',
-  'MD',
-  'MA',
-  'MI',
-  'MN',
-  'MS',
-  'MO',
-  'MT',
-  'NE',
-  'NV',
-  'NH',
-  'NJ',
-  'NM',
-  'NY',
-  'NC',
-  'ND',
-  'OH',
-  'OK',
-  'OR',
-  'PA',
-  'RI',
-  'SC',
-  'SD',
-  'TN',
-  'TX',
-  'UT',
-  'VT',
-  'VA',
-  'WA',
-  'WV',
-  'WI',
-  'WY',
-] as const;
-
-export type UsState = (typeof US_STATES)[number];
-
 /**
- * The one table of state names, for the widget's selects and sentences and the PDF report.
- * US_STATES is in the order of these names, so a select lists them alphabetically as is.
+ * The one table of state names, for the widget's selects and sentences and the PDF report. Its
+ * keys, in this order (alphabetical by name), are the state codes: US_STATES below, so the codes
+ * are written once.
  */
-export const US_STATE_NAMES: Readonly<Record<UsState, string>> = {
+const NAMES = {
   AL: 'Alabama',
   AK: 'Alaska',
   AZ: 'Arizona',
@@ -118,7 +63,14 @@ export const US_STATE_NAMES: Readonly<Record<UsState, string>> = {
   WV: 'West Virginia',
   WI: 'Wisconsin',
   WY: 'Wyoming',
-};
+} as const;
+
+export type UsState = keyof typeof NAMES;
+
+export const US_STATE_NAMES: Readonly<Record<UsState, string>> = NAMES;
+
+/** The two-letter codes, in the order of their names (a select lists them alphabetically as is). */
+export const US_STATES = Object.keys(NAMES) as [UsState, ...UsState[]];
 
 /** "New York" for "NY"; anything that is not a state code comes back as given. */
 export const stateName = (code: unknown): string =>

@@ -1,4 +1,4 @@
-import { applyRate, dollars, type Micro, ppm } from './money.ts';
+import { applyRate, dollars, type Micro, ppm, toDollars } from './money.ts';
 
 /**
  * A rate schedule: rows `floor : base : rate`, meaning T(x) = base + rate × (x − floor) for the
@@ -22,6 +22,27 @@ export function evaluate(schedule: { rows: readonly ScheduleRow[] }, amount: Mic
   }
   if (!row || amount <= 0n) return 0n;
   return dollars(row.base) + applyRate(amount - dollars(row.floor), ppm(row.rate));
+}
+
+/**
+ * A schedule written compactly, as `"floor rate floor rate …"` with floors in thousands of dollars,
+ * so the widget page ships the law's figures and not a row object per bracket. Each row's base is
+ * the tax at its floor by the row below (0 for the first), which is how the law's tables are built;
+ * tables.test.ts holds the published figures and checks every decoded row against them.
+ */
+export function ladder(text: string): ScheduleRow[] {
+  const rows: ScheduleRow[] = [];
+  const parts = text.split(' ');
+  for (let i = 0; i < parts.length; i += 2) {
+    const floor = +parts[i]! * 1_000;
+    const below = rows[rows.length - 1];
+    rows.push({
+      floor,
+      base: below ? toDollars(evaluate({ rows: [below] }, dollars(floor))) : 0,
+      rate: parts[i + 1]!,
+    });
+  }
+  return rows;
 }
 
 /** Marginal bands: `[[upTo, rate], ..., [null, rate]]`, each rate on the slice of `amount` below `upTo`. */

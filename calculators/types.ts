@@ -52,6 +52,9 @@ export interface CalculatorCore<I> extends Omit<CalculatorInfo, 'inputSchema'> {
   compute(input: I, context: { now: Date }): CalculationResult;
 }
 
+/** What a widget page needs of a calculator: the computation, its name and its disclaimer. */
+export type WidgetCore<I> = Pick<CalculatorCore<I>, 'slug' | 'name' | 'disclaimer' | 'compute'>;
+
 export interface CalculatorDefinition<I> extends CalculatorCore<I> {
   inputSchema: z.ZodType<I>;
 }

@@ -23,6 +23,14 @@ export class ApiError extends Error {
   }
 }
 
+/** Any failure as an ApiError: a thrown ApiError as it is, anything else as `unknown`. */
+export const asApiError = (e: unknown): ApiError =>
+  e instanceof ApiError ? e : new ApiError({ reason: 'unknown', message: 'Something went wrong.' });
+
+/** Field problems by field name (a calculation's `inputs.` prefix dropped), for the form to show. */
+export const problemsByField = (problems: FieldProblem[]): Record<string, string> =>
+  Object.fromEntries(problems.map((p) => [p.path.replace(/^inputs\./, ''), p.message]));
+
 /** What `POST /v1/api/calc/estimate` answers. */
 export interface EstimateResponse extends ResultPayload {
   lineItems: { label: string; amount: number; kind?: string }[];

@@ -1,7 +1,7 @@
 import { action, computed, createModel, signal } from '@preact/signals';
 import type { CalculationResult } from '../calculators/types.ts';
 import type { EventType, PayloadOf } from '../protocol/index.ts';
-import { type Api, ApiError, type EstimateResponse } from './api.ts';
+import { type Api, ApiError, asApiError, type EstimateResponse, problemsByField } from './api.ts';
 import type { FieldSpec, WidgetCalculator } from './forms/types.ts';
 import { formatMoneyInput, validate } from './validate.ts';
 
@@ -10,9 +10,6 @@ export type Emit = <T extends EventType>(type: T, payload: PayloadOf[T]) => void
 export type Instant =
   | { ok: true; inputs: Record<string, unknown>; result: CalculationResult }
   | { ok: false; issues: { path: string; message: string }[] };
-
-const issuesByField = (issues: { path: string; message: string }[]) =>
-  Object.fromEntries(issues.map((i) => [i.path.replace(/^inputs\./, ''), i.message]));
 
 /** What a control shows before the visitor types; `preset` comes from the host's `data-state`. */
 function initialValue(field: FieldSpec, preset: Record<string, string>): unknown {
@@ -54,11 +51,9 @@ export const CalculatorModel = createModel(
 
     function fail(failure: ApiError): void {
       error.value = failure.payload.message;
-      fieldErrors.value = issuesByField(failure.details);
+      fieldErrors.value = problemsByField(failure.details);
       emit('svc-error', failure.payload);
     }
-    const asApiError = (e: unknown) =>
-      e instanceof ApiError ? e : new ApiError({ reason: 'unknown', message: 'Something went wrong.' });
 
     return {
       values,

@@ -1,8 +1,8 @@
 import { action, createModel, effect, type ReadonlySignal, signal } from '@preact/signals';
 import type { ConsentInfo } from '../protocol/index.ts';
-import { type Api, ApiError } from './api.ts';
+import { type Api, asApiError, problemsByField } from './api.ts';
 import type { Emit } from './calculator-model.ts';
-import { solveChallenge } from './proof-of-work.ts';
+import { hex, solveChallenge } from './proof-of-work.ts';
 
 export interface LeadValues {
   name: string;
@@ -23,8 +23,7 @@ export const NOT_SENT =
  * A random Idempotency-Key. `crypto.getRandomValues` works in every context; `crypto.randomUUID`
  * exists only in secure contexts, and a widget framed by a plain-HTTP page is not one.
  */
-export const newKey = () =>
-  Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, '0')).join('');
+export const newKey = () => hex(crypto.getRandomValues(new Uint32Array(4)));
 
 /**
  * The contact form under a stored result; one Idempotency-Key per set of answers, so a retry (the
@@ -110,11 +109,10 @@ export const LeadModel = createModel(
           retryable.value = false;
           emit('svc-lead', { leadId: created.leadId, calculator: slug, ...(id ? { resultId: id } : {}) });
         } catch (e) {
-          const failure =
-            e instanceof ApiError ? e : new ApiError({ reason: 'unknown', message: 'Something went wrong.' });
+          const failure = asApiError(e);
           retryable.value = failure.payload.reason === 'network';
           error.value = retryable.value ? NOT_SENT : failure.payload.message;
-          fieldErrors.value = Object.fromEntries(failure.details.map((d) => [d.path, d.message]));
+          fieldErrors.value = problemsByField(failure.details);
           emit('svc-error', failure.payload);
         } finally {
           busy.value = false;

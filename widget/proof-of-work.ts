@@ -65,7 +65,9 @@ export function sha256Words(bytes: Uint8Array): Uint32Array {
   return h;
 }
 
-const hex = (words: Uint32Array) => [...words].map((w) => (w + 2 ** 32).toString(16).slice(1)).join('');
+/** 32-bit words as lowercase hex, eight digits each (the digest here, the lead's Idempotency-Key too). */
+export const hex = (words: Uint32Array) =>
+  [...words].map((w) => (w + 2 ** 32).toString(16).slice(1)).join('');
 
 export const sha256Hex = (text: string) => hex(sha256Words(new TextEncoder().encode(text)));
 

@@ -1,23 +1,14 @@
 import { addDollars, dollars, max, min, ratio, toDollars } from '../money.ts';
-import { type CalculationResult, type CalculatorCore, DISCLAIMER, type RuleSet } from '../types.ts';
+import { type CalculationResult, DISCLAIMER, type WidgetCore } from '../types.ts';
 import { ruleDate } from './date-of-death.ts';
 import { federalEstateTax } from './federal.ts';
 import { basicExclusionOn } from './federal-tables.ts';
-import { COVERAGE, INPUT_LABELS } from './labels.ts';
+import { COVERAGE } from './labels.ts';
 import { estateLineItems } from './line-items.ts';
 import { federalPart, ruleSetOf, statePart, unconfirmedNotice } from './rule-set.ts';
 import type { EstateTaxInput } from './schema.ts';
 import { STATE_TABLES } from './state-tables.ts';
 import { stateEstateTax } from './state-tax.ts';
-
-/** The calculator's rules in general (its listing); each result names the versions it used. */
-export const ESTATE_TAX_RULES: RuleSet = {
-  id: 'estate-tax-2026',
-  taxYear: 2026,
-  effectiveDate: COVERAGE.from,
-  label: 'Federal and state rules for deaths in 2026 and 2027',
-  sources: [],
-};
 
 const GIFT_TAX_NOTE =
   'Gift tax already paid on the adjusted taxable gifts is taken as 0; if gift tax was paid, the federal tax here is overstated by that amount.';
@@ -109,27 +100,14 @@ function compute(input: EstateTaxInput, { now }: { now: Date }): CalculationResu
   };
 }
 
-/** Estate tax without its schema (the widget bundles this; `definition.ts` adds the schema). */
-export const estateTaxCore: CalculatorCore<EstateTaxInput> = {
+/**
+ * Estate tax as a widget page bundles it: the computation, its name and disclaimer. The listing
+ * (description, labels, general rule set) is the server's (`listing.ts`, joined in `index.ts`):
+ * the page shows none of it.
+ */
+export const estateTaxCore: WidgetCore<EstateTaxInput> = {
   slug: 'estate-tax',
   name: 'Estate tax',
-  description:
-    'Federal estate tax for deaths in 2026 and 2027 (exclusion, portability, adjusted taxable gifts) plus the estate tax of the state of residence.',
   disclaimer: DISCLAIMER,
-  ruleSet: ESTATE_TAX_RULES,
-  inputLabels: INPUT_LABELS,
-  outputLabels: {
-    estateValue: 'Taxable estate',
-    federalTax: 'Federal estate tax',
-    stateTax: 'State estate tax',
-    totalTax: 'Total estate tax',
-    effectiveRate: 'Effective rate',
-    stateDeathTaxDeduction: 'State death tax deduction (§2058)',
-    federalTaxableEstate: 'Federal taxable estate',
-    federalExclusion: 'Federal exclusion',
-    estimate: 'Estimate (no closed form)',
-    dateOfDeath: 'Rules as of',
-    rulesUsed: 'Rules used',
-  },
   compute,
 };

@@ -1,21 +1,8 @@
-import type { Schedule } from '../schedule.ts';
+import { ladder, type Schedule } from '../schedule.ts';
 
 /** IRC §2001(c) unified rate schedule (Form 706 instructions, Table A). */
 export const FEDERAL_SCHEDULE: Schedule = {
-  rows: [
-    { floor: 0, base: 0, rate: '18' },
-    { floor: 10_000, base: 1_800, rate: '20' },
-    { floor: 20_000, base: 3_800, rate: '22' },
-    { floor: 40_000, base: 8_200, rate: '24' },
-    { floor: 60_000, base: 13_000, rate: '26' },
-    { floor: 80_000, base: 18_200, rate: '28' },
-    { floor: 100_000, base: 23_800, rate: '30' },
-    { floor: 150_000, base: 38_800, rate: '32' },
-    { floor: 250_000, base: 70_800, rate: '34' },
-    { floor: 500_000, base: 155_800, rate: '37' },
-    { floor: 750_000, base: 248_300, rate: '39' },
-    { floor: 1_000_000, base: 345_800, rate: '40' },
-  ],
+  rows: ladder('0 18 10 20 20 22 40 24 60 26 80 28 100 30 150 32 250 34 500 37 750 39 1000 40'),
 };
 
 export interface ExclusionVersion {

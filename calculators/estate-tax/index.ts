@@ -1,10 +1,12 @@
 import type { CalculationResult, CalculatorDefinition } from '../types.ts';
 import { estateTaxCore } from './core.ts';
 import { basicExclusionOn } from './federal-tables.ts';
+import { ESTATE_TAX_LISTING } from './listing.ts';
 import { type RuleSetRow, rulesCatalog } from './rules-catalog.ts';
 import { type EstateTaxInput, estateTaxSchema } from './schema.ts';
 
-export { ESTATE_TAX_RULES, estateTaxCore } from './core.ts';
+export { estateTaxCore } from './core.ts';
+export { ESTATE_TAX_RULES } from './listing.ts';
 
 let byId: Map<string, RuleSetRow> | undefined;
 const ruleSetRow = (id: string) => {
@@ -52,7 +54,8 @@ const allSources = () => [
 
 export const estateTax: CalculatorDefinition<EstateTaxInput> = {
   ...estateTaxCore,
-  ruleSet: { ...estateTaxCore.ruleSet, sources: allSources() },
+  ...ESTATE_TAX_LISTING,
+  ruleSet: { ...ESTATE_TAX_LISTING.ruleSet, sources: allSources() },
   inputSchema: estateTaxSchema,
   compute: (input, context) => withSources(estateTaxCore.compute(input, context)),
 };

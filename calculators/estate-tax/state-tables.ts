@@ -1,4 +1,4 @@
-import type { Bands, Schedule, ScheduleRow } from '../schedule.ts';
+import { type Bands, ladder, type Schedule, type ScheduleRow } from '../schedule.ts';
 
 /**
  * State estate-tax law (resident decedent, all property in the state). One entry per jurisdiction;
@@ -27,28 +27,9 @@ const Y2026 = '2026-01-01';
 
 /** Former IRC §2011(b) state death tax credit table; MA and RI apply it to (estate − $60,000). */
 export const CREDIT_2011B: Schedule = {
-  rows: [
-    { floor: 40_000, base: 0, rate: '0.8' },
-    { floor: 90_000, base: 400, rate: '1.6' },
-    { floor: 140_000, base: 1_200, rate: '2.4' },
-    { floor: 240_000, base: 3_600, rate: '3.2' },
-    { floor: 440_000, base: 10_000, rate: '4' },
-    { floor: 640_000, base: 18_000, rate: '4.8' },
-    { floor: 840_000, base: 27_600, rate: '5.6' },
-    { floor: 1_040_000, base: 38_800, rate: '6.4' },
-    { floor: 1_540_000, base: 70_800, rate: '7.2' },
-    { floor: 2_040_000, base: 106_800, rate: '8' },
-    { floor: 2_540_000, base: 146_800, rate: '8.8' },
-    { floor: 3_040_000, base: 190_800, rate: '9.6' },
-    { floor: 3_540_000, base: 238_800, rate: '10.4' },
-    { floor: 4_040_000, base: 290_800, rate: '11.2' },
-    { floor: 5_040_000, base: 402_800, rate: '12' },
-    { floor: 6_040_000, base: 522_800, rate: '12.8' },
-    { floor: 7_040_000, base: 650_800, rate: '13.6' },
-    { floor: 8_040_000, base: 786_800, rate: '14.4' },
-    { floor: 9_040_000, base: 930_800, rate: '15.2' },
-    { floor: 10_040_000, base: 1_082_800, rate: '16' },
-  ],
+  rows: ladder(
+    '40 0.8 90 1.6 140 2.4 240 3.2 440 4 640 4.8 840 5.6 1040 6.4 1540 7.2 2040 8 2540 8.8 3040 9.6 3540 10.4 4040 11.2 5040 12 6040 12.8 7040 13.6 8040 14.4 9040 15.2 10040 16',
+  ),
 };
 
 /** Amount deducted before the §2011(b) table is applied ("adjusted taxable estate"). */
@@ -99,15 +80,7 @@ export const HI: StateEntry<Rows> = {
       effectiveDate: Y2026,
       exemption: 5_490_000,
       // On (estate − exemption).
-      rows: [
-        { floor: 0, base: 0, rate: '10' },
-        { floor: 1_000_000, base: 100_000, rate: '11' },
-        { floor: 2_000_000, base: 210_000, rate: '12' },
-        { floor: 3_000_000, base: 330_000, rate: '13' },
-        { floor: 4_000_000, base: 460_000, rate: '14' },
-        { floor: 5_000_000, base: 600_000, rate: '15.7' },
-        { floor: 10_000_000, base: 1_385_000, rate: '20' },
-      ],
+      rows: ladder('0 10 1000 11 2000 12 3000 13 4000 14 5000 15.7 10000 20'),
     },
   ],
 };
@@ -160,13 +133,7 @@ export const MN: StateEntry<Rows> = {
       effectiveDate: Y2026,
       exemption: 3_000_000,
       // On (estate − exemption).
-      rows: [
-        { floor: 0, base: 0, rate: '13' },
-        { floor: 7_100_000, base: 923_000, rate: '13.6' },
-        { floor: 8_100_000, base: 1_059_000, rate: '14.4' },
-        { floor: 9_100_000, base: 1_203_000, rate: '15.2' },
-        { floor: 10_100_000, base: 1_355_000, rate: '16' },
-      ],
+      rows: ladder('0 13 7100 13.6 8100 14.4 9100 15.2 10100 16'),
     },
   ],
 };
@@ -179,23 +146,9 @@ export const NY: StateEntry<{ exclusion: number; rows: readonly ScheduleRow[] }>
       indexed: true,
       exclusion: 7_350_000,
       // §952(b), on the whole estate.
-      rows: [
-        { floor: 0, base: 0, rate: '3.06' },
-        { floor: 500_000, base: 15_300, rate: '5' },
-        { floor: 1_000_000, base: 40_300, rate: '5.5' },
-        { floor: 1_500_000, base: 67_800, rate: '6.5' },
-        { floor: 2_100_000, base: 106_800, rate: '8' },
-        { floor: 2_600_000, base: 146_800, rate: '8.8' },
-        { floor: 3_100_000, base: 190_800, rate: '9.6' },
-        { floor: 3_600_000, base: 238_800, rate: '10.4' },
-        { floor: 4_100_000, base: 290_800, rate: '11.2' },
-        { floor: 5_100_000, base: 402_800, rate: '12' },
-        { floor: 6_100_000, base: 522_800, rate: '12.8' },
-        { floor: 7_100_000, base: 650_800, rate: '13.6' },
-        { floor: 8_100_000, base: 786_800, rate: '14.4' },
-        { floor: 9_100_000, base: 930_800, rate: '15.2' },
-        { floor: 10_100_000, base: 1_082_800, rate: '16' },
-      ],
+      rows: ladder(
+        '0 3.06 500 5 1000 5.5 1500 6.5 2100 8 2600 8.8 3100 9.6 3600 10.4 4100 11.2 5100 12 6100 12.8 7100 13.6 8100 14.4 9100 15.2 10100 16',
+      ),
     },
   ],
 };
@@ -206,18 +159,7 @@ export const OR: StateEntry<{ rows: readonly ScheduleRow[] }> = {
     {
       effectiveDate: Y2026,
       // On the whole estate; base 0 at the $1M exemption, so no cliff.
-      rows: [
-        { floor: 1_000_000, base: 0, rate: '10' },
-        { floor: 1_500_000, base: 50_000, rate: '10.25' },
-        { floor: 2_500_000, base: 152_500, rate: '10.5' },
-        { floor: 3_500_000, base: 257_500, rate: '11' },
-        { floor: 4_500_000, base: 367_500, rate: '11.5' },
-        { floor: 5_500_000, base: 482_500, rate: '12' },
-        { floor: 6_500_000, base: 602_500, rate: '13' },
-        { floor: 7_500_000, base: 732_500, rate: '14' },
-        { floor: 8_500_000, base: 872_500, rate: '15' },
-        { floor: 9_500_000, base: 1_022_500, rate: '16' },
-      ],
+      rows: ladder('1000 10 1500 10.25 2500 10.5 3500 11 4500 11.5 5500 12 6500 13 7500 14 8500 15 9500 16'),
     },
   ],
 };
@@ -247,16 +189,7 @@ export const WA: StateEntry<Rows> = {
       effectiveDate: Y2026,
       exemption: 3_076_000,
       // On (estate − exemption).
-      rows: [
-        { floor: 0, base: 0, rate: '10' },
-        { floor: 1_000_000, base: 100_000, rate: '15' },
-        { floor: 2_000_000, base: 250_000, rate: '17' },
-        { floor: 3_000_000, base: 420_000, rate: '19' },
-        { floor: 4_000_000, base: 610_000, rate: '23' },
-        { floor: 6_000_000, base: 1_070_000, rate: '26' },
-        { floor: 7_000_000, base: 1_330_000, rate: '30' },
-        { floor: 9_000_000, base: 1_930_000, rate: '35' },
-      ],
+      rows: ladder('0 10 1000 15 2000 17 3000 19 4000 23 6000 26 7000 30 9000 35'),
     },
     {
       // The 2026 session (ESB 6347): a $3,000,000 exclusion and the 10–20 % table that applied
@@ -265,16 +198,7 @@ export const WA: StateEntry<Rows> = {
       effectiveDate: '2026-07-01',
       indexed: true,
       exemption: 3_000_000,
-      rows: [
-        { floor: 0, base: 0, rate: '10' },
-        { floor: 1_000_000, base: 100_000, rate: '14' },
-        { floor: 2_000_000, base: 240_000, rate: '15' },
-        { floor: 3_000_000, base: 390_000, rate: '16' },
-        { floor: 4_000_000, base: 550_000, rate: '18' },
-        { floor: 6_000_000, base: 910_000, rate: '19' },
-        { floor: 7_000_000, base: 1_100_000, rate: '19.5' },
-        { floor: 9_000_000, base: 1_490_000, rate: '20' },
-      ],
+      rows: ladder('0 10 1000 14 2000 15 3000 16 4000 18 6000 19 7000 19.5 9000 20'),
     },
   ],
 };

@@ -60,7 +60,8 @@ const STATE_ESTATE_TAXES: Readonly<Record<string, StateTax>> = {
   WA: fromTable('WA', WA, (e, v) => evaluate(v, excess(e, v.exemption))),
 };
 
-export const ESTATE_TAX_STATES = Object.keys(STATE_ESTATE_TAXES);
+/** The codes of the states with an estate tax (a function, so a widget page that never asks drops it). */
+export const estateTaxStates = (): string[] => Object.keys(STATE_ESTATE_TAXES);
 
 /** The state's estate tax on the estate as given, or undefined when the state has none. */
 export function stateEstateTax(state: string, estate: Micro, date: string): StateTaxResult | undefined {

@@ -1,4 +1,4 @@
-import type { CalculatorCore, FieldIssue } from '../../calculators/types.ts';
+import type { FieldIssue, WidgetCore } from '../../calculators/types.ts';
 
 export interface Choice {
   value: string;
@@ -55,6 +55,6 @@ export interface FormSpec {
 /** What one widget page bundles: its calculator's code and its form. */
 export interface WidgetCalculator {
   // biome-ignore lint/suspicious/noExplicitAny: each page holds its own calculator's input type
-  core: CalculatorCore<any>;
+  core: WidgetCore<any>;
   form: FormSpec;
 }
