@@ -13,8 +13,16 @@ import {
 import { type ServerProcess, startServerProcess, stopServerProcess } from './test-support/server-process.ts';
 import { startReceiver } from './test-support/webhook-receiver.ts';
 
-/** Debian's libfaketime: the process sees its wall clock 2 minutes ahead; its monotonic clock is left alone. */
-const AHEAD = ['faketime', '-f', '+120s'];
+/**
+ * Debian's libfaketime, preloaded into the server itself: it sees its wall clock 2 minutes ahead;
+ * its monotonic clock is left alone. Not through the `faketime` wrapper, which forks: stopping the
+ * wrapper left the server running. The dynamic linker expands `$LIB`, as the wrapper has it.
+ */
+const AHEAD = {
+  LD_PRELOAD: '/usr/$LIB/faketime/libfaketime.so.1',
+  FAKETIME: '+120s',
+  FAKETIME_DONT_FAKE_MONOTONIC: '1',
+};
 const hasFaketime = () => spawnSync('faketime', ['-f', '+120s', 'true'], { timeout: 10_000 }).status === 0;
 
 /** Answer each delivery after this long, so several are in flight at once if anything allows it. */
@@ -60,10 +68,9 @@ describe.runIf(process.env.DATABASE_URL && process.env.REDIS_URL && (hasFaketime
         DELIVERY_POLL_MS: '100',
         // 60 leads from one address in seconds: the per-minute limits are not what is tested here.
         RATE_LIMIT_SCALE: '100',
-        FAKETIME_DONT_FAKE_MONOTONIC: '1',
       };
       onTime = await startServerProcess(env);
-      ahead = await startServerProcess(env, 180_000, { prefix: AHEAD });
+      ahead = await startServerProcess({ ...env, ...AHEAD }, 180_000);
       firm = await createFirm(onTime.url, adminToken, 'Skewed Clocks LLP');
       await adminPost(onTime.url, adminToken, '/admin/v1/webhooks', {
         accountId: firm.accountId,

@@ -1,6 +1,6 @@
 import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
-import { clientIp, ipRateKey, parseTrustProxy } from './client-ip.ts';
+import { clientIp, ipRateKey, networkOf, parseTrustProxy } from './client-ip.ts';
 
 /** app.request() has no socket: the nearest forwarded entry stands where the peer would be. */
 async function ipFor(trust: string, forwardedFor?: string): Promise<string> {
@@ -41,4 +41,32 @@ describe('client IP', () => {
       expect(() => parseTrustProxy(value)).toThrow(/CIDR/);
     },
   );
+});
+
+describe('networkOf (the unit spam signals count leads by)', () => {
+  it('is the /24 of a public IPv4 address, mapped or not, and the /64 of a public IPv6 one', () => {
+    expect(networkOf('203.0.7.9')).toBe('203.0.7.0/24');
+    expect(networkOf('::ffff:203.0.7.9')).toBe('203.0.7.0/24');
+    expect(networkOf('2a00:1450:4001:81c::200e')).toBe(ipRateKey('2a00:1450:4001:81c::1'));
+  });
+
+  it.each([
+    '127.0.0.1',
+    '::ffff:127.0.0.1',
+    '::1',
+    '10.1.2.3',
+    '172.20.0.5',
+    '192.168.1.50',
+    '100.64.3.4',
+    '169.254.169.254',
+    'fd12:3456::1',
+    'fe80::1',
+  ])('is null for %s: a proxy TRUST_PROXY does not name, or this machine, tells no visitor apart', (ip) => {
+    expect(networkOf(ip)).toBeNull();
+  });
+
+  it('is null for what is not an address', () => {
+    expect(networkOf(undefined)).toBeNull();
+    expect(networkOf('unknown')).toBeNull();
+  });
 });

@@ -104,11 +104,41 @@ function expandIpv6(ip: string): string[] {
 }
 
 /**
+ * Addresses that name a proxy, a private network or this machine rather than a visitor: loopback,
+ * private, link-local, shared (carrier-grade NAT) and unique-local. Seen as the client, they mean
+ * a proxy that `TRUST_PROXY` does not name, or a test on this machine; every visitor would then
+ * share one "network", and three leads in an hour would hold every lead after them.
+ */
+const SHARED_SOURCES = new BlockList();
+for (const [net, prefix] of [
+  ['0.0.0.0', 8],
+  ['10.0.0.0', 8],
+  ['100.64.0.0', 10],
+  ['127.0.0.0', 8],
+  ['169.254.0.0', 16],
+  ['172.16.0.0', 12],
+  ['192.168.0.0', 16],
+] as const)
+  SHARED_SOURCES.addSubnet(net, prefix, 'ipv4');
+for (const [net, prefix] of [
+  ['::', 127], // :: and ::1
+  ['fc00::', 7],
+  ['fe80::', 10],
+] as const)
+  SHARED_SOURCES.addSubnet(net, prefix, 'ipv6');
+
+/**
  * The client's network, the unit spam signals count leads by: IPv4 by its /24, IPv6 by its /64
- * (what one subscriber or one rented block can rotate through). Null when the address is unknown.
+ * (what one subscriber or one rented block can rotate through). Null when the address is unknown
+ * or tells no visitor apart from another (`SHARED_SOURCES`): no network signal is counted then.
  */
 export function networkOf(ip: string | undefined): string | null {
   if (!ip || !isIP(ip)) return null;
-  if (isIP(ip) === 6) return ipRateKey(ip);
-  return `${ip.split('.').slice(0, 3).join('.')}.0/24`;
+  const v4 = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(ip)?.[1] ?? (isIP(ip) === 4 ? ip : undefined);
+  if (v4) {
+    if (SHARED_SOURCES.check(v4, 'ipv4')) return null;
+    return `${v4.split('.').slice(0, 3).join('.')}.0/24`;
+  }
+  if (SHARED_SOURCES.check(ip, 'ipv6')) return null;
+  return ipRateKey(ip);
 }
