@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createApi } from './api.ts';
 import type { Emit } from './calculator-model.ts';
 import { LeadModel, NOT_SENT } from './lead-model.ts';
-import { API, json, stubFetch } from './testing.ts';
+import { API, json, stubLeadFetch } from './testing.ts';
 
 const emitted: { type: string; payload: unknown }[] = [];
 const emit: Emit = (type, payload) => void emitted.push({ type, payload });
@@ -27,7 +27,8 @@ describe('a lead whose send fails on the network', () => {
   it('keeps what was typed, says so, offers Try again, emits svc-error network; the retry uses the same key', async () => {
     vi.useFakeTimers();
     let down = true;
-    const { requests } = stubFetch(() => {
+    // The lead posts (the proof-of-work challenge is answered apart: a lead is what is lost here).
+    const { requests } = stubLeadFetch(() => {
       if (down) throw new TypeError('Failed to fetch');
       return json(201, { leadId: 'lead_1' });
     });
@@ -44,7 +45,9 @@ describe('a lead whose send fails on the network', () => {
     expect(emitted).toEqual([{ type: 'svc-error', payload: expect.objectContaining({ reason: 'network' }) }]);
 
     down = false;
-    await lead.submit();
+    const second = lead.submit();
+    await vi.runAllTimersAsync(); // the proof of work yields to the page between slices
+    await second;
     expect(lead.leadId.value).toBe('lead_1');
     expect(lead.retryable.value).toBe(false);
     const keys = requests.map((r) => r.headers.get('idempotency-key'));
@@ -55,7 +58,7 @@ describe('a lead whose send fails on the network', () => {
 
   it('needs no secure-context API: works without crypto.randomUUID', async () => {
     vi.stubGlobal('crypto', { getRandomValues: globalThis.crypto.getRandomValues.bind(globalThis.crypto) });
-    const { requests } = stubFetch(() => json(201, { leadId: 'lead_2' }));
+    const { requests } = stubLeadFetch(() => json(201, { leadId: 'lead_2' }));
     const lead = filled();
     await lead.submit();
     expect(lead.leadId.value).toBe('lead_2');
