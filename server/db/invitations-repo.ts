@@ -1,4 +1,4 @@
-import { and, asc, count, eq, gt, isNull, sql } from 'drizzle-orm';
+import { and, asc, count, eq, gt, isNull, or, sql } from 'drizzle-orm';
 import type { Db } from './database.ts';
 import { invitations } from './schema.ts';
 
@@ -76,4 +76,33 @@ export async function listOpenInvitations(db: Db, accountId: string, now: Date):
       ),
     )
     .orderBy(asc(invitations.createdAt));
+}
+
+/**
+ * Closes a firm's open invitations to `email` and those `invitedBy` sent: an invitation ends with
+ * the membership it leads to (accepted: the others to that address are spent) or came from (a
+ * removed member's address and the offers they made). Closed as declined: nobody may use them.
+ */
+export async function closeOpenInvitations(
+  db: Db,
+  accountId: string,
+  match: { email?: string; invitedBy?: string },
+  at: Date,
+): Promise<void> {
+  const who = [
+    ...(match.email ? [eq(invitations.email, match.email)] : []),
+    ...(match.invitedBy ? [eq(invitations.invitedBy, match.invitedBy)] : []),
+  ];
+  if (!who.length) return;
+  await db
+    .update(invitations)
+    .set({ declinedAt: at })
+    .where(
+      and(
+        eq(invitations.accountId, accountId),
+        isNull(invitations.acceptedAt),
+        isNull(invitations.declinedAt),
+        or(...who),
+      ),
+    );
 }

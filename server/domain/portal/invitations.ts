@@ -5,6 +5,7 @@ import { withTransaction } from '../../db/database.ts';
 import { newId } from '../../db/ids.ts';
 import {
   closeInvitation,
+  closeOpenInvitations,
   countRecentInvitations,
   findOpenInvitation,
   insertInvitation,
@@ -165,6 +166,14 @@ export async function acceptInvitation(
   const now = deps.clock.now();
   const accepted = await withTransaction(deps.db, async (tx) => {
     const row = await openInvitation(deps, token, tx, true);
+    // The offer stands only while its sender could still make it: a member of the firm, an owner
+    // for an owner's invitation (an admin removed or demoted since cannot come back through it).
+    const inviter = row.invitedBy ? await findMembership(tx, row.accountId, row.invitedBy) : undefined;
+    if (
+      row.invitedBy &&
+      (!inviter || (row.role === 'owner' ? inviter.role !== 'owner' : inviter.role === 'viewer'))
+    )
+      throw notValid();
     const user = await upsertUser(tx, { id: newId('user'), email: row.email, createdAt: now });
     if (!(await findMembership(tx, row.accountId, user.id)))
       await putMembership(tx, {
@@ -175,6 +184,8 @@ export async function acceptInvitation(
         at: now,
       });
     await closeInvitation(tx, row.id, { acceptedAt: now });
+    // Any other offer to this address is spent: a member removed later cannot rejoin with one.
+    await closeOpenInvitations(tx, row.accountId, { email: row.email }, now);
     return { row, userId: user.id };
   });
   await recordAudit(deps.db, {

@@ -2,6 +2,7 @@ import { findAccountById } from '../../db/accounts-repo.ts';
 import { recordAudit } from '../../db/audit-repo.ts';
 import { withTransaction } from '../../db/database.ts';
 import { newId } from '../../db/ids.ts';
+import { closeOpenInvitations } from '../../db/invitations-repo.ts';
 import { insertPortalMail } from '../../db/portal-mails-repo.ts';
 import { revokeSessionsInAccount } from '../../db/portal-sessions-repo.ts';
 import type { MembershipRole } from '../../db/schema.ts';
@@ -9,6 +10,7 @@ import {
   deleteMembership,
   findMembership,
   findUserByEmail,
+  findUserById,
   listMembers as listMemberRows,
   lockMembershipsOf,
   type MembershipRow,
@@ -175,6 +177,9 @@ export async function removeMember(deps: PortalDeps, actor: PortalPrincipal, use
     assertMayChange(actor, rows, target, null);
     await deleteMembership(tx, actor.accountId, userId);
     await revokeSessionsInAccount(tx, userId, actor.accountId, now);
+    // Open offers to them, and the ones they sent, end with their membership.
+    const user = await findUserById(tx, userId);
+    await closeOpenInvitations(tx, actor.accountId, { email: user?.email, invitedBy: userId }, now);
     return target;
   });
   await recordAudit(deps.db, {

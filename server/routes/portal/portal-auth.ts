@@ -5,7 +5,7 @@ import { passkeySignInOptions, verifyPasskeySignIn } from '../../domain/portal/p
 import { normalizeEmail, type PortalDeps } from '../../domain/portal/portal-deps.ts';
 import { startSession } from '../../domain/portal/sessions.ts';
 import { requestSignInLink } from '../../domain/portal/sign-in-mails.ts';
-import { clientIp, type TrustProxy } from '../../http/client-ip.ts';
+import { clientIp, ipRateKey, type TrustProxy } from '../../http/client-ip.ts';
 import { createRouter } from '../../http/openapi-router.ts';
 import { assertSameOrigin, sessionTokenOf, setSessionCookie } from '../../http/portal-session.ts';
 import type { SignInLimiter } from '../../http/sign-in-limiter.ts';
@@ -100,7 +100,8 @@ export function createPortalAuthRoutes(deps: PortalDeps, limiter: SignInLimiter,
   const router = createRouter();
   const guard = async (c: Parameters<typeof clientIp>[0], email?: string) => {
     assertSameOrigin(c, deps.portalUrl);
-    await limiter.consume({ ip: clientIp(c, trustProxy), ...(email ? { email } : {}) });
+    // Keyed by network as every other limit is (an IPv6 client rotates through its /64 at will).
+    await limiter.consume({ ip: ipRateKey(clientIp(c, trustProxy)), ...(email ? { email } : {}) });
   };
   router.openapi(routes.email, async (c) => {
     const { email, next } = c.req.valid('json');

@@ -154,6 +154,42 @@ describe.each(backends)('firm invitations (%s)', (_name, open) => {
     expect((await membersOf(owner.call)).map((m) => m.email)).not.toContain(b);
   });
 
+  it('an invitation ends with the membership it came from or led to (removal, demotion, a second link)', async () => {
+    const mine = await firm();
+    const owner = await member(mine, 'owner');
+    // An admin about to be removed invites a second address of theirs; after removal it is void.
+    const leaving = await member(mine, 'admin');
+    const spare = address();
+    expect((await leaving.call('POST', 'members', { email: spare, role: 'admin' })).status).toBe(200);
+    const spareToken = tokenMailedTo(spare).token;
+    expect((await owner.call('DELETE', `members/${leaving.userId}`)).status).toBe(200);
+    expect((await post('invitations/accept', { token: spareToken })).status).toBe(401);
+    // An admin demoted to viewer can no longer bring anyone in.
+    const demoted = await member(mine, 'admin');
+    const friend = address();
+    await demoted.call('POST', 'members', { email: friend, role: 'viewer' });
+    const friendToken = tokenMailedTo(friend).token;
+    expect((await owner.call('POST', 'members', { email: demoted.email, role: 'viewer' })).status).toBe(200);
+    expect((await post('invitations/accept', { token: friendToken })).status).toBe(401);
+    // A member who kept a second link cannot rejoin with it after being removed.
+    const twice = address();
+    const tokensTo = (to: string) =>
+      readdirSync(outbox)
+        .map((f) => decodeQuotedPrintable(readFileSync(join(outbox, f), 'utf8')))
+        .filter((m) => m.includes(`To: ${to}`))
+        .map((m) => /svc_inv_[0-9A-Za-z]+/.exec(m)?.[0] ?? '');
+    await owner.call('POST', 'members', { email: twice, role: 'viewer' });
+    const [first] = tokensTo(twice);
+    await owner.call('POST', 'members', { email: twice, role: 'viewer' });
+    const second = tokensTo(twice).find((t) => t !== first)!;
+    expect([first, second].every((t) => t?.startsWith('svc_inv_'))).toBe(true);
+    expect((await post('invitations/accept', { token: second })).status).toBe(200);
+    const joined = (await membersOf(owner.call)).find((m) => m.email === twice)!;
+    expect((await owner.call('DELETE', `members/${joined.userId}`)).status).toBe(200);
+    expect((await post('invitations/accept', { token: first })).status).toBe(401);
+    expect((await membersOf(owner.call)).map((m) => m.email)).not.toContain(twice);
+  });
+
   it('accepting never demotes an existing member', async () => {
     const mine = await firm();
     const owner = await member(mine, 'owner');

@@ -47,6 +47,14 @@ describe('sign-in limits per address and client', () => {
     // Another client asking for the same address is not affected.
     expect((await ask('flood@example.com', '192.0.2.45')).status).toBe(202);
   });
+
+  it('an IPv6 client is one client across its /64: rotating addresses does not reset its count', async () => {
+    const statuses: number[] = [];
+    for (let i = 1; i <= 6; i++)
+      statuses.push((await ask('rotate@example.com', `2001:db8:7:1::${i}`)).status);
+    expect(statuses).toEqual([202, 202, 202, 202, 202, 429]);
+    expect((await ask('rotate@example.com', '2001:db8:7:2::1')).status).toBe(202);
+  });
 });
 
 /** The key arguments of one command as MONITOR shows it (scripts name theirs after numkeys). */
