@@ -1,13 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { SMTPServer } from 'smtp-server';
-import { systemClock } from '../server/clock.ts';
 import { accounts } from '../server/db/schema.ts';
+import { createAccount } from '../server/domain/accounts/accounts.ts';
 import { createEndpoint } from '../server/domain/delivery/endpoints.ts';
 import { enqueueEvent } from '../server/domain/delivery/outbox.ts';
 import { startDeliveryWorker } from '../server/domain/delivery/worker.ts';
-import { createAccount } from '../server/domain/license-admin.ts';
 import { loadConfig } from '../server/env.ts';
+import { systemClock } from '../server/lib/clock.ts';
 import { silentLogger } from '../server/logger.ts';
 import { createServices } from '../server/services.ts';
 import { createTestDatabase } from '../server/test-support/db.ts';

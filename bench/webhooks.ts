@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { createFixedClock } from '../server/clock.ts';
+import { createAccount } from '../server/domain/accounts/accounts.ts';
 import { createEndpoint } from '../server/domain/delivery/endpoints.ts';
 import { enqueueEvent } from '../server/domain/delivery/outbox.ts';
 import { runDeliveryOnce } from '../server/domain/delivery/worker.ts';
-import { createAccount } from '../server/domain/license-admin.ts';
 import { loadConfig } from '../server/env.ts';
+import { createFixedClock } from '../server/lib/clock.ts';
 import { silentLogger } from '../server/logger.ts';
 import { createServices } from '../server/services.ts';
 import { createTestDatabase } from '../server/test-support/db.ts';

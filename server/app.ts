@@ -2,9 +2,7 @@ import { OpenAPIHono } from '@hono/zod-openapi';
 import { bodyLimit } from 'hono/body-limit';
 import { getPath } from 'hono/utils/url';
 import type { Logger } from 'pino';
-import type { Clock } from './clock.ts';
 import type { Config } from './env.ts';
-import { AppError } from './errors.ts';
 import type { AppEnv } from './http/app-env.ts';
 import { clientIp } from './http/client-ip.ts';
 import { corsPolicy } from './http/cors-policy.ts';
@@ -19,6 +17,8 @@ import { refuseNul } from './http/refuse-nul.ts';
 import { requestId } from './http/request-id.ts';
 import { requestLog } from './http/request-log.ts';
 import { securityHeaders } from './http/security-headers.ts';
+import type { Clock } from './lib/clock.ts';
+import { AppError } from './lib/errors.ts';
 import { createDocsRoutes } from './routes/docs.ts';
 import { createHealthRoutes } from './routes/health.ts';
 

@@ -1,6 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { z } from 'zod';
-import { type PlanTable, parsePlans } from './domain/plans.ts';
+import { type PlanTable, parsePlans } from './domain/licensing/plans.ts';
 import { parseTrustProxy } from './http/client-ip.ts';
 
 /**

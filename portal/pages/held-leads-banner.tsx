@@ -7,7 +7,7 @@ import { formatDateTime, plural } from '../format.ts';
 import { canManage } from '../session.ts';
 import { useResource } from '../use-resource.ts';
 
-/** GET /portal/leads/held (server/domain/portal/held-leads.ts). */
+/** GET /portal/leads/held (server/domain/leads/held-leads.ts). */
 interface HeldLeads {
   total: number;
   byReason: Record<string, number>;

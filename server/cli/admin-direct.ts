@@ -1,10 +1,10 @@
 import { createApp } from '../app.ts';
-import { systemClock } from '../clock.ts';
 import { migrate } from '../db/migrate.ts';
 import { openConfiguredDatabase } from '../db/open-data-dir.ts';
-import { ensurePublishableKeys } from '../domain/licensing/license-keys.ts';
+import { ensurePublishableKeys } from '../domain/licensing/keys.ts';
 import type { Config } from '../env.ts';
 import { createRateLimiter } from '../http/rate-limiter.ts';
+import { systemClock } from '../lib/clock.ts';
 import { silentLogger } from '../logger.ts';
 import { createRedisClient } from '../redis-client.ts';
 import { createAdminRoutes } from '../routes/admin.ts';

@@ -1,8 +1,8 @@
 import { writeFileSync } from 'node:fs';
 import { loadAdminToken } from '../admin-token.ts';
-import { systemClock } from '../clock.ts';
 import { acquireDataDirLock, DataDirInUseError, type DataDirLock } from '../db/data-dir-lock.ts';
 import type { Config } from '../env.ts';
+import { systemClock } from '../lib/clock.ts';
 import { loadSecretKey } from '../secrets/secret-key.ts';
 import { reachServer } from './admin-transport.ts';
 import { UsageError } from './commands.ts';

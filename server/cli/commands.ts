@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { parseOverlap } from '../domain/licensing/license-keys.ts';
+import { parseOverlap } from '../domain/licensing/keys.ts';
 import { DELIVERY_OPTIONS, DELIVERY_USAGE, deliveryRequest } from './delivery-commands.ts';
 import {
   LIFECYCLE_OPTIONS,

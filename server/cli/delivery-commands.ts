@@ -1,4 +1,4 @@
-import { parseOverlap } from '../domain/licensing/license-keys.ts';
+import { parseOverlap } from '../domain/licensing/keys.ts';
 import type { CliRequest } from './commands.ts';
 
 /** Options of the delivery and privacy commands (merged into the CLI's option table). */

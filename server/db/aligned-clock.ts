@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import type { Clock } from '../clock.ts';
+import type { Clock } from '../lib/clock.ts';
 import type { Database } from './database.ts';
 
 /** A measurement whose round trip took longer than this is too uncertain to replace the last one. */

@@ -1,5 +1,5 @@
 import { type SQL, sql } from 'drizzle-orm';
-import type { Clock } from '../clock.ts';
+import type { Clock } from '../lib/clock.ts';
 
 /**
  * "Now" for a query that compares times other instances wrote (leases, due times): the database's

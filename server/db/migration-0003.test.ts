@@ -1,11 +1,11 @@
 import type { PGlite } from '@electric-sql/pglite';
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { createFixedClock } from '../clock.ts';
-import { generateLicenseKey, hmacSecret } from '../domain/credential-formats.ts';
-import { findUsableLicenseBySecretKey } from '../domain/license-lookup.ts';
-import { ensurePublishableKeys, licenseKeysView } from '../domain/licensing/license-keys.ts';
-import type { LicensingDeps } from '../domain/token-set.ts';
+import { generateLicenseKey, hmacSecret } from '../domain/credentials/formats.ts';
+import type { LicensingDeps } from '../domain/deps.ts';
+import { ensurePublishableKeys, licenseKeysView } from '../domain/licensing/keys.ts';
+import { findUsableLicenseBySecretKey } from '../domain/licensing/lookup.ts';
+import { createFixedClock } from '../lib/clock.ts';
 import { createDatabase } from './database.ts';
 import { migrate, migrationFiles } from './migrate.ts';
 

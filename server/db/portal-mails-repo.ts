@@ -1,5 +1,5 @@
 import { and, asc, eq, inArray, isNull, lt, lte, or, sql } from 'drizzle-orm';
-import type { Clock } from '../clock.ts';
+import type { Clock } from '../lib/clock.ts';
 import { type Db, withTransaction } from './database.ts';
 import { dbNow, dbNowPlus } from './db-now.ts';
 import { portalMails } from './schema.ts';

@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
-import type { PortalPrincipal } from '../domain/portal/portal-deps.ts';
-import type { Principal } from '../domain/principal.ts';
+import type { PortalPrincipal } from '../domain/accounts/portal-deps.ts';
+import type { Principal } from '../domain/credentials/principal.ts';
 import type { RateDecision } from './rate-limiter.ts';
 
 /** Per-request variables shared by the middleware chain and handlers. */

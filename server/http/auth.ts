@@ -1,8 +1,8 @@
 import type { Context, MiddlewareHandler } from 'hono';
-import { authenticate } from '../domain/authenticate.ts';
-import { type CredentialKind, type Principal, rateKeyOf } from '../domain/principal.ts';
-import type { LicensingDeps } from '../domain/token-set.ts';
-import { invalidToken } from '../domain/tokens.ts';
+import { authenticate } from '../domain/credentials/authenticate.ts';
+import { type CredentialKind, type Principal, rateKeyOf } from '../domain/credentials/principal.ts';
+import { invalidToken } from '../domain/credentials/tokens.ts';
+import type { LicensingDeps } from '../domain/deps.ts';
 import type { AppEnv } from './app-env.ts';
 import { ipRateKey } from './client-ip.ts';
 import type { CredentialKeyResolver } from './rate-limit.ts';

@@ -3,7 +3,7 @@ import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { ZodError } from 'zod';
 import { isDatabaseUnavailable } from '../db/pg-errors.ts';
-import { AppError, type ErrorCode } from '../errors.ts';
+import { AppError, type ErrorCode } from '../lib/errors.ts';
 import type { AppEnv } from './app-env.ts';
 
 const CODE_FOR_STATUS: Record<number, ErrorCode> = {

@@ -1,5 +1,5 @@
 import type { MiddlewareHandler } from 'hono';
-import { AppError } from '../errors.ts';
+import { AppError } from '../lib/errors.ts';
 import type { AppEnv } from './app-env.ts';
 import { hasBody } from './refuse-nul.ts';
 

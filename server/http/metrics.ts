@@ -1,8 +1,8 @@
 import cluster from 'node:cluster';
 import type { MiddlewareHandler } from 'hono';
 import { AggregatorRegistry, Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
-import { safeEqual } from '../domain/credential-formats.ts';
-import { AppError } from '../errors.ts';
+import { safeEqual } from '../lib/constant-time.ts';
+import { AppError } from '../lib/errors.ts';
 import type { AppEnv } from './app-env.ts';
 import { rateLimitGroupOf } from './rate-limit-groups.ts';
 

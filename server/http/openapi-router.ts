@@ -1,5 +1,5 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
-import { AppError } from '../errors.ts';
+import { AppError } from '../lib/errors.ts';
 import type { AppEnv } from './app-env.ts';
 import { zodIssues } from './error-handler.ts';
 

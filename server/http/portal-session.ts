@@ -1,9 +1,9 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
-import type { PortalDeps, PortalPrincipal } from '../domain/portal/portal-deps.ts';
-import { SESSION_TTL_MS } from '../domain/portal/portal-deps.ts';
-import { isValidCsrfToken, resolveSession } from '../domain/portal/sessions.ts';
-import { AppError } from '../errors.ts';
+import type { PortalDeps, PortalPrincipal } from '../domain/accounts/portal-deps.ts';
+import { SESSION_TTL_MS } from '../domain/accounts/portal-deps.ts';
+import { isValidCsrfToken, resolveSession } from '../domain/accounts/sessions.ts';
+import { AppError } from '../lib/errors.ts';
 import type { AppEnv } from './app-env.ts';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);

@@ -1,5 +1,5 @@
 import type { Context, MiddlewareHandler } from 'hono';
-import { AppError } from '../errors.ts';
+import { AppError } from '../lib/errors.ts';
 import type { AppEnv } from './app-env.ts';
 import { ipRateKey } from './client-ip.ts';
 import { rateLimitGroupOf } from './rate-limit-groups.ts';

@@ -1,6 +1,6 @@
 import type { Redis } from 'ioredis';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
-import { AppError } from '../errors.ts';
+import { AppError } from '../lib/errors.ts';
 
 /**
  * Sign-in attempts. Refused with 429: per client IP, and per e-mail address *from one client*

@@ -5,12 +5,12 @@ import {
   WebStandardStreamableHTTPServerTransport,
 } from '@modelcontextprotocol/server';
 import type { Context } from 'hono';
-import { requireScope } from '../domain/scopes.ts';
-import type { LicensingDeps } from '../domain/token-set.ts';
-import { AppError } from '../errors.ts';
+import { requireScope } from '../domain/credentials/scopes.ts';
+import type { LicensingDeps } from '../domain/deps.ts';
 import type { AppEnv } from '../http/app-env.ts';
 import { requireCredential } from '../http/auth.ts';
 import { createRouter } from '../http/openapi-router.ts';
+import { AppError } from '../lib/errors.ts';
 import { isAllowedMcpOrigin } from './origin-policy.ts';
 import { createSvcMcpServer, type McpCaller, type McpDeps } from './tools.ts';
 

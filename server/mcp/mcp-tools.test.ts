@@ -6,7 +6,7 @@ import { insertLead } from '../db/leads-repo.ts';
 import { insertResult } from '../db/results-repo.ts';
 import { apiKeys, auditEvents, leads } from '../db/schema.ts';
 import { invalidateCaches } from '../domain/caches/lookup-caches.ts';
-import { seedDemoLeads } from '../domain/demo-leads.ts';
+import { seedDemoLeads } from '../domain/demo/leads.ts';
 import { COUNT_CAP } from '../domain/leads/lead-query.ts';
 import { createTestContext, TEST_NOW, type TestContext } from '../test-support/services.ts';
 import { PAGE_TEXT_BUDGET } from './tools.ts';

@@ -1,4 +1,4 @@
-import { canonicalHost, isDevHost } from '../domain/domains.ts';
+import { canonicalHost, isDevHost } from '../domain/licensing/domains.ts';
 
 /**
  * DNS-rebinding protection for the MCP endpoint: a browser request (it carries `Origin`) passes

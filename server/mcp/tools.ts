@@ -1,7 +1,6 @@
 import { McpServer } from '@modelcontextprotocol/server';
 import type { Logger } from 'pino';
 import type { z } from 'zod';
-import type { Clock } from '../clock.ts';
 import { recordAudit } from '../db/audit-repo.ts';
 import type { LeadWithResult } from '../db/lead-search-repo.ts';
 import type { ResultRow } from '../db/results-repo.ts';
@@ -15,7 +14,8 @@ import {
   type QueryDeps,
 } from '../domain/leads/lead-query.ts';
 import { leadResult } from '../domain/leads/lead-result.ts';
-import { isAppError } from '../errors.ts';
+import type { Clock } from '../lib/clock.ts';
+import { isAppError } from '../lib/errors.ts';
 import {
   getLeadsInput,
   getLeadsOutput,

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createConnectCode, pkceChallenge } from '../domain/connect-codes.ts';
+import { createConnectCode, pkceChallenge } from '../domain/activation/connect-codes.ts';
 import { createTestContext, type TestContext } from '../test-support/services.ts';
 import { createAdminRoutes } from './admin.ts';
 

@@ -1,8 +1,8 @@
 import { Hono } from 'hono';
 import { BackupError, backupEmbedded } from '../db/backup.ts';
 import type { Database } from '../db/database.ts';
-import { AppError } from '../errors.ts';
 import type { AppEnv } from '../http/app-env.ts';
+import { AppError } from '../lib/errors.ts';
 import { requireAdmin } from './admin.ts';
 
 /**

@@ -1,5 +1,5 @@
 import { createRoute, z } from '@hono/zod-openapi';
-import { closeAccount } from '../domain/delivery/account-closure.ts';
+import { closeAccount } from '../domain/accounts/closure.ts';
 import { listDeliveries, replayDelivery, sendTestEvent } from '../domain/delivery/deliveries.ts';
 import type { DeliveryDeps } from '../domain/delivery/deps.ts';
 import {
@@ -13,8 +13,8 @@ import {
   updateEndpoint,
 } from '../domain/delivery/endpoints.ts';
 import { WEBHOOK_EVENT_TYPES } from '../domain/delivery/event-types.ts';
-import { deleteLead, exportSubject } from '../domain/delivery/privacy.ts';
 import { runRetention } from '../domain/delivery/retention.ts';
+import { deleteLead, exportSubject } from '../domain/leads/privacy.ts';
 import { createRouter } from '../http/openapi-router.ts';
 import { errorResponses, jsonBody, jsonResponse, overlapSeconds } from './schemas.ts';
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditEvents } from '../db/schema.ts';
-import { activateSite } from '../domain/site-activation.ts';
+import { activateSite } from '../domain/activation/site-activation.ts';
 import { createLogger } from '../logger.ts';
 import { createTestContext, type TestContext } from '../test-support/services.ts';
 import { createAdminRoutes } from './admin.ts';

@@ -4,15 +4,15 @@ import {
   listAccounts,
   showAccount,
   updateAccount,
-} from '../domain/accounts/account-settings.ts';
-import { LicenseUpdateSchema } from '../domain/licensing/license-input.ts';
+} from '../domain/accounts/settings.ts';
+import { LicenseUpdateSchema } from '../domain/licensing/input.ts';
 import {
   type ActingAs,
   listLicenses,
   releaseSeat,
   showLicense,
   updateLicense,
-} from '../domain/licensing/license-lifecycle.ts';
+} from '../domain/licensing/lifecycle.ts';
 import { createRouter } from '../http/openapi-router.ts';
 import type { Services } from '../services.ts';
 import { errorResponses, jsonBody, jsonResponse } from './schemas.ts';

@@ -1,5 +1,5 @@
 import { createRoute, z } from '@hono/zod-openapi';
-import { inviteMember } from '../domain/portal/members.ts';
+import { inviteMember } from '../domain/accounts/members.ts';
 import { createRouter } from '../http/openapi-router.ts';
 import type { Services } from '../services.ts';
 import { requireAdmin } from './admin.ts';

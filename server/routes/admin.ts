@@ -1,29 +1,24 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import type { MiddlewareHandler } from 'hono';
-import { createConnectCode } from '../domain/connect-codes.ts';
-import { safeEqual } from '../domain/credential-formats.ts';
-import { seedDemoLeads } from '../domain/demo-leads.ts';
-import { seedDemo } from '../domain/demo-seed.ts';
-import { releaseQuarantinedLead } from '../domain/leads.ts';
-import {
-  createAccount,
-  createApiKey,
-  createLicense,
-  listApiKeys,
-  revokeApiKey,
-  revokeLicense,
-} from '../domain/license-admin.ts';
-import { DateText } from '../domain/licensing/license-input.ts';
-import { DEFAULT_KEY_OVERLAP_MS, rollLicenseKey } from '../domain/licensing/license-keys.ts';
-import { showLicense } from '../domain/licensing/license-lifecycle.ts';
+import { createAccount } from '../domain/accounts/accounts.ts';
+import { createApiKey, listApiKeys, revokeApiKey } from '../domain/accounts/api-keys.ts';
+import { createConnectCode } from '../domain/activation/connect-codes.ts';
+import { API_KEY_SCOPES, parseScopes } from '../domain/credentials/scopes.ts';
+import { rotateSigningKeys } from '../domain/credentials/signing-key-ring.ts';
+import { demoAdminSignInLink } from '../domain/demo/admin.ts';
+import { seedDemoLeads } from '../domain/demo/leads.ts';
+import { seedDemo } from '../domain/demo/seed.ts';
+import { releaseQuarantinedLead } from '../domain/leads/intake.ts';
+import { DateText } from '../domain/licensing/input.ts';
+import { DEFAULT_KEY_OVERLAP_MS, rollLicenseKey } from '../domain/licensing/keys.ts';
 import { toLicenseView } from '../domain/licensing/license-view.ts';
-import { demoAdminSignInLink } from '../domain/portal/demo-admin.ts';
-import { API_KEY_SCOPES, parseScopes } from '../domain/scopes.ts';
-import { rotateSigningKeys } from '../domain/signing-key-ring.ts';
-import { AppError } from '../errors.ts';
+import { createLicense, revokeLicense } from '../domain/licensing/licenses.ts';
+import { showLicense } from '../domain/licensing/lifecycle.ts';
 import type { AppEnv } from '../http/app-env.ts';
 import { bearerOf } from '../http/auth.ts';
 import { createRouter } from '../http/openapi-router.ts';
+import { safeEqual } from '../lib/constant-time.ts';
+import { AppError } from '../lib/errors.ts';
 import type { Services } from '../services.ts';
 import { createDeliveryAdminRoutes } from './admin-delivery.ts';
 import { createLifecycleAdminRoutes } from './admin-lifecycle.ts';

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../db/ids.ts';
 import { insertLead } from '../db/leads-repo.ts';
-import { createApiKey } from '../domain/license-admin.ts';
-import type { ApiKeyScope } from '../domain/scopes.ts';
+import { createApiKey } from '../domain/accounts/api-keys.ts';
+import type { ApiKeyScope } from '../domain/credentials/scopes.ts';
 import { createTestContext, type TestContext } from '../test-support/services.ts';
 import { createAdminRoutes } from './admin.ts';
 

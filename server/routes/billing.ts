@@ -1,9 +1,9 @@
 import { createRoute, z } from '@hono/zod-openapi';
-import { renderBillingPage } from '../billing/billing-page.ts';
-import { type BillingDeps, createBillingPortalUrl } from '../billing/billing-portal.ts';
-import { CheckoutSchema, createCheckoutUrl } from '../billing/checkout.ts';
-import { requireScope } from '../domain/scopes.ts';
-import type { LicensingDeps } from '../domain/token-set.ts';
+import { renderBillingPage } from '../domain/billing/billing-page.ts';
+import { type BillingDeps, createBillingPortalUrl } from '../domain/billing/billing-portal.ts';
+import { CheckoutSchema, createCheckoutUrl } from '../domain/billing/checkout.ts';
+import { requireScope } from '../domain/credentials/scopes.ts';
+import type { LicensingDeps } from '../domain/deps.ts';
 import { requireCredential } from '../http/auth.ts';
 import { createRouter } from '../http/openapi-router.ts';
 import { bearerSecurity, errorResponses, jsonBody, jsonResponse } from './schemas.ts';

@@ -1,12 +1,13 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { outboxEvents } from '../db/schema.ts';
-import { updateAccount } from '../domain/accounts/account-settings.ts';
-import { closeAccount } from '../domain/delivery/account-closure.ts';
+import { listApiKeys, revokeApiKey } from '../domain/accounts/api-keys.ts';
+import { closeAccount } from '../domain/accounts/closure.ts';
+import { updateAccount } from '../domain/accounts/settings.ts';
 import { createEndpoint, updateEndpoint } from '../domain/delivery/endpoints.ts';
-import { listApiKeys, revokeApiKey, revokeLicense } from '../domain/license-admin.ts';
-import { rollLicenseKey } from '../domain/licensing/license-keys.ts';
-import { releaseSeat, updateLicense } from '../domain/licensing/license-lifecycle.ts';
+import { rollLicenseKey } from '../domain/licensing/keys.ts';
+import { revokeLicense } from '../domain/licensing/licenses.ts';
+import { releaseSeat, updateLicense } from '../domain/licensing/lifecycle.ts';
 import { createTestContext, type TestContext } from '../test-support/services.ts';
 
 /**

@@ -1,8 +1,8 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { calculatorJsonSchema, calculators } from '../../calculators/index.ts';
-import { estimate } from '../domain/calculations.ts';
-import { resultReport } from '../domain/reports.ts';
-import type { LicensingDeps } from '../domain/token-set.ts';
+import type { LicensingDeps } from '../domain/deps.ts';
+import { estimate } from '../domain/results/calculations.ts';
+import { resultReport } from '../domain/results/reports.ts';
 import { requireCredential } from '../http/auth.ts';
 import { createRouter } from '../http/openapi-router.ts';
 import { bearerSecurity, errorResponses, Iso, jsonBody, jsonResponse, PageField } from './schemas.ts';

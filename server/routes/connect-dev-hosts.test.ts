@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectScopeOf, createConnectCode, pkceChallenge } from '../domain/connect-codes.ts';
+import { connectScopeOf, createConnectCode, pkceChallenge } from '../domain/activation/connect-codes.ts';
 import { createTestContext, type TestContext } from '../test-support/services.ts';
 
 let t: TestContext;

@@ -2,8 +2,8 @@ import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { Hono } from 'hono';
-import { AppError } from '../errors.ts';
 import type { AppEnv } from '../http/app-env.ts';
+import { AppError } from '../lib/errors.ts';
 
 const require = createRequire(import.meta.url);
 const SWAGGER_DIR = require('swagger-ui-dist/absolute-path.js')() as string;

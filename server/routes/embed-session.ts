@@ -1,5 +1,5 @@
 import { createRoute, z } from '@hono/zod-openapi';
-import { createEmbedSession, type EmbedSessionDeps } from '../domain/embed-sessions.ts';
+import { createEmbedSession, type EmbedSessionDeps } from '../domain/activation/embed-sessions.ts';
 import type { LicenseCeilings } from '../domain/licensing/ceilings.ts';
 import { ipRateKey } from '../http/client-ip.ts';
 import { createRouter } from '../http/openapi-router.ts';

@@ -1,7 +1,7 @@
 import { statfs } from 'node:fs/promises';
 import { Hono } from 'hono';
-import { AppError } from '../errors.ts';
 import type { AppEnv } from '../http/app-env.ts';
+import { AppError } from '../lib/errors.ts';
 
 export interface HealthDeps {
   /** The database answers a trivial query. */

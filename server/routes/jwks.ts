@@ -1,5 +1,5 @@
 import { createRoute, z } from '@hono/zod-openapi';
-import type { KeyRing } from '../domain/tokens.ts';
+import type { KeyRing } from '../domain/credentials/tokens.ts';
 import { createRouter } from '../http/openapi-router.ts';
 import { jsonResponse } from './schemas.ts';
 

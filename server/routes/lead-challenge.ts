@@ -1,6 +1,6 @@
 import { createRoute, z } from '@hono/zod-openapi';
+import type { LicensingDeps } from '../domain/deps.ts';
 import { issueLeadChallenge } from '../domain/leads/lead-challenge.ts';
-import type { LicensingDeps } from '../domain/token-set.ts';
 import { requireCredential } from '../http/auth.ts';
 import { createRouter } from '../http/openapi-router.ts';
 import { bearerSecurity, errorResponses, jsonResponse } from './schemas.ts';

@@ -1,7 +1,7 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { countTestLeads } from '../db/leads-repo.ts';
-import { findLeads, nextCursorOf, type QueryDeps } from '../domain/leads/lead-query.ts';
-import { findResultView } from '../domain/leads/lead-result.ts';
+import { requireScope } from '../domain/credentials/scopes.ts';
+import type { LicensingDeps } from '../domain/deps.ts';
 import {
   actorOfPrincipal,
   changeLeadStatus,
@@ -9,9 +9,9 @@ import {
   releaseQuarantinedLead,
   submitLead,
   toLeadView,
-} from '../domain/leads.ts';
-import { requireScope } from '../domain/scopes.ts';
-import type { LicensingDeps } from '../domain/token-set.ts';
+} from '../domain/leads/intake.ts';
+import { findLeads, nextCursorOf, type QueryDeps } from '../domain/leads/lead-query.ts';
+import { findResultView } from '../domain/leads/lead-result.ts';
 import { requireCredential } from '../http/auth.ts';
 import { networkOf } from '../http/client-ip.ts';
 import { createRouter } from '../http/openapi-router.ts';

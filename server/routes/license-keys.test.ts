@@ -2,8 +2,8 @@ import { eq } from 'drizzle-orm';
 import { decodeJwt } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { licenseKeys, licenses } from '../db/schema.ts';
-import { isWellFormedPublishableKey } from '../domain/credential-formats.ts';
-import { ensurePublishableKeys, licenseKeysView, rollLicenseKey } from '../domain/licensing/license-keys.ts';
+import { isWellFormedPublishableKey } from '../domain/credentials/formats.ts';
+import { ensurePublishableKeys, licenseKeysView, rollLicenseKey } from '../domain/licensing/keys.ts';
 import { createTestContext, type TestContext } from '../test-support/services.ts';
 import { createAdminRoutes } from './admin.ts';
 

@@ -1,6 +1,6 @@
 import { createLocalJWKSet, decodeProtectedHeader, jwtVerify } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { revokeLicense } from '../domain/license-admin.ts';
+import { revokeLicense } from '../domain/licensing/licenses.ts';
 import { createTestContext, type TestContext } from '../test-support/services.ts';
 
 let t: TestContext;

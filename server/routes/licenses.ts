@@ -1,10 +1,10 @@
 import { createRoute, z } from '@hono/zod-openapi';
-import { exchangeConnectCode } from '../domain/connect-codes.ts';
-import { activateLicense } from '../domain/license-activation.ts';
-import { licenseStatusOf } from '../domain/license-info.ts';
-import { refreshTokenSet } from '../domain/refresh-rotation.ts';
-import { revokeSiteToken } from '../domain/token-revocation.ts';
-import type { LicensingDeps } from '../domain/token-set.ts';
+import { activateLicense } from '../domain/activation/activate.ts';
+import { exchangeConnectCode } from '../domain/activation/connect-codes.ts';
+import { refreshTokenSet } from '../domain/activation/refresh.ts';
+import { revokeSiteToken } from '../domain/activation/revoke.ts';
+import type { LicensingDeps } from '../domain/deps.ts';
+import { licenseStatusOf } from '../domain/licensing/status-view.ts';
 import { requireCredential } from '../http/auth.ts';
 import { createRouter } from '../http/openapi-router.ts';
 import { bearerSecurity, errorResponses, Iso, jsonBody, jsonResponse } from './schemas.ts';

@@ -2,7 +2,7 @@ import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findAccountById } from '../db/accounts-repo.ts';
 import { auditEvents } from '../db/schema.ts';
-import { showLicense } from '../domain/licensing/license-lifecycle.ts';
+import { showLicense } from '../domain/licensing/lifecycle.ts';
 import { createTestDatabase } from '../test-support/db.ts';
 import { type FakeStripe, startFakeStripe } from '../test-support/fake-stripe.ts';
 import { createTestContext, TEST_NOW, type TestContext } from '../test-support/services.ts';

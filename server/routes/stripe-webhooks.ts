@@ -1,10 +1,10 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import Stripe from 'stripe';
-import type { BillingDeps } from '../billing/billing-portal.ts';
-import { billingNotConfigured } from '../billing/checkout.ts';
-import { applyStripeEvent } from '../billing/stripe-sync.ts';
-import { AppError } from '../errors.ts';
+import type { BillingDeps } from '../domain/billing/billing-portal.ts';
+import { billingNotConfigured } from '../domain/billing/checkout.ts';
+import { applyStripeEvent } from '../domain/billing/stripe-sync.ts';
 import { createRouter } from '../http/openapi-router.ts';
+import { AppError } from '../lib/errors.ts';
 import { errorResponses, jsonResponse } from './schemas.ts';
 
 const webhook = createRoute({

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { calculationResults, leads } from '../db/schema.ts';
-import { seedDemo } from '../domain/demo-seed.ts';
+import { seedDemo } from '../domain/demo/seed.ts';
 import { createTestDatabase } from '../test-support/db.ts';
 import { createTestContext, type TestContext } from '../test-support/services.ts';
 

@@ -1,7 +1,7 @@
 import type { AppDeps } from '../app.ts';
-import { createFixedClock } from '../clock.ts';
 import { loadConfig } from '../env.ts';
 import { createRateLimiter } from '../http/rate-limiter.ts';
+import { createFixedClock } from '../lib/clock.ts';
 import { silentLogger } from '../logger.ts';
 
 /** Deps for HTTP-core tests: no database behind it (ping succeeds), frozen clock, silent logs. */

@@ -1,4 +1,4 @@
-import { inviteMember } from '../domain/portal/members.ts';
+import { inviteMember } from '../domain/accounts/members.ts';
 import type { TestContext } from './services.ts';
 
 let counter = 0;

@@ -1,10 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
-import { createFixedClock } from '../clock.ts';
 import type { Database } from '../db/database.ts';
-import { createAccount, createApiKey, createLicense, type NewLicenseInput } from '../domain/license-admin.ts';
-import type { ApiKeyScope } from '../domain/scopes.ts';
+import { createAccount } from '../domain/accounts/accounts.ts';
+import { createApiKey } from '../domain/accounts/api-keys.ts';
+import type { ApiKeyScope } from '../domain/credentials/scopes.ts';
+import { createLicense, type NewLicenseInput } from '../domain/licensing/licenses.ts';
 import { loadConfig } from '../env.ts';
+import { createFixedClock } from '../lib/clock.ts';
 import { silentLogger } from '../logger.ts';
 import { loadSecretKey } from '../secrets/secret-key.ts';
 import { createApiApp, createServices, type Services } from '../services.ts';

@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 import { and, desc, eq, sql } from 'drizzle-orm';
-import type { Clock } from '../../clock.ts';
 import type { Db } from '../../db/database.ts';
 import { newId } from '../../db/ids.ts';
 import { consentVersions } from '../../db/schema.ts';
+import type { Clock } from '../../lib/clock.ts';
 
 /**
  * Shown until a firm sets its own text; `{firm}` is replaced by the firm's display name. It names

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createFixedClock } from '../../clock.ts';
+import { createFixedClock } from '../../lib/clock.ts';
 import { CACHE_MAX_AGE_MS, cacheModeOf, createLookupCaches } from './lookup-caches.ts';
 
 const clock = () => createFixedClock('2026-03-01T12:00:00Z');

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
-import type { Clock } from '../../clock.ts';
+import type { Clock } from '../../lib/clock.ts';
 
 /**
  * What the caches may be trusted for:

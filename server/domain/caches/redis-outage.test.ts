@@ -3,12 +3,13 @@ import { connect, createServer, type Server, type Socket } from 'node:net';
 import { sql } from 'drizzle-orm';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { systemClock } from '../../clock.ts';
 import { loadConfig } from '../../env.ts';
+import { systemClock } from '../../lib/clock.ts';
 import { silentLogger } from '../../logger.ts';
 import { createApiApp, createServices, type Services } from '../../services.ts';
 import { createPostgresTestDatabase } from '../../test-support/db.ts';
-import { createAccount, createLicense } from '../license-admin.ts';
+import { createAccount } from '../accounts/accounts.ts';
+import { createLicense } from '../licensing/licenses.ts';
 
 /** A loopback TCP proxy to Redis that the test can cut and restore, as a network partition would. */
 async function redisProxy(

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Clock } from '../../clock.ts';
+import type { Clock } from '../../lib/clock.ts';
 import { createPostgresTestDatabase } from '../../test-support/db.ts';
 import { createTestContext, type TestContext } from '../../test-support/services.ts';
 import type { DeliveryDeps } from './deps.ts';

@@ -1,10 +1,10 @@
 import type { Logger } from 'pino';
-import type { Clock } from '../../clock.ts';
 import type { Db } from '../../db/database.ts';
 import type { Config } from '../../env.ts';
+import type { Clock } from '../../lib/clock.ts';
 import { createMailer, type Mailer, outboxDirOf } from '../../mail/mailer.ts';
 import type { LookupCaches } from '../caches/lookup-caches.ts';
-import type { PlanTable } from '../plans.ts';
+import type { PlanTable } from '../licensing/plans.ts';
 import { type Resolver, systemResolver } from './ssrf-guard.ts';
 
 /** What lead delivery needs; built once per process from configuration (see `deliveryDepsFrom`). */

@@ -1,7 +1,7 @@
 import { eq, inArray } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { systemClock } from '../../clock.ts';
 import { accounts, mailMessages, webhookDeliveries } from '../../db/schema.ts';
+import { systemClock } from '../../lib/clock.ts';
 import { createMailer } from '../../mail/mailer.ts';
 import { createTestContext, type TestContext } from '../../test-support/services.ts';
 import { startSilentServer } from '../../test-support/silent-server.ts';

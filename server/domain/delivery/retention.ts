@@ -11,7 +11,7 @@ import {
   refreshTokens,
   webhookDeliveries,
 } from '../../db/schema.ts';
-import { purgeClosedAccounts } from './account-closure.ts';
+import { purgeClosedAccounts } from '../accounts/closure.ts';
 import type { DeliveryDeps } from './deps.ts';
 import { removeMailFiles } from './mail-files.ts';
 

@@ -13,7 +13,7 @@ import {
 import { createAdminRoutes } from '../../routes/admin.ts';
 import { createTestContext, type TestContext } from '../../test-support/services.ts';
 import { startReceiver } from '../../test-support/webhook-receiver.ts';
-import { releaseQuarantinedLead } from '../leads.ts';
+import { releaseQuarantinedLead } from '../leads/intake.ts';
 import type { DeliveryDeps } from './deps.ts';
 import { DISABLE_AFTER_MS } from './endpoint-health.ts';
 import { enqueueEvent } from './outbox.ts';

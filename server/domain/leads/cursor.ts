@@ -1,5 +1,5 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
-import { AppError } from '../../errors.ts';
+import { AppError } from '../../lib/errors.ts';
 
 /** A cursor older than this is refused ("stale"); the caller starts again without one. */
 export const CURSOR_TTL_MS = 24 * 3_600_000;

@@ -1,8 +1,8 @@
 import type { Db } from '../../db/database.ts';
 import { countLicenseLeadsSince, spendChallenge } from '../../db/spent-challenges-repo.ts';
-import { AppError } from '../../errors.ts';
-import type { Principal } from '../principal.ts';
-import type { LicensingDeps } from '../token-set.ts';
+import { AppError } from '../../lib/errors.ts';
+import type { Principal } from '../credentials/principal.ts';
+import type { LicensingDeps } from '../deps.ts';
 import {
   type Challenge,
   challengeKeyOf,

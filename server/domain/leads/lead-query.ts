@@ -1,5 +1,4 @@
 import { calculators, isCalculatorSlug } from '../../../calculators/index.ts';
-import type { Clock } from '../../clock.ts';
 import type { Db } from '../../db/database.ts';
 import {
   countLeads,
@@ -14,7 +13,8 @@ import {
 } from '../../db/lead-search-repo.ts';
 import type { LeadStatus } from '../../db/leads-repo.ts';
 import type { ResultRow } from '../../db/results-repo.ts';
-import { AppError } from '../../errors.ts';
+import type { Clock } from '../../lib/clock.ts';
+import { AppError } from '../../lib/errors.ts';
 import { type CursorKind, decodeCursor, encodeCursor } from './cursor.ts';
 
 /**

@@ -1,7 +1,7 @@
 import { getCalculator } from '../../../calculators/index.ts';
 import type { Db } from '../../db/database.ts';
 import { findResult, type ResultRow } from '../../db/results-repo.ts';
-import { AppError } from '../../errors.ts';
+import { AppError } from '../../lib/errors.ts';
 import { formatUsd } from '../../pdf/format.ts';
 
 /**

@@ -1,7 +1,7 @@
 import { hasAuditSince, recordAudit } from '../../db/audit-repo.ts';
-import { AppError } from '../../errors.ts';
-import { DEFAULT_PLANS, findPlan, type Plan, type PlanTable } from '../plans.ts';
-import type { LicensingDeps } from '../token-set.ts';
+import { AppError } from '../../lib/errors.ts';
+import type { LicensingDeps } from '../deps.ts';
+import { DEFAULT_PLANS, findPlan, type Plan, type PlanTable } from './plans.ts';
 
 /** Counters the ceilings need; the HTTP rate limiter provides them (shared through Redis). */
 export interface CeilingCounters {

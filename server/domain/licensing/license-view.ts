@@ -1,7 +1,7 @@
 import type { ActivationRow } from '../../db/activations-repo.ts';
 import type { LicenseRow } from '../../db/licenses-repo.ts';
-import { isIdleActivation } from '../site-activation.ts';
-import { licenseOutlook } from './license-outlook.ts';
+import { isIdleActivation } from '../activation/site-activation.ts';
+import { licenseOutlook } from './status.ts';
 
 const iso = (date: Date | null | undefined) => date?.toISOString() ?? null;
 

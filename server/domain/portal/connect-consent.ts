@@ -1,13 +1,13 @@
 import { recordAudit } from '../../db/audit-repo.ts';
 import { listLicensesByAccount } from '../../db/licenses-repo.ts';
-import { AppError } from '../../errors.ts';
-import { connectScopeOf, createConnectCode } from '../connect-codes.ts';
-import { canonicalHost, isDevHost, isDomainAllowed, isLoopbackHost } from '../domains.ts';
-import { isUsable, licenseState } from '../license-status.ts';
-import type { Scope } from '../token-set.ts';
+import { AppError } from '../../lib/errors.ts';
+import type { PortalDeps, PortalPrincipal } from '../accounts/portal-deps.ts';
+import { requireRole } from '../accounts/roles.ts';
+import { connectScopeOf, createConnectCode } from '../activation/connect-codes.ts';
+import type { Scope } from '../activation/token-set.ts';
+import { canonicalHost, isDevHost, isDomainAllowed, isLoopbackHost } from '../licensing/domains.ts';
+import { isUsable, licenseState } from '../licensing/status.ts';
 import { domainView } from './firm-views.ts';
-import type { PortalDeps, PortalPrincipal } from './portal-deps.ts';
-import { requireRole } from './roles.ts';
 
 /** The query of `GET /oauth/authorize` (RFC 6749 §4.1.1 with PKCE, plus the site being connected). */
 export interface AuthorizeParams {

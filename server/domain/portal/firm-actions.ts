@@ -1,9 +1,9 @@
 import type { LeadStatus } from '../../db/leads-repo.ts';
-import { changeLeadStatus } from '../leads.ts';
-import { createApiKey, revokeApiKey } from '../license-admin.ts';
-import type { ApiKeyScope } from '../scopes.ts';
-import type { PortalDeps, PortalPrincipal } from './portal-deps.ts';
-import { requireRole } from './roles.ts';
+import { createApiKey, revokeApiKey } from '../accounts/api-keys.ts';
+import type { PortalDeps, PortalPrincipal } from '../accounts/portal-deps.ts';
+import { requireRole } from '../accounts/roles.ts';
+import type { ApiKeyScope } from '../credentials/scopes.ts';
+import { changeLeadStatus } from '../leads/intake.ts';
 
 /** How a portal user appears in the audit trail (the Activity page shows the address). */
 export const actorOf = (p: PortalPrincipal) => `user:${p.email}`;

@@ -1,10 +1,10 @@
 import { findLead } from '../../db/leads-repo.ts';
-import { AppError } from '../../errors.ts';
-import { deleteLead, exportSubject } from '../delivery/privacy.ts';
-import { releaseQuarantinedLead } from '../leads.ts';
+import { AppError } from '../../lib/errors.ts';
+import type { PortalDeps, PortalPrincipal } from '../accounts/portal-deps.ts';
+import { requireRole } from '../accounts/roles.ts';
+import { releaseQuarantinedLead } from '../leads/intake.ts';
+import { deleteLead, exportSubject } from '../leads/privacy.ts';
 import { actorOf } from './firm-actions.ts';
-import type { PortalDeps, PortalPrincipal } from './portal-deps.ts';
-import { requireRole } from './roles.ts';
 
 /**
  * Releases an over-quota lead into the usual flow (alert mail and webhooks go now), as the REST

@@ -1,11 +1,11 @@
 import type { QuarantineFilter } from '../../db/lead-search-repo.ts';
 import { countTestLeads, findLead, type LeadStatus } from '../../db/leads-repo.ts';
 import { findResult } from '../../db/results-repo.ts';
-import { AppError } from '../../errors.ts';
+import { AppError } from '../../lib/errors.ts';
+import type { PortalDeps, PortalPrincipal } from '../accounts/portal-deps.ts';
+import { type LeadView, nextStatuses, toLeadView } from '../leads/intake.ts';
 import { findLeads, nextCursorOf } from '../leads/lead-query.ts';
 import { resultFigures } from '../leads/result-figures.ts';
-import { type LeadView, nextStatuses, toLeadView } from '../leads.ts';
-import type { PortalDeps, PortalPrincipal } from './portal-deps.ts';
 
 /** The Leads page's filters, as the URL and the CSV export carry them. */
 export interface FirmLeadFilter {

@@ -1,12 +1,12 @@
-import { createBillingPortalUrl } from '../../billing/billing-portal.ts';
-import { type CheckoutInput, createCheckoutUrl } from '../../billing/checkout.ts';
 import type { LicenseKeyKind } from '../../db/license-keys-repo.ts';
-import { rollLicenseKey } from '../licensing/license-keys.ts';
-import { releaseSeat, updateLicense } from '../licensing/license-lifecycle.ts';
-import { DEFAULT_PLANS } from '../plans.ts';
+import type { PortalDeps, PortalPrincipal } from '../accounts/portal-deps.ts';
+import { requireRole } from '../accounts/roles.ts';
+import { createBillingPortalUrl } from '../billing/billing-portal.ts';
+import { type CheckoutInput, createCheckoutUrl } from '../billing/checkout.ts';
+import { rollLicenseKey } from '../licensing/keys.ts';
+import { releaseSeat, updateLicense } from '../licensing/lifecycle.ts';
+import { DEFAULT_PLANS } from '../licensing/plans.ts';
 import { actorOf } from './firm-actions.ts';
-import type { PortalDeps, PortalPrincipal } from './portal-deps.ts';
-import { requireRole } from './roles.ts';
 
 const actingAs = (p: PortalPrincipal) => ({ actor: actorOf(p), accountId: p.accountId });
 

@@ -1,8 +1,8 @@
-import { type AccountUpdate, showAccount, updateAccount } from '../accounts/account-settings.ts';
 import { listConsentVersions } from '../accounts/consent.ts';
+import type { PortalDeps, PortalPrincipal } from '../accounts/portal-deps.ts';
+import { requireRole } from '../accounts/roles.ts';
+import { type AccountUpdate, showAccount, updateAccount } from '../accounts/settings.ts';
 import { actorOf } from './firm-actions.ts';
-import type { PortalDeps, PortalPrincipal } from './portal-deps.ts';
-import { requireRole } from './roles.ts';
 
 /**
  * Settings → Firm: display name, lead-alert addresses, brand accent and the consent text in force,

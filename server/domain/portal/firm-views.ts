@@ -7,14 +7,14 @@ import type { LicenseRow } from '../../db/licenses-repo.ts';
 import { listLicensesByAccount } from '../../db/licenses-repo.ts';
 import { countLeadsBetween } from '../../db/portal-stats-repo.ts';
 import { listMembers } from '../../db/users-repo.ts';
-import { AppError } from '../../errors.ts';
-import { licenseKeysView } from '../licensing/license-keys.ts';
-import { licenseOutlook } from '../licensing/license-outlook.ts';
-import { parseScopes } from '../scopes.ts';
-import { idleCutoff } from '../site-activation.ts';
+import { AppError } from '../../lib/errors.ts';
+import type { PortalDeps, PortalPrincipal } from '../accounts/portal-deps.ts';
+import { idleCutoff } from '../activation/site-activation.ts';
+import { parseScopes } from '../credentials/scopes.ts';
+import { licenseKeysView } from '../licensing/keys.ts';
+import { licenseOutlook } from '../licensing/status.ts';
 import { ACTIVITY_KINDS, type ActivityKind } from './activity-kinds.ts';
 import { hiddenTestLeads, pageOfFirmLeads } from './firm-leads.ts';
-import type { PortalDeps, PortalPrincipal } from './portal-deps.ts';
 
 const iso = (d: Date | null | undefined) => d?.toISOString() ?? null;
 

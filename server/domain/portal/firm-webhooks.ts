@@ -1,3 +1,5 @@
+import type { PortalDeps, PortalPrincipal } from '../accounts/portal-deps.ts';
+import { requireRole } from '../accounts/roles.ts';
 import { listDeliveries, replayDelivery, sendTestEvent } from '../delivery/deliveries.ts';
 import {
   createEndpoint,
@@ -7,10 +9,8 @@ import {
   rollEndpointSecret,
   updateEndpoint,
 } from '../delivery/endpoints.ts';
-import type { ActingAs } from '../licensing/license-lifecycle.ts';
+import type { ActingAs } from '../licensing/lifecycle.ts';
 import { actorOf } from './firm-actions.ts';
-import type { PortalDeps, PortalPrincipal } from './portal-deps.ts';
-import { requireRole } from './roles.ts';
 
 /**
  * Settings → Webhooks: the lead-delivery domain functions the operator's admin routes call, scoped

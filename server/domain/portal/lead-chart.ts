@@ -1,5 +1,5 @@
 import { liveLeadsByDay } from '../../db/lead-search-repo.ts';
-import type { PortalDeps, PortalPrincipal } from './portal-deps.ts';
+import type { PortalDeps, PortalPrincipal } from '../accounts/portal-deps.ts';
 
 const DAY_MS = 86_400_000;
 /** The chart covers this many days, today included. */

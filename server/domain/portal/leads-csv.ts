@@ -1,9 +1,9 @@
 import { recordAudit } from '../../db/audit-repo.ts';
+import type { PortalDeps, PortalPrincipal } from '../accounts/portal-deps.ts';
+import { requireRole } from '../accounts/roles.ts';
+import type { LeadView } from '../leads/intake.ts';
 import { MAIN_FIGURES, type MainFigure } from '../leads/lead-result.ts';
-import type { LeadView } from '../leads.ts';
 import { type FirmLeadFilter, pageOfFirmLeads } from './firm-leads.ts';
-import type { PortalDeps, PortalPrincipal } from './portal-deps.ts';
-import { requireRole } from './roles.ts';
 
 const COLUMNS: [string, (l: LeadView) => string | null][] = [
   ['lead_id', (l) => l.leadId],

@@ -1,4 +1,4 @@
-import type { PortalDeps } from '../../domain/portal/portal-deps.ts';
+import type { PortalDeps } from '../../domain/accounts/portal-deps.ts';
 import type { TrustProxy } from '../../http/client-ip.ts';
 import { createRouter } from '../../http/openapi-router.ts';
 import { requirePortalSession } from '../../http/portal-session.ts';

@@ -7,9 +7,9 @@ import {
   listPasskeys,
   passkeyRegistrationOptions,
   removePasskey,
-} from '../../domain/portal/passkeys.ts';
-import type { PortalDeps } from '../../domain/portal/portal-deps.ts';
-import { csrfTokenOf, endSession, listSessions, switchAccount } from '../../domain/portal/sessions.ts';
+} from '../../domain/accounts/passkeys.ts';
+import type { PortalDeps } from '../../domain/accounts/portal-deps.ts';
+import { csrfTokenOf, endSession, listSessions, switchAccount } from '../../domain/accounts/sessions.ts';
 import type { AppEnv } from '../../http/app-env.ts';
 import { clearSessionCookie, portalOf } from '../../http/portal-session.ts';
 import { jsonBody } from '../schemas.ts';

@@ -1,10 +1,14 @@
 import { createRoute, z } from '@hono/zod-openapi';
-import { acceptInvitation, declineInvitation, describeInvitation } from '../../domain/portal/invitations.ts';
-import { redeemLink, safeNextPath } from '../../domain/portal/magic-links.ts';
-import { passkeySignInOptions, verifyPasskeySignIn } from '../../domain/portal/passkeys.ts';
-import { normalizeEmail, type PortalDeps } from '../../domain/portal/portal-deps.ts';
-import { startSession } from '../../domain/portal/sessions.ts';
-import { requestSignInLink } from '../../domain/portal/sign-in-mails.ts';
+import {
+  acceptInvitation,
+  declineInvitation,
+  describeInvitation,
+} from '../../domain/accounts/invitations.ts';
+import { redeemLink, safeNextPath } from '../../domain/accounts/magic-links.ts';
+import { passkeySignInOptions, verifyPasskeySignIn } from '../../domain/accounts/passkeys.ts';
+import { normalizeEmail, type PortalDeps } from '../../domain/accounts/portal-deps.ts';
+import { startSession } from '../../domain/accounts/sessions.ts';
+import { requestSignInLink } from '../../domain/accounts/sign-in-mails.ts';
 import { clientIp, ipRateKey, type TrustProxy } from '../../http/client-ip.ts';
 import { createRouter } from '../../http/openapi-router.ts';
 import { assertSameOrigin, sessionTokenOf, setSessionCookie } from '../../http/portal-session.ts';

@@ -1,10 +1,10 @@
 import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
+import type { PortalDeps } from '../../domain/accounts/portal-deps.ts';
 import {
   approveConnectRequest,
   denyConnectRequest,
   describeConnectRequest,
 } from '../../domain/portal/connect-consent.ts';
-import type { PortalDeps } from '../../domain/portal/portal-deps.ts';
 import type { AppEnv } from '../../http/app-env.ts';
 import { portalOf } from '../../http/portal-session.ts';
 import { jsonBody } from '../schemas.ts';

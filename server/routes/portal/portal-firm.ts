@@ -1,4 +1,9 @@
 import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
+import { listInvitations } from '../../domain/accounts/invitations.ts';
+import { changeMemberRole, inviteToFirm, listMembers, removeMember } from '../../domain/accounts/members.ts';
+import type { PortalDeps } from '../../domain/accounts/portal-deps.ts';
+import { requireRole } from '../../domain/accounts/roles.ts';
+import { API_KEY_SCOPES } from '../../domain/credentials/scopes.ts';
 import {
   changeFirmLeadStatus,
   createFirmApiKey,
@@ -12,12 +17,7 @@ import {
   listFirmApiKeys,
   listFirmLicenses,
 } from '../../domain/portal/firm-views.ts';
-import { listInvitations } from '../../domain/portal/invitations.ts';
 import { leadsCsvStream } from '../../domain/portal/leads-csv.ts';
-import { changeMemberRole, inviteToFirm, listMembers, removeMember } from '../../domain/portal/members.ts';
-import type { PortalDeps } from '../../domain/portal/portal-deps.ts';
-import { requireRole } from '../../domain/portal/roles.ts';
-import { API_KEY_SCOPES } from '../../domain/scopes.ts';
 import type { AppEnv } from '../../http/app-env.ts';
 import { portalOf } from '../../http/portal-session.ts';
 import { jsonBody } from '../schemas.ts';

@@ -3,7 +3,7 @@ import { runCalculator } from '../../../calculators/index.ts';
 import { newId } from '../../db/ids.ts';
 import { findLead, insertLead } from '../../db/leads-repo.ts';
 import { insertResult } from '../../db/results-repo.ts';
-import { inviteMember } from '../../domain/portal/members.ts';
+import { inviteMember } from '../../domain/accounts/members.ts';
 import { createTestContext, type TestContext } from '../../test-support/services.ts';
 
 let ctx: TestContext;

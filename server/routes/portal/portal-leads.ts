@@ -1,4 +1,6 @@
 import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
+import type { PortalDeps } from '../../domain/accounts/portal-deps.ts';
+import { heldLeads } from '../../domain/leads/held-leads.ts';
 import { ACTIVITY_KIND_NAMES } from '../../domain/portal/activity-kinds.ts';
 import {
   deleteFirmLead,
@@ -6,9 +8,7 @@ import {
   releaseFirmLead,
 } from '../../domain/portal/firm-lead-actions.ts';
 import { type FirmLeadFilter, firmLeadDetail } from '../../domain/portal/firm-leads.ts';
-import { heldLeads } from '../../domain/portal/held-leads.ts';
 import { leadsPerWeek } from '../../domain/portal/lead-chart.ts';
-import type { PortalDeps } from '../../domain/portal/portal-deps.ts';
 import type { AppEnv } from '../../http/app-env.ts';
 import { portalOf } from '../../http/portal-session.ts';
 import { IdParam, portalOk, portalSecurity } from './portal-schemas.ts';

@@ -1,5 +1,6 @@
 import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
-import { DEFAULT_KEY_OVERLAP_MS } from '../../domain/licensing/license-keys.ts';
+import type { PortalDeps } from '../../domain/accounts/portal-deps.ts';
+import { DEFAULT_KEY_OVERLAP_MS } from '../../domain/licensing/keys.ts';
 import {
   billingOptions,
   changeFirmDomains,
@@ -8,7 +9,6 @@ import {
   releaseFirmSeat,
   rollFirmKey,
 } from '../../domain/portal/firm-licenses.ts';
-import type { PortalDeps } from '../../domain/portal/portal-deps.ts';
 import type { AppEnv } from '../../http/app-env.ts';
 import { portalOf } from '../../http/portal-session.ts';
 import { errorResponses, jsonBody, jsonResponse, overlapSeconds } from '../schemas.ts';

@@ -1,8 +1,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { extname, join, normalize } from 'node:path';
 import { OpenAPIHono } from '@hono/zod-openapi';
-import { AppError } from '../../errors.ts';
 import type { AppEnv } from '../../http/app-env.ts';
+import { AppError } from '../../lib/errors.ts';
 
 const TYPES: Record<string, string> = {
   '.js': 'text/javascript; charset=utf-8',

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RulesCatalog } from '../../../calculators/estate-tax/rules-catalog.ts';
-import { inviteMember } from '../../domain/portal/members.ts';
+import { inviteMember } from '../../domain/accounts/members.ts';
 import { createTestContext, type TestContext } from '../../test-support/services.ts';
 
 let ctx: TestContext;

@@ -1,5 +1,6 @@
 import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
-import { AccountUpdateSchema } from '../../domain/accounts/account-settings.ts';
+import type { PortalDeps } from '../../domain/accounts/portal-deps.ts';
+import { AccountUpdateSchema } from '../../domain/accounts/settings.ts';
 import { DEFAULT_ROLL_OVERLAP_SECONDS, EndpointChangesSchema } from '../../domain/delivery/endpoints.ts';
 import { WEBHOOK_EVENT_TYPES } from '../../domain/delivery/event-types.ts';
 import { firmSettings, updateFirmSettings } from '../../domain/portal/firm-settings.ts';
@@ -13,7 +14,6 @@ import {
   sendFirmTestEvent,
   updateFirmEndpoint,
 } from '../../domain/portal/firm-webhooks.ts';
-import type { PortalDeps } from '../../domain/portal/portal-deps.ts';
 import type { AppEnv } from '../../http/app-env.ts';
 import { portalOf } from '../../http/portal-session.ts';
 import { jsonBody, overlapSeconds } from '../schemas.ts';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAccount } from '../../domain/license-admin.ts';
+import { createAccount } from '../../domain/accounts/accounts.ts';
+import { inviteMember } from '../../domain/accounts/members.ts';
 import { csvField } from '../../domain/portal/leads-csv.ts';
-import { inviteMember } from '../../domain/portal/members.ts';
 import { sessionCookie } from '../../http/portal-session.ts';
 import { createTestContext, type TestContext } from '../../test-support/services.ts';
 

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { systemClock } from '../../clock.ts';
 import { loadConfig } from '../../env.ts';
+import { systemClock } from '../../lib/clock.ts';
 import { silentLogger } from '../../logger.ts';
 import { createApiApp, createServices } from '../../services.ts';
 import { createTestDatabase } from '../../test-support/db.ts';

@@ -1,0 +1,143 @@
+import { z } from 'zod';
+import {
+  type AccountChanges,
+  type AccountRow,
+  findAccountById,
+  listAccounts as listAccountRows,
+  updateAccount as updateAccountRow,
+} from '../../db/accounts-repo.ts';
+import { recordAudit } from '../../db/audit-repo.ts';
+import type { Db } from '../../db/database.ts';
+import { listLicensesByAccount } from '../../db/licenses-repo.ts';
+import { invalidateCaches } from '../caches/lookup-caches.ts';
+import type { LicensingDeps } from '../deps.ts';
+import { type ActingAs, diff, notFound } from '../licensing/lifecycle.ts';
+import {
+  countConsentVersions,
+  findCurrentConsent,
+  publishConsentText,
+  renamedDefaultConsent,
+} from './consent.ts';
+
+/** `account update` (admin API, CLI, portal): the firm settings the widget, PDF, alerts and portal read. */
+export const AccountUpdateSchema = z
+  .object({
+    name: z.string().trim().min(1).max(200).optional(),
+    consentText: z
+      .string()
+      .trim()
+      .min(20, 'Consent text must be at least 20 characters')
+      .max(2000)
+      .optional(),
+    alertEmails: z.array(z.email('Expected an e-mail address such as office@firm.com')).max(10).optional(),
+    accentColor: z
+      .string()
+      .regex(/^#[0-9a-fA-F]{6}$/, 'Expected a colour as #rrggbb')
+      .transform((v) => v.toLowerCase())
+      .optional(),
+  })
+  .strict()
+  .refine((v) => Object.values(v).some((x) => x !== undefined), 'Nothing to change: give at least one field');
+
+export type AccountUpdate = z.output<typeof AccountUpdateSchema>;
+
+function toAccountView(account: AccountRow) {
+  return {
+    id: account.id,
+    name: account.name,
+    email: account.email,
+    accentColor: account.accentColor,
+    alertEmails: account.alertEmails,
+    stripeCustomerId: account.stripeCustomerId,
+    createdAt: account.createdAt.toISOString(),
+  };
+}
+
+/** `account list`: every firm (operator only; the portal never lists accounts). */
+export async function listAccounts(deps: { db: Db }) {
+  const rows = await listAccountRows(deps.db);
+  return Promise.all(
+    rows.map(async (a) => ({
+      ...toAccountView(a),
+      licenses: (await listLicensesByAccount(deps.db, a.id)).length,
+    })),
+  );
+}
+
+/** `account show`: the firm's settings, its consent text in force and its license ids. */
+export async function showAccount(deps: { db: Db }, accountId: string, scope?: { accountId?: string }) {
+  const account = await findAccountById(deps.db, accountId);
+  if (!account || (scope?.accountId && scope.accountId !== accountId)) throw notFound('account', accountId);
+  const consent = await findCurrentConsent(deps.db, accountId);
+  return {
+    account: {
+      ...toAccountView(account),
+      consent: consent
+        ? {
+            id: consent.id,
+            version: consent.version,
+            text: consent.text,
+            createdAt: consent.createdAt.toISOString(),
+            versions: await countConsentVersions(deps.db, accountId),
+          }
+        : null,
+      licenseIds: (await listLicensesByAccount(deps.db, accountId)).map((l) => l.id),
+    },
+  };
+}
+
+/**
+ * `account update`: display name, lead-alert addresses and brand accent are written to the account;
+ * consent text becomes a new consent version (unchanged text keeps the version in force), so a
+ * lead keeps pointing at the words its visitor saw. The audit entry records before and after of
+ * each changed setting; alert addresses are personal data of the firm's staff, so only their count
+ * is written there.
+ */
+export async function updateAccount(
+  deps: Pick<LicensingDeps, 'db' | 'clock' | 'caches'>,
+  accountId: string,
+  input: AccountUpdate,
+  as: ActingAs,
+) {
+  const account = await findAccountById(deps.db, accountId);
+  if (!account || (as.accountId && as.accountId !== accountId)) throw notFound('account', accountId);
+  const changes: AccountChanges = {};
+  if (input.name !== undefined && input.name !== account.name) changes.name = input.name;
+  if (input.accentColor !== undefined && input.accentColor !== account.accentColor)
+    changes.accentColor = input.accentColor;
+  const emails = input.alertEmails?.map((e) => e.toLowerCase()).filter((e, i, all) => all.indexOf(e) === i);
+  if (emails && emails.join(',') !== account.alertEmails.join(',')) changes.alertEmails = emails;
+  // A renamed firm still on the default consent gets the default with its new name.
+  const consentText =
+    input.consentText ??
+    (changes.name ? await renamedDefaultConsent(deps.db, accountId, account.name, changes.name) : undefined);
+  const before = consentText !== undefined ? await findCurrentConsent(deps.db, accountId) : undefined;
+  const consent =
+    consentText !== undefined ? await publishConsentText(deps, accountId, consentText) : undefined;
+  const consentChanged = consent !== undefined && consent.id !== before?.id;
+  if (Object.keys(changes).length === 0 && !consentChanged) return showAccount(deps, accountId);
+  if (Object.keys(changes).length > 0) {
+    await updateAccountRow(deps.db, accountId, changes);
+    // Embed sessions carry the firm's name and accent.
+    await invalidateCaches(deps);
+  }
+  const { alertEmails: _personal, ...auditable } = changes;
+  const audited = diff(account, auditable);
+  if (changes.alertEmails) {
+    Object.assign(audited.before, { alertEmails: `${account.alertEmails.length} addresses` });
+    Object.assign(audited.after, { alertEmails: `${changes.alertEmails.length} addresses` });
+  }
+  if (consentChanged) {
+    Object.assign(audited.before, { consentVersion: before?.version ?? null });
+    Object.assign(audited.after, { consentVersion: consent.version });
+  }
+  await recordAudit(deps.db, {
+    accountId,
+    actor: as.actor,
+    action: 'account.updated',
+    subject: accountId,
+    data: audited,
+    at: deps.clock.now(),
+  });
+  return showAccount(deps, accountId);
+}

@@ -1,0 +1,111 @@
+import type { Db } from '../../db/database.ts';
+import { newId } from '../../db/ids.ts';
+import { insertRefreshToken, type RefreshTokenRow } from '../../db/refresh-tokens-repo.ts';
+import { AppError } from '../../lib/errors.ts';
+import { generateOpaqueToken, hmacSecret, toBase62 } from '../credentials/formats.ts';
+import type { LicensingDeps } from '../deps.ts';
+import { type LicenseDates, licenseState } from '../licensing/status.ts';
+
+export const ACCESS_TOKEN_TTL_MS = 15 * 60_000;
+export const REFRESH_IDLE_TTL_MS = 60 * 86_400_000;
+/** A retry of the just-rotated refresh token inside this window gets the same new pair back. */
+export const REFRESH_RETRY_WINDOW_MS = 30_000;
+
+export type Scope = 'site' | 'site admin';
+
+export interface TokenSet {
+  accessJwt: string;
+  refreshToken: string;
+  /** When the access token expires (ISO 8601 UTC). */
+  expiresAt: string;
+  tokenType: 'Bearer';
+  expiresIn: number;
+  scope: Scope;
+}
+
+export interface LicenseForToken extends LicenseDates {
+  id: string;
+  accountId: string;
+}
+
+/** The access token of one refresh token: deterministic given the row, so a retry re-creates it. */
+export async function accessTokenFor(
+  deps: LicensingDeps,
+  license: LicenseForToken,
+  row: RefreshTokenRow,
+): Promise<{ token: string; expiresAt: Date }> {
+  const usableUntil = licenseState(license, deps.clock.now()).usableUntil;
+  if (!usableUntil) throw new AppError('INVALID_LICENSE', 'The license is not valid.');
+  const end = Math.min(row.createdAt.getTime() + ACCESS_TOKEN_TTL_MS, usableUntil.getTime());
+  const { token, expiresAt } = await deps.tokens.issue('access', {
+    subject: license.id,
+    claims: {
+      acc: license.accountId,
+      act: row.activationId,
+      fam: row.familyId,
+      dom: row.domain,
+      scope: row.scope,
+    },
+    expiresAt: new Date(end),
+    jti: row.id,
+    issuedAt: row.createdAt,
+  });
+  return { token, expiresAt };
+}
+
+export async function toTokenSet(
+  deps: LicensingDeps,
+  license: LicenseForToken,
+  row: RefreshTokenRow,
+  refreshToken: string,
+): Promise<TokenSet> {
+  const access = await accessTokenFor(deps, license, row);
+  return {
+    accessJwt: access.token,
+    refreshToken,
+    expiresAt: access.expiresAt.toISOString(),
+    tokenType: 'Bearer',
+    expiresIn: Math.max(0, Math.round((access.expiresAt.getTime() - deps.clock.now().getTime()) / 1000)),
+    scope: row.scope as Scope,
+  };
+}
+
+/**
+ * The child of a refresh token is derived from the parent's plaintext (which only the client
+ * holds) with the server's pepper, so a lost-response retry can be answered with the very same
+ * token without ever storing a token in clear.
+ */
+export function childRefreshToken(pepper: Buffer, parentToken: string): string {
+  return `svc_rt_${toBase62(Buffer.from(hmacSecret(pepper, `child:${parentToken}`), 'hex'))}`;
+}
+
+export async function storeRefreshToken(
+  deps: LicensingDeps,
+  db: Db,
+  values: {
+    token: string;
+    id?: string;
+    familyId?: string;
+    parentId?: string;
+    activationId: string;
+    licenseId: string;
+    domain: string;
+    scope: Scope;
+  },
+): Promise<RefreshTokenRow> {
+  const now = deps.clock.now();
+  return insertRefreshToken(db, {
+    id: values.id ?? newId('rt'),
+    familyId: values.familyId ?? newId('fam'),
+    parentId: values.parentId ?? null,
+    activationId: values.activationId,
+    licenseId: values.licenseId,
+    domain: values.domain,
+    scope: values.scope,
+    tokenHmac: hmacSecret(deps.pepper, values.token),
+    expiresAt: new Date(now.getTime() + REFRESH_IDLE_TTL_MS),
+    createdAt: now,
+  });
+}
+
+export const newRefreshToken = () => generateOpaqueToken('svc_rt_');

@@ -1,0 +1,21 @@
+import type { Db } from '../db/database.ts';
+import type { Clock } from '../lib/clock.ts';
+import type { LookupCaches } from './caches/lookup-caches.ts';
+import type { TokenService } from './credentials/tokens.ts';
+import type { PlanTable } from './licensing/plans.ts';
+
+/**
+ * What nearly every domain function needs: the database, the clock, the token service, the
+ * pepper that keys stored secrets' HMACs, and optionally the plan table and lookup caches. Built
+ * once in services.ts; subjects with more needs extend it (PortalDeps, DeliveryDeps).
+ */
+export interface LicensingDeps {
+  db: Db;
+  clock: Clock;
+  tokens: TokenService;
+  pepper: Buffer;
+  /** The plan table (`PLANS`); the defaults when absent. */
+  plans?: PlanTable;
+  /** Lookup caches (verified tokens, licenses, keys); every write that changes them invalidates. */
+  caches?: LookupCaches;
+}

@@ -1,0 +1,438 @@
+import { createHash } from 'node:crypto';
+import { calculators, isCalculatorSlug } from '../../../calculators/index.ts';
+import { pageOfText } from '../../../protocol/page.ts';
+import { findAccountById } from '../../db/accounts-repo.ts';
+import { recordAudit } from '../../db/audit-repo.ts';
+import { type Db, withTransaction } from '../../db/database.ts';
+import {
+  deleteIdempotencyKey,
+  findIdempotencyKey,
+  insertIdempotencyKey,
+  purgeExpiredKeys,
+} from '../../db/idempotency-repo.ts';
+import { newId } from '../../db/ids.ts';
+import {
+  findLead,
+  insertLead,
+  type LeadRow,
+  type LeadStatus,
+  releaseLead,
+  updateLeadStatus,
+} from '../../db/leads-repo.ts';
+import { findResult } from '../../db/results-repo.ts';
+import { AppError } from '../../lib/errors.ts';
+import { type ConsentVersion, ensureCurrentConsent, findConsentVersion } from '../accounts/consent.ts';
+import type { Principal } from '../credentials/principal.ts';
+import { joinAlertDigest, noteQuarantined } from '../delivery/digests.ts';
+import { enqueueLeadEvent } from '../delivery/outbox.ts';
+import type { LicensingDeps } from '../deps.ts';
+import { alert, planOf } from '../licensing/ceilings.ts';
+import { spendLeadChallenge } from './lead-challenge.ts';
+import { type LeadConsent, leadConsent } from './lead-consent.ts';
+import { type LeadResult, leadResult, type ResultSource } from './lead-result.ts';
+import { type Triage, triageLead } from './lead-triage.ts';
+
+/** Idempotency keys are kept this long (Stripe keeps them 24 hours). */
+export const IDEMPOTENCY_TTL_MS = 24 * 3_600_000;
+
+export interface LeadInput {
+  resultId?: string;
+  calculator: string;
+  name: string;
+  email: string;
+  phone?: string;
+  state: string;
+  consent: true;
+  /**
+   * The consent version the widget showed (from its embed session). Stored as sent when it is a
+   * version of this firm, even an older one; absent (older widgets), the current version is stored
+   * and the lead is marked `consent.assumed`.
+   */
+  consentVersionId?: string;
+  /** Accepted for compatibility and ignored: consent text is never taken from a client. */
+  consentText?: string;
+  /** Honeypot: invisible to people, filled in by bots. */
+  website?: string;
+  /** Where consent was given: the host page as the widget reported it; stored as origin + path. */
+  page?: string;
+  /** Proof of work: base64 JSON of a solved challenge (`POST /leads/challenge`); never hashed. */
+  altcha?: string;
+}
+
+export interface StoredResponse {
+  status: number;
+  body: Record<string, unknown>;
+  replayed: boolean;
+}
+
+/** The request's identity for its Idempotency-Key; the proof of work is not part of it (a retry may carry a new one). */
+const requestHash = (input: LeadInput) =>
+  createHash('sha256')
+    .update(
+      JSON.stringify(
+        Object.keys(input)
+          .filter((k) => k !== 'altcha')
+          .sort()
+          .map((k) => [k, input[k as keyof LeadInput]]),
+      ),
+    )
+    .digest('hex');
+
+class KeyTaken extends Error {}
+
+/**
+ * `POST /leads`. The lead and its idempotency record are written in one transaction, and the
+ * answer goes out only after it commits. A retry with the same key gets the first answer again;
+ * the same key with another body is refused; a race on one key stores one lead.
+ */
+export async function submitLead(
+  deps: LicensingDeps,
+  principal: Extract<Principal, { kind: 'embed' }>,
+  key: string,
+  input: LeadInput,
+  source: { sourceNet?: string | null } = {},
+): Promise<StoredResponse> {
+  if (!isCalculatorSlug(input.calculator)) {
+    throw new AppError('INVALID_REQUEST', `Unknown calculator "${input.calculator}".`, {
+      details: [{ path: 'calculator', message: `One of: ${calculators.map((c) => c.slug).join(', ')}` }],
+    });
+  }
+  if (input.website) {
+    // A bot: answer as if stored, store nothing.
+    return {
+      status: 201,
+      body: { leadId: newId('lead'), status: 'new', createdAt: deps.clock.now().toISOString() },
+      replayed: false,
+    };
+  }
+  const hash = requestHash(input);
+  const context = await leadContext(deps, principal, input, source.sourceNet ?? null);
+  try {
+    return await deps.db.transaction(async (txRaw) => {
+      const tx = txRaw as unknown as Db;
+      const stored = await replay(deps, tx, principal.accountId, key, hash);
+      if (stored) return stored;
+      if (input.altcha) await spendLeadChallenge(deps, tx, principal.licenseId, input.altcha);
+      const result = input.resultId ? await findResult(tx, principal.accountId, input.resultId) : null;
+      if (input.resultId && !result) {
+        throw new AppError('INVALID_REQUEST', 'resultId does not name a result of this firm.', {
+          details: [{ path: 'resultId', message: 'Unknown result' }],
+        });
+      }
+      await purgeExpiredKeys(tx, principal.accountId, deps.clock.now());
+      const lead = await insertLead(tx, await leadValues(deps, tx, principal, key, input, context));
+      if (lead.quarantinedAt) await noteQuarantined(tx, lead.accountId, lead.createdAt);
+      // A digested lead's alert and webhook go out with its hour's digest instead.
+      else if (!lead.digestId)
+        await enqueueLeadEvent(
+          tx,
+          'lead.created',
+          lead,
+          toLeadView({ ...lead, result: result ?? null }),
+          lead.createdAt,
+        );
+      const body = { leadId: lead.id, status: lead.status, createdAt: lead.createdAt.toISOString() };
+      const now = deps.clock.now();
+      const inserted = await insertIdempotencyKey(tx, {
+        accountId: principal.accountId,
+        key,
+        requestHash: hash,
+        responseStatus: 201,
+        responseBody: body,
+        createdAt: now,
+        expiresAt: new Date(now.getTime() + IDEMPOTENCY_TTL_MS),
+      });
+      if (!inserted) throw new KeyTaken();
+      return { status: 201, body, replayed: false };
+    });
+  } catch (error) {
+    const spent = error instanceof AppError && error.code === 'CHALLENGE_SPENT';
+    if (!(error instanceof KeyTaken) && !spent) throw error;
+    // A concurrent request with the same key committed first; our lead was rolled back (or it
+    // spent the challenge we carry: the same retry, answered with the first answer).
+    const stored = await replay(deps, deps.db, principal.accountId, key, hash);
+    if (!stored) throw error;
+    return stored;
+  }
+}
+
+async function replay(
+  deps: LicensingDeps,
+  db: Db,
+  accountId: string,
+  key: string,
+  hash: string,
+): Promise<StoredResponse | undefined> {
+  const row = await findIdempotencyKey(db, accountId, key);
+  if (!row) return undefined;
+  if (row.expiresAt.getTime() <= deps.clock.now().getTime()) {
+    await deleteIdempotencyKey(db, accountId, key);
+    return undefined;
+  }
+  if (row.requestHash !== hash) {
+    throw new AppError(
+      'IDEMPOTENCY_CONFLICT',
+      'This Idempotency-Key was used with a different request body.',
+    );
+  }
+  return { status: row.responseStatus, body: row.responseBody as Record<string, unknown>, replayed: true };
+}
+
+interface LeadContext {
+  consent: ConsentVersion;
+  /** No version was named (an older widget): `consent` is the one in force, assumed. */
+  consentAssumed: boolean;
+  triage: Triage;
+  quota: number;
+  sourceNet: string | null;
+}
+
+/**
+ * The consent version the visitor saw: the one the widget named, when it is a version of this
+ * firm (older ones too: a firm may publish a new text while the visitor is on the page), else
+ * INVALID_REQUEST; without a name, the version in force (its default text is written as version 1
+ * on first use), marked as assumed.
+ */
+async function consentSeen(
+  deps: LicensingDeps,
+  accountId: string,
+  versionId: string | undefined,
+): Promise<{ consent: ConsentVersion; consentAssumed: boolean }> {
+  if (versionId !== undefined) {
+    const named = await findConsentVersion(deps.db, accountId, versionId);
+    if (!named) {
+      throw new AppError(
+        'INVALID_REQUEST',
+        'consentVersionId does not name a consent version of this firm.',
+        {
+          details: [{ path: 'consentVersionId', message: 'Unknown consent version' }],
+        },
+      );
+    }
+    return { consent: named, consentAssumed: false };
+  }
+  const account = await findAccountById(deps.db, accountId);
+  const consent = await ensureCurrentConsent(deps, accountId, account?.name ?? 'this firm');
+  return { consent, consentAssumed: true };
+}
+
+/**
+ * The consent the visitor saw (`consentSeen`), and the spam rule's verdict (`triageLead`): held for
+ * the lead's own signals, or live — alerted on its own, or past the plan's daily figure grouped
+ * into the hour's digest. The first lead past the figure writes an alert to the audit log.
+ * Test-mode leads are never held.
+ */
+async function leadContext(
+  deps: LicensingDeps,
+  principal: Extract<Principal, { kind: 'embed' }>,
+  input: LeadInput,
+  sourceNet: string | null,
+): Promise<LeadContext> {
+  const seen = await consentSeen(deps, principal.accountId, input.consentVersionId);
+  const quota = planOf(deps.plans, principal.plan).leadsPerDay;
+  const live: Triage = { reasons: [], digest: false, overQuota: false };
+  if (principal.test) return { ...seen, triage: live, quota, sourceNet: null };
+  const triage = await triageLead(deps.db, {
+    licenseId: principal.licenseId,
+    sourceNet,
+    name: input.name,
+    email: input.email,
+    quota,
+    now: deps.clock.now(),
+  });
+  if (triage.overQuota)
+    await alert(
+      deps,
+      { id: principal.licenseId, accountId: principal.accountId, plan: principal.plan },
+      'ceiling.leads_per_day',
+      { quota },
+    );
+  return { ...seen, triage, quota, sourceNet };
+}
+
+async function leadValues(
+  deps: LicensingDeps,
+  tx: Db,
+  principal: Extract<Principal, { kind: 'embed' }>,
+  key: string,
+  input: LeadInput,
+  context: LeadContext,
+) {
+  const now = deps.clock.now();
+  const held = context.triage.reasons.length > 0;
+  const digestId = context.triage.digest ? await joinAlertDigest(tx, principal, context.quota, now) : null;
+  return {
+    id: newId('lead'),
+    accountId: principal.accountId,
+    licenseId: principal.licenseId,
+    calculator: input.calculator,
+    resultId: input.resultId ?? null,
+    name: input.name,
+    email: input.email,
+    phone: input.phone ?? null,
+    state: input.state,
+    status: 'new' as const,
+    consentText: context.consent.text,
+    consentVersionId: context.consent.id,
+    consentAssumed: context.consentAssumed,
+    consentedAt: now,
+    page: input.page ? (pageOfText(input.page) ?? null) : null,
+    idempotencyKey: key,
+    test: principal.test,
+    quarantinedAt: held ? now : null,
+    quarantineReasons: context.triage.reasons,
+    sourceNet: context.sourceNet,
+    digestId,
+    createdAt: now,
+    updatedAt: now,
+  };
+}
+
+export interface LeadView {
+  leadId: string;
+  calculator: string;
+  resultId: string | null;
+  name: string;
+  email: string;
+  phone: string | null;
+  state: string | null;
+  status: LeadStatus;
+  consentText: string;
+  consentVersionId: string | null;
+  consentedAt: string;
+  /** The consent as given: version, exact text, its SHA-256, when, and on which page. */
+  consent: LeadConsent;
+  /** The calculation behind the lead, as data with its headline figure; null when none. */
+  result: LeadResult | null;
+  /** From a test-mode session (development host); listed only with `includeTest=true`. */
+  test: boolean;
+  /** Held for spam signals: stored, no alert or webhook until the firm releases it. */
+  quarantined: boolean;
+  /** Why it is held (`network_burst`, `link_in_name`, `disposable_email`); empty when live. */
+  quarantineReasons: string[];
+  createdAt: string;
+  updatedAt: string;
+}
+
+/**
+ * The lead's public shape, the one object REST, webhooks, the alert mail, the CSV and the portal
+ * are built from. `result` is the linked calculation (null when the lead names none); callers pass
+ * it explicitly so a lead is never shown without the figures it has.
+ */
+export function toLeadView(row: LeadRow & { result: ResultSource | null }): LeadView {
+  return {
+    leadId: row.id,
+    calculator: row.calculator,
+    resultId: row.resultId,
+    name: row.name,
+    email: row.email,
+    phone: row.phone,
+    state: row.state,
+    status: row.status as LeadStatus,
+    consentText: row.consentText,
+    consentVersionId: row.consentVersionId,
+    consentedAt: row.consentedAt.toISOString(),
+    consent: leadConsent(row),
+    result: leadResult(row.result),
+    test: row.test,
+    quarantined: row.quarantinedAt !== null,
+    quarantineReasons: row.quarantinedAt !== null ? row.quarantineReasons : [],
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+  };
+}
+
+const TRANSITIONS: Record<LeadStatus, LeadStatus[]> = {
+  new: ['contacted', 'converted'],
+  contacted: ['converted'],
+  converted: [],
+};
+
+/** The statuses a lead in `from` may move to (what a picker offers). */
+export const nextStatuses = (from: LeadStatus): readonly LeadStatus[] => TRANSITIONS[from];
+
+/** Who acted, for the audit trail: `user:<e-mail>` (portal), `apikey:<id>`, `operator`. */
+export const actorOfPrincipal = (principal: Principal) =>
+  principal.kind === 'apikey' ? `apikey:${principal.apiKeyId}` : `${principal.kind}:${principal.domain}`;
+
+/**
+ * new → contacted → converted, and new → converted; anything else is INVALID_TRANSITION. The
+ * change, its `lead.updated` event and the audit entry (who, from, to) commit together, whichever
+ * door it came through (portal, REST, MCP).
+ */
+export async function changeLeadStatus(
+  deps: LicensingDeps,
+  accountId: string,
+  leadId: string,
+  to: LeadStatus,
+  actor: string,
+): Promise<LeadView> {
+  const lead = await findLead(deps.db, accountId, leadId);
+  if (!lead) throw new AppError('NOT_FOUND', 'No such lead.');
+  const from = lead.status as LeadStatus;
+  if (!TRANSITIONS[from].includes(to)) {
+    throw new AppError('INVALID_TRANSITION', `A lead cannot go from ${from} to ${to}.`);
+  }
+  const result = await linkedResult(deps.db, lead);
+  const updated = await withTransaction(deps.db, async (tx) => {
+    const row = await updateLeadStatus(tx, accountId, leadId, from, to, deps.clock.now());
+    if (row) {
+      await enqueueLeadEvent(tx, 'lead.updated', row, toLeadView({ ...row, result }), row.updatedAt);
+      await recordAudit(tx, {
+        accountId,
+        actor,
+        action: 'lead.status_changed',
+        subject: leadId,
+        data: { from, status: to },
+        at: row.updatedAt,
+      });
+    }
+    return row;
+  });
+  if (!updated) throw new AppError('INVALID_TRANSITION', 'The lead changed meanwhile; read it again.');
+  return toLeadView({ ...updated, result });
+}
+
+/**
+ * Takes a lead out of quarantine (it was held for spam signals): from now on it is an
+ * ordinary lead, delivered to the firm's endpoints and inbox as `lead.created`. NOT_FOUND when the firm has no such quarantined lead.
+ */
+export async function releaseQuarantinedLead(
+  deps: LicensingDeps,
+  accountId: string,
+  leadId: string,
+  actor: string,
+): Promise<LeadView> {
+  // Released, it is an ordinary new lead: its webhooks and alert mail go now (same transaction).
+  const row = await withTransaction(deps.db, async (tx) => {
+    const released = await releaseLead(tx, accountId, leadId, deps.clock.now());
+    if (!released) return undefined;
+    const view = toLeadView({ ...released, result: await linkedResult(tx, released) });
+    await enqueueLeadEvent(tx, 'lead.created', released, view, deps.clock.now());
+    return view;
+  });
+  if (!row) throw new AppError('NOT_FOUND', 'No such quarantined lead.');
+  await recordAudit(deps.db, {
+    accountId,
+    actor,
+    action: 'lead.released',
+    subject: leadId,
+    at: deps.clock.now(),
+  });
+  return row;
+}
+
+/** `GET /leads/{id}`: one lead of the firm (test and quarantined too); another firm's is NOT_FOUND. */
+export async function findLeadView(db: Db, accountId: string, leadId: string): Promise<LeadView> {
+  const row = await findLead(db, accountId, leadId);
+  if (!row) throw new AppError('NOT_FOUND', 'No such lead.');
+  return toLeadView({ ...row, result: await linkedResult(db, row) });
+}
+
+/** The calculation a lead names (of the same firm), or null. */
+export async function linkedResult(
+  db: Db,
+  lead: Pick<LeadRow, 'accountId' | 'resultId'>,
+): Promise<ResultSource | null> {
+  return lead.resultId ? ((await findResult(db, lead.accountId, lead.resultId)) ?? null) : null;
+}

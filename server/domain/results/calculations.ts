@@ -1,0 +1,97 @@
+import { runCalculator } from '../../../calculators/index.ts';
+import { pageOfText } from '../../../protocol/page.ts';
+import { withTransaction } from '../../db/database.ts';
+import { newId } from '../../db/ids.ts';
+import { insertResult, type ResultRow, storeResult } from '../../db/results-repo.ts';
+import { AppError } from '../../lib/errors.ts';
+import type { Principal } from '../credentials/principal.ts';
+import { enqueueResultEvent, wantsResultEvent } from '../delivery/outbox.ts';
+import type { LicensingDeps } from '../deps.ts';
+
+export interface EstimateInput {
+  calculator: string;
+  state?: string;
+  inputs: Record<string, unknown>;
+  /** The host page as the widget reported it; stored as origin + path. */
+  page?: string;
+}
+
+export interface ResultView {
+  resultId: string;
+  calculator: string;
+  state: string | null;
+  inputs: Record<string, unknown>;
+  outputs: Record<string, unknown>;
+  lineItems: unknown[];
+  notes: string[];
+  ruleSet: unknown;
+  disclaimer: string;
+  createdAt: string;
+}
+
+export function toResultView(row: ResultRow): ResultView {
+  return {
+    resultId: row.id,
+    calculator: row.calculator,
+    state: row.state,
+    inputs: row.inputs as Record<string, unknown>,
+    outputs: row.outputs as Record<string, unknown>,
+    lineItems: row.lineItems as unknown[],
+    notes: row.notes,
+    ruleSet: row.ruleSet,
+    disclaimer: row.disclaimer,
+    createdAt: row.createdAt.toISOString(),
+  };
+}
+
+/**
+ * `POST /calc/estimate`: validates with the calculator's own schema, computes on the server (the
+ * authoritative figure, whatever the widget showed), and stores the result for the caller's
+ * account. The request's top-level `state` wins over `inputs.state`.
+ */
+export async function estimate(
+  deps: LicensingDeps,
+  principal: Extract<Principal, { kind: 'embed' | 'access' }>,
+  input: EstimateInput,
+): Promise<ResultView> {
+  const raw = input.state !== undefined ? { ...input.inputs, state: input.state } : input.inputs;
+  const outcome = runCalculator(input.calculator, raw, { now: deps.clock.now() });
+  if (!outcome.ok) {
+    throw new AppError('INVALID_REQUEST', 'The calculator inputs are not valid.', {
+      details: outcome.issues.map((issue) => ({
+        path: issue.path === 'calculator' ? 'calculator' : `inputs.${issue.path}`,
+        message: issue.message,
+      })),
+    });
+  }
+  const { result } = outcome;
+  const state = typeof outcome.inputs.state === 'string' ? outcome.inputs.state : null;
+  const values = {
+    id: newId('res'),
+    accountId: principal.accountId,
+    licenseId: principal.licenseId,
+    calculator: input.calculator,
+    state,
+    inputs: outcome.inputs,
+    outputs: result.outputs,
+    lineItems: result.lineItems,
+    notes: result.notes,
+    ruleSet: { ...result.ruleSet },
+    disclaimer: result.disclaimer,
+    originDomain: principal.domain,
+    page: input.page ? (pageOfText(input.page) ?? null) : null,
+    // The PDF capability: the embed session (kept across renewals) or the site activation.
+    embedSessionId: principal.kind === 'embed' ? principal.sid : principal.activationId,
+    test: principal.kind === 'embed' && principal.test,
+    createdAt: deps.clock.now(),
+  };
+  // Most firms subscribe nothing to results: then the row alone is written.
+  if (!(await wantsResultEvent(deps, values))) return toResultView(await storeResult(deps.db, values));
+  // The result and its `result.created` event commit together (transactional outbox).
+  const row = await withTransaction(deps.db, async (tx) => {
+    const stored = await insertResult(tx, values);
+    await enqueueResultEvent(tx, stored, toResultView(stored), stored.createdAt);
+    return stored;
+  });
+  return toResultView(row);
+}

@@ -1,0 +1,80 @@
+import { getCalculator } from '../../../calculators/index.ts';
+import { visitorNotes } from '../../../calculators/visitor-notes.ts';
+import { findAccountById } from '../../db/accounts-repo.ts';
+import { findResult, type ResultRow } from '../../db/results-repo.ts';
+import { AppError } from '../../lib/errors.ts';
+import { type ReportInput, renderReport } from '../../pdf/render-report.ts';
+import { isAdmin, type Principal } from '../credentials/principal.ts';
+import { hasScope } from '../credentials/scopes.ts';
+import type { LicensingDeps } from '../deps.ts';
+import { formatInput, formatValue, inLabelOrder, MONEY_OUTPUTS } from '../leads/result-figures.ts';
+import { toResultView } from './calculations.ts';
+
+/**
+ * Who may have a result's PDF. A result id alone is no capability (ids reach every script on the
+ * host page through `svc-result`): only the embed session that computed it (its `sid`, which
+ * survives renewal), the site activation whose token computed it, or an admin credential of the
+ * firm (a Connect token, or an API key with `leads:read`). Anyone else gets NOT_FOUND, which
+ * reveals nothing about other firms' result ids.
+ */
+function mayRead(principal: Principal, row: ResultRow): boolean {
+  if (principal.kind === 'apikey') return hasScope(principal, 'leads:read');
+  if (isAdmin(principal)) return true;
+  if (row.embedSessionId === null || principal.licenseId !== row.licenseId) return false;
+  return principal.kind === 'embed'
+    ? principal.sid === row.embedSessionId
+    : principal.activationId === row.embedSessionId;
+}
+
+export async function resultReport(
+  deps: LicensingDeps,
+  principal: Principal,
+  resultId: string,
+): Promise<Buffer> {
+  const row = await findResult(deps.db, principal.accountId, resultId);
+  if (!row || !mayRead(principal, row)) throw new AppError('NOT_FOUND', 'No such result.');
+  const account = await findAccountById(deps.db, row.accountId);
+  const calculator = getCalculator(row.calculator);
+  const view = toResultView(row);
+  const labels = { ...(calculator?.inputLabels ?? {}) };
+  const outLabels = { ...(calculator?.outputLabels ?? {}) };
+  const outputs = inLabelOrder(view.outputs, outLabels);
+  const ruleSet = view.ruleSet as ReportInput['ruleSet'];
+  const input: ReportInput = {
+    firmName: account?.name ?? 'svc',
+    ...(account?.accentColor ? { accent: account.accentColor } : {}),
+    calculatorName: calculator?.name ?? row.calculator,
+    calculatorSlug: row.calculator,
+    inputs: inLabelOrder(view.inputs, labels).map(([k, v]) => ({
+      label: labels[k] ?? k,
+      value: formatInput(k, v),
+    })),
+    lineItems: view.lineItems as ReportInput['lineItems'],
+    totals: outputs
+      .filter(([k, v]) => MONEY_OUTPUTS.has(k) && typeof v === 'number')
+      .map(([k, v]) => ({ label: outLabels[k] ?? k, amount: v as number })),
+    extraOutputs: outputs
+      .filter(
+        // A visitor's report: no "no" flags (e.g. "Estimate (no closed form): no"), and the rules'
+        // date is in the header ("Rules as of" the rule set), not the date the figures were asked for;
+        // the rules in words are under "Basis of calculation".
+        ([k, v]) =>
+          !MONEY_OUTPUTS.has(k) &&
+          k !== 'estateValue' &&
+          k !== 'dateOfDeath' &&
+          k !== 'rulesUsed' &&
+          v !== false &&
+          (typeof v !== 'number' || k === 'effectiveRate' || k === 'factor'),
+      )
+      .map(([k, v]) => ({
+        label: outLabels[k] ?? k,
+        value: k === 'effectiveRate' && typeof v === 'number' ? `${(v * 100).toFixed(2)} %` : formatValue(v),
+      })),
+    notes: visitorNotes(view.notes),
+    ruleSet,
+    disclaimer: view.disclaimer,
+    resultId: row.id,
+    generatedAt: deps.clock.now(),
+  };
+  return renderReport(input);
+}
