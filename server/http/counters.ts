@@ -63,11 +63,12 @@ export function createCounters(opts: { redis?: Redis | undefined; prefix?: strin
       }
       return window;
     },
-    async read(keys) {
-      const stray = keys.find((k) => !k.startsWith(prefix));
-      if (stray) throw new Error(`Redis key ${stray} is outside REDIS_KEY_PREFIX ${prefix}`);
-      if (!opts.redis || keys.length === 0) return undefined;
-      return opts.redis.mget(...keys).catch(() => undefined);
+    read(keys) {
+      for (const key of keys)
+        if (!key.startsWith(prefix))
+          return Promise.reject(new Error(`Redis key ${key} is outside REDIS_KEY_PREFIX ${prefix}`));
+      if (!opts.redis || keys.length === 0) return Promise.resolve(undefined);
+      return opts.redis.mget(keys).catch(() => undefined);
     },
   };
 }
@@ -90,14 +91,15 @@ function fixedWindow(limiter: RateLimiterAbstract): FixedWindow {
   return {
     limit,
     windowSeconds: limiter.duration,
-    async hit(key) {
-      try {
-        return count(await limiter.consume(key), true);
-      } catch (refusal) {
+    hit(key) {
+      return limiter.consume(key).then(
+        (res) => count(res, true),
         // rate-limiter-flexible rejects with the count itself when the window is full.
-        if (refusal instanceof RateLimiterRes) return count(refusal, false);
-        throw refusal;
-      }
+        (refusal) => {
+          if (refusal instanceof RateLimiterRes) return count(refusal, false);
+          throw refusal;
+        },
+      );
     },
     async peek(key) {
       return (await limiter.get(key))?.consumedPoints ?? 0;

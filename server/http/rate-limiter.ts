@@ -48,8 +48,12 @@ export function createRateLimiter(opts: {
   coherence?: CacheCoherence & { epochKey: string };
 }): RateLimiter {
   const counters = createCounters({ redis: opts.redis, prefix: opts.prefix });
-  const group = (name: RateLimitGroup) =>
-    counters.window(`rl:${name}`, scaledLimit(name, opts.scale), RATE_LIMIT_GROUPS[name].windowSeconds);
+  const groups = new Map(
+    (Object.keys(RATE_LIMIT_GROUPS) as RateLimitGroup[]).map((name) => [
+      name,
+      counters.window(`rl:${name}`, scaledLimit(name, opts.scale), RATE_LIMIT_GROUPS[name].windowSeconds),
+    ]),
+  );
   const counter = (name: string, windowSeconds: number) =>
     counters.window(`count:${name}:${windowSeconds}`, Number.MAX_SAFE_INTEGER, windowSeconds);
   const peek = (name: string, key: string, windowSeconds: number) => counter(name, windowSeconds).peek(key);
@@ -60,7 +64,7 @@ export function createRateLimiter(opts: {
     },
     peek,
     async consume(name, key, watch) {
-      const window = group(name);
+      const window = groups.get(name)!;
       const watchedKey = coherence && watch && counter(watch.name, watch.windowSeconds).redisKey(watch.key);
       // Both leave in the same tick, so the epoch (and the watched count) ride the count's round trip.
       const [count, read] = await Promise.all([
