@@ -1,8 +1,11 @@
 import { sql } from 'drizzle-orm';
 import {
+  type AnyPgColumn,
   bigint,
   boolean,
+  check,
   date,
+  foreignKey,
   index,
   integer,
   jsonb,
@@ -14,12 +17,41 @@ import {
 } from 'drizzle-orm/pg-core';
 
 /**
- * The tables of DESIGN.md §3. The SQL of record is server/db/migrations/*.sql; this file mirrors
- * it for typed queries. Every time is set by the application's clock, never by SQL `now()`.
+ * The tables of DESIGN.md §3, and the source of every new migration: change this file, then
+ * `npm run db:generate -- --name=what_changed` writes the next `server/db/migrations/NNNN_*.sql`
+ * (and its snapshot under `migrations/meta/`); commit both. Migrations 0001–0013 were written by
+ * hand before this and stay byte-identical; the baseline snapshot `meta/0013_snapshot.json`
+ * describes the state they leave, so drizzle-kit diffs against it. What drizzle cannot say here
+ * (triggers, functions, data fixes, anything beyond tables, columns, keys, checks and indexes) goes
+ * in a custom migration: `npm run db:generate -- --custom --name=...`, then write its SQL by hand.
+ * Constraints carry the names PostgreSQL gave them in 0001–0013, so a generated migration that
+ * drops or changes one names the constraint the database really has. Every time is set by the
+ * application's clock, never by SQL `now()`.
  */
 const LIVE_LEAD = sql`test = false AND quarantined_at IS NULL`;
 
 const at = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
+
+/** A foreign key under PostgreSQL's own name for it, `<table>_<column>_fkey`. */
+function fk(table: string, column: AnyPgColumn, target: AnyPgColumn, onDelete?: 'cascade') {
+  const key = foreignKey({
+    name: `${table}_${column.name}_fkey`,
+    columns: [column],
+    foreignColumns: [target],
+  });
+  return onDelete ? key.onDelete(onDelete) : key;
+}
+
+/** A composite primary key under PostgreSQL's own name for it, `<table>_pkey`. */
+const pk = (table: string, ...columns: [AnyPgColumn, ...AnyPgColumn[]]) =>
+  primaryKey({ name: `${table}_pkey`, columns });
+
+/** A text column limited to a few values: `<table>_<column>_check`, as PostgreSQL names it. */
+const oneOf = (table: string, column: AnyPgColumn, values: string[]) =>
+  check(
+    `${table}_${column.name}_check`,
+    sql.raw(`${column.name} IN (${values.map((v) => `'${v}'`).join(', ')})`),
+  );
 
 export const accounts = pgTable('accounts', {
   id: text('id').primaryKey(),
@@ -35,24 +67,24 @@ export const consentVersions = pgTable(
   'consent_versions',
   {
     id: text('id').primaryKey(),
-    accountId: text('account_id')
-      .notNull()
-      .references(() => accounts.id),
+    accountId: text('account_id').notNull(),
     version: integer('version').notNull(),
     text: text('text').notNull(),
     textSha256: text('text_sha256').notNull(),
     createdAt: at('created_at').notNull(),
   },
-  (t) => [uniqueIndex('consent_versions_account_version_key').on(t.accountId, t.version)],
+  (t) => [
+    check('consent_versions_version_check', sql`version >= 1`),
+    fk('consent_versions', t.accountId, accounts.id),
+    uniqueIndex('consent_versions_account_version_key').on(t.accountId, t.version),
+  ],
 );
 
 export const licenses = pgTable(
   'licenses',
   {
     id: text('id').primaryKey(),
-    accountId: text('account_id')
-      .notNull()
-      .references(() => accounts.id),
+    accountId: text('account_id').notNull(),
     keyHmac: text('key_hmac').notNull(),
     keyLast4: text('key_last4').notNull(),
     plan: text('plan').notNull(),
@@ -70,6 +102,8 @@ export const licenses = pgTable(
     legacySecretEmbed: boolean('legacy_secret_embed').notNull().default(false),
   },
   (t) => [
+    check('licenses_seats_check', sql`seats >= 0`),
+    fk('licenses', t.accountId, accounts.id),
     uniqueIndex('licenses_key_hmac_key').on(t.keyHmac),
     index('licenses_account_idx').on(t.accountId),
     index('licenses_stripe_subscription_idx').on(t.stripeSubscriptionId),
@@ -85,9 +119,7 @@ export const licenseKeys = pgTable(
   'license_keys',
   {
     id: text('id').primaryKey(),
-    licenseId: text('license_id')
-      .notNull()
-      .references(() => licenses.id),
+    licenseId: text('license_id').notNull(),
     kind: text('kind').$type<'secret' | 'publishable'>().notNull(),
     keyValue: text('key_value'),
     keyHmac: text('key_hmac'),
@@ -96,6 +128,9 @@ export const licenseKeys = pgTable(
     expiresAt: at('expires_at'),
   },
   (t) => [
+    oneOf('license_keys', t.kind, ['secret', 'publishable']),
+    check('license_keys_check', sql`(kind = 'secret') = (key_hmac IS NOT NULL AND key_value IS NULL)`),
+    fk('license_keys', t.licenseId, licenses.id),
     uniqueIndex('license_keys_value_key').on(t.keyValue).where(sql`key_value is not null`),
     uniqueIndex('license_keys_hmac_key').on(t.keyHmac).where(sql`key_hmac is not null`),
     index('license_keys_license_idx').on(t.licenseId, t.kind),
@@ -106,16 +141,18 @@ export const activations = pgTable(
   'activations',
   {
     id: text('id').primaryKey(),
-    licenseId: text('license_id')
-      .notNull()
-      .references(() => licenses.id),
+    licenseId: text('license_id').notNull(),
     domain: text('domain').notNull(),
     env: text('env').$type<'prod' | 'dev'>().notNull(),
     firstSeenAt: at('first_seen_at').notNull(),
     lastSeenAt: at('last_seen_at').notNull(),
     releasedAt: at('released_at'),
   },
-  (t) => [uniqueIndex('activations_live_key').on(t.licenseId, t.domain).where(sql`released_at is null`)],
+  (t) => [
+    oneOf('activations', t.env, ['prod', 'dev']),
+    fk('activations', t.licenseId, licenses.id),
+    uniqueIndex('activations_live_key').on(t.licenseId, t.domain).where(sql`released_at is null`),
+  ],
 );
 
 export const refreshTokens = pgTable(
@@ -123,12 +160,8 @@ export const refreshTokens = pgTable(
   {
     id: text('id').primaryKey(),
     familyId: text('family_id').notNull(),
-    activationId: text('activation_id')
-      .notNull()
-      .references(() => activations.id),
-    licenseId: text('license_id')
-      .notNull()
-      .references(() => licenses.id),
+    activationId: text('activation_id').notNull(),
+    licenseId: text('license_id').notNull(),
     domain: text('domain').notNull(),
     scope: text('scope').notNull(),
     tokenHmac: text('token_hmac').notNull(),
@@ -140,6 +173,8 @@ export const refreshTokens = pgTable(
     createdAt: at('created_at').notNull(),
   },
   (t) => [
+    fk('refresh_tokens', t.activationId, activations.id),
+    fk('refresh_tokens', t.licenseId, licenses.id),
     uniqueIndex('refresh_tokens_hmac_key').on(t.tokenHmac),
     index('refresh_tokens_family_idx').on(t.familyId),
     index('refresh_tokens_activation_idx').on(t.activationId),
@@ -151,9 +186,7 @@ export const authCodes = pgTable(
   {
     id: text('id').primaryKey(),
     codeHmac: text('code_hmac').notNull(),
-    licenseId: text('license_id')
-      .notNull()
-      .references(() => licenses.id),
+    licenseId: text('license_id').notNull(),
     clientId: text('client_id'),
     redirectUri: text('redirect_uri').notNull(),
     codeChallenge: text('code_challenge').notNull(),
@@ -165,16 +198,18 @@ export const authCodes = pgTable(
     usedAt: at('used_at'),
     createdAt: at('created_at').notNull(),
   },
-  (t) => [uniqueIndex('auth_codes_hmac_key').on(t.codeHmac)],
+  (t) => [
+    check('auth_codes_code_challenge_method_check', sql`code_challenge_method = 'S256'`),
+    fk('auth_codes', t.licenseId, licenses.id),
+    uniqueIndex('auth_codes_hmac_key').on(t.codeHmac),
+  ],
 );
 
 export const apiKeys = pgTable(
   'api_keys',
   {
     id: text('id').primaryKey(),
-    accountId: text('account_id')
-      .notNull()
-      .references(() => accounts.id),
+    accountId: text('account_id').notNull(),
     name: text('name').notNull(),
     keyHmac: text('key_hmac').notNull(),
     keyLast4: text('key_last4').notNull(),
@@ -183,21 +218,30 @@ export const apiKeys = pgTable(
     lastUsedAt: at('last_used_at'),
     revokedAt: at('revoked_at'),
     expiresAt: at('expires_at'),
-    createdBy: text('created_by').references(() => users.id),
+    createdBy: text('created_by'),
   },
-  (t) => [uniqueIndex('api_keys_hmac_key').on(t.keyHmac), index('api_keys_account_idx').on(t.accountId)],
+  (t) => [
+    fk('api_keys', t.accountId, accounts.id),
+    fk('api_keys', t.createdBy, users.id),
+    uniqueIndex('api_keys_hmac_key').on(t.keyHmac),
+    index('api_keys_account_idx').on(t.accountId),
+  ],
 );
 
-export const signingKeys = pgTable('signing_keys', {
-  kid: text('kid').primaryKey(),
-  alg: text('alg').notNull(),
-  publicJwk: jsonb('public_jwk').$type<Record<string, unknown>>().notNull(),
-  privateKeyEnc: text('private_key_enc').notNull(),
-  status: text('status').$type<'next' | 'active' | 'retired'>().notNull(),
-  createdAt: at('created_at').notNull(),
-  activatedAt: at('activated_at'),
-  retireAfter: at('retire_after'),
-});
+export const signingKeys = pgTable(
+  'signing_keys',
+  {
+    kid: text('kid').primaryKey(),
+    alg: text('alg').notNull(),
+    publicJwk: jsonb('public_jwk').$type<Record<string, unknown>>().notNull(),
+    privateKeyEnc: text('private_key_enc').notNull(),
+    status: text('status').$type<'next' | 'active' | 'retired'>().notNull(),
+    createdAt: at('created_at').notNull(),
+    activatedAt: at('activated_at'),
+    retireAfter: at('retire_after'),
+  },
+  (t) => [oneOf('signing_keys', t.status, ['next', 'active', 'retired'])],
+);
 
 export const secrets = pgTable('secrets', {
   name: text('name').primaryKey(),
@@ -209,9 +253,7 @@ export const calculationResults = pgTable(
   'calculation_results',
   {
     id: text('id').primaryKey(),
-    accountId: text('account_id')
-      .notNull()
-      .references(() => accounts.id),
+    accountId: text('account_id').notNull(),
     licenseId: text('license_id'),
     calculator: text('calculator').notNull(),
     state: text('state'),
@@ -229,17 +271,22 @@ export const calculationResults = pgTable(
     page: text('page'),
   },
   (t) => [
+    fk('calculation_results', t.accountId, accounts.id),
     index('calculation_results_account_idx').on(t.accountId, t.createdAt),
     // 0004: keyset pages newest first; partial indexes for live (non-test) rows.
-    index('calculation_results_page_idx').on(t.accountId, t.createdAt.desc(), t.id.desc()),
+    index('calculation_results_page_idx').on(
+      t.accountId,
+      t.createdAt.desc().nullsFirst(),
+      t.id.desc().nullsFirst(),
+    ),
     index('calculation_results_live_page_idx')
-      .on(t.accountId, t.createdAt.desc(), t.id.desc())
+      .on(t.accountId, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst())
       .where(sql`test = false`),
     index('calculation_results_live_calculator_idx')
-      .on(t.accountId, t.calculator, t.createdAt.desc(), t.id.desc())
+      .on(t.accountId, t.calculator, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst())
       .where(sql`test = false`),
     index('calculation_results_live_state_idx')
-      .on(t.accountId, t.state, t.createdAt.desc(), t.id.desc())
+      .on(t.accountId, t.state, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst())
       .where(sql`test = false`),
   ],
 );
@@ -248,9 +295,7 @@ export const leads = pgTable(
   'leads',
   {
     id: text('id').primaryKey(),
-    accountId: text('account_id')
-      .notNull()
-      .references(() => accounts.id),
+    accountId: text('account_id').notNull(),
     licenseId: text('license_id'),
     calculator: text('calculator').notNull(),
     resultId: text('result_id'),
@@ -264,7 +309,7 @@ export const leads = pgTable(
     idempotencyKey: text('idempotency_key'),
     createdAt: at('created_at').notNull(),
     updatedAt: at('updated_at').notNull(),
-    consentVersionId: text('consent_version_id').references(() => consentVersions.id),
+    consentVersionId: text('consent_version_id'),
     test: boolean('test').notNull().default(false),
     quarantinedAt: at('quarantined_at'),
     /** 0008: where consent was given: the host page's origin + path, as reported by the page. */
@@ -279,17 +324,28 @@ export const leads = pgTable(
     digestId: text('digest_id'),
   },
   (t) => [
+    oneOf('leads', t.status, ['new', 'contacted', 'converted']),
+    fk('leads', t.accountId, accounts.id),
+    fk('leads', t.consentVersionId, consentVersions.id),
     index('leads_account_idx').on(t.accountId, t.createdAt),
     // 0004: keyset pages newest first; partial indexes for live rows (not test, not quarantined).
-    index('leads_account_page_idx').on(t.accountId, t.createdAt.desc(), t.id.desc()),
-    index('leads_live_page_idx').on(t.accountId, t.createdAt.desc(), t.id.desc()).where(LIVE_LEAD),
+    index('leads_account_page_idx').on(
+      t.accountId,
+      t.createdAt.desc().nullsFirst(),
+      t.id.desc().nullsFirst(),
+    ),
+    index('leads_live_page_idx')
+      .on(t.accountId, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst())
+      .where(LIVE_LEAD),
     index('leads_live_status_idx')
-      .on(t.accountId, t.status, t.createdAt.desc(), t.id.desc())
+      .on(t.accountId, t.status, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst())
       .where(LIVE_LEAD),
     index('leads_live_calculator_idx')
-      .on(t.accountId, t.calculator, t.createdAt.desc(), t.id.desc())
+      .on(t.accountId, t.calculator, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst())
       .where(LIVE_LEAD),
-    index('leads_live_state_idx').on(t.accountId, t.state, t.createdAt.desc(), t.id.desc()).where(LIVE_LEAD),
+    index('leads_live_state_idx')
+      .on(t.accountId, t.state, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst())
+      .where(LIVE_LEAD),
     index('leads_license_source_idx').on(t.licenseId, t.sourceNet, t.createdAt),
   ],
 );
@@ -299,15 +355,16 @@ export const leadDigests = pgTable(
   'lead_digests',
   {
     id: text('id').primaryKey(),
-    accountId: text('account_id')
-      .notNull()
-      .references(() => accounts.id),
+    accountId: text('account_id').notNull(),
     kind: text('kind').$type<'alerts' | 'quarantine'>().notNull(),
     windowStart: at('window_start').notNull(),
     sendAt: at('send_at').notNull(),
     createdAt: at('created_at').notNull(),
   },
-  (t) => [uniqueIndex('lead_digests_window_idx').on(t.accountId, t.kind, t.windowStart)],
+  (t) => [
+    fk('lead_digests', t.accountId, accounts.id),
+    uniqueIndex('lead_digests_window_idx').on(t.accountId, t.kind, t.windowStart),
+  ],
 );
 
 /** 0013: spent proof-of-work challenges, per license, until they expire. */
@@ -319,7 +376,7 @@ export const spentChallenges = pgTable(
     expiresAt: at('expires_at').notNull(),
   },
   (t) => [
-    primaryKey({ columns: [t.licenseId, t.challenge] }),
+    pk('spent_challenges', t.licenseId, t.challenge),
     index('spent_challenges_expiry_idx').on(t.expiresAt),
   ],
 );
@@ -334,7 +391,7 @@ export const leadDailyCounts = pgTable(
     status: text('status').notNull(),
     leads: integer('leads').notNull(),
   },
-  (t) => [primaryKey({ columns: [t.accountId, t.day, t.calculator, t.status] })],
+  (t) => [pk('lead_daily_counts', t.accountId, t.day, t.calculator, t.status)],
 );
 
 export const idempotencyKeys = pgTable(
@@ -348,7 +405,7 @@ export const idempotencyKeys = pgTable(
     createdAt: at('created_at').notNull(),
     expiresAt: at('expires_at').notNull(),
   },
-  (t) => [primaryKey({ columns: [t.accountId, t.key] })],
+  (t) => [pk('idempotency_keys', t.accountId, t.key)],
 );
 
 export const auditEvents = pgTable(
@@ -382,29 +439,27 @@ export type MembershipRole = 'owner' | 'admin' | 'viewer';
 export const memberships = pgTable(
   'memberships',
   {
-    accountId: text('account_id')
-      .notNull()
-      .references(() => accounts.id),
-    userId: text('user_id')
-      .notNull()
-      .references(() => users.id),
+    accountId: text('account_id').notNull(),
+    userId: text('user_id').notNull(),
     role: text('role').$type<MembershipRole>().notNull(),
     invitedBy: text('invited_by'),
     createdAt: at('created_at').notNull(),
   },
-  (t) => [primaryKey({ columns: [t.accountId, t.userId] }), index('memberships_user_idx').on(t.userId)],
+  (t) => [
+    oneOf('memberships', t.role, ['owner', 'admin', 'viewer']),
+    fk('memberships', t.accountId, accounts.id),
+    fk('memberships', t.userId, users.id),
+    pk('memberships', t.accountId, t.userId),
+    index('memberships_user_idx').on(t.userId),
+  ],
 );
 
 export const portalSessions = pgTable(
   'portal_sessions',
   {
     id: text('id').primaryKey(),
-    userId: text('user_id')
-      .notNull()
-      .references(() => users.id),
-    accountId: text('account_id')
-      .notNull()
-      .references(() => accounts.id),
+    userId: text('user_id').notNull(),
+    accountId: text('account_id').notNull(),
     tokenHmac: text('token_hmac').notNull(),
     method: text('method').$type<'magic_link' | 'passkey'>().notNull(),
     userAgent: text('user_agent'),
@@ -414,6 +469,9 @@ export const portalSessions = pgTable(
     revokedAt: at('revoked_at'),
   },
   (t) => [
+    oneOf('portal_sessions', t.method, ['magic_link', 'passkey']),
+    fk('portal_sessions', t.userId, users.id),
+    fk('portal_sessions', t.accountId, accounts.id),
     uniqueIndex('portal_sessions_token_key').on(t.tokenHmac),
     index('portal_sessions_user_idx').on(t.userId),
   ],
@@ -423,10 +481,8 @@ export const magicLinks = pgTable(
   'magic_links',
   {
     id: text('id').primaryKey(),
-    userId: text('user_id')
-      .notNull()
-      .references(() => users.id),
-    accountId: text('account_id').references(() => accounts.id),
+    userId: text('user_id').notNull(),
+    accountId: text('account_id'),
     tokenHmac: text('token_hmac').notNull(),
     purpose: text('purpose').$type<'sign_in' | 'invite'>().notNull(),
     nextPath: text('next_path'),
@@ -434,7 +490,12 @@ export const magicLinks = pgTable(
     usedAt: at('used_at'),
     createdAt: at('created_at').notNull(),
   },
-  (t) => [uniqueIndex('magic_links_token_key').on(t.tokenHmac)],
+  (t) => [
+    oneOf('magic_links', t.purpose, ['sign_in', 'invite']),
+    fk('magic_links', t.userId, users.id),
+    fk('magic_links', t.accountId, accounts.id),
+    uniqueIndex('magic_links_token_key').on(t.tokenHmac),
+  ],
 );
 
 /** 0011: a firm's invitation, pending until the invitee accepts it (token HMAC at rest, 72 h). */
@@ -442,9 +503,7 @@ export const invitations = pgTable(
   'invitations',
   {
     id: text('id').primaryKey(),
-    accountId: text('account_id')
-      .notNull()
-      .references(() => accounts.id),
+    accountId: text('account_id').notNull(),
     email: text('email').notNull(),
     role: text('role').$type<MembershipRole>().notNull(),
     tokenHmac: text('token_hmac').notNull(),
@@ -455,6 +514,8 @@ export const invitations = pgTable(
     declinedAt: at('declined_at'),
   },
   (t) => [
+    oneOf('invitations', t.role, ['owner', 'admin', 'viewer']),
+    fk('invitations', t.accountId, accounts.id),
     uniqueIndex('invitations_token_key').on(t.tokenHmac),
     index('invitations_email_idx').on(t.email, t.createdAt),
     index('invitations_account_idx').on(t.accountId, t.createdAt),
@@ -477,6 +538,8 @@ export const portalMails = pgTable(
     createdAt: at('created_at').notNull(),
   },
   (t) => [
+    oneOf('portal_mails', t.kind, ['sign_in', 'invitation']),
+    oneOf('portal_mails', t.status, ['pending', 'sent', 'skipped', 'failed']),
     index('portal_mails_pending_idx').on(t.createdAt).where(sql`status = 'pending'`),
     index('portal_mails_expiry_idx').on(t.linkExpiresAt),
   ],
@@ -486,9 +549,7 @@ export const passkeys = pgTable(
   'passkeys',
   {
     id: text('id').primaryKey(),
-    userId: text('user_id')
-      .notNull()
-      .references(() => users.id),
+    userId: text('user_id').notNull(),
     credentialId: text('credential_id').notNull(),
     publicKey: text('public_key').notNull(),
     counter: bigint('counter', { mode: 'number' }).notNull(),
@@ -497,18 +558,29 @@ export const passkeys = pgTable(
     createdAt: at('created_at').notNull(),
     lastUsedAt: at('last_used_at'),
   },
-  (t) => [uniqueIndex('passkeys_credential_key').on(t.credentialId), index('passkeys_user_idx').on(t.userId)],
+  (t) => [
+    fk('passkeys', t.userId, users.id),
+    uniqueIndex('passkeys_credential_key').on(t.credentialId),
+    index('passkeys_user_idx').on(t.userId),
+  ],
 );
 
-export const webauthnChallenges = pgTable('webauthn_challenges', {
-  id: text('id').primaryKey(),
-  challenge: text('challenge').notNull(),
-  userId: text('user_id').references(() => users.id),
-  purpose: text('purpose').$type<'register' | 'authenticate'>().notNull(),
-  expiresAt: at('expires_at').notNull(),
-  usedAt: at('used_at'),
-  createdAt: at('created_at').notNull(),
-});
+export const webauthnChallenges = pgTable(
+  'webauthn_challenges',
+  {
+    id: text('id').primaryKey(),
+    challenge: text('challenge').notNull(),
+    userId: text('user_id'),
+    purpose: text('purpose').$type<'register' | 'authenticate'>().notNull(),
+    expiresAt: at('expires_at').notNull(),
+    usedAt: at('used_at'),
+    createdAt: at('created_at').notNull(),
+  },
+  (t) => [
+    fk('webauthn_challenges', t.userId, users.id),
+    oneOf('webauthn_challenges', t.purpose, ['register', 'authenticate']),
+  ],
+);
 
 /** Stripe events applied (or deliberately ignored), each once: a replay is a no-op. */
 export const stripeEvents = pgTable('stripe_events', {
@@ -523,9 +595,7 @@ export const webhookEndpoints = pgTable(
   'webhook_endpoints',
   {
     id: text('id').primaryKey(),
-    accountId: text('account_id')
-      .notNull()
-      .references(() => accounts.id),
+    accountId: text('account_id').notNull(),
     url: text('url').notNull(),
     events: jsonb('events').$type<string[]>().notNull(),
     description: text('description'),
@@ -539,16 +609,17 @@ export const webhookEndpoints = pgTable(
     createdAt: at('created_at').notNull(),
     updatedAt: at('updated_at').notNull(),
   },
-  (t) => [index('webhook_endpoints_account_idx').on(t.accountId)],
+  (t) => [
+    fk('webhook_endpoints', t.accountId, accounts.id),
+    index('webhook_endpoints_account_idx').on(t.accountId),
+  ],
 );
 
 export const outboxEvents = pgTable(
   'outbox_events',
   {
     id: text('id').primaryKey(),
-    accountId: text('account_id')
-      .notNull()
-      .references(() => accounts.id),
+    accountId: text('account_id').notNull(),
     type: text('type').notNull(),
     payload: jsonb('payload').$type<Record<string, unknown>>().notNull(),
     test: boolean('test').notNull().default(false),
@@ -557,6 +628,7 @@ export const outboxEvents = pgTable(
     createdAt: at('created_at').notNull(),
   },
   (t) => [
+    fk('outbox_events', t.accountId, accounts.id),
     index('outbox_events_account_idx').on(t.accountId, t.createdAt),
     index('outbox_events_lead_idx').on(t.leadId),
     index('outbox_events_result_idx').on(t.resultId),
@@ -567,15 +639,9 @@ export const webhookDeliveries = pgTable(
   'webhook_deliveries',
   {
     id: text('id').primaryKey(),
-    accountId: text('account_id')
-      .notNull()
-      .references(() => accounts.id),
-    endpointId: text('endpoint_id')
-      .notNull()
-      .references(() => webhookEndpoints.id, { onDelete: 'cascade' }),
-    eventId: text('event_id')
-      .notNull()
-      .references(() => outboxEvents.id, { onDelete: 'cascade' }),
+    accountId: text('account_id').notNull(),
+    endpointId: text('endpoint_id').notNull(),
+    eventId: text('event_id').notNull(),
     status: text('status').$type<'pending' | 'succeeded' | 'failed' | 'cancelled'>().notNull(),
     attempts: integer('attempts').notNull().default(0),
     nextAttemptAt: at('next_attempt_at').notNull(),
@@ -585,6 +651,10 @@ export const webhookDeliveries = pgTable(
     createdAt: at('created_at').notNull(),
   },
   (t) => [
+    oneOf('webhook_deliveries', t.status, ['pending', 'succeeded', 'failed', 'cancelled']),
+    fk('webhook_deliveries', t.accountId, accounts.id),
+    fk('webhook_deliveries', t.endpointId, webhookEndpoints.id, 'cascade'),
+    fk('webhook_deliveries', t.eventId, outboxEvents.id, 'cascade'),
     index('webhook_deliveries_due_idx').on(t.nextAttemptAt).where(sql`status = 'pending'`),
     index('webhook_deliveries_endpoint_idx').on(t.endpointId, t.createdAt),
     index('webhook_deliveries_event_idx').on(t.eventId),
@@ -595,9 +665,7 @@ export const deliveryAttempts = pgTable(
   'delivery_attempts',
   {
     id: text('id').primaryKey(),
-    deliveryId: text('delivery_id')
-      .notNull()
-      .references(() => webhookDeliveries.id, { onDelete: 'cascade' }),
+    deliveryId: text('delivery_id').notNull(),
     attempt: integer('attempt').notNull(),
     startedAt: at('started_at').notNull(),
     durationMs: integer('duration_ms').notNull(),
@@ -612,20 +680,21 @@ export const deliveryAttempts = pgTable(
     responseTruncated: boolean('response_truncated').notNull().default(false),
     createdAt: at('created_at').notNull(),
   },
-  (t) => [index('delivery_attempts_delivery_idx').on(t.deliveryId, t.attempt)],
+  (t) => [
+    fk('delivery_attempts', t.deliveryId, webhookDeliveries.id, 'cascade'),
+    index('delivery_attempts_delivery_idx').on(t.deliveryId, t.attempt),
+  ],
 );
 
 export const mailMessages = pgTable(
   'mail_messages',
   {
     id: text('id').primaryKey(),
-    accountId: text('account_id')
-      .notNull()
-      .references(() => accounts.id),
+    accountId: text('account_id').notNull(),
     kind: text('kind')
       .$type<'lead_alert' | 'endpoint_disabled' | 'lead_digest' | 'quarantine_report'>()
       .notNull(),
-    eventId: text('event_id').references(() => outboxEvents.id, { onDelete: 'cascade' }),
+    eventId: text('event_id'),
     leadId: text('lead_id'),
     recipients: jsonb('recipients').$type<string[]>().notNull(),
     subject: text('subject'),
@@ -640,6 +709,9 @@ export const mailMessages = pgTable(
     createdAt: at('created_at').notNull(),
   },
   (t) => [
+    oneOf('mail_messages', t.status, ['pending', 'sent', 'failed']),
+    fk('mail_messages', t.accountId, accounts.id),
+    fk('mail_messages', t.eventId, outboxEvents.id, 'cascade'),
     index('mail_messages_due_idx').on(t.nextAttemptAt).where(sql`status = 'pending'`),
     index('mail_messages_lead_idx').on(t.leadId),
   ],

@@ -1,6 +1,6 @@
 import type { Redis } from 'ioredis';
-import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import { AppError } from '../lib/errors.ts';
+import { createCounters, type FixedWindow } from './counters.ts';
 
 /**
  * Sign-in attempts. Refused with 429: per client IP, and per e-mail address *from one client*
@@ -21,38 +21,26 @@ export interface SignInLimiter {
   mayMail(email: string): Promise<boolean>;
 }
 
-type Limiter = RateLimiterMemory | RateLimiterRedis;
-
-/** `prefix` is REDIS_KEY_PREFIX: deployments sharing one Redis keep their own counters. */
+/**
+ * On the service's counters (`counters.ts`), under `<prefix>signin:`. `prefix` is
+ * REDIS_KEY_PREFIX: deployments sharing one Redis keep their own counters.
+ */
 export function createSignInLimiter(opts: { scale: number; redis?: Redis; prefix?: string }): SignInLimiter {
-  const make = (name: keyof typeof SIGN_IN_LIMITS): Limiter => {
+  const counters = createCounters({ redis: opts.redis, prefix: opts.prefix });
+  const make = (name: keyof typeof SIGN_IN_LIMITS): FixedWindow => {
     const { points, duration } = SIGN_IN_LIMITS[name];
-    const scaled = Math.max(1, Math.round(points * opts.scale));
-    const keyPrefix = `${opts.prefix ?? 'svc:'}signin:${name}`;
-    const memory = new RateLimiterMemory({ points: scaled, duration, keyPrefix });
-    return opts.redis
-      ? new RateLimiterRedis({
-          storeClient: opts.redis,
-          points: scaled,
-          duration,
-          keyPrefix,
-          insuranceLimiter: memory,
-        })
-      : memory;
+    return counters.window(`signin:${name}`, Math.max(1, Math.round(points * opts.scale)), duration);
   };
   const byIp = make('ip');
   const byEmailClient = make('emailClient');
   const mails = make('mail');
-  const take = async (limiter: Limiter, key: string) => {
-    try {
-      await limiter.consume(key);
-    } catch (rejection) {
-      if (!(rejection instanceof RateLimiterRes)) throw rejection;
-      const retryAfter = String(Math.max(1, Math.ceil(rejection.msBeforeNext / 1000)));
-      throw new AppError('RATE_LIMITED', `Too many sign-in attempts. Try again in ${retryAfter} seconds.`, {
-        headers: { 'Retry-After': retryAfter },
-      });
-    }
+  const take = async (window: FixedWindow, key: string) => {
+    const count = await window.hit(key);
+    if (count.allowed) return;
+    const retryAfter = String(Math.max(1, Math.ceil(count.resetMs / 1000)));
+    throw new AppError('RATE_LIMITED', `Too many sign-in attempts. Try again in ${retryAfter} seconds.`, {
+      headers: { 'Retry-After': retryAfter },
+    });
   };
   const normal = (email: string) => email.trim().toLowerCase();
   return {
@@ -61,13 +49,7 @@ export function createSignInLimiter(opts: { scale: number; redis?: Redis; prefix
       if (email) await take(byEmailClient, `${normal(email)}|${ip}`);
     },
     async mayMail(email) {
-      try {
-        await mails.consume(normal(email));
-        return true;
-      } catch (rejection) {
-        if (rejection instanceof RateLimiterRes) return false;
-        throw rejection;
-      }
+      return (await mails.hit(normal(email))).allowed;
     },
   };
 }
