@@ -6,6 +6,7 @@ import { loadAdminToken, serverInfoFile } from './admin-token.ts';
 import { type AlignedClock, createAlignedClock, readDatabaseTime } from './db/aligned-clock.ts';
 import { migrate } from './db/migrate.ts';
 import { openConfiguredDatabase } from './db/open-data-dir.ts';
+import { createHotBackup } from './domain/backup/hot-backup.ts';
 import { startDeliveryWorker } from './domain/delivery/worker.ts';
 import { demoAdminSignInLink } from './domain/demo/admin.ts';
 import { seedDemo } from './domain/demo/seed.ts';
@@ -157,7 +158,7 @@ export async function startServers(
     });
     apiApp.route('/', createAdminRoutes(services, adminToken));
     apiApp.route('/', createAdminUserRoutes(services, adminToken));
-    apiApp.route('/', createBackupRoutes(database, adminToken));
+    apiApp.route('/', createBackupRoutes(createHotBackup(database), adminToken));
     // Webhooks, alert mails and retention: every instance runs the worker; row locks share the work.
     const worker = config.DELIVERY_WORKER
       ? startDeliveryWorker(services.delivery, { pollMs: config.DELIVERY_POLL_MS })

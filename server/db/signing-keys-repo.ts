@@ -1,5 +1,5 @@
-import { eq } from 'drizzle-orm';
-import type { Db } from './database.ts';
+import { eq, sql } from 'drizzle-orm';
+import { type Db, withTransaction } from './database.ts';
 import { signingKeys } from './schema.ts';
 
 export type SigningKeyRow = typeof signingKeys.$inferSelect;
@@ -27,4 +27,17 @@ export async function updateSigningKeyStatus(
       ...(retireAfter ? { retireAfter } : {}),
     })
     .where(eq(signingKeys.kid, kid));
+}
+
+const SIGNING_KEY_LOCK = 7_315_001;
+
+/**
+ * Runs `fn` in a transaction that holds the signing-key advisory lock (`pg_advisory_xact_lock`),
+ * so instances rotating at once take turns; the lock ends with the transaction.
+ */
+export function withSigningKeyLock<T>(db: Db, fn: (tx: Db) => Promise<T>): Promise<T> {
+  return withTransaction(db, async (tx) => {
+    await tx.execute(sql`select pg_advisory_xact_lock(${SIGNING_KEY_LOCK})`);
+    return fn(tx);
+  });
 }

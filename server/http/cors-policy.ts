@@ -1,6 +1,6 @@
 import type { MiddlewareHandler } from 'hono';
-import { isAllowedMcpOrigin } from '../mcp/origin-policy.ts';
 import type { AppEnv } from './app-env.ts';
+import { isAllowedMcpOrigin } from './mcp-origin-policy.ts';
 import { addHeaders } from './response-headers.ts';
 
 /** Paths any web page may call: the loader asks for an embed session from the firm's own site. */

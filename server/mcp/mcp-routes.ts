@@ -9,9 +9,9 @@ import { requireScope } from '../domain/credentials/scopes.ts';
 import type { LicensingDeps } from '../domain/deps.ts';
 import type { AppEnv } from '../http/app-env.ts';
 import { requireCredential } from '../http/auth.ts';
+import { isAllowedMcpOrigin } from '../http/mcp-origin-policy.ts';
 import { createRouter } from '../http/openapi-router.ts';
 import { AppError } from '../lib/errors.ts';
-import { isAllowedMcpOrigin } from './origin-policy.ts';
 import { createSvcMcpServer, type McpCaller, type McpDeps } from './tools.ts';
 
 export interface McpRouteDeps {

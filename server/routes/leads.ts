@@ -1,5 +1,4 @@
 import { createRoute, z } from '@hono/zod-openapi';
-import { countTestLeads } from '../db/leads-repo.ts';
 import { requireScope } from '../domain/credentials/scopes.ts';
 import type { LicensingDeps } from '../domain/deps.ts';
 import {
@@ -10,7 +9,7 @@ import {
   submitLead,
   toLeadView,
 } from '../domain/leads/intake.ts';
-import { findLeads, nextCursorOf, type QueryDeps } from '../domain/leads/lead-query.ts';
+import { countHiddenTestLeads, findLeads, nextCursorOf, type QueryDeps } from '../domain/leads/lead-query.ts';
 import { findResultView } from '../domain/leads/lead-result.ts';
 import { requireCredential } from '../http/auth.ts';
 import { networkOf } from '../http/client-ip.ts';
@@ -266,7 +265,7 @@ export function createLeadRoutes(deps: LicensingDeps, queries: QueryDeps) {
     );
     // Test-mode leads are left out unless asked for; say how many, so nobody wonders where they went.
     const hiddenTest =
-      includeTest === 'true' ? 0 : await countTestLeads(deps.db, principal.accountId, filters.status);
+      includeTest === 'true' ? 0 : await countHiddenTestLeads(deps, principal.accountId, filters.status);
     return c.json(
       {
         data: page.rows.map(toLeadView),

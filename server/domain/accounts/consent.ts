@@ -1,8 +1,7 @@
 import { createHash } from 'node:crypto';
-import { and, desc, eq, sql } from 'drizzle-orm';
+import { findCurrentConsent, insertConsentVersion } from '../../db/consent-versions-repo.ts';
 import type { Db } from '../../db/database.ts';
 import { newId } from '../../db/ids.ts';
-import { consentVersions } from '../../db/schema.ts';
 import type { Clock } from '../../lib/clock.ts';
 
 /**
@@ -23,36 +22,13 @@ export interface ConsentVersion {
 
 const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
 
-/** The firm's consent text in force, or undefined before the first one is written. */
-export async function findCurrentConsent(db: Db, accountId: string): Promise<ConsentVersion | undefined> {
-  const [row] = await db
-    .select()
-    .from(consentVersions)
-    .where(eq(consentVersions.accountId, accountId))
-    .orderBy(desc(consentVersions.version))
-    .limit(1);
-  return row;
-}
-
-export async function findConsentVersion(
-  db: Db,
-  accountId: string,
-  id: string,
-): Promise<ConsentVersion | undefined> {
-  const [row] = await db
-    .select()
-    .from(consentVersions)
-    .where(and(eq(consentVersions.accountId, accountId), eq(consentVersions.id, id)));
-  return row;
-}
-
-export async function listConsentVersions(db: Db, accountId: string): Promise<ConsentVersion[]> {
-  return db
-    .select()
-    .from(consentVersions)
-    .where(eq(consentVersions.accountId, accountId))
-    .orderBy(desc(consentVersions.version));
-}
+// The queries live in db/consent-versions-repo.ts; the subject's callers find them here.
+export {
+  countConsentVersions,
+  findConsentVersion,
+  findCurrentConsent,
+  listConsentVersions,
+} from '../../db/consent-versions-repo.ts';
 
 /**
  * Records `text` as the firm's new consent version, unless it equals the one in force (then that one
@@ -70,18 +46,14 @@ export async function publishConsentText(
     const current = await findCurrentConsent(deps.db, accountId);
     if (current && current.text === trimmed) return current;
     try {
-      const [row] = await deps.db
-        .insert(consentVersions)
-        .values({
-          id: newId('cv'),
-          accountId,
-          version: (current?.version ?? 0) + 1,
-          text: trimmed,
-          textSha256: sha256(trimmed),
-          createdAt: deps.clock.now(),
-        })
-        .returning();
-      return row!;
+      return await insertConsentVersion(deps.db, {
+        id: newId('cv'),
+        accountId,
+        version: (current?.version ?? 0) + 1,
+        text: trimmed,
+        textSha256: sha256(trimmed),
+        createdAt: deps.clock.now(),
+      });
     } catch (error) {
       if (attempt >= 2) throw error;
     }
@@ -115,13 +87,4 @@ export async function renamedDefaultConsent(
   return current?.text === DEFAULT_CONSENT_TEXT.replace('{firm}', oldName)
     ? DEFAULT_CONSENT_TEXT.replace('{firm}', newName)
     : undefined;
-}
-
-/** Count of versions, for listings. */
-export async function countConsentVersions(db: Db, accountId: string): Promise<number> {
-  const [row] = await db
-    .select({ n: sql<number>`count(*)::int` })
-    .from(consentVersions)
-    .where(eq(consentVersions.accountId, accountId));
-  return row?.n ?? 0;
 }

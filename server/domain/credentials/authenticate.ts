@@ -113,8 +113,3 @@ async function authenticateApiKey(deps: LicensingDeps, key: string): Promise<Pri
     scopes: parseScopes(row.scopes),
   };
 }
-
-export const forbidden = (message = 'This credential may not do that.') =>
-  new AppError('FORBIDDEN', message, {
-    headers: { 'WWW-Authenticate': 'Bearer error="insufficient_scope"' },
-  });

@@ -1,4 +1,4 @@
-import { forbidden } from './authenticate.ts';
+import { AppError } from '../../lib/errors.ts';
 import { isAdmin, type Principal } from './principal.ts';
 
 /**
@@ -20,6 +20,12 @@ export function parseScopes(stored: string): ApiKeyScope[] {
 }
 
 export const formatScopes = (scopes: readonly ApiKeyScope[]) => [...new Set(scopes)].join(' ');
+
+/** A credential that is valid but lacks the scope: 403, with the OAuth hint for clients that read it. */
+export const forbidden = (message = 'This credential may not do that.') =>
+  new AppError('FORBIDDEN', message, {
+    headers: { 'WWW-Authenticate': 'Bearer error="insufficient_scope"' },
+  });
 
 /** Whether the principal may act with `scope`: admin access tokens and `admin` keys may do all. */
 export function hasScope(principal: Principal, scope: ApiKeyScope): boolean {

@@ -1,4 +1,3 @@
-import { sql } from 'drizzle-orm';
 import { exportJWK, exportPKCS8, generateKeyPair, importJWK, importPKCS8, type JWK } from 'jose';
 import type { Db } from '../../db/database.ts';
 import {
@@ -6,6 +5,7 @@ import {
   listSigningKeys,
   type SigningKeyRow,
   updateSigningKeyStatus,
+  withSigningKeyLock,
 } from '../../db/signing-keys-repo.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { encrypt } from '../../secrets/encryption.ts';
@@ -148,11 +148,6 @@ export async function rotateSigningKeys(
   });
 }
 
-const SIGNING_KEY_LOCK = 7_315_001;
-
 async function withKeyLock<T>(deps: KeyDeps, fn: (tx: KeyDeps) => Promise<T>): Promise<T> {
-  return deps.db.transaction(async (tx) => {
-    await tx.execute(sql`select pg_advisory_xact_lock(${SIGNING_KEY_LOCK})`);
-    return fn({ ...deps, db: tx as unknown as Db });
-  });
+  return withSigningKeyLock(deps.db, (tx) => fn({ ...deps, db: tx }));
 }

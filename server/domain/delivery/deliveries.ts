@@ -1,8 +1,14 @@
 import { createHash } from 'node:crypto';
-import { asc, desc, eq, inArray } from 'drizzle-orm';
 import { recordAudit } from '../../db/audit-repo.ts';
+import { withTransaction } from '../../db/database.ts';
 import { newId } from '../../db/ids.ts';
-import { deliveryAttempts, outboxEvents, webhookDeliveries } from '../../db/schema.ts';
+import { insertDeliveries, insertDelivery, insertOutboxEvent } from '../../db/outbox-repo.ts';
+import {
+  type AttemptRow,
+  attemptsOf,
+  findDelivery,
+  latestDeliveriesOf,
+} from '../../db/webhook-deliveries-repo.ts';
 import { AppError } from '../../lib/errors.ts';
 import type { ActingAs } from '../licensing/lifecycle.ts';
 import type { DeliveryDeps } from './deps.ts';
@@ -10,7 +16,6 @@ import { OPERATOR, requireEndpoint } from './endpoints.ts';
 import type { WebhookBody } from './event-types.ts';
 
 type Deps = Pick<DeliveryDeps, 'db' | 'clock'>;
-type AttemptRow = typeof deliveryAttempts.$inferSelect;
 
 const attemptView = (a: AttemptRow) => ({
   attempt: a.attempt,
@@ -43,25 +48,11 @@ export async function listDeliveries(
   scope?: { accountId?: string },
 ) {
   const endpoint = await requireEndpoint(deps.db, endpointId, scope?.accountId);
-  const rows = await deps.db
-    .select({ delivery: webhookDeliveries, type: outboxEvents.type, test: outboxEvents.test })
-    .from(webhookDeliveries)
-    .innerJoin(outboxEvents, eq(outboxEvents.id, webhookDeliveries.eventId))
-    .where(eq(webhookDeliveries.endpointId, endpoint.id))
-    .orderBy(desc(webhookDeliveries.createdAt), desc(webhookDeliveries.id))
-    .limit(limit);
-  const attempts = rows.length
-    ? await deps.db
-        .select()
-        .from(deliveryAttempts)
-        .where(
-          inArray(
-            deliveryAttempts.deliveryId,
-            rows.map((r) => r.delivery.id),
-          ),
-        )
-        .orderBy(asc(deliveryAttempts.attempt))
-    : [];
+  const rows = await latestDeliveriesOf(deps.db, endpoint.id, limit);
+  const attempts = await attemptsOf(
+    deps.db,
+    rows.map((r) => r.delivery.id),
+  );
   return rows.map(({ delivery: d, type, test }) => ({
     id: d.id,
     endpointId: d.endpointId,
@@ -82,10 +73,7 @@ export async function listDeliveries(
  * `webhook-id` stays the event's id, so a receiver that already processed it can tell.
  */
 export async function replayDelivery(deps: Deps, deliveryId: string, as: ActingAs = OPERATOR) {
-  const [original] = await deps.db
-    .select()
-    .from(webhookDeliveries)
-    .where(eq(webhookDeliveries.id, deliveryId));
+  const original = await findDelivery(deps.db, deliveryId);
   if (!original || (as.accountId && original.accountId !== as.accountId))
     throw new AppError('NOT_FOUND', `No delivery ${deliveryId}.`);
   const endpoint = await requireEndpoint(deps.db, original.endpointId);
@@ -93,28 +81,25 @@ export async function replayDelivery(deps: Deps, deliveryId: string, as: ActingA
     throw new AppError('INVALID_TRANSITION', `Endpoint ${endpoint.id} is disabled; enable it first.`);
   }
   const now = deps.clock.now();
-  const [row] = await deps.db
-    .insert(webhookDeliveries)
-    .values({
-      id: newId('dlv'),
-      accountId: original.accountId,
-      endpointId: original.endpointId,
-      eventId: original.eventId,
-      status: 'pending',
-      nextAttemptAt: now,
-      createdAt: now,
-    })
-    .returning();
+  const row = await insertDelivery(deps.db, {
+    id: newId('dlv'),
+    accountId: original.accountId,
+    endpointId: original.endpointId,
+    eventId: original.eventId,
+    status: 'pending',
+    nextAttemptAt: now,
+    createdAt: now,
+  });
   await recordAudit(deps.db, {
     accountId: original.accountId,
     actor: as.actor,
     action: 'webhook.replayed',
     subject: deliveryId,
-    data: { newDeliveryId: row!.id },
+    data: { newDeliveryId: row.id },
     at: now,
   });
   return {
-    delivery: { id: row!.id, eventId: row!.eventId, endpointId: row!.endpointId, status: row!.status },
+    delivery: { id: row.id, eventId: row.eventId, endpointId: row.endpointId, status: row.status },
   };
 }
 
@@ -178,8 +163,8 @@ export async function sendTestEvent(deps: Deps, endpointId: string, as: ActingAs
   const body: WebhookBody = { type, timestamp: at, data };
   const eventId = newId('msg');
   const deliveryId = newId('dlv');
-  await deps.db.transaction(async (tx) => {
-    await tx.insert(outboxEvents).values({
+  await withTransaction(deps.db, async (tx) => {
+    await insertOutboxEvent(tx, {
       id: eventId,
       accountId: endpoint.accountId,
       type,
@@ -187,15 +172,17 @@ export async function sendTestEvent(deps: Deps, endpointId: string, as: ActingAs
       test: true,
       createdAt: now,
     });
-    await tx.insert(webhookDeliveries).values({
-      id: deliveryId,
-      accountId: endpoint.accountId,
-      endpointId: endpoint.id,
-      eventId,
-      status: 'pending',
-      nextAttemptAt: now,
-      createdAt: now,
-    });
+    await insertDeliveries(tx, [
+      {
+        id: deliveryId,
+        accountId: endpoint.accountId,
+        endpointId: endpoint.id,
+        eventId,
+        status: 'pending',
+        nextAttemptAt: now,
+        createdAt: now,
+      },
+    ]);
   });
   await recordAudit(deps.db, {
     accountId: endpoint.accountId,

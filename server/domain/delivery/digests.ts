@@ -1,24 +1,16 @@
-import { eq } from 'drizzle-orm';
 import type { Db } from '../../db/database.ts';
 import { newId } from '../../db/ids.ts';
 import { openDigest } from '../../db/lead-digests-repo.ts';
-import { accounts, mailMessages, outboxEvents, webhookDeliveries } from '../../db/schema.ts';
-import { liveEndpointsOf } from './endpoints.ts';
+import { insertDeliveries, insertMail, insertOutboxEvent } from '../../db/outbox-repo.ts';
+import { liveEndpointsOf } from '../../db/webhook-endpoints-repo.ts';
 import type { WebhookBody } from './event-types.ts';
+import { alertAddresses } from './outbox.ts';
 
 /** Past the plan's daily figure, alerts are grouped per hour: one mail and one event per hour. */
 export const DIGEST_WINDOW_MS = 3_600_000;
 const DAY_MS = 86_400_000;
 
 const windowOf = (at: Date, size: number) => new Date(Math.floor(at.getTime() / size) * size);
-
-async function alertAddresses(tx: Db, accountId: string): Promise<string[]> {
-  const [row] = await tx
-    .select({ alertEmails: accounts.alertEmails })
-    .from(accounts)
-    .where(eq(accounts.id, accountId));
-  return (row?.alertEmails ?? []).filter((e) => typeof e === 'string' && e.includes('@'));
-}
 
 /**
  * The open alert digest for this firm's hour; the lead that opens it schedules, for the end of
@@ -60,7 +52,7 @@ export async function joinAlertDigest(
       note: 'Leads past the plan’s daily figure in this hour; list them with GET /v1/api/leads (createdFrom/createdTo).',
     },
   };
-  await tx.insert(outboxEvents).values({
+  await insertOutboxEvent(tx, {
     id: eventId,
     accountId: lead.accountId,
     type: 'leads.digest',
@@ -69,7 +61,8 @@ export async function joinAlertDigest(
     createdAt: now,
   });
   if (endpoints.length > 0)
-    await tx.insert(webhookDeliveries).values(
+    await insertDeliveries(
+      tx,
       endpoints.map((e) => ({
         id: newId('dlv'),
         accountId: lead.accountId,
@@ -81,7 +74,7 @@ export async function joinAlertDigest(
       })),
     );
   if (alertTo.length > 0)
-    await tx.insert(mailMessages).values({
+    await insertMail(tx, {
       id: newId('mail'),
       accountId: lead.accountId,
       kind: 'lead_digest',
@@ -112,7 +105,7 @@ export async function noteQuarantined(tx: Db, accountId: string, now: Date): Pro
   if (!created) return;
   const alertTo = await alertAddresses(tx, accountId);
   if (alertTo.length === 0) return;
-  await tx.insert(mailMessages).values({
+  await insertMail(tx, {
     id: newId('mail'),
     accountId,
     kind: 'quarantine_report',

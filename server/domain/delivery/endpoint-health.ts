@@ -1,8 +1,9 @@
-import { and, eq, isNull, lte } from 'drizzle-orm';
+import { findAccountById } from '../../db/accounts-repo.ts';
 import { recordAudit } from '../../db/audit-repo.ts';
 import { withTransaction } from '../../db/database.ts';
 import { newId } from '../../db/ids.ts';
-import { accounts, mailMessages, webhookEndpoints } from '../../db/schema.ts';
+import { insertMail } from '../../db/outbox-repo.ts';
+import { disableEndpointFailingSince } from '../../db/webhook-endpoints-repo.ts';
 import type { DeliveryDeps } from './deps.ts';
 
 /** An endpoint that has failed every attempt for this long is disabled (as Svix does). */
@@ -17,21 +18,12 @@ export async function disableFailingEndpoint(deps: DeliveryDeps, endpointId: str
   const now = deps.clock.now();
   const cutoff = new Date(now.getTime() - DISABLE_AFTER_MS);
   return withTransaction(deps.db, async (tx) => {
-    const [disabled] = await tx
-      .update(webhookEndpoints)
-      .set({
-        disabledAt: now,
-        disabledReason: 'Every delivery failed for 5 days',
-        updatedAt: now,
-      })
-      .where(
-        and(
-          eq(webhookEndpoints.id, endpointId),
-          isNull(webhookEndpoints.disabledAt),
-          lte(webhookEndpoints.failingSince, cutoff),
-        ),
-      )
-      .returning();
+    const disabled = await disableEndpointFailingSince(tx, {
+      id: endpointId,
+      cutoff,
+      reason: 'Every delivery failed for 5 days',
+      now,
+    });
     if (!disabled) return false;
     await recordAudit(tx, {
       accountId: disabled.accountId,
@@ -41,10 +33,10 @@ export async function disableFailingEndpoint(deps: DeliveryDeps, endpointId: str
       data: { failingSince: disabled.failingSince?.toISOString() },
       at: now,
     });
-    const [account] = await tx.select().from(accounts).where(eq(accounts.id, disabled.accountId));
+    const account = await findAccountById(tx, disabled.accountId);
     const to = account?.alertEmails.length ? account.alertEmails : account?.email ? [account.email] : [];
     if (to.length > 0) {
-      await tx.insert(mailMessages).values({
+      await insertMail(tx, {
         id: newId('mail'),
         accountId: disabled.accountId,
         kind: 'endpoint_disabled',

@@ -1,11 +1,19 @@
 import { isIP } from 'node:net';
-import { and, count, desc, eq, isNull } from 'drizzle-orm';
 import { z } from 'zod';
 import { findAccountById } from '../../db/accounts-repo.ts';
 import { recordAudit } from '../../db/audit-repo.ts';
 import { type Db, withTransaction } from '../../db/database.ts';
 import { newId } from '../../db/ids.ts';
-import { accounts, licenses, webhookEndpoints } from '../../db/schema.ts';
+import {
+  deleteEndpointRow,
+  type EndpointChangeSet,
+  type EndpointRow,
+  findEndpoint,
+  insertEndpoint,
+  listEndpointsOf,
+  lockEndpointRoom,
+  updateEndpointRow,
+} from '../../db/webhook-endpoints-repo.ts';
 import { AppError } from '../../lib/errors.ts';
 import { decrypt, encrypt } from '../../secrets/encryption.ts';
 import { invalidateCaches } from '../caches/lookup-caches.ts';
@@ -17,7 +25,6 @@ import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from './event-types.ts';
 import { generateWebhookSecret } from './signing.ts';
 import { hostOf, isBlockedAddress } from './ssrf-guard.ts';
 
-export type EndpointRow = typeof webhookEndpoints.$inferSelect;
 type Deps = Pick<DeliveryDeps, 'db' | 'clock' | 'secretKey' | 'allowPrivateHosts' | 'caches' | 'plans'>;
 
 export const DEFAULT_ROLL_OVERLAP_SECONDS = 24 * 3600;
@@ -108,32 +115,28 @@ export async function createEndpoint(deps: Deps, input: NewEndpointInput, as: Ac
   const now = deps.clock.now();
   const row = await withTransaction(deps.db, async (tx) => {
     await checkEndpointRoom(tx, deps.plans ?? DEFAULT_PLANS, input.accountId);
-    const [inserted] = await tx
-      .insert(webhookEndpoints)
-      .values({
-        id: newId('whe'),
-        accountId: input.accountId,
-        url,
-        events,
-        description: input.description ?? null,
-        includeTest: input.includeTest ?? false,
-        secretEnc: encrypt(deps.secretKey, secret),
-        createdAt: now,
-        updatedAt: now,
-      })
-      .returning();
-    return inserted;
+    return insertEndpoint(tx, {
+      id: newId('whe'),
+      accountId: input.accountId,
+      url,
+      events,
+      description: input.description ?? null,
+      includeTest: input.includeTest ?? false,
+      secretEnc: encrypt(deps.secretKey, secret),
+      createdAt: now,
+      updatedAt: now,
+    });
   });
   await invalidateCaches(deps); // results of this account now have a subscriber to ask about
   await recordAudit(deps.db, {
     accountId: input.accountId,
     actor: as.actor,
     action: 'webhook.created',
-    subject: row!.id,
+    subject: row.id,
     data: { events },
     at: now,
   });
-  return { endpoint: endpointView(row!, now), secret };
+  return { endpoint: endpointView(row, now), secret };
 }
 
 /**
@@ -143,21 +146,13 @@ export async function createEndpoint(deps: Deps, input: NewEndpointInput, as: Ac
  * cannot both take the last place.
  */
 async function checkEndpointRoom(tx: Db, plans: PlanTable, accountId: string): Promise<void> {
-  await tx.select({ id: accounts.id }).from(accounts).where(eq(accounts.id, accountId)).for('update');
-  const held = await tx
-    .select({ plan: licenses.plan })
-    .from(licenses)
-    .where(and(eq(licenses.accountId, accountId), isNull(licenses.revokedAt)));
+  const { livePlans, endpoints } = await lockEndpointRoom(tx, accountId);
   const limit = Math.max(
     0,
-    ...held.map((l) => findPlan(plans, l.plan)?.webhookEndpoints ?? DEFAULT_WEBHOOK_ENDPOINTS),
+    ...livePlans.map((plan) => findPlan(plans, plan)?.webhookEndpoints ?? DEFAULT_WEBHOOK_ENDPOINTS),
   );
-  const cap = held.length ? limit : DEFAULT_WEBHOOK_ENDPOINTS;
-  const [row] = await tx
-    .select({ n: count() })
-    .from(webhookEndpoints)
-    .where(eq(webhookEndpoints.accountId, accountId));
-  if (Number(row?.n ?? 0) >= cap)
+  const cap = livePlans.length ? limit : DEFAULT_WEBHOOK_ENDPOINTS;
+  if (endpoints >= cap)
     throw new AppError(
       'ENDPOINT_LIMIT_REACHED',
       `This firm already has ${cap} webhook endpoints, the most its plan allows. Delete one it no longer uses, or point several event types at one endpoint.`,
@@ -167,24 +162,13 @@ async function checkEndpointRoom(tx: Db, plans: PlanTable, accountId: string): P
 export async function listEndpoints(deps: Deps, accountId: string, scope?: { accountId?: string }) {
   if ((scope?.accountId && scope.accountId !== accountId) || !(await findAccountById(deps.db, accountId)))
     throw new AppError('NOT_FOUND', `No account ${accountId}.`);
-  const rows = await deps.db
-    .select()
-    .from(webhookEndpoints)
-    .where(eq(webhookEndpoints.accountId, accountId))
-    .orderBy(desc(webhookEndpoints.createdAt));
+  const rows = await listEndpointsOf(deps.db, accountId);
   const now = deps.clock.now();
   return rows.map((r) => endpointView(r, now));
 }
 
 export async function requireEndpoint(db: Db, id: string, accountId?: string): Promise<EndpointRow> {
-  const [row] = await db
-    .select()
-    .from(webhookEndpoints)
-    .where(
-      accountId
-        ? and(eq(webhookEndpoints.id, id), eq(webhookEndpoints.accountId, accountId))
-        : eq(webhookEndpoints.id, id),
-    );
+  const row = await findEndpoint(db, id, accountId);
   if (!row) throw new AppError('NOT_FOUND', `No webhook endpoint ${id}.`);
   return row;
 }
@@ -192,7 +176,7 @@ export async function requireEndpoint(db: Db, id: string, accountId?: string): P
 /** Deletes the endpoint with its deliveries and their attempt logs. */
 export async function deleteEndpoint(deps: Deps, id: string, as: ActingAs = OPERATOR) {
   const row = await requireEndpoint(deps.db, id, as.accountId);
-  await deps.db.delete(webhookEndpoints).where(eq(webhookEndpoints.id, id));
+  await deleteEndpointRow(deps.db, id);
   await recordAudit(deps.db, {
     accountId: row.accountId,
     actor: as.actor,
@@ -217,16 +201,12 @@ export async function rollEndpointSecret(
   const row = await requireEndpoint(deps.db, id, as.accountId);
   const now = deps.clock.now();
   const secret = generateWebhookSecret();
-  const [updated] = await deps.db
-    .update(webhookEndpoints)
-    .set({
-      secretEnc: encrypt(deps.secretKey, secret),
-      previousSecretEnc: overlapSeconds > 0 ? row.secretEnc : null,
-      previousSecretExpiresAt: overlapSeconds > 0 ? new Date(now.getTime() + overlapSeconds * 1000) : null,
-      updatedAt: now,
-    })
-    .where(eq(webhookEndpoints.id, id))
-    .returning();
+  const updated = await updateEndpointRow(deps.db, id, {
+    secretEnc: encrypt(deps.secretKey, secret),
+    previousSecretEnc: overlapSeconds > 0 ? row.secretEnc : null,
+    previousSecretExpiresAt: overlapSeconds > 0 ? new Date(now.getTime() + overlapSeconds * 1000) : null,
+    updatedAt: now,
+  });
   await recordAudit(deps.db, {
     accountId: row.accountId,
     actor: as.actor,
@@ -235,18 +215,19 @@ export async function rollEndpointSecret(
     data: { overlapSeconds },
     at: now,
   });
-  return { endpoint: endpointView(updated!, now), secret };
+  return { endpoint: endpointView(updated, now), secret };
 }
 
 /** Turns a disabled endpoint back on; its pending deliveries resume. */
 export async function enableEndpoint(deps: Deps, id: string, as: ActingAs = OPERATOR) {
   const row = await requireEndpoint(deps.db, id, as.accountId);
   const now = deps.clock.now();
-  const [updated] = await deps.db
-    .update(webhookEndpoints)
-    .set({ disabledAt: null, disabledReason: null, failingSince: null, updatedAt: now })
-    .where(eq(webhookEndpoints.id, id))
-    .returning();
+  const updated = await updateEndpointRow(deps.db, id, {
+    disabledAt: null,
+    disabledReason: null,
+    failingSince: null,
+    updatedAt: now,
+  });
   await invalidateCaches(deps);
   await recordAudit(deps.db, {
     accountId: row.accountId,
@@ -255,7 +236,7 @@ export async function enableEndpoint(deps: Deps, id: string, as: ActingAs = OPER
     subject: id,
     at: now,
   });
-  return { endpoint: endpointView(updated!, now) };
+  return { endpoint: endpointView(updated, now) };
 }
 
 /** `PATCH` of an endpoint (admin API and portal): every field optional. */
@@ -285,7 +266,7 @@ export async function updateEndpoint(
 ) {
   const row = await requireEndpoint(deps.db, id, as.accountId);
   const now = deps.clock.now();
-  const set: Partial<EndpointRow> = {};
+  const set: EndpointChangeSet = {};
   if (input.events !== undefined) {
     const events = parseEventTypes(input.events);
     if (events.join(',') !== row.events.join(',')) set.events = events;
@@ -299,11 +280,7 @@ export async function updateEndpoint(
   if (input.enabled === true && row.disabledAt)
     Object.assign(set, { disabledAt: null, disabledReason: null, failingSince: null });
   if (Object.keys(set).length === 0) return { endpoint: endpointView(row, now) };
-  const [updated] = await deps.db
-    .update(webhookEndpoints)
-    .set({ ...set, updatedAt: now })
-    .where(eq(webhookEndpoints.id, id))
-    .returning();
+  const updated = await updateEndpointRow(deps.db, id, { ...set, updatedAt: now });
   await invalidateCaches(deps);
   const fields = Object.keys(set).filter((k) => k !== 'disabledReason' && k !== 'failingSince');
   const pick = (r: EndpointRow) =>
@@ -315,10 +292,10 @@ export async function updateEndpoint(
     actor: as.actor,
     action: 'webhook.updated',
     subject: id,
-    data: { before: pick(row), after: pick(updated!) },
+    data: { before: pick(row), after: pick(updated) },
     at: now,
   });
-  return { endpoint: endpointView(updated!, now) };
+  return { endpoint: endpointView(updated, now) };
 }
 
 /** The secrets that sign now: the current one, and the previous one during its overlap. */
@@ -329,9 +306,3 @@ export function signingSecrets(secretKey: Buffer, row: EndpointRow, now: Date): 
   }
   return secrets;
 }
-
-export const liveEndpointsOf = (db: Db, accountId: string) =>
-  db
-    .select()
-    .from(webhookEndpoints)
-    .where(and(eq(webhookEndpoints.accountId, accountId), isNull(webhookEndpoints.disabledAt)));

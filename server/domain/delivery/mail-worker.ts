@@ -1,9 +1,15 @@
-import { and, asc, eq, inArray, isNull, lte, notInArray, or, type SQL, sql } from 'drizzle-orm';
-import { withTransaction } from '../../db/database.ts';
+import { findAccountById } from '../../db/accounts-repo.ts';
 import { dbNow, dbNowPlus } from '../../db/db-now.ts';
 import { findDigest, heldLeadsBetween, leadsOfDigest } from '../../db/lead-digests-repo.ts';
+import {
+  claimDueMails,
+  dueMailFirmIds,
+  type MailRow,
+  renewMailLease,
+  updateMail,
+} from '../../db/mail-messages-repo.ts';
+import { findOutboxEvent } from '../../db/outbox-repo.ts';
 import { findResult } from '../../db/results-repo.ts';
-import { accounts, mailMessages, outboxEvents } from '../../db/schema.ts';
 import { type LeadResult, leadResult } from '../leads/lead-result.ts';
 import {
   type RenderedMail,
@@ -15,17 +21,9 @@ import {
 import type { DeliveryDeps } from './deps.ts';
 import { nextAttemptAt } from './retry-schedule.ts';
 
-type MailRow = typeof mailMessages.$inferSelect;
 /** A claimed mail's lease when `mailLeaseMs` is not set; renewed every third of it while sending. */
 export const MAIL_LEASE_MS = 60_000;
 const leaseOf = (deps: DeliveryDeps) => deps.mailLeaseMs ?? MAIL_LEASE_MS;
-
-const dueMail = (now: SQL) =>
-  and(
-    eq(mailMessages.status, 'pending'),
-    lte(mailMessages.nextAttemptAt, now),
-    or(isNull(mailMessages.lockedUntil), lte(mailMessages.lockedUntil, now)),
-  );
 
 /**
  * Claims due mails `FOR UPDATE SKIP LOCKED` with a lease, as the webhook worker does, on the
@@ -36,26 +34,11 @@ export async function claimMails(
   deps: DeliveryDeps,
   opts: { accountId?: string; limit?: number } = {},
 ): Promise<MailRow[]> {
-  const now = dbNow(deps.clock);
-  return withTransaction(deps.db, async (tx) => {
-    const ids = await tx
-      .select({ id: mailMessages.id })
-      .from(mailMessages)
-      .where(and(dueMail(now), opts.accountId ? eq(mailMessages.accountId, opts.accountId) : undefined))
-      .orderBy(asc(mailMessages.nextAttemptAt))
-      .limit(opts.limit ?? 1)
-      .for('update', { skipLocked: true });
-    if (ids.length === 0) return [];
-    return tx
-      .update(mailMessages)
-      .set({ lockedUntil: dbNowPlus(deps.clock, leaseOf(deps)), attempts: sql`${mailMessages.attempts} + 1` })
-      .where(
-        inArray(
-          mailMessages.id,
-          ids.map((r) => r.id),
-        ),
-      )
-      .returning();
+  return claimDueMails(deps.db, {
+    now: dbNow(deps.clock),
+    lockedUntil: dbNowPlus(deps.clock, leaseOf(deps)),
+    accountId: opts.accountId,
+    limit: opts.limit ?? 1,
   });
 }
 
@@ -66,22 +49,7 @@ export async function dueMailFirms(
   exclude: readonly string[],
   limit: number,
 ): Promise<string[]> {
-  const rows = await deps.db
-    .select({ accountId: mailMessages.accountId })
-    .from(mailMessages)
-    .where(
-      and(
-        dueMail(dbNow(deps.clock)),
-        exclude.length ? notInArray(mailMessages.accountId, [...exclude]) : undefined,
-      ),
-    )
-    .groupBy(mailMessages.accountId)
-    .orderBy(
-      after === null ? sql`1` : sql`${mailMessages.accountId} <= ${after}`,
-      asc(mailMessages.accountId),
-    )
-    .limit(Math.max(1, limit));
-  return rows.map((r) => r.accountId);
+  return dueMailFirmIds(deps.db, { now: dbNow(deps.clock), after, exclude, limit });
 }
 
 /**
@@ -91,18 +59,16 @@ export async function dueMailFirms(
 function renewWhileSending(deps: DeliveryDeps, mailId: string): () => void {
   const lease = leaseOf(deps);
   const timer = setInterval(() => {
-    deps.db
-      .update(mailMessages)
-      .set({ lockedUntil: dbNowPlus(deps.clock, lease) })
-      .where(and(eq(mailMessages.id, mailId), eq(mailMessages.status, 'pending')))
-      .catch((error: unknown) => deps.logger.warn({ mailId, err: error }, 'mail lease not renewed'));
+    renewMailLease(deps.db, mailId, dbNowPlus(deps.clock, lease)).catch((error: unknown) =>
+      deps.logger.warn({ mailId, err: error }, 'mail lease not renewed'),
+    );
   }, lease / 3);
   timer.unref();
   return () => clearInterval(timer);
 }
 
 async function renderMail(deps: DeliveryDeps, mail: MailRow): Promise<RenderedMail | null> {
-  const [account] = await deps.db.select().from(accounts).where(eq(accounts.id, mail.accountId));
+  const account = await findAccountById(deps.db, mail.accountId);
   const firmName = account?.name ?? 'Your firm';
   if (mail.kind === 'endpoint_disabled') {
     const body = mail.body ?? {};
@@ -116,7 +82,7 @@ async function renderMail(deps: DeliveryDeps, mail: MailRow): Promise<RenderedMa
   if (mail.kind === 'lead_digest' || mail.kind === 'quarantine_report')
     return renderDigestMail(deps, mail, firmName);
   if (!mail.eventId) return null;
-  const [event] = await deps.db.select().from(outboxEvents).where(eq(outboxEvents.id, mail.eventId));
+  const event = await findOutboxEvent(deps.db, mail.eventId);
   if (!event) return null;
   const lead = (event.payload.data ?? {}) as Record<string, unknown>;
   // Events written since issue 20 carry the result; older ones name it, and it is read here.
@@ -171,10 +137,11 @@ async function sendClaimedMail(deps: DeliveryDeps, mail: MailRow): Promise<void>
     if (!rendered) {
       // A digest whose leads were all released (or deleted) has nothing left to report.
       const digest = mail.kind === 'lead_digest' || mail.kind === 'quarantine_report';
-      await deps.db
-        .update(mailMessages)
-        .set({ status: 'failed', lockedUntil: null, lastError: digest ? 'nothing to report' : 'event gone' })
-        .where(eq(mailMessages.id, mail.id));
+      await updateMail(deps.db, mail.id, {
+        status: 'failed',
+        lockedUntil: null,
+        lastError: digest ? 'nothing to report' : 'event gone',
+      });
       return;
     }
     ({ filePath } = await deps.mailer.send({
@@ -188,17 +155,14 @@ async function sendClaimedMail(deps: DeliveryDeps, mail: MailRow): Promise<void>
     return;
   }
   try {
-    await deps.db
-      .update(mailMessages)
-      .set({
-        status: 'sent',
-        sentAt: now(),
-        lockedUntil: null,
-        filePath,
-        subject: rendered.subject,
-        lastError: null,
-      })
-      .where(eq(mailMessages.id, mail.id));
+    await updateMail(deps.db, mail.id, {
+      status: 'sent',
+      sentAt: now(),
+      lockedUntil: null,
+      filePath,
+      subject: rendered.subject,
+      lastError: null,
+    });
   } catch (error) {
     // The SMTP server has the mail; only recording that failed. The lease runs out and the mail
     // goes again with the same Message-ID (at least once), so say exactly that.
@@ -216,14 +180,13 @@ async function scheduleRetry(deps: DeliveryDeps, mail: MailRow, error: unknown):
   const next = retryAt && dbNowPlus(deps.clock, retryAt.getTime() - at.getTime());
   const message = error instanceof Error ? error.message.slice(0, 300) : 'send failed';
   deps.logger.warn({ mailId: mail.id, reason: message }, 'alert mail not sent');
-  await deps.db
-    .update(mailMessages)
-    .set(
-      next
-        ? { lockedUntil: null, nextAttemptAt: next, lastError: message }
-        : { status: 'failed', lockedUntil: null, lastError: message },
-    )
-    .where(eq(mailMessages.id, mail.id));
+  await updateMail(
+    deps.db,
+    mail.id,
+    next
+      ? { lockedUntil: null, nextAttemptAt: next, lastError: message }
+      : { status: 'failed', lockedUntil: null, lastError: message },
+  );
 }
 
 /**

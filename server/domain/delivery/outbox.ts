@@ -1,9 +1,9 @@
-import { count, eq } from 'drizzle-orm';
+import { findAccountById } from '../../db/accounts-repo.ts';
 import type { Db } from '../../db/database.ts';
 import { newId } from '../../db/ids.ts';
-import { accounts, mailMessages, outboxEvents, webhookDeliveries } from '../../db/schema.ts';
+import { countPending, insertDeliveries, insertMail, insertOutboxEvent } from '../../db/outbox-repo.ts';
+import { liveEndpointsOf } from '../../db/webhook-endpoints-repo.ts';
 import { type CacheDeps, cachedLookup } from '../caches/cached-lookups.ts';
-import { liveEndpointsOf } from './endpoints.ts';
 import type { WebhookBody, WebhookEventType } from './event-types.ts';
 
 export interface OutboxInput {
@@ -35,7 +35,7 @@ export async function enqueueEvent(tx: Db, input: OutboxInput): Promise<string |
   if (endpoints.length === 0 && alertTo.length === 0) return null;
   const id = newId('msg');
   const body: WebhookBody = { type: input.type, timestamp: input.at.toISOString(), data: input.data };
-  await tx.insert(outboxEvents).values({
+  await insertOutboxEvent(tx, {
     id,
     accountId: input.accountId,
     type: input.type,
@@ -46,7 +46,8 @@ export async function enqueueEvent(tx: Db, input: OutboxInput): Promise<string |
     createdAt: input.at,
   });
   if (endpoints.length > 0) {
-    await tx.insert(webhookDeliveries).values(
+    await insertDeliveries(
+      tx,
       endpoints.map((e) => ({
         id: newId('dlv'),
         accountId: input.accountId,
@@ -59,7 +60,7 @@ export async function enqueueEvent(tx: Db, input: OutboxInput): Promise<string |
     );
   }
   if (alertTo.length > 0) {
-    await tx.insert(mailMessages).values({
+    await insertMail(tx, {
       id: newId('mail'),
       accountId: input.accountId,
       kind: 'lead_alert',
@@ -74,11 +75,9 @@ export async function enqueueEvent(tx: Db, input: OutboxInput): Promise<string |
   return id;
 }
 
-async function alertAddresses(tx: Db, accountId: string): Promise<string[]> {
-  const [row] = await tx
-    .select({ alertEmails: accounts.alertEmails })
-    .from(accounts)
-    .where(eq(accounts.id, accountId));
+/** The firm's alert addresses (only well-formed ones); none when it set none. */
+export async function alertAddresses(tx: Db, accountId: string): Promise<string[]> {
+  const row = await findAccountById(tx, accountId);
   return (row?.alertEmails ?? []).filter((e) => typeof e === 'string' && e.includes('@'));
 }
 
@@ -147,7 +146,5 @@ export function enqueueResultEvent(
 
 /** Deliveries waiting in the outbox (webhooks and alert mails not yet sent or given up): a gauge. */
 export async function outboxDepth(db: Db, what: 'webhooks' | 'mails'): Promise<number> {
-  const table = what === 'webhooks' ? webhookDeliveries : mailMessages;
-  const [row] = await db.select({ n: count() }).from(table).where(eq(table.status, 'pending'));
-  return row?.n ?? 0;
+  return countPending(db, what);
 }

@@ -1,22 +1,15 @@
-import {
-  and,
-  asc,
-  count,
-  eq,
-  exists,
-  gt,
-  inArray,
-  isNull,
-  lte,
-  notInArray,
-  or,
-  type SQL,
-  sql,
-} from 'drizzle-orm';
 import { withTransaction } from '../../db/database.ts';
 import { dbNow, dbNowPlus } from '../../db/db-now.ts';
 import { newId } from '../../db/ids.ts';
-import { deliveryAttempts, outboxEvents, webhookDeliveries, webhookEndpoints } from '../../db/schema.ts';
+import {
+  claimDueDeliveries,
+  type DeliveryRow,
+  dueWebhookFirmIds,
+  findAttemptTarget,
+  insertAttempt,
+  settleAttempt,
+} from '../../db/webhook-deliveries-repo.ts';
+import { noteEndpointOutcome } from '../../db/webhook-endpoints-repo.ts';
 import type { DeliveryDeps } from './deps.ts';
 import { disableFailingEndpoint } from './endpoint-health.ts';
 import { signingSecrets } from './endpoints.ts';
@@ -31,14 +24,7 @@ const ENDPOINTS_PER_CLAIM = 10;
 /** A claim outlives the attempt's timeout by this much; after it, a crashed claim is due again. */
 const LEASE_MARGIN_MS = 5_000;
 
-type Claimed = typeof webhookDeliveries.$inferSelect;
-
-const due = (now: SQL) =>
-  and(
-    eq(webhookDeliveries.status, 'pending'),
-    lte(webhookDeliveries.nextAttemptAt, now),
-    or(isNull(webhookDeliveries.lockedUntil), lte(webhookDeliveries.lockedUntil, now)),
-  );
+type Claimed = DeliveryRow;
 
 /**
  * Claims due deliveries for this instance. The endpoint rows are locked `FOR UPDATE SKIP LOCKED`
@@ -53,84 +39,20 @@ export async function claimDeliveries(
   deps: DeliveryDeps,
   opts: { accountId?: string; limit?: number } = {},
 ): Promise<Claimed[]> {
-  const now = dbNow(deps.clock);
-  const lease = dbNowPlus(deps.clock, deps.timeoutMs + LEASE_MARGIN_MS);
-  let left = opts.limit ?? Number.POSITIVE_INFINITY;
-  return withTransaction(deps.db, async (tx) => {
-    const endpoints = await tx
-      .select({ id: webhookEndpoints.id })
-      .from(webhookEndpoints)
-      .where(
-        and(
-          isNull(webhookEndpoints.disabledAt),
-          opts.accountId ? eq(webhookEndpoints.accountId, opts.accountId) : undefined,
-          exists(
-            tx
-              .select({ one: sql`1` })
-              .from(webhookDeliveries)
-              .where(and(eq(webhookDeliveries.endpointId, webhookEndpoints.id), due(now))),
-          ),
-        ),
-      )
-      // Oldest due work first, so a busy endpoint cannot starve the others.
-      .orderBy(
-        sql`(select min(d.next_attempt_at) from webhook_deliveries d where d.endpoint_id = ${webhookEndpoints.id} and d.status = 'pending')`,
-      )
-      .limit(ENDPOINTS_PER_CLAIM)
-      .for('update', { skipLocked: true });
-    const claimed: Claimed[] = [];
-    for (const { id } of endpoints) {
-      if (left <= 0) break;
-      const [busy] = await tx
-        .select({ n: count() })
-        .from(webhookDeliveries)
-        .where(
-          and(
-            eq(webhookDeliveries.endpointId, id),
-            eq(webhookDeliveries.status, 'pending'),
-            gt(webhookDeliveries.lockedUntil, now),
-          ),
-        );
-      const room = Math.min(left, MAX_IN_FLIGHT_PER_ENDPOINT - Number(busy?.n ?? 0));
-      if (room <= 0) continue;
-      const ids = await tx
-        .select({ id: webhookDeliveries.id })
-        .from(webhookDeliveries)
-        .where(and(eq(webhookDeliveries.endpointId, id), due(now)))
-        .orderBy(asc(webhookDeliveries.nextAttemptAt))
-        .limit(room)
-        .for('update', { skipLocked: true });
-      if (ids.length === 0) continue;
-      left -= ids.length;
-      claimed.push(
-        ...(await tx
-          .update(webhookDeliveries)
-          .set({
-            lockedUntil: lease,
-            lastAttemptAt: deps.clock.now(),
-            attempts: sql`${webhookDeliveries.attempts} + 1`,
-          })
-          .where(
-            inArray(
-              webhookDeliveries.id,
-              ids.map((r) => r.id),
-            ),
-          )
-          .returning()),
-      );
-    }
-    return claimed;
+  return claimDueDeliveries(deps.db, {
+    now: dbNow(deps.clock),
+    lease: dbNowPlus(deps.clock, deps.timeoutMs + LEASE_MARGIN_MS),
+    at: deps.clock.now(),
+    accountId: opts.accountId,
+    limit: opts.limit ?? Number.POSITIVE_INFINITY,
+    maxInFlightPerEndpoint: MAX_IN_FLIGHT_PER_ENDPOINT,
+    endpointsPerClaim: ENDPOINTS_PER_CLAIM,
   });
 }
 
 /** One attempt of one claimed delivery: sign, send, record, and schedule the next or finish. */
 export async function attemptDelivery(deps: DeliveryDeps, delivery: Claimed): Promise<SendOutcome | null> {
-  const [row] = await deps.db
-    .select({ endpoint: webhookEndpoints, event: outboxEvents })
-    .from(webhookDeliveries)
-    .innerJoin(webhookEndpoints, eq(webhookEndpoints.id, webhookDeliveries.endpointId))
-    .innerJoin(outboxEvents, eq(outboxEvents.id, webhookDeliveries.eventId))
-    .where(eq(webhookDeliveries.id, delivery.id));
+  const row = await findAttemptTarget(deps.db, delivery.id);
   if (!row) return null; // deleted meanwhile (lead deletion, endpoint deletion)
   const startedAt = deps.clock.now();
   const body = JSON.stringify(row.event.payload);
@@ -163,22 +85,18 @@ async function recordOutcome(
   const next = ok ? null : nextAttemptAt(delivery.attempts, now, deps.random);
   const finished = ok || next === null || delivery.attempts >= MAX_ATTEMPTS;
   await withTransaction(deps.db, async (tx) => {
-    const stillThere = await tx
-      .update(webhookDeliveries)
-      .set({
-        status: ok ? 'succeeded' : finished ? 'failed' : 'pending',
-        lockedUntil: null,
-        // The retry's due time on the database's clock, like the lease it replaces.
-        ...(finished
-          ? { completedAt: now }
-          : { nextAttemptAt: dbNowPlus(deps.clock, next!.getTime() - now.getTime()) }),
-      })
-      .where(and(eq(webhookDeliveries.id, delivery.id), eq(webhookDeliveries.status, 'pending')))
-      .returning({ id: webhookDeliveries.id });
-    if (stillThere.length === 0) return;
+    const stillThere = await settleAttempt(
+      tx,
+      delivery.id,
+      finished
+        ? { status: ok ? 'succeeded' : 'failed', completedAt: now }
+        : // The retry's due time on the database's clock, like the lease it replaces.
+          { status: 'pending', nextAttemptAt: dbNowPlus(deps.clock, next!.getTime() - now.getTime()) },
+    );
+    if (!stillThere) return;
     const request = redactBody(body);
     const response = redactBody(outcome.excerpt);
-    await tx.insert(deliveryAttempts).values({
+    await insertAttempt(tx, {
       id: newId('att'),
       deliveryId: delivery.id,
       attempt: delivery.attempts,
@@ -194,16 +112,7 @@ async function recordOutcome(
       requestBodyTruncated: request.truncated,
       createdAt: now,
     });
-    await tx
-      .update(webhookEndpoints)
-      .set(
-        ok
-          ? { failingSince: null }
-          : {
-              failingSince: sql`coalesce(${webhookEndpoints.failingSince}, ${now.toISOString()}::timestamptz)`,
-            },
-      )
-      .where(eq(webhookEndpoints.id, endpointId));
+    await noteEndpointOutcome(tx, endpointId, ok, now);
   });
   if (!ok) await disableFailingEndpoint(deps, endpointId);
 }
@@ -218,25 +127,7 @@ export async function dueWebhookFirms(
   exclude: readonly string[],
   limit: number,
 ): Promise<string[]> {
-  const now = dbNow(deps.clock);
-  const rows = await deps.db
-    .select({ accountId: webhookDeliveries.accountId })
-    .from(webhookDeliveries)
-    .innerJoin(webhookEndpoints, eq(webhookEndpoints.id, webhookDeliveries.endpointId))
-    .where(
-      and(
-        due(now),
-        isNull(webhookEndpoints.disabledAt),
-        exclude.length ? notInArray(webhookDeliveries.accountId, [...exclude]) : undefined,
-      ),
-    )
-    .groupBy(webhookDeliveries.accountId)
-    .orderBy(
-      after === null ? sql`1` : sql`${webhookDeliveries.accountId} <= ${after}`,
-      asc(webhookDeliveries.accountId),
-    )
-    .limit(Math.max(1, limit));
-  return rows.map((r) => r.accountId);
+  return dueWebhookFirmIds(deps.db, { now: dbNow(deps.clock), after, exclude, limit });
 }
 
 /**

@@ -1,9 +1,8 @@
-import { sql } from 'drizzle-orm';
 import { US_STATES } from '../../../calculators/fields.ts';
 import { runCalculator } from '../../../calculators/index.ts';
 import { HEIR_CLASSES } from '../../../calculators/inheritance-tax/tables.ts';
 import { findAccountById } from '../../db/accounts-repo.ts';
-import type { Db } from '../../db/database.ts';
+import { insertDemoBatch, vacuumLeadTables } from '../../db/demo-leads-repo.ts';
 import { newId } from '../../db/ids.ts';
 import { listLicensesByAccount } from '../../db/licenses-repo.ts';
 import { AppError } from '../../lib/errors.ts';
@@ -165,15 +164,9 @@ export async function seedDemoLeads(deps: LicensingDeps, input: DemoLeadsInput) 
   for (let done = 0; done < input.leads; done += BATCH) {
     const size = Math.min(BATCH, input.leads - done);
     const { resultRows, leadRows } = batch(rand, memo, size, input, licenseId, now);
-    await deps.db.transaction(async (tx) => {
-      await insertRecordset(tx as unknown as Db, 'calculation_results', RESULT_COLUMNS, resultRows);
-      await insertRecordset(tx as unknown as Db, 'leads', LEAD_COLUMNS, leadRows);
-    });
+    await insertDemoBatch(deps.db, resultRows, leadRows);
   }
-  // Planner statistics and the visibility map (index-only scans without heap visits): the
-  // embedded database has no autovacuum to do this after a bulk load.
-  await deps.db.execute(sql`vacuum analyze leads`);
-  await deps.db.execute(sql`vacuum analyze calculation_results`);
+  await vacuumLeadTables(deps.db);
   return {
     accountId: input.accountId,
     leads: input.leads,
@@ -198,52 +191,6 @@ function computeOnce(
   if (!outcome.ok) throw new Error(`demo inputs refused by ${calculator}: ${outcome.issues[0]?.message}`);
   memo.set(key, outcome);
   return outcome;
-}
-
-const RESULT_COLUMNS = {
-  id: 'text',
-  account_id: 'text',
-  license_id: 'text',
-  calculator: 'text',
-  state: 'text',
-  inputs: 'jsonb',
-  outputs: 'jsonb',
-  line_items: 'jsonb',
-  notes: 'jsonb',
-  rule_set: 'jsonb',
-  disclaimer: 'text',
-  origin_domain: 'text',
-  created_at: 'timestamptz',
-};
-const LEAD_COLUMNS = {
-  id: 'text',
-  account_id: 'text',
-  license_id: 'text',
-  calculator: 'text',
-  result_id: 'text',
-  name: 'text',
-  email: 'text',
-  phone: 'text',
-  state: 'text',
-  status: 'text',
-  consent_text: 'text',
-  consented_at: 'timestamptz',
-  created_at: 'timestamptz',
-  updated_at: 'timestamptz',
-};
-
-/**
- * Many rows in one statement with one parameter (a JSON array): about twice as fast on PGlite as
- * a multi-row VALUES list with thousands of bound parameters.
- */
-async function insertRecordset(db: Db, table: string, columns: Record<string, string>, rows: object[]) {
-  const names = Object.keys(columns).join(', ');
-  const types = Object.entries(columns)
-    .map(([name, type]) => `${name} ${type}`)
-    .join(', ');
-  await db.execute(
-    sql`insert into ${sql.identifier(table)} (${sql.raw(names)}) select ${sql.raw(names)} from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as x(${sql.raw(types)})`,
-  );
 }
 
 function batch(

@@ -1,5 +1,4 @@
-import { and, count, desc, eq, isNotNull } from 'drizzle-orm';
-import { leads } from '../../db/schema.ts';
+import { countHeldLeads, heldLeadReasons, latestHeldLeads } from '../../db/held-leads-repo.ts';
 import type { PortalDeps, PortalPrincipal } from '../accounts/portal-deps.ts';
 
 /** How many held leads the banner lists by name (the Leads page filter shows them all). */
@@ -18,20 +17,14 @@ export interface HeldLeads {
  * few with a one-step release. Every member may read it (releasing needs admin).
  */
 export async function heldLeads(deps: PortalDeps, principal: PortalPrincipal): Promise<HeldLeads> {
-  const held = and(eq(leads.accountId, principal.accountId), isNotNull(leads.quarantinedAt));
-  const [{ n } = { n: 0 }] = await deps.db.select({ n: count() }).from(leads).where(held);
-  if (Number(n) === 0) return { total: 0, byReason: {}, latest: [] };
-  const reasons = await deps.db.select({ reasons: leads.quarantineReasons }).from(leads).where(held);
+  const n = await countHeldLeads(deps.db, principal.accountId);
+  if (n === 0) return { total: 0, byReason: {}, latest: [] };
+  const reasons = await heldLeadReasons(deps.db, principal.accountId);
   const byReason: Record<string, number> = {};
-  for (const row of reasons) for (const r of row.reasons) byReason[r] = (byReason[r] ?? 0) + 1;
-  const latest = await deps.db
-    .select()
-    .from(leads)
-    .where(held)
-    .orderBy(desc(leads.quarantinedAt), desc(leads.id))
-    .limit(HELD_LISTED);
+  for (const row of reasons) for (const r of row) byReason[r] = (byReason[r] ?? 0) + 1;
+  const latest = await latestHeldLeads(deps.db, principal.accountId, HELD_LISTED);
   return {
-    total: Number(n),
+    total: n,
     byReason,
     latest: latest.map((l) => ({
       leadId: l.id,

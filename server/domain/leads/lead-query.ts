@@ -11,7 +11,7 @@ import {
   searchLeads,
   searchResults,
 } from '../../db/lead-search-repo.ts';
-import type { LeadStatus } from '../../db/leads-repo.ts';
+import { countTestLeads, type LeadStatus } from '../../db/leads-repo.ts';
 import type { ResultRow } from '../../db/results-repo.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { AppError } from '../../lib/errors.ts';
@@ -177,6 +177,18 @@ export async function findLeads(
     (s, limit, after) => searchLeads(deps.db, s, limit, after),
     (s) => countLeads(deps.db, s, COUNT_CAP + 1),
   );
+}
+
+/**
+ * How many test-mode leads a live-only listing left out (in `status` when given), so the answer can
+ * say where they went.
+ */
+export async function countHiddenTestLeads(
+  deps: Pick<QueryDeps, 'db'>,
+  accountId: string,
+  status?: LeadStatus,
+): Promise<number> {
+  return countTestLeads(deps.db, accountId, status);
 }
 
 /** Calculation results newest first; live data only unless `includeTest`. */

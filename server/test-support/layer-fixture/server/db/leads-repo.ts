@@ -1,0 +1,5 @@
+export interface LeadRow {
+  id: string;
+}
+
+export const countLeads = (rows: readonly LeadRow[]) => rows.length;

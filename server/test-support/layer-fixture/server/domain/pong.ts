@@ -1,0 +1,3 @@
+import { pings } from './ping.ts';
+
+export const pongs = (): number => (Math.random() < 0 ? pings() : 0);
