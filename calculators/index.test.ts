@@ -7,6 +7,7 @@ import {
   isCalculatorSlug,
   runCalculator,
 } from './index.ts';
+import { CALCULATOR_NAMES, calculatorName } from './names.ts';
 import { NOW } from './testing.ts';
 
 const SLUGS = ['estate-tax', 'inheritance-tax', 'probate-fees', 'executor-commission', 'rmd'];
@@ -17,6 +18,12 @@ describe('registry', () => {
     expect(SLUGS.every(isCalculatorSlug)).toBe(true);
     expect(isCalculatorSlug('nope')).toBe(false);
     expect(getCalculator('nope')).toBeUndefined();
+  });
+
+  it('names each calculator as names.ts does (the portal reads that table), in the same order', () => {
+    expect(calculators.map(({ slug, name }) => ({ slug, name }))).toEqual(CALCULATOR_NAMES);
+    expect(calculatorName('executor-commission')).toBe('New York executor commission');
+    expect(calculatorName('retired-calculator')).toBe('retired-calculator');
   });
 
   it.each(SLUGS)('%s has labels, a rule set, a disclaimer and a JSON Schema a form can use', (slug) => {

@@ -1,6 +1,15 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { addDollars, divRoundHalfUp, hasAtMostTwoDecimals, ppm, ratio, toCents, toDollars } from './money.ts';
+import {
+  addDollars,
+  divRoundHalfUp,
+  formatUsd,
+  hasAtMostTwoDecimals,
+  ppm,
+  ratio,
+  toCents,
+  toDollars,
+} from './money.ts';
 
 describe('toCents', () => {
   it.each([
@@ -56,5 +65,35 @@ describe('rounding', () => {
     expect(ratio(5, 0)).toBe(0);
     expect(ppm('10.25')).toBe(102_500n);
     expect(() => ppm('1.23456')).toThrow(RangeError);
+  });
+});
+
+describe('formatUsd', () => {
+  it.each([
+    [0, '$0.00', '$0'],
+    [-0, '$0.00', '$0'],
+    [1234567.89, '$1,234,567.89', '$1,234,567.89'],
+    [-1234, '-$1,234.00', '-$1,234'],
+    [-0.004, '$0.00', '$0'],
+    [0.005, '$0.01', '$0.01'],
+    [1.005, '$1.01', '$1.01'],
+    [999.995, '$1,000.00', '$1,000'],
+    [12.344, '$12.34', '$12.34'],
+    [1e12, '$1,000,000,000,000.00', '$1,000,000,000,000'],
+    [-98_765_432.1, '-$98,765,432.10', '-$98,765,432.10'],
+    [Number.NaN, '—', '—'],
+    [Number.POSITIVE_INFINITY, '—', '—'],
+  ])('%d → %s, or %s unless-whole', (amount, always, unlessWhole) => {
+    expect(formatUsd(amount)).toBe(always);
+    expect(formatUsd(amount, 'unless-whole')).toBe(unlessWhole);
+  });
+
+  it('writes cents exactly as Intl.NumberFormat would, without building one', () => {
+    const intl = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' });
+    fc.assert(
+      fc.property(fc.integer({ min: -1e14, max: 1e14 }), (c) => {
+        expect(formatUsd(c / 100)).toBe(intl.format(c / 100));
+      }),
+    );
   });
 });

@@ -53,6 +53,27 @@ export const toDollars = (micro: Micro, denominator = 1n): number =>
 export const addDollars = (...amounts: number[]): number =>
   centsToDollars(amounts.reduce((sum, a) => sum + toCents(a), 0n));
 
+/** "8000000" → "8,000,000" (digits only). */
+export const groupDigits = (digits: string): string => digits.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+
+/**
+ * "$1,234,567.89": how dollars are written everywhere (PDF, mails, lead results, the widget, the
+ * rules' texts). Rounds half away from zero to cents after trimming binary noise, so 1.005 (stored
+ * as 1.00499…) shows "$1.01" as a person expects. `'unless-whole'` drops ".00" from whole dollars
+ * ("$8,000,000"), as the widget and sentences do. Negatives use an ASCII hyphen, "-$1,234.00",
+ * which survives copy-paste into spreadsheets; a non-finite amount shows "—" rather than "$NaN".
+ * Written out rather than with Intl.NumberFormat: the first formatter a page builds loads its
+ * locale data, which cost the widget milliseconds before it could say hello.
+ */
+export function formatUsd(amount: number, cents: 'always' | 'unless-whole' = 'always'): string {
+  if (!Number.isFinite(amount)) return '—';
+  const total = Math.round(Number((Math.abs(amount) * 100).toPrecision(15)));
+  const rest = total % 100;
+  const fraction = cents === 'always' || rest !== 0 ? `.${String(rest).padStart(2, '0')}` : '';
+  const sign = amount < 0 && total !== 0 ? '-' : '';
+  return `${sign}$${groupDigits(String(Math.floor(total / 100)))}${fraction}`;
+}
+
 /** A percentage as parts-per-million, exactly: '10.25' → 102500. */
 export function ppm(percent: string): bigint {
   const [whole = '0', fraction = ''] = percent.split('.');

@@ -236,6 +236,12 @@ describe('Settings → Firm and Webhooks (demo firm owner)', () => {
       expect(mine, action).toContain(action);
     await page.getByRole('link', { name: 'Activity' }).click();
     await expect.poll(() => page.locator('.timeline-row').count(), WAIT).toBeGreaterThan(8);
+    // Every action has words (the label table covers the union); none shows as its raw name.
+    const timeline = (await page.locator('.timeline').textContent())!;
+    expect(timeline).toContain('Sent a test event to a webhook endpoint');
+    expect(timeline).toContain('Replayed a webhook delivery');
+    expect(timeline).toMatch(/Changed a webhook endpoint: events [^;]*lead\.updated/);
+    expect(timeline).not.toMatch(/Webhook (tested|updated)/);
     expect(owner.pageErrors).toEqual([]);
   });
 });

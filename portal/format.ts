@@ -21,14 +21,8 @@ export function formatRelative(iso: string | null | undefined, now = Date.now())
 export const plural = (n: number, one: string, many = `${one}s`) =>
   `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
 
-export const CALCULATORS: { slug: string; name: string }[] = [
-  { slug: 'estate-tax', name: 'Estate tax' },
-  { slug: 'inheritance-tax', name: 'Inheritance tax' },
-  { slug: 'probate-fees', name: 'Probate fees' },
-  { slug: 'executor-commission', name: 'Executor commission' },
-  { slug: 'rmd', name: 'Required minimum distribution' },
-];
-export const calculatorName = (slug: string) => CALCULATORS.find((c) => c.slug === slug)?.name ?? slug;
+// The calculators' own names, as the widget, the PDF and the alert mail show them.
+export { CALCULATOR_NAMES as CALCULATORS, calculatorName } from '../calculators/names.ts';
 
 export interface LicenseView {
   id: string;

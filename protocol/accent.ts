@@ -11,5 +11,14 @@ export function relativeLuminance(hex: string): number {
   return 0.2126 * r! + 0.7152 * g! + 0.0722 * b!;
 }
 
+/** WCAG contrast ratio of two hex colours, in either order (1 … 21). */
+export function contrastRatio(a: string, b: string): number {
+  const [hi, lo] = [relativeLuminance(a), relativeLuminance(b)].sort((x, y) => y - x) as [number, number];
+  return (hi + 0.05) / (lo + 0.05);
+}
+
+/** White or ink on the accent, whichever reads better: the widget's buttons and the portal's preview. */
+export const onAccent = (hex: string): string => (relativeLuminance(hex) > 0.35 ? '#10151c' : '#ffffff');
+
 /** WCAG contrast of a hex colour against white paper (1 … 21). */
-export const contrastOnWhite = (hex: string): number => 1.05 / (relativeLuminance(hex) + 0.05);
+export const contrastOnWhite = (hex: string): number => contrastRatio(hex, '#ffffff');

@@ -55,6 +55,6 @@ describe('examples host', () => {
       embedUrl: 'http://e.test',
       demoPublishableKey: '"><x',
     });
-    expect(await (await hostile.request('/')).text()).toContain('data-key="&#34;&#62;&#60;x"');
+    expect(await (await hostile.request('/')).text()).toContain('data-key="&quot;&gt;&lt;x"');
   });
 });

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Hono } from 'hono';
+import { escapeHtml } from './lib/html.ts';
 import { repoRoot } from './repo-root.ts';
 
 /** The example host pages, by URL path. */
@@ -18,8 +19,6 @@ const ASSETS = new Map([
   ['raw.js', 'text/javascript; charset=utf-8'],
   ['examples.css', 'text/css; charset=utf-8'],
 ]);
-
-const escapeHtml = (value: string) => value.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
 
 const notFound = () =>
   new Response(JSON.stringify({ error: { code: 'NOT_FOUND', message: 'No such example.', status: 404 } }), {

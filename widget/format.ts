@@ -1,4 +1,5 @@
-import { plainNumber, usd } from './forms/words.ts';
+import { formatUsd } from '../calculators/money.ts';
+import { plainNumber } from './forms/words.ts';
 
 const MONTHS = 'January February March April May June July August September October November December'.split(
   ' ',
@@ -15,10 +16,8 @@ export function formatOutput(key: string, value: unknown): string {
   const kind = NON_MONEY[key];
   if (kind === 'percent') return `${(value * 100).toFixed(1)}%`;
   if (kind === 'plain') return plainNumber(value, 4);
-  return usd(value);
+  return formatUsd(value, 'unless-whole');
 }
-
-export const formatUsd = (amount: number): string => (Number.isFinite(amount) ? usd(amount) : '—');
 
 /** "2026-01-01" → "January 1, 2026". */
 export const formatDate = (iso: string): string => {

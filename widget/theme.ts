@@ -1,4 +1,4 @@
-import { HEX_COLOR, relativeLuminance } from '../protocol/accent.ts';
+import { HEX_COLOR, onAccent } from '../protocol/accent.ts';
 
 /** The look the host page asked for (`data-theme`, `data-accent`, `data-radius`, `data-font`), from the iframe's hash. */
 export interface Theme {
@@ -7,9 +7,6 @@ export interface Theme {
   radius?: string;
   font?: string;
 }
-
-/** White or ink on the accent, whichever reads better (WCAG relative luminance). */
-export const onAccent = (hex: string): string => (relativeLuminance(hex) > 0.35 ? '#10151c' : '#ffffff');
 
 /** Sets the accent when it is a hex colour; returns whether it did. */
 export function applyAccent(root: HTMLElement, accent: string | undefined): boolean {

@@ -1,7 +1,7 @@
 import { MAX_DOLLARS } from '../calculators/limits.ts';
+import { groupDigits } from '../calculators/money.ts';
 import type { FieldIssue } from '../calculators/types.ts';
 import type { FieldSpec, FormSpec } from './forms/types.ts';
-import { groupDigits } from './forms/words.ts';
 
 export type Validation =
   | { ok: true; inputs: Record<string, unknown> }

@@ -1,4 +1,5 @@
 import { addDollars, dollars, max, min, ratio, toDollars } from '../money.ts';
+import { ESTATE_TAX } from '../names.ts';
 import { type CalculationResult, DISCLAIMER, type WidgetCore } from '../types.ts';
 import { ruleDate } from './date-of-death.ts';
 import { federalEstateTax } from './federal.ts';
@@ -106,8 +107,7 @@ function compute(input: EstateTaxInput, { now }: { now: Date }): CalculationResu
  * the page shows none of it.
  */
 export const estateTaxCore: WidgetCore<EstateTaxInput> = {
-  slug: 'estate-tax',
-  name: 'Estate tax',
+  ...ESTATE_TAX,
   disclaimer: DISCLAIMER,
   compute,
 };

@@ -1,3 +1,4 @@
+import { formatUsd } from '../money.ts';
 import type { LineItem } from '../types.ts';
 
 export interface EstateFigures {
@@ -12,14 +13,6 @@ export interface EstateFigures {
   creditUsed: number;
   federalTax: number;
   totalTax: number;
-}
-
-// One formatter, made on first use: `toLocaleString` builds a new one on every call (a tenth of a
-// calculation's time on the server), and the widget makes none before its first result.
-let dollars: Intl.NumberFormat | undefined;
-export function usd(n: number): string {
-  dollars ??= new Intl.NumberFormat('en-US', { maximumFractionDigits: 2 });
-  return `$${dollars.format(n)}`;
 }
 
 /** The breakdown, in the order of the computation: state first (§2058), then federal. */
@@ -37,7 +30,11 @@ export function estateLineItems(f: EstateFigures): LineItem[] {
   }
   items.push(
     { label: 'Tentative tax (IRC §2001(c))', amount: f.tentativeTax, kind: 'info' },
-    { label: `Applicable credit (exclusion of ${usd(f.exclusion)})`, amount: -f.creditUsed, kind: 'credit' },
+    {
+      label: `Applicable credit (exclusion of ${formatUsd(f.exclusion, 'unless-whole')})`,
+      amount: -f.creditUsed,
+      kind: 'credit',
+    },
     { label: 'Federal estate tax', amount: f.federalTax, kind: 'tax' },
     { label: 'Total estate tax', amount: f.totalTax, kind: 'total' },
   );

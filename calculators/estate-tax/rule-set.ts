@@ -1,6 +1,6 @@
+import { formatUsd } from '../money.ts';
 import type { RuleSet } from '../types.ts';
 import { basicExclusionOn } from './federal-tables.ts';
-import { usd } from './line-items.ts';
 import type { StateEntry, StateVersion } from './state-tables.ts';
 
 /**
@@ -56,7 +56,7 @@ export function unconfirmedNotice(part: RulePart, date: string): string | undefi
   const own = part.from.slice(0, 4);
   if (!part.indexed || part.until || year <= own || part.amount === undefined) return undefined;
   const whose = part.name === 'Federal' ? 'The federal basic exclusion' : `${part.name}’s exemption`;
-  return `${whose} for ${year} had not been confirmed when these rules were last checked (${longDate(RULES_CHECKED)}), so the ${own} amount of ${usd(part.amount)} is used.`;
+  return `${whose} for ${year} had not been confirmed when these rules were last checked (${longDate(RULES_CHECKED)}), so the ${own} amount of ${formatUsd(part.amount, 'unless-whole')} is used.`;
 }
 
 /** The part of a state's table that applies on a date: its version and that version's period. */

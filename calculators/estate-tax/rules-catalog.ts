@@ -1,6 +1,6 @@
+import { formatUsd } from '../money.ts';
 import { BASIC_EXCLUSION } from './federal-tables.ts';
 import { COVERAGE } from './labels.ts';
-import { usd } from './line-items.ts';
 import { deathsInWords, RULES_CHECKED, type RulePart } from './rule-set.ts';
 import { PENDING, RULE_SOURCES, type Source, type Status } from './rule-sources.ts';
 import { STATE_TABLES, type StateVersion } from './state-tables.ts';
@@ -63,11 +63,17 @@ function stateFigures(
   // New York's table calls it the exclusion; filed under one key with every state's exemption.
   const exemption = v.exemption ?? v.exclusion;
   if (typeof exemption === 'number')
-    out.push({ key: 'exemption', label: EXEMPTION_LABEL[code] ?? 'Exemption', value: usd(exemption) });
-  if (typeof v.credit === 'number') out.push({ key: 'credit', label: 'Credit', value: usd(v.credit) });
+    out.push({
+      key: 'exemption',
+      label: EXEMPTION_LABEL[code] ?? 'Exemption',
+      value: formatUsd(exemption, 'unless-whole'),
+    });
+  if (typeof v.credit === 'number')
+    out.push({ key: 'credit', label: 'Credit', value: formatUsd(v.credit, 'unless-whole') });
   if (typeof v.rate === 'string')
     out.push({ key: 'rate', label: 'Rate on the excess', value: percent(v.rate) });
-  if (typeof v.cap === 'number') out.push({ key: 'cap', label: 'Tax cap', value: usd(v.cap) });
+  if (typeof v.cap === 'number')
+    out.push({ key: 'cap', label: 'Tax cap', value: formatUsd(v.cap, 'unless-whole') });
   if (Array.isArray(v.rows)) {
     const rows = v.rows as Row[];
     out.push({
@@ -132,7 +138,7 @@ function federalRows(): RuleSetRow[] {
       'Federal',
       { name: 'Federal', from: v.effectiveDate, indexed: true },
       [
-        { key: 'amount', label: 'Basic exclusion amount', value: usd(v.amount) },
+        { key: 'amount', label: 'Basic exclusion amount', value: formatUsd(v.amount, 'unless-whole') },
         { key: 'schedule', label: 'Rate schedule (IRC §2001(c))', value: '18 % to 40 %, 12 brackets' },
       ],
     ),
@@ -183,7 +189,7 @@ function pendingRows(): RuleSetRow[] {
 }
 
 function latestAmount(code: string): string {
-  if (code === 'US') return usd(BASIC_EXCLUSION.at(-1)!.amount);
+  if (code === 'US') return formatUsd(BASIC_EXCLUSION.at(-1)!.amount, 'unless-whole');
   const versions = [...(STATE_TABLES[code]?.versions ?? [])].sort((a, b) =>
     a.effectiveDate < b.effectiveDate ? -1 : 1,
   );
@@ -191,7 +197,7 @@ function latestAmount(code: string): string {
   const amounts = [last?.exemption ?? last?.exclusion, last?.credit].filter(
     (n): n is number => typeof n === 'number',
   );
-  return amounts.map(usd).join(' and ');
+  return amounts.map((n) => formatUsd(n, 'unless-whole')).join(' and ');
 }
 
 /**

@@ -1,4 +1,5 @@
 import { dollars, toDollars } from '../money.ts';
+import { EXECUTOR_COMMISSION } from '../names.ts';
 import { bands } from '../schedule.ts';
 import { type CalculationResult, type CalculatorCore, DISCLAIMER, type RuleSet } from '../types.ts';
 import type { CommissionInput } from './index.ts';
@@ -37,8 +38,7 @@ function compute(input: CommissionInput): CalculationResult {
 
 /** Without its schema: what the widget bundles (`index.ts` adds the schema). */
 export const executorCommissionCore: CalculatorCore<CommissionInput> = {
-  slug: 'executor-commission',
-  name: 'New York executor commission',
+  ...EXECUTOR_COMMISSION,
   description: 'The statutory commission of an executor in New York (SCPA §2307).',
   disclaimer: DISCLAIMER,
   ruleSet: COMMISSION_RULES,

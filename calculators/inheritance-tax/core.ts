@@ -1,4 +1,5 @@
 import { applyRate, centsToDollars, dollars, type Micro, max, ppm, toCents, toDollars } from '../money.ts';
+import { INHERITANCE_TAX } from '../names.ts';
 import { bands } from '../schedule.ts';
 import { type CalculationResult, type CalculatorCore, DISCLAIMER, type RuleSet } from '../types.ts';
 import type { InheritanceInput } from './index.ts';
@@ -53,8 +54,7 @@ function compute(input: InheritanceInput): CalculationResult {
 
 /** Without its schema: what the widget bundles (`index.ts` adds the schema). */
 export const inheritanceTaxCore: CalculatorCore<InheritanceInput> = {
-  slug: 'inheritance-tax',
-  name: 'Inheritance tax',
+  ...INHERITANCE_TAX,
   description:
     'Inheritance tax owed by one heir in Pennsylvania, New Jersey, Nebraska or Maryland, by heir class.',
   disclaimer: DISCLAIMER,

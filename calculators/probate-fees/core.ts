@@ -1,4 +1,5 @@
 import { addDollars, dollars, min, toDollars } from '../money.ts';
+import { PROBATE_FEES } from '../names.ts';
 import { bands } from '../schedule.ts';
 import { type CalculationResult, type CalculatorCore, DISCLAIMER, type RuleSet } from '../types.ts';
 import type { ProbateInput } from './index.ts';
@@ -47,8 +48,7 @@ function compute(input: ProbateInput): CalculationResult {
 
 /** Without its schema: what the widget bundles (`index.ts` adds the schema). */
 export const probateFeesCore: CalculatorCore<ProbateInput> = {
-  slug: 'probate-fees',
-  name: 'California probate fees',
+  ...PROBATE_FEES,
   description: 'Statutory fees of the personal representative and the attorney in a California probate.',
   disclaimer: DISCLAIMER,
   ruleSet: PROBATE_RULES,

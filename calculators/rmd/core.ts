@@ -1,4 +1,5 @@
 import { divRoundHalfUp, dollars } from '../money.ts';
+import { RMD } from '../names.ts';
 import { type CalculationResult, type CalculatorCore, DISCLAIMER, type RuleSet } from '../types.ts';
 import type { RmdInput } from './index.ts';
 import { lifetimeFactor, TABLE_SOURCE } from './uniform-lifetime-table.ts';
@@ -35,8 +36,7 @@ function compute(input: RmdInput): CalculationResult {
 
 /** Without its schema: what the widget bundles (`index.ts` adds the schema). */
 export const rmdCore: CalculatorCore<RmdInput> = {
-  slug: 'rmd',
-  name: 'Required minimum distribution',
+  ...RMD,
   description:
     'This year’s required minimum distribution from an IRA or plan account (Uniform Lifetime Table).',
   disclaimer: DISCLAIMER,

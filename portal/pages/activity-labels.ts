@@ -1,3 +1,5 @@
+import type { AuditAction } from '../../protocol/audit-actions.ts';
+
 /** An audit entry as the Activity page receives it. */
 interface Entry {
   action: string;
@@ -54,83 +56,78 @@ function settingsChanges(data: Record<string, unknown>): string {
   return names.length ? names.join(', ') : 'settings';
 }
 
+/** "events lead.created; turned off" from a webhook.updated before/after diff. */
+function webhookChanges(data: Record<string, unknown>): string {
+  const after = (data.after ?? {}) as Record<string, unknown>;
+  const parts = Object.keys(after).map((key) => {
+    if (key === 'disabledAt') return after[key] ? 'turned off' : 'turned back on';
+    if (key === 'includeTest')
+      return after[key] ? 'now receives test leads' : 'no longer receives test leads';
+    if (key === 'events') return `events ${list(after.events).join(', ') || 'all'}`;
+    return key;
+  });
+  return parts.length ? parts.join('; ') : 'no visible change';
+}
+
 const upper = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 
-/** Each audit action in words a firm's office manager reads; unknown actions show as they are. */
+type Describe = (d: Record<string, unknown>, e: Entry) => string;
+
+/**
+ * Each audit action in words a firm's office manager reads. A `Record` over every action the
+ * server records (protocol/audit-actions.ts), so a new action without words here fails `tsc`.
+ */
+const LABELS: Record<AuditAction, Describe> = {
+  'portal.signed_in': (d) => `Signed in with ${d.method === 'passkey' ? 'a passkey' : 'an e-mail link'}`,
+  'portal.signed_out': (d) => (d.device === 'other' ? 'Signed out another device' : 'Signed out'),
+  'passkey.added': () => 'Added a passkey',
+  'passkey.removed': () => 'Removed a passkey',
+  'apikey.created': (d) => `Created API key “${text(d.name)}” (${list(d.scopes).join(', ') || 'admin'})`,
+  'apikey.revoked': (_, e) => (e.subjectLabel ? `Revoked API key “${e.subjectLabel}”` : 'Revoked an API key'),
+  'account.updated': (d) => `Changed firm settings: ${settingsChanges(d)}`,
+  'account.closed': (d) =>
+    `Closed the firm’s account (its data is deleted on ${day(d.deleteAfter)} unless svc support restores it)`,
+  'account.deleted': () => 'Deleted the firm’s account and all its data',
+  'member.invited': (d) => `Invited ${text(d.email)} as ${text(d.role)}`,
+  'member.joined': (d) => `Accepted an invitation and joined as ${text(d.role)}`,
+  'member.invitation_declined': () => 'Declined an invitation',
+  'member.role_changed': (d) => `Changed a member’s role from ${text(d.from)} to ${text(d.to)}`,
+  'member.removed': () => 'Removed a member',
+  'license.updated': (d) => `Changed a license: ${licenseChanges(d)}`,
+  'license.key_rolled': (d) =>
+    `Rolled the ${d.kind === 'publishable' ? 'publishable' : 'secret'} license key (old key works until ${day(d.previousKeysEndAt)})`,
+  'license.revoked': () => 'Revoked a license',
+  'license.billing_synced': (d) =>
+    `Billing updated the license (subscription ${text(d.subscriptionStatus) || 'changed'})`,
+  'activation.released': (d) => `Released the seat of ${text(d.domain)}`,
+  'connect.approved': (d) => `Connected ${text(d.clientId)} on ${text(d.site)}`,
+  'code.reused': () => 'A Connect code was used twice and refused; that site must connect again',
+  'refresh.reused': () => 'A reused refresh token was refused; that site must connect again',
+  'embed.secret_key_in_page': (d) => `A secret license key was found in a web page (${text(d.origin)})`,
+  'ceiling.leads_per_day': (d) =>
+    `Daily lead figure reached (${text(d.quota)}); further leads stay live, their alerts grouped hourly`,
+  'ceiling.sessions_per_minute': () => 'Widget traffic went over the plan’s limit per minute',
+  'lead.status_changed': (d) =>
+    d.from ? `Moved a lead from ${text(d.from)} to ${text(d.status)}` : `Marked a lead as ${text(d.status)}`,
+  'lead.released': () => 'Released a lead from quarantine',
+  'lead.deleted': () => 'Deleted a person’s lead and its data',
+  'subject.exported': (d) => `Exported a person’s data (${text(d.leads)} lead${d.leads === 1 ? '' : 's'})`,
+  'leads.exported': (d) => `Exported leads as CSV (${text(d.rows)} row${d.rows === 1 ? '' : 's'})`,
+  'webhook.created': (d) => `Added a webhook endpoint (${list(d.events).join(', ') || 'all events'})`,
+  'webhook.updated': (d) => `Changed a webhook endpoint: ${webhookChanges(d)}`,
+  'webhook.deleted': () => 'Removed a webhook endpoint',
+  'webhook.secret_rolled': () => 'Rolled a webhook signing secret',
+  'webhook.enabled': () => 'Turned a webhook endpoint back on',
+  'webhook.disabled': () => 'A webhook endpoint was turned off after failing for days',
+  'webhook.tested': () => 'Sent a test event to a webhook endpoint',
+  'webhook.replayed': () => 'Replayed a webhook delivery',
+  'mcp.tool_call': (d) =>
+    `An AI assistant ran ${text(d.tool)} (${text(d.rows)} row${d.rows === 1 ? '' : 's'}${d.outcome && d.outcome !== 'ok' ? `, ${text(d.outcome)}` : ''})`,
+};
+
+const isAuditAction = (action: string): action is AuditAction => Object.hasOwn(LABELS, action);
+
+/** An entry in words; an action this page does not know yet (from a newer server) shows as it is. */
 export function describeActivity(e: Entry): string {
-  const d = e.data;
-  switch (e.action) {
-    case 'portal.signed_in':
-      return `Signed in with ${d.method === 'passkey' ? 'a passkey' : 'an e-mail link'}`;
-    case 'portal.signed_out':
-      return d.device === 'other' ? 'Signed out another device' : 'Signed out';
-    case 'passkey.added':
-      return 'Added a passkey';
-    case 'passkey.removed':
-      return 'Removed a passkey';
-    case 'apikey.created':
-      return `Created API key “${text(d.name)}” (${list(d.scopes).join(', ') || 'admin'})`;
-    case 'apikey.revoked':
-      return e.subjectLabel ? `Revoked API key “${e.subjectLabel}”` : 'Revoked an API key';
-    case 'license.updated':
-      return `Changed a license: ${licenseChanges(d)}`;
-    case 'license.key_rolled':
-      return `Rolled the ${d.kind === 'publishable' ? 'publishable' : 'secret'} license key (old key works until ${day(d.previousKeysEndAt)})`;
-    case 'license.revoked':
-      return 'Revoked a license';
-    case 'license.billing_synced':
-      return `Billing updated the license (subscription ${text(d.subscriptionStatus) || 'changed'})`;
-    case 'activation.released':
-      return `Released the seat of ${text(d.domain)}`;
-    case 'connect.approved':
-      return `Connected ${text(d.clientId)} on ${text(d.site)}`;
-    case 'lead.status_changed':
-      return d.from
-        ? `Moved a lead from ${text(d.from)} to ${text(d.status)}`
-        : `Marked a lead as ${text(d.status)}`;
-    case 'lead.released':
-      return 'Released a lead from quarantine';
-    case 'lead.deleted':
-      return 'Deleted a person’s lead and its data';
-    case 'subject.exported':
-      return `Exported a person’s data (${text(d.leads)} lead${d.leads === 1 ? '' : 's'})`;
-    case 'leads.exported':
-      return `Exported leads as CSV (${text(d.rows)} row${d.rows === 1 ? '' : 's'})`;
-    case 'member.invited':
-      return `Invited ${text(d.email)} as ${text(d.role)}`;
-    case 'member.joined':
-      return `Accepted an invitation and joined as ${text(d.role)}`;
-    case 'member.invitation_declined':
-      return 'Declined an invitation';
-    case 'member.role_changed':
-      return `Changed a member’s role from ${text(d.from)} to ${text(d.to)}`;
-    case 'member.removed':
-      return 'Removed a member';
-    case 'account.updated':
-      return `Changed firm settings: ${settingsChanges(d)}`;
-    case 'webhook.created':
-      return `Added a webhook endpoint (${list(d.events).join(', ') || 'all events'})`;
-    case 'webhook.deleted':
-      return 'Removed a webhook endpoint';
-    case 'webhook.secret_rolled':
-      return 'Rolled a webhook signing secret';
-    case 'webhook.enabled':
-      return 'Turned a webhook endpoint back on';
-    case 'webhook.disabled':
-      return 'A webhook endpoint was turned off after failing for days';
-    case 'webhook.replayed':
-      return 'Replayed a webhook delivery';
-    case 'mcp.tool_call':
-      return `An AI assistant ran ${text(d.tool)} (${text(d.rows)} row${d.rows === 1 ? '' : 's'}${d.outcome && d.outcome !== 'ok' ? `, ${text(d.outcome)}` : ''})`;
-    case 'ceiling.leads_per_day':
-      return `Daily lead figure reached (${text(d.quota)}); further leads stay live, their alerts grouped hourly`;
-    case 'ceiling.sessions_per_minute':
-      return 'Widget traffic went over the plan’s limit per minute';
-    case 'refresh.reused':
-      return 'A reused refresh token was refused; that site must connect again';
-    case 'embed.secret_key_in_page':
-      return `A secret license key was found in a web page (${text(d.origin)})`;
-    default:
-      return upper(e.action.replace(/[._]/g, ' '));
-  }
+  return isAuditAction(e.action) ? LABELS[e.action](e.data, e) : upper(e.action.replace(/[._]/g, ' '));
 }

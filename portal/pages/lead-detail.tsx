@@ -162,7 +162,7 @@ export function LeadDetailPage(props: { leadId: string }) {
         lead={
           <>
             Asked to be contacted on {formatDateTime(current.createdAt)} after the{' '}
-            {calculatorName(current.calculator).toLowerCase()} calculator.
+            {calculatorName(current.calculator)} calculator.
           </>
         }
       />

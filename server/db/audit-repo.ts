@@ -1,4 +1,5 @@
 import { and, desc, eq, gte, inArray, lt, or } from 'drizzle-orm';
+import type { AuditAction } from '../../protocol/audit-actions.ts';
 import type { Db } from './database.ts';
 import { newId } from './ids.ts';
 import { auditEvents } from './schema.ts';
@@ -8,7 +9,7 @@ export async function recordAudit(
   event: {
     accountId?: string | null;
     actor: string;
-    action: string;
+    action: AuditAction;
     subject?: string;
     data?: Record<string, unknown>;
     at: Date;
@@ -25,7 +26,7 @@ export async function recordAudit(
   });
 }
 
-export async function hasAudit(db: Db, action: string, subject: string): Promise<boolean> {
+export async function hasAudit(db: Db, action: AuditAction, subject: string): Promise<boolean> {
   const rows = await db
     .select({ id: auditEvents.id })
     .from(auditEvents)
@@ -38,7 +39,7 @@ export async function hasAudit(db: Db, action: string, subject: string): Promise
 export async function listAuditByAccount(
   db: Db,
   accountId: string,
-  opts: { limit: number; before?: { createdAt: Date; id: string }; actions?: readonly string[] },
+  opts: { limit: number; before?: { createdAt: Date; id: string }; actions?: readonly AuditAction[] },
 ) {
   const conditions = [eq(auditEvents.accountId, accountId)];
   if (opts.actions) conditions.push(inArray(auditEvents.action, [...opts.actions]));
@@ -58,7 +59,12 @@ export async function listAuditByAccount(
 }
 
 /** Whether `action` was recorded for `subject` since `since` (to write repeated alerts once). */
-export async function hasAuditSince(db: Db, action: string, subject: string, since: Date): Promise<boolean> {
+export async function hasAuditSince(
+  db: Db,
+  action: AuditAction,
+  subject: string,
+  since: Date,
+): Promise<boolean> {
   const rows = await db
     .select({ id: auditEvents.id })
     .from(auditEvents)

@@ -1,9 +1,10 @@
 import { createCanvas, loadImage } from '@napi-rs/canvas';
 import { describe, expect, it } from 'vitest';
 import { typicalReport } from '../../bench/fixtures.ts';
+import { formatUsd } from '../../calculators/money.ts';
 import { readPdf, renderPdfPage } from '../test-support/pdf-reader.ts';
 import { reportFonts } from './fonts.ts';
-import { formatUsd, type ReportInput, renderReport, reportAccent } from './render-report.ts';
+import { type ReportInput, renderReport, reportAccent } from './render-report.ts';
 
 // Read with pdfjs-dist and drawn with @napi-rs/canvas, in-process (no poppler-utils).
 const squash = (text: string) => text.replace(/\s+/g, ' ');
@@ -23,26 +24,6 @@ const lines = (n: number) =>
     amount: (i - 5) * 104_729.37,
     kind: i === n - 1 ? 'total' : 'info',
   }));
-
-describe('formatUsd', () => {
-  it.each([
-    [0, '$0.00'],
-    [-0, '$0.00'],
-    [1234567.89, '$1,234,567.89'],
-    [-1234, '-$1,234.00'],
-    [-0.004, '$0.00'],
-    [0.005, '$0.01'],
-    [1.005, '$1.01'],
-    [999.995, '$1,000.00'],
-    [12.344, '$12.34'],
-    [1e12, '$1,000,000,000,000.00'],
-    [-98_765_432.1, '-$98,765,432.10'],
-    [Number.NaN, '—'],
-    [Number.POSITIVE_INFINITY, '—'],
-  ])('%d → %s', (amount, text) => {
-    expect(formatUsd(amount)).toBe(text);
-  });
-});
 
 describe('renderReport', () => {
   it('renders a typical report on one page with accents, every amount, rules and disclaimer', async () => {

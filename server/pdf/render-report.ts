@@ -1,9 +1,9 @@
 import type PDFDocumentType from 'pdfkit';
+import { formatUsd } from '../../calculators/money.ts';
 import { contrastOnWhite, HEX_COLOR } from '../../protocol/accent.ts';
 import type { Block } from './block.ts';
 import { reportFonts } from './fonts.ts';
 import { stampFooters } from './footer.ts';
-import { formatUsd } from './format.ts';
 import { headerBlock } from './header-block.ts';
 import type { Ctx, Doc, Row, Tone } from './layout.ts';
 import type { ReportInput } from './report-input.ts';
@@ -13,7 +13,6 @@ import { disclaimerBlock, notesBlock } from './text-blocks.ts';
 import { COLOR, DENSITIES, type Density, PAGE, REGULAR } from './theme.ts';
 
 export type { ReportInput };
-export { formatUsd };
 
 const LINE_TONE: Record<string, Tone> = { total: 'total', subtotal: 'strong', info: 'muted' };
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCalculator } from '../../calculators/index.ts';
-import { formatUsd } from '../pdf/render-report.ts';
+import { formatUsd } from '../../calculators/money.ts';
 import { readPdf, renderPdfPage } from '../test-support/pdf-reader.ts';
 import { createTestContext, type TestContext } from '../test-support/services.ts';
 

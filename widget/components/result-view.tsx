@@ -1,5 +1,6 @@
+import { formatUsd } from '../../calculators/money.ts';
 import { visitorNotes } from '../../calculators/visitor-notes.ts';
-import { formatDate, formatOutput, formatUsd } from '../format.ts';
+import { formatDate, formatOutput } from '../format.ts';
 import type { FormSpec } from '../forms/types.ts';
 import { Chart } from './chart.tsx';
 
@@ -47,7 +48,7 @@ export function ResultView(props: {
               {figures.lineItems.map((item) => (
                 <tr key={item.label} class={item.kind === 'total' ? 'total' : undefined}>
                   <th scope="row">{item.label}</th>
-                  <td>{formatUsd(item.amount)}</td>
+                  <td>{formatUsd(item.amount, 'unless-whole')}</td>
                 </tr>
               ))}
             </tbody>

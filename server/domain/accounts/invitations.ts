@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { html } from 'hono/html';
 import { findAccountById } from '../../db/accounts-repo.ts';
 import { recordAudit } from '../../db/audit-repo.ts';
 import { withTransaction } from '../../db/database.ts';
@@ -16,6 +17,7 @@ import { insertPortalMail } from '../../db/portal-mails-repo.ts';
 import type { MembershipRole } from '../../db/schema.ts';
 import { findMembership, putMembership, upsertUser } from '../../db/users-repo.ts';
 import { AppError } from '../../lib/errors.ts';
+import { htmlText } from '../../lib/html.ts';
 import { oneLine } from '../../mail/one-line.ts';
 import { hmacSecret, toBase62 } from '../credentials/formats.ts';
 import { INVITE_LINK_TTL_MS, type PortalDeps, type PortalPrincipal } from './portal-deps.ts';
@@ -113,12 +115,9 @@ async function mailInvitation(
     to: [mail.to],
     subject: 'An invitation to a firm’s svc portal',
     text,
-    html: text
-      .split('\n\n')
-      .map(
-        (p) => `<p>${p === mail.url ? `<a href="${escapeHtml(p)}">${escapeHtml(p)}</a>` : escapeHtml(p)}</p>`,
-      )
-      .join(''),
+    html: htmlText(
+      html`${text.split('\n\n').map((p) => html`<p>${p === mail.url ? html`<a href="${p}">${p}</a>` : p}</p>`)}`,
+    ),
   });
   await insertPortalMail(deps.db, {
     id,
@@ -129,8 +128,6 @@ async function mailInvitation(
     createdAt: deps.clock.now(),
   });
 }
-
-const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 const notValid = () =>
   new AppError('UNAUTHORIZED', 'This invitation is not valid any more. Ask the firm for a new one.');

@@ -1,8 +1,10 @@
 import { randomBytes } from 'node:crypto';
+import { html } from 'hono/html';
 import { newId } from '../../db/ids.ts';
 import { claimMagicLink, insertMagicLink } from '../../db/portal-sessions-repo.ts';
 import type { UserRow } from '../../db/users-repo.ts';
 import { AppError } from '../../lib/errors.ts';
+import { htmlText } from '../../lib/html.ts';
 import { hmacSecret, toBase62 } from '../credentials/formats.ts';
 import { INVITE_LINK_TTL_MS, type PortalDeps, SIGN_IN_LINK_TTL_MS } from './portal-deps.ts';
 
@@ -49,7 +51,9 @@ export async function sendLink(deps: PortalDeps, to: string, url: string, subjec
     to: [to],
     subject,
     text,
-    html: `<p>Use this link to ${escapeHtml(purpose)}:</p><p><a href="${escapeHtml(url)}">${escapeHtml(url)}</a></p><p>${escapeHtml(text.split('\n\n')[2] ?? '')}</p>`,
+    html: htmlText(
+      html`<p>Use this link to ${purpose}:</p><p><a href="${url}">${url}</a></p><p>${text.split('\n\n')[2] ?? ''}</p>`,
+    ),
   });
   // Offline demo: the link is in the outbox file; say where, never print the token itself here.
   if (filePath) deps.logger.info({ outbox: filePath }, 'mail written');
@@ -69,5 +73,3 @@ export async function redeemLink(deps: PortalDeps, token: string) {
   if (!link || link.expiresAt.getTime() <= now.getTime()) throw invalid();
   return { userId: link.userId, accountId: link.accountId, next: link.nextPath };
 }
-
-const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);

@@ -115,7 +115,7 @@ describe('lead alert mails', () => {
       expect(raw).toMatch(/Federal estate tax\s+\$[\d,]+/);
       expect(raw).toMatch(/\$\d/);
       expect(raw).toContain(`/portal/leads/${f.leadId}`);
-      expect(raw).toContain('&#60;b&#62;'); // the name is escaped in HTML, never markup
+      expect(raw).toContain('&lt;b&gt;'); // the name is escaped in HTML, never markup
       expect(raw).not.toMatch(/<img/i);
       const [row] = await t.database.db.select().from(mailMessages).where(eq(mailMessages.leadId, f.leadId));
       expect(row).toMatchObject({ status: 'sent', attempts: 1, filePath: null });
@@ -217,5 +217,25 @@ describe('visitor text in alert mails', () => {
     }
     // The firm's own link to the portal stays a link.
     expect(mail.html).toContain('<a href="http://127.0.0.1:8787/portal/leads/lead_1">');
+  });
+
+  it('is escaped once in the HTML part, which keeps its own markup', () => {
+    const mail = renderLeadAlert({
+      firmName: 'Smith & Søn',
+      lead: {
+        name: `<img src=x onerror=alert(1)> "Ann" O'Neil`,
+        email: 'ann@example.com',
+        calculator: 'rmd',
+      },
+      result: null,
+      link: 'https://portal.example/leads/lead_1?a=1&b=2',
+    });
+    expect(mail.html).toContain('<p>Smith &amp; Søn has a new lead');
+    expect(mail.html).toContain('<td>&lt;img src=x onerror=alert(1)&gt; &quot;Ann&quot; O&#39;Neil</td>');
+    expect(mail.html).not.toMatch(/<img|&amp;amp;|&amp;lt;/);
+    expect(mail.html).toContain(
+      '<a href="https://portal.example/leads/lead_1?a=1&amp;b=2">Open the lead</a>',
+    );
+    expect(mail.html).toContain('<tr><th align="left" style="padding-right:16px">Name</th>');
   });
 });

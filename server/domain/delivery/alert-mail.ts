@@ -1,8 +1,10 @@
+import { html } from 'hono/html';
 import { getCalculator } from '../../../calculators/index.ts';
+import { formatUsd } from '../../../calculators/money.ts';
 import { defang } from '../../../protocol/defang.ts';
 import { quarantineReasonLabel } from '../../../protocol/quarantine.ts';
+import { htmlText } from '../../lib/html.ts';
 import { oneLine } from '../../mail/one-line.ts';
-import { formatUsd } from '../../pdf/format.ts';
 import { type LeadResult, mainFigures } from '../leads/lead-result.ts';
 
 export interface RenderedMail {
@@ -10,8 +12,6 @@ export interface RenderedMail {
   text: string;
   html: string;
 }
-
-const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /** Subject, intro and every row value pass through `oneLine`: none of them can start a line. */
 function render(
@@ -33,18 +33,16 @@ function render(
     '— svc',
   ].join('\n');
   // Plain HTML: no remote images, no tracking pixels, no rewritten links.
-  const html = `<!doctype html><html><body style="font-family:system-ui,sans-serif;color:#1f2933;line-height:1.5">
-<p>${escapeHtml(intro)}</p>
-<table cellpadding="4" style="border-collapse:collapse">${rows
-    .map(
-      ([k, v]) =>
-        `<tr><th align="left" style="padding-right:16px">${escapeHtml(k)}</th><td>${escapeHtml(v)}</td></tr>`,
-    )
-    .join('')}</table>
-${link ? `<p><a href="${escapeHtml(link.href)}">${escapeHtml(link.label)}</a></p>` : ''}
+  const body =
+    htmlText(html`<!doctype html><html><body style="font-family:system-ui,sans-serif;color:#1f2933;line-height:1.5">
+<p>${intro}</p>
+<table cellpadding="4" style="border-collapse:collapse">${rows.map(
+      ([k, v]) => html`<tr><th align="left" style="padding-right:16px">${k}</th><td>${v}</td></tr>`,
+    )}</table>
+${link ? html`<p><a href="${link.href}">${link.label}</a></p>` : ''}
 <p style="color:#6b7280;font-size:12px">Sent by svc because this address receives lead alerts for your firm.</p>
-</body></html>`;
-  return { subject, text, html };
+</body></html>`);
+  return { subject, text, html: body };
 }
 
 /**

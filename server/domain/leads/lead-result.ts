@@ -1,8 +1,8 @@
 import { getCalculator } from '../../../calculators/index.ts';
+import { formatUsd } from '../../../calculators/money.ts';
 import type { Db } from '../../db/database.ts';
 import { findResult, type ResultRow } from '../../db/results-repo.ts';
 import { AppError } from '../../lib/errors.ts';
-import { formatUsd } from '../../pdf/format.ts';
 
 /**
  * The result a lead carries, the same object in REST, webhooks, the alert mail, the CSV and MCP:

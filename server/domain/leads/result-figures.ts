@@ -1,6 +1,6 @@
 import { getCalculator } from '../../../calculators/index.ts';
 import { stateName } from '../../../calculators/limits.ts';
-import { formatUsd } from '../../pdf/format.ts';
+import { formatUsd } from '../../../calculators/money.ts';
 
 /** Outputs that are dollar amounts (the totals of a report). */
 export const MONEY_OUTPUTS = new Set([

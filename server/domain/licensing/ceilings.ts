@@ -1,3 +1,4 @@
+import type { AuditAction } from '../../../protocol/audit-actions.ts';
 import { hasAuditSince, recordAudit } from '../../db/audit-repo.ts';
 import { AppError } from '../../lib/errors.ts';
 import type { LicensingDeps } from '../deps.ts';
@@ -90,7 +91,7 @@ export type LicenseCeilings = ReturnType<typeof createLicenseCeilings>;
 export async function alert(
   deps: LicensingDeps,
   license: LicenseRef,
-  action: string,
+  action: Extract<AuditAction, `ceiling.${string}`>,
   data: Record<string, unknown>,
 ): Promise<void> {
   const now = deps.clock.now();

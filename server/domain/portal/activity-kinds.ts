@@ -1,3 +1,5 @@
+import type { AuditAction } from '../../../protocol/audit-actions.ts';
+
 /**
  * The Activity page's filter: each kind a person can pick and the audit actions it covers. An
  * action not listed here still shows under "All".
@@ -37,7 +39,7 @@ export const ACTIVITY_KINDS = {
     'refresh.reused',
     'embed.secret_key_in_page',
   ],
-} as const satisfies Record<string, readonly string[]>;
+} as const satisfies Record<string, readonly AuditAction[]>;
 
 export type ActivityKind = keyof typeof ACTIVITY_KINDS;
 export const ACTIVITY_KIND_NAMES = Object.keys(ACTIVITY_KINDS) as [ActivityKind, ...ActivityKind[]];
