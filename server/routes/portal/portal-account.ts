@@ -1,7 +1,5 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import { createRoute, z } from '@hono/zod-openapi';
-import { findAccountById } from '../../db/accounts-repo.ts';
-import { listMembershipsOfUser } from '../../db/users-repo.ts';
 import {
   addPasskey,
   listPasskeys,
@@ -9,11 +7,11 @@ import {
   removePasskey,
 } from '../../domain/accounts/passkeys.ts';
 import type { PortalDeps } from '../../domain/accounts/portal-deps.ts';
-import { csrfTokenOf, endSession, listSessions, switchAccount } from '../../domain/accounts/sessions.ts';
+import { describeSession, endSession, listSessions, switchAccount } from '../../domain/accounts/sessions.ts';
 import type { AppEnv } from '../../http/app-env.ts';
 import { clearSessionCookie, portalOf } from '../../http/portal-session.ts';
 import { jsonBody } from '../schemas.ts';
-import { Any, IdParam, portalOk, portalSecurity } from './portal-schemas.ts';
+import { Any, anyMember, IdParam, portalOk, portalSecurity } from './portal-schemas.ts';
 
 const tags = ['Portal'];
 const security = portalSecurity;
@@ -24,6 +22,7 @@ const routes = {
     path: '/portal/session',
     tags,
     security,
+    middleware: anyMember,
     summary: 'Who is signed in, in which firm, with which role; the CSRF token for writes',
     responses: portalOk('The session'),
   }),
@@ -32,6 +31,7 @@ const routes = {
     path: '/portal/session/sign-out',
     tags,
     security,
+    middleware: anyMember,
     summary: 'End this session',
     responses: portalOk('Signed out'),
   }),
@@ -40,6 +40,7 @@ const routes = {
     path: '/portal/session/account',
     tags,
     security,
+    middleware: anyMember,
     summary: 'Work in another firm you belong to',
     request: jsonBody(z.object({ accountId: z.string().min(1).max(64) })),
     responses: portalOk('Switched', 404),
@@ -49,6 +50,7 @@ const routes = {
     path: '/portal/sessions',
     tags,
     security,
+    middleware: anyMember,
     summary: 'Your signed-in sessions',
     responses: portalOk('Sessions'),
   }),
@@ -57,6 +59,7 @@ const routes = {
     path: '/portal/sessions/{id}/revoke',
     tags,
     security,
+    middleware: anyMember,
     summary: 'Sign out a session (this device or another)',
     request: { params: IdParam },
     responses: portalOk('Revoked', 404),
@@ -66,6 +69,7 @@ const routes = {
     path: '/portal/passkeys',
     tags,
     security,
+    middleware: anyMember,
     summary: 'Your passkeys',
     responses: portalOk('Passkeys'),
   }),
@@ -74,6 +78,7 @@ const routes = {
     path: '/portal/passkeys/options',
     tags,
     security,
+    middleware: anyMember,
     summary: 'WebAuthn creation options for adding a passkey',
     responses: portalOk('Options and the challenge id'),
   }),
@@ -82,6 +87,7 @@ const routes = {
     path: '/portal/passkeys',
     tags,
     security,
+    middleware: anyMember,
     summary: 'Verify and store a new passkey',
     request: jsonBody(
       z.object({
@@ -97,6 +103,7 @@ const routes = {
     path: '/portal/passkeys/{id}',
     tags,
     security,
+    middleware: anyMember,
     summary: 'Remove one of your passkeys',
     request: { params: IdParam },
     responses: portalOk('Removed', 404),
@@ -106,26 +113,14 @@ const routes = {
 /** The signed-in person's own things: session, firms, sessions and passkeys. */
 export function registerPortalAccountRoutes(router: OpenAPIHono<AppEnv>, deps: PortalDeps) {
   router.openapi(routes.session, async (c) => {
-    const p = portalOf(c);
-    const [firms, account] = await Promise.all([
-      listMembershipsOfUser(deps.db, p.userId),
-      findAccountById(deps.db, p.accountId),
-    ]);
-    return c.json(
-      {
-        user: { id: p.userId, email: p.email },
-        firm: { id: p.accountId, name: account?.name ?? '', role: p.role },
-        firms: firms.map((f) => ({ id: f.accountId, name: f.accountName, role: f.role })),
-        csrfToken: csrfTokenOf(deps.pepper, p.sessionId),
-        urls: {
-          api: `${deps.apiUrl}/v1`,
-          mcp: `${deps.apiUrl}/v1/mcp`,
-          embed: deps.embedUrl,
-          portal: deps.portalUrl,
-        },
-      },
-      200,
-    );
+    const session = await describeSession(deps, portalOf(c));
+    const urls = {
+      api: `${deps.apiUrl}/v1`,
+      mcp: `${deps.apiUrl}/v1/mcp`,
+      embed: deps.embedUrl,
+      portal: deps.portalUrl,
+    };
+    return c.json({ ...session, urls }, 200);
   });
   router.openapi(routes.signOut, async (c) => {
     const p = portalOf(c);

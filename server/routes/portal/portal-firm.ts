@@ -1,14 +1,10 @@
 import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
+import { createApiKey, revokeApiKey } from '../../domain/accounts/api-keys.ts';
 import { listInvitations } from '../../domain/accounts/invitations.ts';
 import { changeMemberRole, inviteToFirm, listMembers, removeMember } from '../../domain/accounts/members.ts';
-import type { PortalDeps } from '../../domain/accounts/portal-deps.ts';
-import { requireRole } from '../../domain/accounts/roles.ts';
+import { actorOf, type PortalDeps } from '../../domain/accounts/portal-deps.ts';
 import { API_KEY_SCOPES } from '../../domain/credentials/scopes.ts';
-import {
-  changeFirmLeadStatus,
-  createFirmApiKey,
-  revokeFirmApiKey,
-} from '../../domain/portal/firm-actions.ts';
+import { changeLeadStatus } from '../../domain/leads/intake.ts';
 import { hiddenTestLeads, pageOfFirmLeads } from '../../domain/portal/firm-leads.ts';
 import {
   firmActivity,
@@ -19,15 +15,19 @@ import {
 } from '../../domain/portal/firm-views.ts';
 import { leadsCsvStream } from '../../domain/portal/leads-csv.ts';
 import type { AppEnv } from '../../http/app-env.ts';
-import { portalOf } from '../../http/portal-session.ts';
+import { portalOf, requirePortalRole } from '../../http/portal-session.ts';
 import { jsonBody } from '../schemas.ts';
 import { ActivityKindQuery, LeadFilterQuery, leadFilterOf } from './portal-leads.ts';
-import { IdParam, portalOk, portalSecurity } from './portal-schemas.ts';
+import { adminOnly, anyMember, IdParam, portalOk, portalSecurity } from './portal-schemas.ts';
 
 const tags = ['Portal'];
 const security = portalSecurity;
 const Status = z.enum(['new', 'contacted', 'converted']);
 const Role = z.enum(['owner', 'admin', 'viewer']);
+const exportRole = requirePortalRole(
+  'admin',
+  'Exporting leads needs the admin or owner role: the file holds people’s personal data.',
+);
 
 const routes = {
   overview: createRoute({
@@ -35,6 +35,7 @@ const routes = {
     path: '/portal/overview',
     tags,
     security,
+    middleware: anyMember,
     responses: portalOk('Overview'),
   }),
   licenses: createRoute({
@@ -42,6 +43,7 @@ const routes = {
     path: '/portal/licenses',
     tags,
     security,
+    middleware: anyMember,
     responses: portalOk('Licenses'),
   }),
   license: createRoute({
@@ -49,6 +51,7 @@ const routes = {
     path: '/portal/licenses/{id}',
     tags,
     security,
+    middleware: anyMember,
     request: { params: IdParam },
     responses: portalOk('One license with its activations', 404),
   }),
@@ -57,6 +60,7 @@ const routes = {
     path: '/portal/api-keys',
     tags,
     security,
+    middleware: anyMember,
     responses: portalOk('API keys'),
   }),
   createApiKey: createRoute({
@@ -64,6 +68,7 @@ const routes = {
     path: '/portal/api-keys',
     tags,
     security,
+    middleware: adminOnly,
     summary: 'Create an API key (admin or owner); the key is in this response only',
     request: jsonBody(
       z.object({
@@ -78,6 +83,7 @@ const routes = {
     path: '/portal/api-keys/{id}/revoke',
     tags,
     security,
+    middleware: adminOnly,
     summary: 'Revoke an API key; the next call with it is refused',
     request: { params: IdParam },
     responses: portalOk('Revoked', 404),
@@ -87,6 +93,7 @@ const routes = {
     path: '/portal/leads',
     tags,
     security,
+    middleware: anyMember,
     request: {
       query: LeadFilterQuery.extend({
         limit: z.coerce.number().int().min(1).max(200).default(50),
@@ -100,6 +107,7 @@ const routes = {
     path: '/portal/leads/export.csv',
     tags,
     security,
+    middleware: exportRole,
     summary:
       'The filtered leads as CSV (admin or owner; written to the audit trail; streamed; formula-safe cells)',
     request: { query: LeadFilterQuery },
@@ -110,6 +118,7 @@ const routes = {
     path: '/portal/leads/{id}',
     tags,
     security,
+    middleware: adminOnly,
     summary: 'Change a lead’s status along the allowed transitions',
     request: { params: IdParam, ...jsonBody(z.object({ status: Status })) },
     responses: portalOk('The lead', 400, 404, 409),
@@ -119,6 +128,7 @@ const routes = {
     path: '/portal/activity',
     tags,
     security,
+    middleware: anyMember,
     request: {
       query: z.object({
         limit: z.coerce.number().int().min(1).max(200).default(50),
@@ -133,6 +143,7 @@ const routes = {
     path: '/portal/members',
     tags,
     security,
+    middleware: anyMember,
     responses: portalOk('Members'),
   }),
   invite: createRoute({
@@ -140,6 +151,7 @@ const routes = {
     path: '/portal/members',
     tags,
     security,
+    middleware: adminOnly,
     summary:
       'Invite someone by e-mail (admin or owner; owners only for the owner role). A member of this firm gets the role at once; anyone else an invitation to accept (72 h; at most 3 per address and 20 per firm a day)',
     request: jsonBody(z.object({ email: z.email().max(254), role: Role })),
@@ -153,6 +165,7 @@ const routes = {
     path: '/portal/members/invitations',
     tags,
     security,
+    middleware: adminOnly,
     summary: 'Invitations this firm sent that still wait for an answer (admin or owner)',
     responses: portalOk('Open invitations'),
   }),
@@ -161,6 +174,7 @@ const routes = {
     path: '/portal/members/{id}',
     tags,
     security,
+    middleware: adminOnly,
     summary: 'Change a member’s role (admin or owner; only owners change owners or make owners)',
     request: { params: IdParam, ...jsonBody(z.object({ role: Role })) },
     responses: portalOk('Changed', 400, 404),
@@ -170,6 +184,7 @@ const routes = {
     path: '/portal/members/{id}',
     tags,
     security,
+    middleware: adminOnly,
     request: { params: IdParam },
     responses: portalOk('Removed', 400, 404),
   }),
@@ -187,11 +202,21 @@ export function registerPortalFirmRoutes(router: OpenAPIHono<AppEnv>, deps: Port
   router.openapi(routes.apiKeys, async (c) =>
     c.json({ data: await listFirmApiKeys(deps, portalOf(c)) }, 200),
   );
-  router.openapi(routes.createApiKey, async (c) =>
-    c.json(await createFirmApiKey(deps, portalOf(c), c.req.valid('json')), 200),
-  );
+  // The key is in this answer only (stored as an HMAC); the trail names who made it, with which scopes.
+  router.openapi(routes.createApiKey, async (c) => {
+    const p = portalOf(c);
+    const { name, scopes } = c.req.valid('json');
+    const { apiKey, row } = await createApiKey(
+      deps,
+      { accountId: p.accountId, name, scopes, createdBy: p.userId },
+      actorOf(p),
+    );
+    return c.json({ apiKey, id: row.id, name: row.name, last4: row.keyLast4, scopes }, 200);
+  });
+  // Immediate: the next request with the key (REST or MCP) is refused. A foreign id is NOT_FOUND.
   router.openapi(routes.revokeApiKey, async (c) => {
-    await revokeFirmApiKey(deps, portalOf(c), c.req.valid('param').id);
+    const p = portalOf(c);
+    await revokeApiKey(deps, p.accountId, c.req.valid('param').id, actorOf(p));
     return c.json({ revoked: true }, 200);
   });
   router.openapi(routes.leads, async (c) => {
@@ -213,12 +238,9 @@ export function registerPortalFirmRoutes(router: OpenAPIHono<AppEnv>, deps: Port
     }) as never;
   });
   router.openapi(routes.leadStatus, async (c) => {
-    const lead = await changeFirmLeadStatus(
-      deps,
-      portalOf(c),
-      c.req.valid('param').id,
-      c.req.valid('json').status,
-    );
+    const p = portalOf(c);
+    const { status } = c.req.valid('json');
+    const lead = await changeLeadStatus(deps, p.accountId, c.req.valid('param').id, status, actorOf(p));
     return c.json({ lead }, 200);
   });
   router.openapi(routes.activity, async (c) => {
@@ -245,11 +267,9 @@ export function registerPortalFirmRoutes(router: OpenAPIHono<AppEnv>, deps: Port
       200,
     );
   });
-  router.openapi(routes.invitations, async (c) => {
-    const p = portalOf(c);
-    requireRole(p, 'admin');
-    return c.json({ data: await listInvitations(deps, p) }, 200);
-  });
+  router.openapi(routes.invitations, async (c) =>
+    c.json({ data: await listInvitations(deps, portalOf(c)) }, 200),
+  );
   router.openapi(routes.changeRole, async (c) => {
     await changeMemberRole(deps, portalOf(c), c.req.valid('param').id, c.req.valid('json').role);
     return c.json({ changed: true }, 200);

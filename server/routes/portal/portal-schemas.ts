@@ -1,4 +1,5 @@
 import { z } from '@hono/zod-openapi';
+import { requirePortalRole } from '../../http/portal-session.ts';
 import { errorResponses, jsonResponse } from '../schemas.ts';
 
 export const Any = z.record(z.string(), z.unknown());
@@ -10,3 +11,10 @@ export const portalOk = (description: string, ...statuses: (400 | 401 | 403 | 40
   200: jsonResponse(description, Any),
   ...errorResponses(401, 403, ...statuses),
 });
+
+/**
+ * The role a route needs, as its `middleware` (checked before the request is validated): every
+ * portal route names one, and portal-route-roles.test.ts holds the table they must match.
+ */
+export const anyMember = requirePortalRole('viewer');
+export const adminOnly = requirePortalRole('admin');
