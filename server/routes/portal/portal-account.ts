@@ -11,7 +11,8 @@ import { describeSession, endSession, listSessions, switchAccount } from '../../
 import type { AppEnv } from '../../http/app-env.ts';
 import { clearSessionCookie, portalOf } from '../../http/portal-session.ts';
 import { jsonBody } from '../schemas.ts';
-import { Any, anyMember, IdParam, portalOk, portalSecurity } from './portal-schemas.ts';
+import * as A from './portal-answers.ts';
+import { anyMember, IdParam, JsonObject, portalOk, portalSecurity } from './portal-schemas.ts';
 
 const tags = ['Portal'];
 const security = portalSecurity;
@@ -24,7 +25,7 @@ const routes = {
     security,
     middleware: anyMember,
     summary: 'Who is signed in, in which firm, with which role; the CSRF token for writes',
-    responses: portalOk('The session'),
+    responses: portalOk('The session', A.PortalSession),
   }),
   signOut: createRoute({
     method: 'post',
@@ -33,7 +34,7 @@ const routes = {
     security,
     middleware: anyMember,
     summary: 'End this session',
-    responses: portalOk('Signed out'),
+    responses: portalOk('Signed out', A.SignedOut),
   }),
   switchFirm: createRoute({
     method: 'post',
@@ -43,7 +44,7 @@ const routes = {
     middleware: anyMember,
     summary: 'Work in another firm you belong to',
     request: jsonBody(z.object({ accountId: z.string().min(1).max(64) })),
-    responses: portalOk('Switched', 404),
+    responses: portalOk('Switched', A.Switched, 404),
   }),
   sessions: createRoute({
     method: 'get',
@@ -52,7 +53,7 @@ const routes = {
     security,
     middleware: anyMember,
     summary: 'Your signed-in sessions',
-    responses: portalOk('Sessions'),
+    responses: portalOk('Sessions', A.SessionList),
   }),
   revokeSession: createRoute({
     method: 'post',
@@ -62,7 +63,7 @@ const routes = {
     middleware: anyMember,
     summary: 'Sign out a session (this device or another)',
     request: { params: IdParam },
-    responses: portalOk('Revoked', 404),
+    responses: portalOk('Revoked', A.Revoked, 404),
   }),
   passkeys: createRoute({
     method: 'get',
@@ -71,7 +72,7 @@ const routes = {
     security,
     middleware: anyMember,
     summary: 'Your passkeys',
-    responses: portalOk('Passkeys'),
+    responses: portalOk('Passkeys', A.PasskeyList),
   }),
   passkeyOptions: createRoute({
     method: 'post',
@@ -80,7 +81,7 @@ const routes = {
     security,
     middleware: anyMember,
     summary: 'WebAuthn creation options for adding a passkey',
-    responses: portalOk('Options and the challenge id'),
+    responses: portalOk('Options and the challenge id', A.PasskeyOptions),
   }),
   addPasskey: createRoute({
     method: 'post',
@@ -92,11 +93,11 @@ const routes = {
     request: jsonBody(
       z.object({
         challengeId: z.string().min(1).max(64),
-        response: Any,
+        response: JsonObject,
         name: z.string().max(60).optional(),
       }),
     ),
-    responses: portalOk('The passkey', 400),
+    responses: portalOk('The passkey', A.AddedPasskey, 400),
   }),
   removePasskey: createRoute({
     method: 'delete',
@@ -106,7 +107,7 @@ const routes = {
     middleware: anyMember,
     summary: 'Remove one of your passkeys',
     request: { params: IdParam },
-    responses: portalOk('Removed', 404),
+    responses: portalOk('Removed', A.Removed, 404),
   }),
 };
 

@@ -14,7 +14,8 @@ import { createRouter } from '../../http/openapi-router.ts';
 import { assertSameOrigin, sessionTokenOf, setSessionCookie } from '../../http/portal-session.ts';
 import type { SignInLimiter } from '../../http/sign-in-limiter.ts';
 import { errorResponses, jsonBody, jsonResponse } from '../schemas.ts';
-import { Any } from './portal-schemas.ts';
+import * as A from './portal-answers.ts';
+import { JsonObject } from './portal-schemas.ts';
 
 const tags = ['Portal sign-in'];
 const Next = z.object({ next: z.string().nullable() });
@@ -78,7 +79,10 @@ const routes = {
     path: '/portal/auth/passkey/options',
     tags,
     summary: 'WebAuthn request options for signing in with a passkey',
-    responses: { 200: jsonResponse('Options and the challenge id', Any), ...errorResponses(403) },
+    responses: {
+      200: jsonResponse('Options and the challenge id', A.PasskeyOptions),
+      ...errorResponses(403),
+    },
   }),
   passkeyVerify: createRoute({
     method: 'post',
@@ -88,7 +92,7 @@ const routes = {
     request: jsonBody(
       z.object({
         challengeId: z.string().min(1).max(64),
-        response: Any,
+        response: JsonObject,
         next: z.string().max(2000).optional(),
       }),
     ),

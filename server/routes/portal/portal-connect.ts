@@ -8,6 +8,7 @@ import {
 import type { AppEnv } from '../../http/app-env.ts';
 import { portalOf, requirePortalRole } from '../../http/portal-session.ts';
 import { jsonBody } from '../schemas.ts';
+import * as A from './portal-answers.ts';
 import { anyMember, portalOk, portalSecurity } from './portal-schemas.ts';
 
 const tags = ['Portal Connect'];
@@ -34,7 +35,11 @@ const routes = {
     middleware: anyMember,
     summary: 'Check an /oauth/authorize request and describe it for the consent page',
     request: { query: Params },
-    responses: portalOk('Who asks, for which site, which access; the licenses that fit', 400),
+    responses: portalOk(
+      'Who asks, for which site, which access; the licenses that fit',
+      A.ConnectRequest,
+      400,
+    ),
   }),
   approve: createRoute({
     method: 'post',
@@ -44,7 +49,7 @@ const routes = {
     middleware: approveRole,
     summary: 'Approve: mint a single-use code; answers where to send the browser',
     request: jsonBody(Params.extend({ license_id: z.string().min(1).max(64) })),
-    responses: portalOk('redirectTo = redirect_uri?code=…&state=…', 400, 404),
+    responses: portalOk('redirectTo = redirect_uri?code=…&state=…', A.RedirectTo, 400, 404),
   }),
   deny: createRoute({
     method: 'post',
@@ -54,7 +59,7 @@ const routes = {
     middleware: anyMember,
     summary: 'Deny: answers redirect_uri?error=access_denied&state=…',
     request: jsonBody(Params),
-    responses: portalOk('redirectTo', 400),
+    responses: portalOk('redirectTo', A.RedirectTo, 400),
   }),
 };
 

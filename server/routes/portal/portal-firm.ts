@@ -17,6 +17,7 @@ import { leadsCsvStream } from '../../domain/portal/leads-csv.ts';
 import type { AppEnv } from '../../http/app-env.ts';
 import { portalOf, requirePortalRole } from '../../http/portal-session.ts';
 import { jsonBody } from '../schemas.ts';
+import * as A from './portal-answers.ts';
 import { ActivityKindQuery, LeadFilterQuery, leadFilterOf } from './portal-leads.ts';
 import { adminOnly, anyMember, IdParam, portalOk, portalSecurity } from './portal-schemas.ts';
 
@@ -36,7 +37,7 @@ const routes = {
     tags,
     security,
     middleware: anyMember,
-    responses: portalOk('Overview'),
+    responses: portalOk('Overview', A.Overview),
   }),
   licenses: createRoute({
     method: 'get',
@@ -44,7 +45,7 @@ const routes = {
     tags,
     security,
     middleware: anyMember,
-    responses: portalOk('Licenses'),
+    responses: portalOk('Licenses', A.LicenseList),
   }),
   license: createRoute({
     method: 'get',
@@ -53,7 +54,7 @@ const routes = {
     security,
     middleware: anyMember,
     request: { params: IdParam },
-    responses: portalOk('One license with its activations', 404),
+    responses: portalOk('One license with its activations', A.OneLicense, 404),
   }),
   apiKeys: createRoute({
     method: 'get',
@@ -61,7 +62,7 @@ const routes = {
     tags,
     security,
     middleware: anyMember,
-    responses: portalOk('API keys'),
+    responses: portalOk('API keys', A.ApiKeyList),
   }),
   createApiKey: createRoute({
     method: 'post',
@@ -76,7 +77,7 @@ const routes = {
         scopes: z.array(z.enum(API_KEY_SCOPES)).min(1).max(API_KEY_SCOPES.length),
       }),
     ),
-    responses: portalOk('The new key', 400),
+    responses: portalOk('The new key', A.CreatedApiKey, 400),
   }),
   revokeApiKey: createRoute({
     method: 'post',
@@ -86,7 +87,7 @@ const routes = {
     middleware: adminOnly,
     summary: 'Revoke an API key; the next call with it is refused',
     request: { params: IdParam },
-    responses: portalOk('Revoked', 404),
+    responses: portalOk('Revoked', A.Revoked, 404),
   }),
   leads: createRoute({
     method: 'get',
@@ -100,7 +101,7 @@ const routes = {
         cursor: z.string().max(200).optional(),
       }),
     },
-    responses: portalOk('A page of leads', 400),
+    responses: portalOk('A page of leads', A.LeadPage, 400),
   }),
   exportLeads: createRoute({
     method: 'get',
@@ -121,7 +122,7 @@ const routes = {
     middleware: adminOnly,
     summary: 'Change a lead’s status along the allowed transitions',
     request: { params: IdParam, ...jsonBody(z.object({ status: Status })) },
-    responses: portalOk('The lead', 400, 404, 409),
+    responses: portalOk('The lead', A.OneLead, 400, 404, 409),
   }),
   activity: createRoute({
     method: 'get',
@@ -136,7 +137,7 @@ const routes = {
         kind: ActivityKindQuery,
       }),
     },
-    responses: portalOk('Audit trail, newest first', 400),
+    responses: portalOk('Audit trail, newest first', A.ActivityPage, 400),
   }),
   members: createRoute({
     method: 'get',
@@ -144,7 +145,7 @@ const routes = {
     tags,
     security,
     middleware: anyMember,
-    responses: portalOk('Members'),
+    responses: portalOk('Members', A.MemberList),
   }),
   invite: createRoute({
     method: 'post',
@@ -157,6 +158,7 @@ const routes = {
     request: jsonBody(z.object({ email: z.email().max(254), role: Role })),
     responses: portalOk(
       'Invited (status invited) or role changed (status role_changed); 429 over a daily limit',
+      A.Invited,
       400,
     ),
   }),
@@ -167,7 +169,7 @@ const routes = {
     security,
     middleware: adminOnly,
     summary: 'Invitations this firm sent that still wait for an answer (admin or owner)',
-    responses: portalOk('Open invitations'),
+    responses: portalOk('Open invitations', A.InvitationList),
   }),
   changeRole: createRoute({
     method: 'patch',
@@ -177,7 +179,7 @@ const routes = {
     middleware: adminOnly,
     summary: 'Change a member’s role (admin or owner; only owners change owners or make owners)',
     request: { params: IdParam, ...jsonBody(z.object({ role: Role })) },
-    responses: portalOk('Changed', 400, 404),
+    responses: portalOk('Changed', A.Changed, 400, 404),
   }),
   removeMember: createRoute({
     method: 'delete',
@@ -186,7 +188,7 @@ const routes = {
     security,
     middleware: adminOnly,
     request: { params: IdParam },
-    responses: portalOk('Removed', 400, 404),
+    responses: portalOk('Removed', A.Removed, 400, 404),
   }),
 };
 
@@ -227,7 +229,7 @@ export function registerPortalFirmRoutes(router: OpenAPIHono<AppEnv>, deps: Port
       pageOfFirmLeads(deps, accountId, { ...leadFilter, limit, ...(cursor ? { cursor } : {}) }),
       hiddenTestLeads(deps, accountId, leadFilter),
     ]);
-    return c.json({ ...page, hiddenTest } as never, 200);
+    return c.json({ ...page, hiddenTest }, 200);
   });
   router.openapi(routes.exportLeads, async (c) => {
     const query = c.req.valid('query');

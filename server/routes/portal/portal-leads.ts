@@ -8,6 +8,7 @@ import { type FirmLeadFilter, firmLeadDetail } from '../../domain/portal/firm-le
 import { leadsPerWeek } from '../../domain/portal/lead-chart.ts';
 import type { AppEnv } from '../../http/app-env.ts';
 import { portalOf } from '../../http/portal-session.ts';
+import * as A from './portal-answers.ts';
 import { adminOnly, anyMember, IdParam, portalOk, portalSecurity } from './portal-schemas.ts';
 
 const tags = ['Portal'];
@@ -60,7 +61,7 @@ const routes = {
     security,
     middleware: anyMember,
     summary: 'Live leads per week and calculator over the last 90 days',
-    responses: portalOk('Weeks with counts per calculator'),
+    responses: portalOk('Weeks with counts per calculator', A.LeadChart),
   }),
   held: createRoute({
     method: 'get',
@@ -69,7 +70,7 @@ const routes = {
     security,
     middleware: anyMember,
     summary: 'Leads held as possible spam: the count, by reason, and the newest few (the banner)',
-    responses: portalOk('Held leads'),
+    responses: portalOk('Held leads', A.HeldLeads),
   }),
   detail: createRoute({
     method: 'get',
@@ -79,7 +80,7 @@ const routes = {
     middleware: anyMember,
     summary: 'One lead with its allowed next statuses and its linked result’s figures',
     request: { params: IdParam },
-    responses: portalOk('The lead', 404),
+    responses: portalOk('The lead', A.LeadDetail, 404),
   }),
   release: createRoute({
     method: 'post',
@@ -89,7 +90,7 @@ const routes = {
     middleware: adminOnly,
     summary: 'Release a lead held as possible spam into the usual flow (alert and webhook go now)',
     request: { params: IdParam },
-    responses: portalOk('The released lead', 404),
+    responses: portalOk('The released lead', A.OneLead, 404),
   }),
   remove: createRoute({
     method: 'delete',
@@ -99,7 +100,7 @@ const routes = {
     middleware: adminOnly,
     summary: 'Erase this person’s lead and every copy the service holds (result, events, mails)',
     request: { params: IdParam },
-    responses: portalOk('What was erased', 404),
+    responses: portalOk('What was erased', A.ErasedLead, 404),
   }),
   exportPerson: createRoute({
     method: 'get',
@@ -109,7 +110,7 @@ const routes = {
     middleware: adminOnly,
     summary: 'Everything held about the person behind this lead (by e-mail address), as JSON',
     request: { params: IdParam },
-    responses: portalOk('The data-subject export', 404),
+    responses: portalOk('The data-subject export', A.PersonExport, 404),
   }),
 };
 
@@ -141,7 +142,7 @@ export function registerPortalLeadRoutes(router: OpenAPIHono<AppEnv>, deps: Port
     const p = portalOf(c);
     const id = c.req.valid('param').id;
     const data = await exportSubjectOfLead(deps, p.accountId, id, actorOf(p));
-    return c.json(data as never, 200, {
+    return c.json(data, 200, {
       'Content-Disposition': `attachment; filename="person-${id.replace(/[^A-Za-z0-9_-]/g, '')}.json"`,
       'Cache-Control': 'no-store',
     });

@@ -9,7 +9,8 @@ import { billingOptions } from '../../domain/portal/firm-views.ts';
 import type { AppEnv } from '../../http/app-env.ts';
 import { portalOf } from '../../http/portal-session.ts';
 import { errorResponses, jsonBody, jsonResponse, overlapSeconds } from '../schemas.ts';
-import { Any, adminOnly, anyMember, IdParam, portalOk, portalSecurity } from './portal-schemas.ts';
+import * as A from './portal-answers.ts';
+import { adminOnly, anyMember, IdParam, portalOk, portalSecurity } from './portal-schemas.ts';
 
 const tags = ['Portal'];
 const security = portalSecurity;
@@ -23,7 +24,7 @@ const routes = {
     security,
     middleware: anyMember,
     summary: 'Whether Stripe Checkout is available, and the plans a firm can buy',
-    responses: portalOk('Billing options'),
+    responses: portalOk('Billing options', A.BillingOptions),
   }),
   domains: createRoute({
     method: 'post',
@@ -45,7 +46,7 @@ const routes = {
           }),
       ),
     },
-    responses: portalOk('The license after the change', 400, 404),
+    responses: portalOk('The license after the change', A.ChangedLicense, 400, 404),
   }),
   release: createRoute({
     method: 'post',
@@ -55,7 +56,7 @@ const routes = {
     middleware: adminOnly,
     summary: "Release a site's seat (admin or owner); its tokens stop on their next request",
     request: { params: IdParam },
-    responses: portalOk('The released activation and its license', 404),
+    responses: portalOk('The released activation and its license', A.ReleasedSeat, 404),
   }),
   rollKey: createRoute({
     method: 'post',
@@ -75,7 +76,7 @@ const routes = {
           .strict(),
       ),
     },
-    responses: portalOk('The new key and when the old one ends', 400, 404),
+    responses: portalOk('The new key and when the old one ends', A.RolledKey, 400, 404),
   }),
   billingPortal: createRoute({
     method: 'post',
@@ -84,7 +85,7 @@ const routes = {
     security,
     middleware: adminOnly,
     summary: 'A billing-portal URL (Stripe, or the built-in page without Stripe); back to Licenses after',
-    responses: portalOk('Where to send the browser'),
+    responses: portalOk('Where to send the browser', A.BrowserTo),
   }),
   checkout: createRoute({
     method: 'post',
@@ -103,7 +104,7 @@ const routes = {
         .strict(),
     ),
     responses: {
-      200: jsonResponse('Where to send the browser', Any),
+      200: jsonResponse('Where to send the browser', A.CheckoutTo),
       ...errorResponses(400, 401, 403, 404, 501, 503),
     },
   }),

@@ -1,6 +1,7 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import { rulesCatalog } from '../../../calculators/estate-tax/rules-catalog.ts';
 import type { AppEnv } from '../../http/app-env.ts';
+import * as A from './portal-answers.ts';
 import { anyMember, portalOk, portalSecurity } from './portal-schemas.ts';
 
 const rules = createRoute({
@@ -11,7 +12,7 @@ const rules = createRoute({
   middleware: anyMember,
   summary:
     'The estate-tax rule sets: dates of death each covers, every figure with its sources, the day they were checked and whether a primary source confirms it',
-  responses: portalOk('Rules and sources'),
+  responses: portalOk('Rules and sources', A.RulesCatalog),
 });
 
 /** Public law, the same for every firm; behind the session only because the page is (any role). */

@@ -16,6 +16,7 @@ import { firmSettings } from '../../domain/portal/firm-settings.ts';
 import type { AppEnv } from '../../http/app-env.ts';
 import { portalOf } from '../../http/portal-session.ts';
 import { jsonBody, overlapSeconds } from '../schemas.ts';
+import * as A from './portal-answers.ts';
 import { adminOnly, anyMember, IdParam, portalOk, portalSecurity } from './portal-schemas.ts';
 
 const tags = ['Portal'];
@@ -30,7 +31,7 @@ const routes = {
     security,
     middleware: anyMember,
     summary: 'Firm settings with every consent version',
-    responses: portalOk('The settings'),
+    responses: portalOk('The settings', A.FirmSettings),
   }),
   updateFirm: createRoute({
     method: 'patch',
@@ -40,7 +41,7 @@ const routes = {
     middleware: adminOnly,
     summary: 'Display name, consent text (a new version), alert e-mails, accent colour (admin or owner)',
     request: jsonBody(AccountUpdateSchema),
-    responses: portalOk('The settings after the change', 400),
+    responses: portalOk('The settings after the change', A.FirmSettings, 400),
   }),
   endpoints: createRoute({
     method: 'get',
@@ -49,7 +50,7 @@ const routes = {
     security,
     middleware: anyMember,
     summary: 'Webhook endpoints (no secrets) and the event types they can subscribe to',
-    responses: portalOk('The endpoints'),
+    responses: portalOk('The endpoints', A.EndpointList),
   }),
   createEndpoint: createRoute({
     method: 'post',
@@ -69,7 +70,7 @@ const routes = {
         })
         .strict(),
     ),
-    responses: portalOk('The endpoint and its secret', 400, 409),
+    responses: portalOk('The endpoint and its secret', A.EndpointWithSecret, 400, 409),
   }),
   updateEndpoint: createRoute({
     method: 'patch',
@@ -82,7 +83,7 @@ const routes = {
       params: IdParam,
       ...jsonBody(EndpointChangesSchema),
     },
-    responses: portalOk('The endpoint', 400, 404),
+    responses: portalOk('The endpoint', A.OneEndpoint, 400, 404),
   }),
   deleteEndpoint: createRoute({
     method: 'delete',
@@ -92,7 +93,7 @@ const routes = {
     middleware: adminOnly,
     summary: 'Delete an endpoint with its delivery log',
     request: { params: IdParam },
-    responses: portalOk('Deleted', 404),
+    responses: portalOk('Deleted', A.DeletedEndpoint, 404),
   }),
   rollSecret: createRoute({
     method: 'post',
@@ -111,7 +112,7 @@ const routes = {
           .strict(),
       ),
     },
-    responses: portalOk('The endpoint and its new secret', 400, 404),
+    responses: portalOk('The endpoint and its new secret', A.EndpointWithSecret, 400, 404),
   }),
   test: createRoute({
     method: 'post',
@@ -121,7 +122,7 @@ const routes = {
     middleware: adminOnly,
     summary: 'Send a signed test event (made-up data, `test: true`)',
     request: { params: IdParam },
-    responses: portalOk('The test delivery', 404),
+    responses: portalOk('The test delivery', A.QueuedDelivery, 404),
   }),
   deliveries: createRoute({
     method: 'get',
@@ -134,7 +135,7 @@ const routes = {
       params: IdParam,
       query: z.object({ limit: z.coerce.number().int().min(1).max(100).default(20) }),
     },
-    responses: portalOk('The deliveries, newest first', 400, 404),
+    responses: portalOk('The deliveries, newest first', A.DeliveryList, 400, 404),
   }),
   replay: createRoute({
     method: 'post',
@@ -144,7 +145,7 @@ const routes = {
     middleware: adminOnly,
     summary: 'Send a delivery again as a new delivery (same webhook-id)',
     request: { params: IdParam },
-    responses: portalOk('The new delivery', 404, 409),
+    responses: portalOk('The new delivery', A.QueuedDelivery, 404, 409),
   }),
 };
 
