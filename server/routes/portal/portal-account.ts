@@ -81,7 +81,7 @@ const routes = {
     security,
     middleware: anyMember,
     summary: 'WebAuthn creation options for adding a passkey',
-    responses: portalOk('Options and the challenge id', A.PasskeyOptions),
+    responses: portalOk('Options and the challenge id', A.PasskeyRegistrationOptions),
   }),
   addPasskey: createRoute({
     method: 'post',

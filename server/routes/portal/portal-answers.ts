@@ -23,6 +23,19 @@ export const Changed = z.object({ changed: z.literal(true) });
 /** A domain as stored (ASCII, punycode) and as people read it (Unicode). */
 export const DomainName = z.object({ ascii: z.string(), unicode: z.string() }).openapi('PortalDomain');
 
+// --- Signing in (no session yet) ------------------------------------------------------------
+
+export const LinkSent = z.object({ sent: z.literal(true) });
+/** Where the browser goes after signing in (a portal path), or null for the start page. */
+export const SignedIn = z.object({ next: z.string().nullable() });
+export const InvitationOffer = z.object({
+  firmName: z.string(),
+  role: Role,
+  email: z.string(),
+  expiresAt: Iso,
+});
+export const Declined = z.object({ declined: z.literal(true) });
+
 // --- The session and the person's own things -------------------------------------------------
 
 export const PortalSession = z
@@ -50,10 +63,10 @@ export const Passkey = z.object({ id: z.string(), name: z.string(), createdAt: I
 export const PasskeyList = z.object({ data: z.array(Passkey) });
 export const AddedPasskey = z.object({ passkey: Passkey });
 /** WebAuthn options as @simplewebauthn builds them, handed to the browser unchanged. */
-export const PasskeyOptions = z.object({
-  challengeId: z.string(),
-  options: z.record(z.string(), z.unknown()),
-});
+const webAuthnOptions = (description: string) =>
+  z.object({ challengeId: z.string(), options: z.record(z.string(), z.unknown()).openapi({ description }) });
+export const PasskeyRegistrationOptions = webAuthnOptions('PublicKeyCredentialCreationOptionsJSON');
+export const PasskeySignInOptions = webAuthnOptions('PublicKeyCredentialRequestOptionsJSON');
 
 // --- Licenses ----------------------------------------------------------------------------------
 

@@ -1,4 +1,8 @@
 import type { z } from '@hono/zod-openapi';
+import type {
+  PublicKeyCredentialCreationOptionsJSON,
+  PublicKeyCredentialRequestOptionsJSON,
+} from '@simplewebauthn/browser';
 import type * as A from './portal-answers.ts';
 
 /**
@@ -13,13 +17,16 @@ export type Revoked = z.infer<typeof A.Revoked>;
 export type Removed = z.infer<typeof A.Removed>;
 export type Changed = z.infer<typeof A.Changed>;
 export type DomainName = z.infer<typeof A.DomainName>;
+export type LinkSent = z.infer<typeof A.LinkSent>;
+export type SignedIn = z.infer<typeof A.SignedIn>;
+export type InvitationOffer = z.infer<typeof A.InvitationOffer>;
+export type Declined = z.infer<typeof A.Declined>;
 export type PortalSession = z.infer<typeof A.PortalSession>;
 export type SessionRow = z.infer<typeof A.SessionRow>;
 export type SessionList = z.infer<typeof A.SessionList>;
 export type Passkey = z.infer<typeof A.Passkey>;
 export type PasskeyList = z.infer<typeof A.PasskeyList>;
 export type AddedPasskey = z.infer<typeof A.AddedPasskey>;
-export type PasskeyOptions = z.infer<typeof A.PasskeyOptions>;
 export type PortalActivation = z.infer<typeof A.PortalActivation>;
 export type PortalLicense = z.infer<typeof A.PortalLicense>;
 export type LicenseList = z.infer<typeof A.LicenseList>;
@@ -62,3 +69,14 @@ export type QueuedDelivery = z.infer<typeof A.QueuedDelivery>;
 export type ConnectRequest = z.infer<typeof A.ConnectRequest>;
 export type RedirectTo = z.infer<typeof A.RedirectTo>;
 export type RulesCatalog = z.infer<typeof A.RulesCatalog>;
+
+/** The WebAuthn options are documented as open objects; the browser library names their shape. */
+type WithOptions<T, O> = Omit<T, 'options'> & { options: O };
+export type PasskeyRegistrationOptions = WithOptions<
+  z.infer<typeof A.PasskeyRegistrationOptions>,
+  PublicKeyCredentialCreationOptionsJSON
+>;
+export type PasskeySignInOptions = WithOptions<
+  z.infer<typeof A.PasskeySignInOptions>,
+  PublicKeyCredentialRequestOptionsJSON
+>;
