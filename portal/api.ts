@@ -67,11 +67,3 @@ export const api = {
   patch: <T>(path: string, body: unknown) => call(() => http.patch(path, { json: body }).json<T>()),
   delete: <T>(path: string) => call(() => http.delete(path).json<T>()),
 };
-
-export interface Session {
-  user: { id: string; email: string };
-  firm: { id: string; name: string; role: 'owner' | 'admin' | 'viewer' };
-  firms: { id: string; name: string; role: string }[];
-  csrfToken: string;
-  urls: { api: string; mcp: string; embed: string; portal: string };
-}

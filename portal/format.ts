@@ -1,3 +1,5 @@
+import type { PortalLicense } from '../server/routes/portal/portal-types.ts';
+
 const dateFmt = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium' });
 const dateTimeFmt = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'short' });
 
@@ -24,36 +26,8 @@ export const plural = (n: number, one: string, many = `${one}s`) =>
 // The calculators' own names, as the widget, the PDF and the alert mail show them.
 export { CALCULATOR_NAMES as CALCULATORS, calculatorName } from '../calculators/names.ts';
 
-export interface LicenseView {
-  id: string;
-  plan: string;
-  status: 'trial' | 'active' | 'grace' | 'expired' | 'revoked';
-  seats: number;
-  seatsUsed: number;
-  keyLast4: string;
-  publishableKey: string | null;
-  /** Rolled keys that still work until their overlap ends. */
-  overlappingKeys?: { kind: 'publishable' | 'secret'; last4: string; expiresAt: string }[];
-  /** What happens next, in one sentence (from the server's license outlook). */
-  next?: string;
-  renewsAt?: string | null;
-  domains: { ascii: string; unicode: string }[];
-  trialEndsAt: string | null;
-  paidThrough: string | null;
-  graceEndsAt: string | null;
-  expiresAt: string | null;
-  revokedAt: string | null;
-  activations?: {
-    id: string;
-    domain: { ascii: string; unicode: string };
-    env: 'prod' | 'dev';
-    firstSeenAt: string;
-    lastSeenAt: string;
-  }[];
-}
-
 /** A license's status as a sentence a firm's office manager reads at a glance. */
-export function licenseStatusWords(l: LicenseView): string {
+export function licenseStatusWords(l: PortalLicense): string {
   switch (l.status) {
     case 'trial':
       return `Trial — ends ${formatDate(l.trialEndsAt)}`;
@@ -68,7 +42,7 @@ export function licenseStatusWords(l: LicenseView): string {
   }
 }
 
-export const STATUS_TONE: Record<LicenseView['status'], 'good' | 'warn' | 'bad'> = {
+export const STATUS_TONE: Record<PortalLicense['status'], 'good' | 'warn' | 'bad'> = {
   trial: 'warn',
   active: 'good',
   grace: 'warn',

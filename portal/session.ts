@@ -1,12 +1,13 @@
 import { signal } from '@preact/signals';
-import { api, type PortalError, type Session, setCsrfToken } from './api.ts';
+import type { PortalSession } from '../server/routes/portal/portal-types.ts';
+import { api, type PortalError, setCsrfToken } from './api.ts';
 
 /** undefined while loading; null when signed out. */
-export const session$ = signal<Session | null | undefined>(undefined);
+export const session$ = signal<PortalSession | null | undefined>(undefined);
 
 export async function loadSession(): Promise<void> {
   try {
-    const session = await api.get<Session>('session');
+    const session = await api.get<PortalSession>('session');
     setCsrfToken(session.csrfToken);
     session$.value = session;
   } catch (error) {

@@ -1,21 +1,11 @@
 import { useState } from 'preact/hooks';
+import type { ActivityEvent, ActivityPage as Page } from '../../server/routes/portal/portal-types.ts';
 import { api } from '../api.ts';
 import { Card, Empty, ErrorNote, Link, Loading, PageHeader } from '../components/ui.tsx';
 import { formatDateTime } from '../format.ts';
 import { location$, navigate } from '../router.ts';
 import { useResource } from '../use-resource.ts';
 import { describeActivity } from './activity-labels.ts';
-
-export interface ActivityEvent {
-  id: string;
-  at: string;
-  actor: string;
-  actorLabel?: string;
-  subjectLabel?: string;
-  action: string;
-  subject: string | null;
-  data: Record<string, unknown>;
-}
 
 /** The filter's kinds (the server maps each to its audit actions). */
 const KINDS: [string, string][] = [
@@ -33,8 +23,6 @@ const KINDS: [string, string][] = [
 
 /** Entries about a lead that still exists (deleted leads have nothing to open). */
 const LEAD_ACTIONS = new Set(['lead.status_changed', 'lead.released']);
-
-type Page = { data: ActivityEvent[]; nextCursor: string | null };
 
 export function ActivityPage() {
   const kind = new URLSearchParams(location$.value.split('?')[1] ?? '').get('kind') ?? '';

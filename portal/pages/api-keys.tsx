@@ -1,4 +1,5 @@
 import { useState } from 'preact/hooks';
+import type { ApiKey, ApiKeyList, CreatedApiKey } from '../../server/routes/portal/portal-types.ts';
 import { api, type PortalError } from '../api.ts';
 import {
   Badge,
@@ -15,18 +16,6 @@ import { formatDate, formatRelative } from '../format.ts';
 import { mcpSnippets } from '../mcp-snippets.ts';
 import { canManage, session$ } from '../session.ts';
 import { useResource } from '../use-resource.ts';
-
-interface ApiKey {
-  id: string;
-  name: string;
-  prefix: string;
-  last4: string;
-  scopes: string[];
-  createdBy: string;
-  createdAt: string;
-  lastUsedAt: string | null;
-  revokedAt: string | null;
-}
 
 const SCOPES = [
   { value: 'leads:read', label: 'Read leads', help: 'For AI tools and reports (MCP, GET /leads).' },
@@ -83,7 +72,7 @@ function CreateForm(props: { onCreated: (key: string) => void }) {
     event.preventDefault();
     setError(null);
     try {
-      const created = await api.post<{ apiKey: string }>('api-keys', { name, scopes });
+      const created = await api.post<CreatedApiKey>('api-keys', { name, scopes });
       setName('');
       props.onCreated(created.apiKey);
     } catch (e) {
@@ -138,7 +127,7 @@ function CreateForm(props: { onCreated: (key: string) => void }) {
 }
 
 export function ApiKeysPage() {
-  const { data, error, reload } = useResource(() => api.get<{ data: ApiKey[] }>('api-keys'));
+  const { data, error, reload } = useResource(() => api.get<ApiKeyList>('api-keys'));
   const [newKey, setNewKey] = useState<string | null>(null);
   const [actionError, setActionError] = useState<PortalError | null>(null);
   const revoke = async (key: ApiKey) => {

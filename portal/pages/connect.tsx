@@ -1,22 +1,10 @@
 import { useState } from 'preact/hooks';
+import type { ConnectRequest, RedirectTo } from '../../server/routes/portal/portal-types.ts';
 import { api, type PortalError } from '../api.ts';
 import { ErrorNote, Loading } from '../components/ui.tsx';
 import { domainLabel } from '../format.ts';
 import { session$ } from '../session.ts';
 import { useResource } from '../use-resource.ts';
-
-interface ConnectRequest {
-  clientId: string;
-  site: { ascii: string; unicode: string };
-  developmentHost: boolean;
-  /** public: a real site; loopback: the developer's own machine; private: another development host. */
-  hostKind: 'public' | 'loopback' | 'private';
-  redirectOrigin: string;
-  access: string[];
-  withheld: string[];
-  licenses: { id: string; plan: string; keyLast4: string; domains: { ascii: string; unicode: string }[] }[];
-  canApprove: boolean;
-}
 
 const PARAMS = [
   'response_type',
@@ -63,8 +51,8 @@ export function ConnectPage() {
     setBusy(true);
     try {
       const { redirectTo } = approve
-        ? await api.post<{ redirectTo: string }>('connect/approve', { ...params, license_id: chosen })
-        : await api.post<{ redirectTo: string }>('connect/deny', params);
+        ? await api.post<RedirectTo>('connect/approve', { ...params, license_id: chosen })
+        : await api.post<RedirectTo>('connect/deny', params);
       window.location.assign(redirectTo);
     } catch (e) {
       setActionError(e as PortalError);

@@ -1,25 +1,7 @@
 import { useEffect, useRef } from 'preact/hooks';
+import type { Attempt, Delivery } from '../../server/routes/portal/portal-types.ts';
 import { Badge } from '../components/ui.tsx';
 import { formatDateTime } from '../format.ts';
-
-/** One attempt as the deliveries endpoint shows it: what was sent and what came back, redacted. */
-export interface Attempt {
-  attempt: number;
-  startedAt: string;
-  durationMs: number;
-  statusCode: number | null;
-  error: string | null;
-  request: { headers: Record<string, string>; body: string; truncated: boolean } | null;
-  response: { statusCode: number; headers: Record<string, string>; body: string; truncated: boolean } | null;
-}
-
-export interface InspectedDelivery {
-  id: string;
-  type: string;
-  status: string;
-  nextAttemptAt: string | null;
-  log: Attempt[];
-}
 
 const headerText = (headers: Record<string, string>) =>
   Object.entries(headers)
@@ -107,7 +89,7 @@ function AttemptView(props: { a: Attempt }) {
  * redacted before they were stored. A native modal <dialog>: focus moves in, Escape closes, focus
  * returns to the button that opened it.
  */
-export function DeliveryInspector(props: { delivery: InspectedDelivery | null; onClose: () => void }) {
+export function DeliveryInspector(props: { delivery: Delivery | null; onClose: () => void }) {
   const ref = useRef<HTMLDialogElement>(null);
   const d = props.delivery;
   useEffect(() => {

@@ -1,7 +1,8 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
+import type { LicenseList } from '../../server/routes/portal/portal-types.ts';
 import { api } from '../api.ts';
 import { Card, CodeBlock, ErrorNote, PageHeader, TableWrap } from '../components/ui.tsx';
-import { CALCULATORS, type LicenseView } from '../format.ts';
+import { CALCULATORS } from '../format.ts';
 import { session$ } from '../session.ts';
 import { snippetOf } from '../snippet.ts';
 import { useResource } from '../use-resource.ts';
@@ -56,7 +57,7 @@ interface Seen {
 
 export function EmbedPage() {
   const embedUrl = session$.value!.urls.embed;
-  const licenses = useResource(() => api.get<{ data: LicenseView[] }>('licenses'));
+  const licenses = useResource(() => api.get<LicenseList>('licenses'));
   const [selected, setSelected] = useState<string[]>(['estate-tax']);
   const [key, setKey] = useState('');
   const [previewKey, setPreviewKey] = useState<string | null>(null);

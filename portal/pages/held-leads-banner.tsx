@@ -1,18 +1,12 @@
 import { useState } from 'preact/hooks';
 import { defang } from '../../protocol/defang.ts';
 import { quarantineReasonLabel } from '../../protocol/quarantine.ts';
+import type { HeldLeads } from '../../server/routes/portal/portal-types.ts';
 import { api, type PortalError } from '../api.ts';
 import { ErrorNote, Link } from '../components/ui.tsx';
 import { formatDateTime, plural } from '../format.ts';
 import { canManage } from '../session.ts';
 import { useResource } from '../use-resource.ts';
-
-/** GET /portal/leads/held (server/domain/leads/held-leads.ts). */
-interface HeldLeads {
-  total: number;
-  byReason: Record<string, number>;
-  latest: { leadId: string; name: string; email: string; reasons: string[]; createdAt: string }[];
-}
 
 /**
  * Leads held as possible spam, on Overview and Leads: how many and why, the newest few with a

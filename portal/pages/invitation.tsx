@@ -1,15 +1,9 @@
 import { useEffect, useState } from 'preact/hooks';
+import type { InvitationOffer, SignedIn } from '../../server/routes/portal/portal-types.ts';
 import { api, type PortalError } from '../api.ts';
 import { ErrorNote, Loading } from '../components/ui.tsx';
 import { navigate } from '../router.ts';
 import { loadSession } from '../session.ts';
-
-interface Invitation {
-  firmName: string;
-  role: string;
-  email: string;
-  expiresAt: string;
-}
 
 const ROLE_MEANS: Record<string, string> = {
   owner: 'everything, including billing and the firm’s owners',
@@ -24,14 +18,14 @@ const ROLE_MEANS: Record<string, string> = {
  */
 export function InvitationPage() {
   const token = new URLSearchParams(window.location.hash.slice(1)).get('token') ?? '';
-  const [invitation, setInvitation] = useState<Invitation | null>(null);
+  const [invitation, setInvitation] = useState<InvitationOffer | null>(null);
   const [error, setError] = useState<PortalError | null>(null);
   const [busy, setBusy] = useState(false);
   const [declined, setDeclined] = useState(false);
   useEffect(() => {
     if (!token) return;
     api
-      .post<Invitation>('invitations/lookup', { token })
+      .post<InvitationOffer>('invitations/lookup', { token })
       .then(setInvitation)
       .catch((e: PortalError) => setError(e));
   }, [token]);
@@ -39,7 +33,7 @@ export function InvitationPage() {
     setBusy(true);
     try {
       if (accept) {
-        const { next } = await api.post<{ next: string | null }>('invitations/accept', { token });
+        const { next } = await api.post<SignedIn>('invitations/accept', { token });
         history.replaceState(null, '', '/portal/');
         await loadSession();
         navigate(next ?? '/portal/', true);

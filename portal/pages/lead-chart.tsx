@@ -1,19 +1,6 @@
+import type { LeadChart as LeadChartData } from '../../server/routes/portal/portal-types.ts';
 import { TableWrap } from '../components/ui.tsx';
 import { calculatorName, formatDate, plural } from '../format.ts';
-
-export interface LeadWeek {
-  from: string;
-  to: string;
-  counts: Record<string, number>;
-  total: number;
-}
-
-export interface LeadChartData {
-  from: string;
-  to: string;
-  calculators: string[];
-  weeks: LeadWeek[];
-}
 
 /** One colour per calculator, in the order of their share (each at least 3:1 against white). */
 const COLOURS = ['#4f46e5', '#0e7c7b', '#c4320a', '#a11043', '#475467'];

@@ -2,6 +2,7 @@ import { useState } from 'preact/hooks';
 import { stateName } from '../../calculators/limits.ts';
 import { defang } from '../../protocol/defang.ts';
 import { quarantineReasonLabel } from '../../protocol/quarantine.ts';
+import type { LeadDetail as Detail } from '../../server/routes/portal/portal-types.ts';
 import { api, type PortalError } from '../api.ts';
 import { ConfirmDialog } from '../components/confirm-dialog.tsx';
 import { Badge, Card, ErrorNote, Link, Loading, PageHeader } from '../components/ui.tsx';
@@ -9,43 +10,7 @@ import { calculatorName, formatDateTime } from '../format.ts';
 import { navigate } from '../router.ts';
 import { canManage } from '../session.ts';
 import { useResource } from '../use-resource.ts';
-import type { Lead, LeadStatus } from './leads-table.tsx';
 import { StatusPicker } from './status-picker.tsx';
-
-interface Figure {
-  label: string;
-  value: string;
-}
-
-interface Detail {
-  lead: Lead & {
-    email: string;
-    consentText: string;
-    consentedAt: string;
-    consent: {
-      versionId: string | null;
-      text: string;
-      sha256: string;
-      agreedAt: string;
-      page: string | null;
-      assumed: boolean;
-    };
-    updatedAt: string;
-    resultId: string | null;
-    test: boolean;
-    quarantined: boolean;
-    quarantineReasons?: string[];
-  };
-  nextStatuses: LeadStatus[];
-  result: {
-    id: string;
-    calculator: string;
-    state: string | null;
-    createdAt: string;
-    inputs: Figure[];
-    outputs: Figure[];
-  } | null;
-}
 
 /**
  * The consent as evidence: the exact words, the version and the SHA-256 of its text (so a copy

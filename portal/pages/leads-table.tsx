@@ -1,21 +1,10 @@
 import { stateName } from '../../calculators/limits.ts';
 import { defang } from '../../protocol/defang.ts';
+import type { PortalLead } from '../../server/routes/portal/portal-types.ts';
 import { Badge, Link, TableWrap } from '../components/ui.tsx';
 import { calculatorName, formatDateTime } from '../format.ts';
 
-export type LeadStatus = 'new' | 'contacted' | 'converted';
-export interface Lead {
-  leadId: string;
-  name: string;
-  email: string;
-  phone: string | null;
-  state: string | null;
-  calculator: string;
-  status: LeadStatus;
-  test?: boolean;
-  quarantined?: boolean;
-  createdAt: string;
-}
+export type LeadStatus = PortalLead['status'];
 
 /** The allowed moves (the API refuses the others with INVALID_TRANSITION). */
 export const NEXT_STATUSES: Record<LeadStatus, LeadStatus[]> = {
@@ -34,7 +23,10 @@ export const StatusBadge = (props: { status: LeadStatus }) => (
 );
 
 /** A lead table; `statusCell` replaces the status badge (e.g. with a status picker). */
-export function LeadsTable(props: { leads: Lead[]; statusCell?: (lead: Lead) => preact.ComponentChildren }) {
+export function LeadsTable(props: {
+  leads: PortalLead[];
+  statusCell?: (lead: PortalLead) => preact.ComponentChildren;
+}) {
   return (
     <TableWrap label="Lead list">
       <table class="table table-stack">

@@ -1,5 +1,10 @@
 import { useState } from 'preact/hooks';
 import { US_STATE_NAMES, US_STATES } from '../../calculators/limits.ts';
+import type {
+  LeadChart as LeadChartData,
+  LeadPage as Page,
+  PortalLead,
+} from '../../server/routes/portal/portal-types.ts';
 import { api, type PortalError } from '../api.ts';
 import { Card, Empty, ErrorNote, Loading, PageHeader } from '../components/ui.tsx';
 import { CALCULATORS, plural } from '../format.ts';
@@ -7,8 +12,8 @@ import { location$, navigate } from '../router.ts';
 import { canManage } from '../session.ts';
 import { useResource } from '../use-resource.ts';
 import { HeldLeadsBanner } from './held-leads-banner.tsx';
-import { LeadChart, type LeadChartData } from './lead-chart.tsx';
-import { type Lead, LeadsTable } from './leads-table.tsx';
+import { LeadChart } from './lead-chart.tsx';
+import { LeadsTable } from './leads-table.tsx';
 import { StatusPicker } from './status-picker.tsx';
 import { TEST_MODE_SENTENCE, TestLeadsNotice } from './test-leads-notice.tsx';
 
@@ -26,15 +31,6 @@ function queryOf(filters: Filters): string {
   for (const key of FILTER_KEYS) if (filters[key]) query.set(key, filters[key]!);
   const text = query.toString();
   return text ? `?${text}` : '';
-}
-
-interface Page {
-  data: Lead[];
-  nextCursor: string | null;
-  total: number;
-  totalCapped: boolean;
-  /** Test-mode leads these filters leave out (0 when test data is shown). */
-  hiddenTest: number;
 }
 
 function Select(props: {
@@ -152,9 +148,9 @@ function FilterBar(props: { filters: Filters; onChange: (filters: Filters) => vo
 export function LeadsPage() {
   const filters = readFilters();
   const query = queryOf(filters);
-  const [extra, setExtra] = useState<Lead[]>([]);
+  const [extra, setExtra] = useState<PortalLead[]>([]);
   const [cursor, setCursor] = useState<string | null>(null);
-  const [changed, setChanged] = useState<Record<string, Lead>>({});
+  const [changed, setChanged] = useState<Record<string, PortalLead>>({});
   const [error, setError] = useState<PortalError | null>(null);
   const {
     data,

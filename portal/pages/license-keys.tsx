@@ -1,12 +1,13 @@
 import { useState } from 'preact/hooks';
+import type { PortalLicense, RolledKey } from '../../server/routes/portal/portal-types.ts';
 import { api } from '../api.ts';
 import { useAction } from '../components/action.ts';
 import { CodeBlock, CopyButton, ErrorNote } from '../components/ui.tsx';
-import { formatDateTime, type LicenseView } from '../format.ts';
+import { formatDateTime } from '../format.ts';
 import { canManage, session$ } from '../session.ts';
 import { snippetOf } from '../snippet.ts';
 
-type Kind = 'publishable' | 'secret';
+type Kind = RolledKey['kind'];
 
 const OVERLAPS = [
   { seconds: 3600, label: '1 hour' },
@@ -19,7 +20,7 @@ const OVERLAPS = [
 const NAME: Record<Kind, string> = { publishable: 'publishable key', secret: 'secret license key' };
 
 function RollForm(props: {
-  license: LicenseView;
+  license: PortalLicense;
   kind: Kind;
   onRolled: (key: string, ends: string) => void;
 }) {
@@ -36,10 +37,10 @@ function RollForm(props: {
     )
       return;
     const rolled = await action.run(() =>
-      api.post<{ key: string; previousKeysEndAt: string }>(
-        `licenses/${encodeURIComponent(props.license.id)}/roll-key`,
-        { kind: props.kind, overlapSeconds: seconds },
-      ),
+      api.post<RolledKey>(`licenses/${encodeURIComponent(props.license.id)}/roll-key`, {
+        kind: props.kind,
+        overlapSeconds: seconds,
+      }),
     );
     if (rolled) props.onRolled(rolled.key, rolled.previousKeysEndAt);
   };
@@ -68,7 +69,7 @@ function RollForm(props: {
 }
 
 /** Licenses → Keys: the publishable key with its paste-ready tag, the secret key's last four; both rollable. */
-export function LicenseKeys(props: { license: LicenseView; onChanged: () => void }) {
+export function LicenseKeys(props: { license: PortalLicense; onChanged: () => void }) {
   const l = props.license;
   const [rolling, setRolling] = useState<Kind | null>(null);
   const [rolled, setRolled] = useState<{ kind: Kind; key: string; ends: string } | null>(null);

@@ -1,12 +1,13 @@
 import { useState } from 'preact/hooks';
+import type { PortalLicense } from '../../server/routes/portal/portal-types.ts';
 import { api } from '../api.ts';
 import { useAction } from '../components/action.ts';
 import { Empty, ErrorNote, TableWrap } from '../components/ui.tsx';
-import { domainLabel, formatDate, formatRelative, type LicenseView } from '../format.ts';
+import { domainLabel, formatDate, formatRelative } from '../format.ts';
 import { canManage } from '../session.ts';
 
 /** Allowed domains: Unicode and punycode both shown; add and remove through the API's normalisation. */
-export function LicenseDomains(props: { license: LicenseView; onChanged: () => void }) {
+export function LicenseDomains(props: { license: PortalLicense; onChanged: () => void }) {
   const l = props.license;
   const [entry, setEntry] = useState('');
   const [added, setAdded] = useState<string | null>(null);
@@ -95,12 +96,12 @@ export function LicenseDomains(props: { license: LicenseView; onChanged: () => v
 }
 
 /** The sites using the license, with last-seen times and "Release seat". */
-export function LicenseSites(props: { license: LicenseView; onChanged: () => void }) {
+export function LicenseSites(props: { license: PortalLicense; onChanged: () => void }) {
   const l = props.license;
   const activations = l.activations ?? [];
   const action = useAction();
   const manage = canManage();
-  const release = async (a: NonNullable<LicenseView['activations']>[number]) => {
+  const release = async (a: NonNullable<PortalLicense['activations']>[number]) => {
     const sure = window.confirm(
       `Release the seat of ${domainLabel(a.domain)}? Its calculators stop until the site activates again.`,
     );

@@ -1,22 +1,18 @@
 import { useState } from 'preact/hooks';
+import type { BillingOptions, LicenseList, PortalLicense } from '../../server/routes/portal/portal-types.ts';
 import { api } from '../api.ts';
 import { useAction } from '../components/action.ts';
 import { Badge, Card, Empty, ErrorNote, Loading, PageHeader } from '../components/ui.tsx';
-import { formatDate, type LicenseView, plural, STATUS_TONE } from '../format.ts';
+import { formatDate, plural, STATUS_TONE } from '../format.ts';
 import { location$ } from '../router.ts';
 import { canManage } from '../session.ts';
 import { useResource } from '../use-resource.ts';
 import { LicenseKeys } from './license-keys.tsx';
 import { LicenseDomains, LicenseSites } from './license-sites.tsx';
 
-interface BillingOptions {
-  checkout: boolean;
-  plans: string[];
-}
-
 const title = (plan: string) => `${plan.charAt(0).toUpperCase()}${plan.slice(1)}`;
 
-function Dates(props: { license: LicenseView }) {
+function Dates(props: { license: PortalLicense }) {
   const l = props.license;
   const rows: [string, string | null | undefined][] = [
     ['Trial ends', l.paidThrough ? null : l.trialEndsAt],
@@ -48,7 +44,7 @@ function Dates(props: { license: LicenseView }) {
   );
 }
 
-function Billing(props: { license: LicenseView; options: BillingOptions }) {
+function Billing(props: { license: PortalLicense; options: BillingOptions }) {
   const l = props.license;
   const [plan, setPlan] = useState(
     props.options.plans.includes(l.plan) ? l.plan : (props.options.plans[0] ?? ''),
@@ -98,7 +94,7 @@ function Billing(props: { license: LicenseView; options: BillingOptions }) {
   );
 }
 
-function LicenseCard(props: { license: LicenseView; billing: BillingOptions; onChanged: () => void }) {
+function LicenseCard(props: { license: PortalLicense; billing: BillingOptions; onChanged: () => void }) {
   const l = props.license;
   return (
     <Card title={`${title(l.plan)} license …${l.keyLast4}`} id={l.id}>
@@ -125,7 +121,7 @@ function LicenseCard(props: { license: LicenseView; billing: BillingOptions; onC
 
 export function LicensesPage() {
   const { data, error, reload } = useResource(() =>
-    Promise.all([api.get<{ data: LicenseView[] }>('licenses'), api.get<BillingOptions>('billing')]),
+    Promise.all([api.get<LicenseList>('licenses'), api.get<BillingOptions>('billing')]),
   );
   const checkout = new URLSearchParams(location$.value.split('?')[1] ?? '').get('checkout');
   return (

@@ -1,4 +1,5 @@
 import { useState } from 'preact/hooks';
+import type { SignedIn } from '../../server/routes/portal/portal-types.ts';
 import { api, type PortalError } from '../api.ts';
 import { ErrorNote } from '../components/ui.tsx';
 import { navigate } from '../router.ts';
@@ -16,7 +17,7 @@ export function LinkSignInPage() {
   const go = async () => {
     setBusy(true);
     try {
-      const { next } = await api.post<{ next: string | null }>('auth/link', { token });
+      const { next } = await api.post<SignedIn>('auth/link', { token });
       history.replaceState(null, '', '/portal/');
       await loadSession();
       navigate(next ?? '/portal/', true);

@@ -1,25 +1,10 @@
 import { useState } from 'preact/hooks';
+import type { InvitationList, Invited, Member, MemberList } from '../../server/routes/portal/portal-types.ts';
 import { api, type PortalError } from '../api.ts';
 import { Badge, Card, ErrorNote, Loading, PageHeader, TableWrap } from '../components/ui.tsx';
 import { formatRelative } from '../format.ts';
 import { canManage, session$ } from '../session.ts';
 import { useResource } from '../use-resource.ts';
-
-interface Member {
-  userId: string;
-  email: string;
-  role: 'owner' | 'admin' | 'viewer';
-  lastSignInAt: string | null;
-  you: boolean;
-}
-
-interface Invitation {
-  id: string;
-  email: string;
-  role: string;
-  sentAt: string;
-  expiresAt: string;
-}
 
 const ROLES = [
   { value: 'viewer', label: 'Viewer — sees leads, licenses and activity' },
@@ -28,13 +13,13 @@ const ROLES = [
 ];
 
 export function MembersPage() {
-  const { data, error, reload } = useResource(() => api.get<{ data: Member[] }>('members'));
+  const { data, error, reload } = useResource(() => api.get<MemberList>('members'));
   const [email, setEmail] = useState('');
   const [role, setRole] = useState('viewer');
   const [invited, setInvited] = useState<string | null>(null);
   const manageable = canManage();
   const pending = useResource(() =>
-    manageable ? api.get<{ data: Invitation[] }>('members/invitations') : Promise.resolve({ data: [] }),
+    manageable ? api.get<InvitationList>('members/invitations') : Promise.resolve({ data: [] }),
   );
   const [actionError, setActionError] = useState<PortalError | null>(null);
   const manage = canManage();
@@ -44,7 +29,7 @@ export function MembersPage() {
     event.preventDefault();
     setActionError(null);
     try {
-      const res = await api.post<{ status: 'invited' | 'role_changed' }>('members', { email, role });
+      const res = await api.post<Invited>('members', { email, role });
       setInvited(
         res.status === 'invited'
           ? `Invitation sent to ${email}. They join when they accept it (within 72 hours).`

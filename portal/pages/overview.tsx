@@ -1,16 +1,11 @@
+import type { Overview } from '../../server/routes/portal/portal-types.ts';
 import { api } from '../api.ts';
 import { Card, Empty, ErrorNote, Link, Loading, PageHeader } from '../components/ui.tsx';
-import { type LicenseView, licenseStatusWords, plural, STATUS_TONE } from '../format.ts';
+import { licenseStatusWords, plural, STATUS_TONE } from '../format.ts';
 import { useResource } from '../use-resource.ts';
 import { HeldLeadsBanner } from './held-leads-banner.tsx';
-import { type Lead, LeadsTable } from './leads-table.tsx';
+import { LeadsTable } from './leads-table.tsx';
 import { TEST_MODE_SENTENCE, TestLeadsNotice } from './test-leads-notice.tsx';
-
-interface Overview {
-  firm: { name: string };
-  licenses: LicenseView[];
-  leads: { thisMonth: number; lastMonth: number; latest: Lead[]; hiddenTest: number };
-}
 
 function Change(props: { now: number; before: number }) {
   const diff = props.now - props.before;

@@ -1,26 +1,18 @@
 import { startRegistration } from '@simplewebauthn/browser';
 import { useState } from 'preact/hooks';
+import type {
+  Passkey,
+  PasskeyList,
+  PasskeyRegistrationOptions,
+  SessionList,
+  SessionRow,
+} from '../../server/routes/portal/portal-types.ts';
 import { api, PortalError } from '../api.ts';
 import { Card, Empty, ErrorNote, Loading, PageHeader } from '../components/ui.tsx';
 import { formatDate, formatRelative } from '../format.ts';
 import { navigate } from '../router.ts';
 import { session$ } from '../session.ts';
 import { useResource } from '../use-resource.ts';
-
-interface Passkey {
-  id: string;
-  name: string;
-  createdAt: string;
-  lastUsedAt: string | null;
-}
-interface SessionRow {
-  id: string;
-  method: string;
-  userAgent: string | null;
-  createdAt: string;
-  lastSeenAt: string;
-  current: boolean;
-}
 
 function browserOf(ua: string | null): string {
   if (!ua) return 'Unknown browser';
@@ -32,8 +24,8 @@ function browserOf(ua: string | null): string {
 }
 
 export function SecurityPage() {
-  const passkeys = useResource(() => api.get<{ data: Passkey[] }>('passkeys'));
-  const sessions = useResource(() => api.get<{ data: SessionRow[] }>('sessions'));
+  const passkeys = useResource(() => api.get<PasskeyList>('passkeys'));
+  const sessions = useResource(() => api.get<SessionList>('sessions'));
   const [error, setError] = useState<Error | null>(null);
   const [name, setName] = useState('');
 
@@ -41,9 +33,7 @@ export function SecurityPage() {
     event.preventDefault();
     setError(null);
     try {
-      const { challengeId, options } = await api.post<{ challengeId: string; options: never }>(
-        'passkeys/options',
-      );
+      const { challengeId, options } = await api.post<PasskeyRegistrationOptions>('passkeys/options');
       const response = await startRegistration({ optionsJSON: options });
       await api.post('passkeys', { challengeId, response, name: name || 'Passkey' });
       setName('');

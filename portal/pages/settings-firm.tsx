@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
+import type { FirmSettings } from '../../server/routes/portal/portal-types.ts';
 import { api } from '../api.ts';
 import { useAction } from '../components/action.ts';
 import { Badge, Card, ErrorNote, Loading, PageHeader } from '../components/ui.tsx';
@@ -6,14 +7,6 @@ import { accentContrast } from '../contrast.ts';
 import { formatDateTime } from '../format.ts';
 import { canManage, session$ } from '../session.ts';
 import { useResource } from '../use-resource.ts';
-
-interface FirmSettings {
-  name: string;
-  alertEmails: string[];
-  accentColor: string | null;
-  consent: { version: number; text: string } | null;
-  consentVersions: { id: string; version: number; text: string; createdAt: string }[];
-}
 
 const DEFAULT_ACCENT = '#4f46e5';
 const HEX = /^#[0-9a-f]{6}$/i;

@@ -1,10 +1,11 @@
 import { useState } from 'preact/hooks';
+import type { EndpointList, EndpointWithSecret } from '../../server/routes/portal/portal-types.ts';
 import { api } from '../api.ts';
 import { useAction } from '../components/action.ts';
 import { Card, Empty, ErrorNote, Loading, PageHeader } from '../components/ui.tsx';
 import { canManage } from '../session.ts';
 import { useResource } from '../use-resource.ts';
-import { type Endpoint, EndpointCard, EventChoice, SecretOnce } from './webhook-endpoint.tsx';
+import { EndpointCard, EventChoice, SecretOnce } from './webhook-endpoint.tsx';
 
 function CreateEndpoint(props: { types: string[]; onCreated: () => void }) {
   const [url, setUrl] = useState('');
@@ -16,7 +17,7 @@ function CreateEndpoint(props: { types: string[]; onCreated: () => void }) {
   const submit = async (event: Event) => {
     event.preventDefault();
     const created = await action.run(() =>
-      api.post<{ secret: string }>('webhooks', {
+      api.post<EndpointWithSecret>('webhooks', {
         url,
         events,
         includeTest,
@@ -84,9 +85,7 @@ function CreateEndpoint(props: { types: string[]; onCreated: () => void }) {
 }
 
 export function SettingsWebhooksPage() {
-  const { data, error, reload } = useResource(() =>
-    api.get<{ data: Endpoint[]; eventTypes: string[] }>('webhooks'),
-  );
+  const { data, error, reload } = useResource(() => api.get<EndpointList>('webhooks'));
   return (
     <div class="page">
       <PageHeader

@@ -1,5 +1,6 @@
 import { startAuthentication } from '@simplewebauthn/browser';
 import { useState } from 'preact/hooks';
+import type { PasskeySignInOptions, SignedIn } from '../../server/routes/portal/portal-types.ts';
 import { api, PortalError } from '../api.ts';
 import { ErrorNote } from '../components/ui.tsx';
 import { navigate } from '../router.ts';
@@ -30,11 +31,9 @@ export function SignInPage(props: { next?: string }) {
     setBusy(true);
     setError(null);
     try {
-      const { challengeId, options } = await api.post<{ challengeId: string; options: never }>(
-        'auth/passkey/options',
-      );
+      const { challengeId, options } = await api.post<PasskeySignInOptions>('auth/passkey/options');
       const response = await startAuthentication({ optionsJSON: options });
-      const { next } = await api.post<{ next: string | null }>('auth/passkey/verify', {
+      const { next } = await api.post<SignedIn>('auth/passkey/verify', {
         challengeId,
         response,
         ...(props.next ? { next: props.next } : {}),

@@ -1,14 +1,15 @@
 import { defang } from '../../protocol/defang.ts';
+import type { OneLead, PortalLead } from '../../server/routes/portal/portal-types.ts';
 import { api, type PortalError } from '../api.ts';
-import { type Lead, type LeadStatus, NEXT_STATUSES, StatusBadge } from './leads-table.tsx';
+import { type LeadStatus, NEXT_STATUSES, StatusBadge } from './leads-table.tsx';
 
 /**
  * A lead's status as a picker offering only the allowed moves (the API refuses the others too);
  * a lead with nowhere to go shows its badge.
  */
 export function StatusPicker(props: {
-  lead: Lead;
-  onChanged: (lead: Lead) => void;
+  lead: PortalLead;
+  onChanged: (lead: PortalLead) => void;
   onError: (e: PortalError) => void;
   label?: string;
 }) {
@@ -23,7 +24,7 @@ export function StatusPicker(props: {
         const select = e.target as HTMLSelectElement;
         const status = select.value as LeadStatus;
         try {
-          const { lead } = await api.patch<{ lead: Lead }>(`leads/${encodeURIComponent(props.lead.leadId)}`, {
+          const { lead } = await api.patch<OneLead>(`leads/${encodeURIComponent(props.lead.leadId)}`, {
             status,
           });
           props.onChanged(lead);

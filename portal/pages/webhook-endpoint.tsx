@@ -1,30 +1,17 @@
 import { useEffect, useState } from 'preact/hooks';
+import type {
+  Delivery,
+  DeliveryList,
+  Endpoint,
+  EndpointWithSecret,
+} from '../../server/routes/portal/portal-types.ts';
 import { api } from '../api.ts';
 import { useAction } from '../components/action.ts';
 import { Badge, CopyButton, Empty, ErrorNote, TableWrap } from '../components/ui.tsx';
 import { formatDateTime, formatRelative } from '../format.ts';
 import { canManage } from '../session.ts';
 import { useResource } from '../use-resource.ts';
-import { DeliveryInspector, type InspectedDelivery } from './delivery-inspector.tsx';
-
-export interface Endpoint {
-  id: string;
-  url: string;
-  events: string[];
-  description: string | null;
-  includeTest: boolean;
-  status: 'enabled' | 'disabled';
-  disabledReason: string | null;
-  previousSecretValidUntil: string | null;
-  createdAt: string;
-}
-
-interface Delivery extends InspectedDelivery {
-  test: boolean;
-  status: 'pending' | 'succeeded' | 'failed' | 'cancelled';
-  attempts: number;
-  createdAt: string;
-}
+import { DeliveryInspector } from './delivery-inspector.tsx';
 
 const TONE = { pending: 'neutral', succeeded: 'good', failed: 'bad', cancelled: 'neutral' } as const;
 
@@ -89,7 +76,7 @@ export function SecretOnce(props: { secret: string; onDone: () => void }) {
 function Deliveries(props: { endpoint: Endpoint; version: number }) {
   const e = props.endpoint;
   const { data, error, reload } = useResource(
-    () => api.get<{ data: Delivery[] }>(`webhooks/${encodeURIComponent(e.id)}/deliveries`, { limit: 10 }),
+    () => api.get<DeliveryList>(`webhooks/${encodeURIComponent(e.id)}/deliveries`, { limit: 10 }),
     [e.id, props.version],
   );
   const action = useAction();
@@ -199,7 +186,7 @@ export function EndpointCard(props: { endpoint: Endpoint; types: string[]; onCha
   };
   const roll = async () => {
     const rolled = await action.run(() =>
-      api.post<{ secret: string }>(`${path}/roll-secret`, { overlapSeconds: 86_400 }),
+      api.post<EndpointWithSecret>(`${path}/roll-secret`, { overlapSeconds: 86_400 }),
     );
     if (rolled) {
       setSecret(rolled.secret);

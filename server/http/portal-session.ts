@@ -2,6 +2,7 @@ import type { Context, MiddlewareHandler } from 'hono';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 import type { PortalDeps, PortalPrincipal } from '../domain/accounts/portal-deps.ts';
 import { SESSION_TTL_MS } from '../domain/accounts/portal-deps.ts';
+import { type PortalRole, requireRole } from '../domain/accounts/roles.ts';
 import { isValidCsrfToken, resolveSession } from '../domain/accounts/sessions.ts';
 import { AppError } from '../lib/errors.ts';
 import type { AppEnv } from './app-env.ts';
@@ -91,3 +92,18 @@ export const portalOf = (c: Context<AppEnv>): PortalPrincipal => {
   if (!principal) throw new AppError('UNAUTHORIZED', 'Sign in to the portal first.');
   return principal;
 };
+
+/**
+ * The role a portal route needs, as route middleware (`createRoute({ middleware: ... })`), so the
+ * role is a property of the route and the handler calls the domain with the session's firm. It
+ * runs before the request is validated: a viewer learns nothing about a write's body rules.
+ * `viewer` is any member (the session guard already proved the membership); a missing role is
+ * 403 FORBIDDEN naming what is needed.
+ */
+export function requirePortalRole(role: PortalRole, message?: string): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    const principal = portalOf(c);
+    if (role !== 'viewer') requireRole(principal, role, message);
+    await next();
+  };
+}

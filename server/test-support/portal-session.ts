@@ -41,5 +41,5 @@ export async function portalCaller(
     // biome-ignore lint/suspicious/noExplicitAny: test bodies are read field by field
     return { status: res.status, body: (await res.json()) as any };
   };
-  return { call, email, cookie, userId: session.user.id };
+  return { call, email, cookie, csrfToken: session.csrfToken, userId: session.user.id };
 }

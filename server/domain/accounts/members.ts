@@ -26,7 +26,7 @@ import { normalizeEmail, type PortalDeps, type PortalPrincipal } from './portal-
 import { requireRole } from './roles.ts';
 
 /**
- * A firm's admin or owner invites `email` (issue 23). Someone who is not yet a member gets an
+ * A firm's admin or owner (the portal route's role) invites `email` (issue 23). Someone who is not yet a member gets an
  * invitation to accept (`createInvitation`): no membership exists before their answer. A member
  * of this firm already gets the new role at once, under the rules of `changeMemberRole` (so an
  * admin cannot demote an owner this way).
@@ -38,7 +38,6 @@ export async function inviteToFirm(
 ): Promise<
   { status: 'invited'; invitationId: string; expiresAt: Date } | { status: 'role_changed'; userId: string }
 > {
-  requireRole(actor, 'admin');
   if (input.role === 'owner') requireRole(actor, 'owner', 'Only an owner can invite another owner.');
   const email = normalizeEmail(input.email);
   const existing = await findUserByEmail(deps.db, email);
@@ -133,7 +132,7 @@ function assertMayChange(
 }
 
 /**
- * Changes a member's role. The check and the change run in one transaction with the firm's
+ * Changes a member's role (the portal route needs an admin; owners are this function's rule). The check and the change run in one transaction with the firm's
  * membership rows locked, so two owners demoting each other at once cannot both succeed.
  */
 export async function changeMemberRole(
@@ -142,7 +141,6 @@ export async function changeMemberRole(
   userId: string,
   role: MembershipRole,
 ) {
-  requireRole(actor, 'admin');
   const now = deps.clock.now();
   const from = await withTransaction(deps.db, async (tx) => {
     const rows = await lockMembershipsOf(tx, actor.accountId);
@@ -164,11 +162,10 @@ export async function changeMemberRole(
 }
 
 /**
- * Removes a member: their sessions in this firm end at once. Owners are removed only by owners,
+ * Removes a member (the portal route needs an admin): their sessions in this firm end at once. Owners are removed only by owners,
  * and never the last one; check and delete run with the membership rows locked.
  */
 export async function removeMember(deps: PortalDeps, actor: PortalPrincipal, userId: string) {
-  requireRole(actor, 'admin');
   const now = deps.clock.now();
   const membership = await withTransaction(deps.db, async (tx) => {
     const rows = await lockMembershipsOf(tx, actor.accountId);

@@ -34,6 +34,15 @@ export interface PortalPrincipal {
   role: 'owner' | 'admin' | 'viewer';
 }
 
+/** How a portal user appears in the audit trail (the Activity page shows the address). */
+export const actorOf = (p: PortalPrincipal) => `user:${p.email}`;
+
+/**
+ * A portal user's write: audited as them and confined to their firm, so another firm's ids are
+ * answered like unknown ones (the domain's `ActingAs`).
+ */
+export const actingAs = (p: PortalPrincipal) => ({ actor: actorOf(p), accountId: p.accountId });
+
 /** Sign-in and invite links: short-lived, single use. */
 export const SIGN_IN_LINK_TTL_MS = 15 * 60_000;
 export const INVITE_LINK_TTL_MS = 72 * 3_600_000;

@@ -1,4 +1,5 @@
 import { createHmac, randomBytes } from 'node:crypto';
+import { findAccountById } from '../../db/accounts-repo.ts';
 import { recordAudit } from '../../db/audit-repo.ts';
 import { newId } from '../../db/ids.ts';
 import {
@@ -106,6 +107,23 @@ export function csrfTokenOf(pepper: Buffer, sessionId: string): string {
 
 export const isValidCsrfToken = (pepper: Buffer, sessionId: string, token: string | undefined) =>
   token !== undefined && safeEqual(token, csrfTokenOf(pepper, sessionId));
+
+/**
+ * What the portal shows of a session: who is signed in, the firm they work in with their role
+ * there, every firm they may switch to, and the CSRF token their writes must carry.
+ */
+export async function describeSession(deps: PortalDeps, principal: PortalPrincipal) {
+  const [firms, account] = await Promise.all([
+    listMembershipsOfUser(deps.db, principal.userId),
+    findAccountById(deps.db, principal.accountId),
+  ]);
+  return {
+    user: { id: principal.userId, email: principal.email },
+    firm: { id: principal.accountId, name: account?.name ?? '', role: principal.role },
+    firms: firms.map((f) => ({ id: f.accountId, name: f.accountName, role: f.role })),
+    csrfToken: csrfTokenOf(deps.pepper, principal.sessionId),
+  };
+}
 
 /** Signs out one session of the caller (their current one or another device's); audited. */
 export async function endSession(deps: PortalDeps, principal: PortalPrincipal, sessionId: string) {

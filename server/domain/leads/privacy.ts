@@ -1,6 +1,7 @@
 import { findAccountById } from '../../db/accounts-repo.ts';
 import { recordAudit } from '../../db/audit-repo.ts';
-import { withTransaction } from '../../db/database.ts';
+import { type Db, withTransaction } from '../../db/database.ts';
+import { findLead } from '../../db/leads-repo.ts';
 import {
   deleteLeadRows,
   eventIdsAbout,
@@ -96,4 +97,14 @@ export async function exportSubject(deps: Deps, accountId: string, email: string
     })),
     mails: mails.map((m) => ({ ...m, fileContent: readMailFile(m.filePath) })),
   };
+}
+
+/**
+ * The data-subject export for the person behind one of the firm's leads (by that lead's e-mail
+ * address): the portal's "Export this person". Another firm's lead id is NOT_FOUND.
+ */
+export async function exportSubjectOfLead(deps: Deps, accountId: string, leadId: string, actor: string) {
+  const lead = await findLead(deps.db, accountId, leadId);
+  if (!lead) throw new AppError('NOT_FOUND', 'No such lead.');
+  return exportSubject(deps, accountId, lead.email, actor);
 }

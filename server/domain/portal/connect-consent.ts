@@ -2,7 +2,6 @@ import { recordAudit } from '../../db/audit-repo.ts';
 import { listLicensesByAccount } from '../../db/licenses-repo.ts';
 import { AppError } from '../../lib/errors.ts';
 import type { PortalDeps, PortalPrincipal } from '../accounts/portal-deps.ts';
-import { requireRole } from '../accounts/roles.ts';
 import { connectScopeOf, createConnectCode } from '../activation/connect-codes.ts';
 import type { Scope } from '../activation/token-set.ts';
 import { canonicalHost, isDevHost, isDomainAllowed, isLoopbackHost } from '../licensing/domains.ts';
@@ -110,7 +109,7 @@ function redirectWith(redirectUri: string, values: Record<string, string | undef
 /**
  * Approval: mints a 60-second single-use code bound to the redirect URI, the PKCE challenge and
  * the site, and answers where to send the browser (`redirect_uri?code=…&state=…`). Only admins
- * and owners may hand a site admin access; the license must be the firm's and allow the site.
+ * and owners may hand a site admin access (the route's role); the license must be the firm's.
  */
 export async function approveConnectRequest(
   deps: PortalDeps,
@@ -118,7 +117,6 @@ export async function approveConnectRequest(
   params: AuthorizeParams & { license_id: string },
 ): Promise<{ redirectTo: string }> {
   const { site, redirectUri } = checkAuthorizeRequest(params);
-  requireRole(principal, 'admin', 'Only an owner or admin can connect a site.');
   const owned = (await listLicensesByAccount(deps.db, principal.accountId)).find(
     (l) => l.id === params.license_id,
   );

@@ -1,8 +1,6 @@
 import { listConsentVersions } from '../accounts/consent.ts';
 import type { PortalDeps, PortalPrincipal } from '../accounts/portal-deps.ts';
-import { requireRole } from '../accounts/roles.ts';
-import { type AccountUpdate, showAccount, updateAccount } from '../accounts/settings.ts';
-import { actorOf } from './firm-actions.ts';
+import { showAccount } from '../accounts/settings.ts';
 
 /**
  * Settings → Firm: display name, lead-alert addresses, brand accent and the consent text in force,
@@ -23,14 +21,4 @@ export async function firmSettings(deps: PortalDeps, principal: PortalPrincipal)
       createdAt: v.createdAt.toISOString(),
     })),
   };
-}
-
-/** Saves firm settings through `updateAccount` (the operator's `account update`); audited as the user. */
-export async function updateFirmSettings(deps: PortalDeps, principal: PortalPrincipal, input: AccountUpdate) {
-  requireRole(principal, 'admin');
-  await updateAccount(deps, principal.accountId, input, {
-    actor: actorOf(principal),
-    accountId: principal.accountId,
-  });
-  return firmSettings(deps, principal);
 }

@@ -103,6 +103,12 @@ export async function firmOverview(deps: PortalDeps, principal: PortalPrincipal)
   };
 }
 
+/** What the Licenses page offers for billing: Checkout needs Stripe; the plans a firm can buy. */
+export const billingOptions = (deps: PortalDeps) => ({
+  checkout: Boolean(deps.billing.stripe),
+  plans: Object.keys(deps.billing.plans).filter((name) => name !== 'trial'),
+});
+
 export async function listFirmApiKeys(deps: PortalDeps, principal: PortalPrincipal) {
   const [keys, members] = await Promise.all([
     listApiKeysByAccount(deps.db, principal.accountId),

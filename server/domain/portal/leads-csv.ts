@@ -1,6 +1,5 @@
 import { recordAudit } from '../../db/audit-repo.ts';
-import type { PortalDeps, PortalPrincipal } from '../accounts/portal-deps.ts';
-import { requireRole } from '../accounts/roles.ts';
+import { actorOf, type PortalDeps, type PortalPrincipal } from '../accounts/portal-deps.ts';
 import type { LeadView } from '../leads/intake.ts';
 import { MAIN_FIGURES, type MainFigure } from '../leads/lead-result.ts';
 import { type FirmLeadFilter, pageOfFirmLeads } from './firm-leads.ts';
@@ -57,18 +56,14 @@ const PAGE = 500;
  * The firm's leads under the Leads page's filters as CSV, streamed a page at a time through the
  * same query as the page (signed cursors, one snapshot time), so memory stays flat however many
  * leads there are and the rows are exactly the filtered set. Starts with a UTF-8 byte order mark so spreadsheet programs
- * read names like "Zoë" correctly.
+ * read names like "Zoë" correctly. Admins and owners only (the route's role): the file holds
+ * people's personal data.
  */
 export async function leadsCsvStream(
   deps: PortalDeps,
   principal: PortalPrincipal,
   filter: FirmLeadFilter,
 ): Promise<ReadableStream<Uint8Array>> {
-  requireRole(
-    principal,
-    'admin',
-    'Exporting leads needs the admin or owner role: the file holds people’s personal data.',
-  );
   const encoder = new TextEncoder();
   const read = (cursor?: string) =>
     pageOfFirmLeads(deps, principal.accountId, { ...filter, limit: PAGE, ...(cursor ? { cursor } : {}) });
@@ -78,7 +73,7 @@ export async function leadsCsvStream(
   // the download is cut off. The count is the filtered set at the query's snapshot time.
   await recordAudit(deps.db, {
     accountId: principal.accountId,
-    actor: `user:${principal.email}`,
+    actor: actorOf(principal),
     action: 'leads.exported',
     data: { format: 'csv', filter: { ...filter }, rows: first.total, rowsCapped: first.totalCapped },
     at: deps.clock.now(),

@@ -1,7 +1,5 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import { createRoute, z } from '@hono/zod-openapi';
-import { findAccountById } from '../../db/accounts-repo.ts';
-import { listMembershipsOfUser } from '../../db/users-repo.ts';
 import {
   addPasskey,
   listPasskeys,
@@ -9,11 +7,12 @@ import {
   removePasskey,
 } from '../../domain/accounts/passkeys.ts';
 import type { PortalDeps } from '../../domain/accounts/portal-deps.ts';
-import { csrfTokenOf, endSession, listSessions, switchAccount } from '../../domain/accounts/sessions.ts';
+import { describeSession, endSession, listSessions, switchAccount } from '../../domain/accounts/sessions.ts';
 import type { AppEnv } from '../../http/app-env.ts';
 import { clearSessionCookie, portalOf } from '../../http/portal-session.ts';
 import { jsonBody } from '../schemas.ts';
-import { Any, IdParam, portalOk, portalSecurity } from './portal-schemas.ts';
+import * as A from './portal-answers.ts';
+import { anyMember, IdParam, JsonObject, portalOk, portalSecurity } from './portal-schemas.ts';
 
 const tags = ['Portal'];
 const security = portalSecurity;
@@ -24,108 +23,105 @@ const routes = {
     path: '/portal/session',
     tags,
     security,
+    middleware: anyMember,
     summary: 'Who is signed in, in which firm, with which role; the CSRF token for writes',
-    responses: portalOk('The session'),
+    responses: portalOk('The session', A.PortalSession),
   }),
   signOut: createRoute({
     method: 'post',
     path: '/portal/session/sign-out',
     tags,
     security,
+    middleware: anyMember,
     summary: 'End this session',
-    responses: portalOk('Signed out'),
+    responses: portalOk('Signed out', A.SignedOut),
   }),
   switchFirm: createRoute({
     method: 'post',
     path: '/portal/session/account',
     tags,
     security,
+    middleware: anyMember,
     summary: 'Work in another firm you belong to',
     request: jsonBody(z.object({ accountId: z.string().min(1).max(64) })),
-    responses: portalOk('Switched', 404),
+    responses: portalOk('Switched', A.Switched, 404),
   }),
   sessions: createRoute({
     method: 'get',
     path: '/portal/sessions',
     tags,
     security,
+    middleware: anyMember,
     summary: 'Your signed-in sessions',
-    responses: portalOk('Sessions'),
+    responses: portalOk('Sessions', A.SessionList),
   }),
   revokeSession: createRoute({
     method: 'post',
     path: '/portal/sessions/{id}/revoke',
     tags,
     security,
+    middleware: anyMember,
     summary: 'Sign out a session (this device or another)',
     request: { params: IdParam },
-    responses: portalOk('Revoked', 404),
+    responses: portalOk('Revoked', A.Revoked, 404),
   }),
   passkeys: createRoute({
     method: 'get',
     path: '/portal/passkeys',
     tags,
     security,
+    middleware: anyMember,
     summary: 'Your passkeys',
-    responses: portalOk('Passkeys'),
+    responses: portalOk('Passkeys', A.PasskeyList),
   }),
   passkeyOptions: createRoute({
     method: 'post',
     path: '/portal/passkeys/options',
     tags,
     security,
+    middleware: anyMember,
     summary: 'WebAuthn creation options for adding a passkey',
-    responses: portalOk('Options and the challenge id'),
+    responses: portalOk('Options and the challenge id', A.PasskeyRegistrationOptions),
   }),
   addPasskey: createRoute({
     method: 'post',
     path: '/portal/passkeys',
     tags,
     security,
+    middleware: anyMember,
     summary: 'Verify and store a new passkey',
     request: jsonBody(
       z.object({
         challengeId: z.string().min(1).max(64),
-        response: Any,
+        response: JsonObject,
         name: z.string().max(60).optional(),
       }),
     ),
-    responses: portalOk('The passkey', 400),
+    responses: portalOk('The passkey', A.AddedPasskey, 400),
   }),
   removePasskey: createRoute({
     method: 'delete',
     path: '/portal/passkeys/{id}',
     tags,
     security,
+    middleware: anyMember,
     summary: 'Remove one of your passkeys',
     request: { params: IdParam },
-    responses: portalOk('Removed', 404),
+    responses: portalOk('Removed', A.Removed, 404),
   }),
 };
 
 /** The signed-in person's own things: session, firms, sessions and passkeys. */
 export function registerPortalAccountRoutes(router: OpenAPIHono<AppEnv>, deps: PortalDeps) {
   router.openapi(routes.session, async (c) => {
-    const p = portalOf(c);
-    const [firms, account] = await Promise.all([
-      listMembershipsOfUser(deps.db, p.userId),
-      findAccountById(deps.db, p.accountId),
-    ]);
-    return c.json(
-      {
-        user: { id: p.userId, email: p.email },
-        firm: { id: p.accountId, name: account?.name ?? '', role: p.role },
-        firms: firms.map((f) => ({ id: f.accountId, name: f.accountName, role: f.role })),
-        csrfToken: csrfTokenOf(deps.pepper, p.sessionId),
-        urls: {
-          api: `${deps.apiUrl}/v1`,
-          mcp: `${deps.apiUrl}/v1/mcp`,
-          embed: deps.embedUrl,
-          portal: deps.portalUrl,
-        },
-      },
-      200,
-    );
+    const session = await describeSession(deps, portalOf(c));
+    const urls = {
+      api: `${deps.apiUrl}/v1`,
+      mcp: `${deps.apiUrl}/v1/mcp`,
+      embed: deps.embedUrl,
+      portal: deps.portalUrl,
+    };
+    return c.json({ ...session, urls }, 200);
   });
   router.openapi(routes.signOut, async (c) => {
     const p = portalOf(c);

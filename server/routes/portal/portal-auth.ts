@@ -14,10 +14,10 @@ import { createRouter } from '../../http/openapi-router.ts';
 import { assertSameOrigin, sessionTokenOf, setSessionCookie } from '../../http/portal-session.ts';
 import type { SignInLimiter } from '../../http/sign-in-limiter.ts';
 import { errorResponses, jsonBody, jsonResponse } from '../schemas.ts';
-import { Any } from './portal-schemas.ts';
+import * as A from './portal-answers.ts';
+import { JsonObject } from './portal-schemas.ts';
 
 const tags = ['Portal sign-in'];
-const Next = z.object({ next: z.string().nullable() });
 const Token = z.object({ token: z.string().min(1).max(200) });
 
 const routes = {
@@ -28,7 +28,7 @@ const routes = {
     summary: 'E-mail a single-use sign-in link (same answer whether or not the address is known)',
     request: jsonBody(z.object({ email: z.email().max(254), next: z.string().max(2000).optional() })),
     responses: {
-      202: jsonResponse('Accepted', z.object({ sent: z.literal(true) })),
+      202: jsonResponse('Accepted', A.LinkSent),
       ...errorResponses(400, 403),
     },
   }),
@@ -38,7 +38,7 @@ const routes = {
     tags,
     summary: 'Redeem a sign-in link (once); sets the session cookie',
     request: jsonBody(z.object({ token: z.string().min(1).max(200) })),
-    responses: { 200: jsonResponse('Signed in', Next), ...errorResponses(400, 401, 403) },
+    responses: { 200: jsonResponse('Signed in', A.SignedIn), ...errorResponses(400, 401, 403) },
   }),
   invitationLookup: createRoute({
     method: 'post',
@@ -47,10 +47,7 @@ const routes = {
     summary: 'What an invitation offers (firm, role, address) before the invitee decides',
     request: jsonBody(Token),
     responses: {
-      200: jsonResponse(
-        'The invitation',
-        z.object({ firmName: z.string(), role: z.string(), email: z.string(), expiresAt: z.string() }),
-      ),
+      200: jsonResponse('The invitation', A.InvitationOffer),
       ...errorResponses(400, 401, 403),
     },
   }),
@@ -60,7 +57,7 @@ const routes = {
     tags,
     summary: 'Accept an invitation (once): become a member and sign in as yourself; sets the session cookie',
     request: jsonBody(Token),
-    responses: { 200: jsonResponse('Joined and signed in', Next), ...errorResponses(400, 401, 403) },
+    responses: { 200: jsonResponse('Joined and signed in', A.SignedIn), ...errorResponses(400, 401, 403) },
   }),
   invitationDecline: createRoute({
     method: 'post',
@@ -69,7 +66,7 @@ const routes = {
     summary: 'Decline an invitation: nobody becomes a member',
     request: jsonBody(Token),
     responses: {
-      200: jsonResponse('Declined', z.object({ declined: z.literal(true) })),
+      200: jsonResponse('Declined', A.Declined),
       ...errorResponses(400, 401, 403),
     },
   }),
@@ -78,7 +75,10 @@ const routes = {
     path: '/portal/auth/passkey/options',
     tags,
     summary: 'WebAuthn request options for signing in with a passkey',
-    responses: { 200: jsonResponse('Options and the challenge id', Any), ...errorResponses(403) },
+    responses: {
+      200: jsonResponse('Options and the challenge id', A.PasskeySignInOptions),
+      ...errorResponses(403),
+    },
   }),
   passkeyVerify: createRoute({
     method: 'post',
@@ -88,11 +88,11 @@ const routes = {
     request: jsonBody(
       z.object({
         challengeId: z.string().min(1).max(64),
-        response: Any,
+        response: JsonObject,
         next: z.string().max(2000).optional(),
       }),
     ),
-    responses: { 200: jsonResponse('Signed in', Next), ...errorResponses(400, 401, 403) },
+    responses: { 200: jsonResponse('Signed in', A.SignedIn), ...errorResponses(400, 401, 403) },
   }),
 };
 

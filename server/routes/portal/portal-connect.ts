@@ -6,9 +6,10 @@ import {
   describeConnectRequest,
 } from '../../domain/portal/connect-consent.ts';
 import type { AppEnv } from '../../http/app-env.ts';
-import { portalOf } from '../../http/portal-session.ts';
+import { portalOf, requirePortalRole } from '../../http/portal-session.ts';
 import { jsonBody } from '../schemas.ts';
-import { portalOk, portalSecurity } from './portal-schemas.ts';
+import * as A from './portal-answers.ts';
+import { anyMember, portalOk, portalSecurity } from './portal-schemas.ts';
 
 const tags = ['Portal Connect'];
 const security = portalSecurity;
@@ -23,33 +24,42 @@ const Params = z.object({
   site_domain: z.string().max(253),
 });
 
+const approveRole = requirePortalRole('admin', 'Only an owner or admin can connect a site.');
+
 const routes = {
   describe: createRoute({
     method: 'get',
     path: '/portal/connect',
     tags,
     security,
+    middleware: anyMember,
     summary: 'Check an /oauth/authorize request and describe it for the consent page',
     request: { query: Params },
-    responses: portalOk('Who asks, for which site, which access; the licenses that fit', 400),
+    responses: portalOk(
+      'Who asks, for which site, which access; the licenses that fit',
+      A.ConnectRequest,
+      400,
+    ),
   }),
   approve: createRoute({
     method: 'post',
     path: '/portal/connect/approve',
     tags,
     security,
+    middleware: approveRole,
     summary: 'Approve: mint a single-use code; answers where to send the browser',
     request: jsonBody(Params.extend({ license_id: z.string().min(1).max(64) })),
-    responses: portalOk('redirectTo = redirect_uri?code=…&state=…', 400, 404),
+    responses: portalOk('redirectTo = redirect_uri?code=…&state=…', A.RedirectTo, 400, 404),
   }),
   deny: createRoute({
     method: 'post',
     path: '/portal/connect/deny',
     tags,
     security,
+    middleware: anyMember,
     summary: 'Deny: answers redirect_uri?error=access_denied&state=…',
     request: jsonBody(Params),
-    responses: portalOk('redirectTo', 400),
+    responses: portalOk('redirectTo', A.RedirectTo, 400),
   }),
 };
 
@@ -61,8 +71,5 @@ export function registerPortalConnectRoutes(router: OpenAPIHono<AppEnv>, deps: P
   router.openapi(routes.approve, async (c) =>
     c.json(await approveConnectRequest(deps, portalOf(c), c.req.valid('json')), 200),
   );
-  router.openapi(routes.deny, async (c) => {
-    portalOf(c);
-    return c.json(denyConnectRequest(c.req.valid('json')), 200);
-  });
+  router.openapi(routes.deny, (c) => c.json(denyConnectRequest(c.req.valid('json')), 200));
 }

@@ -1,14 +1,10 @@
 import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
+import { createApiKey, revokeApiKey } from '../../domain/accounts/api-keys.ts';
 import { listInvitations } from '../../domain/accounts/invitations.ts';
 import { changeMemberRole, inviteToFirm, listMembers, removeMember } from '../../domain/accounts/members.ts';
-import type { PortalDeps } from '../../domain/accounts/portal-deps.ts';
-import { requireRole } from '../../domain/accounts/roles.ts';
+import { actorOf, type PortalDeps } from '../../domain/accounts/portal-deps.ts';
 import { API_KEY_SCOPES } from '../../domain/credentials/scopes.ts';
-import {
-  changeFirmLeadStatus,
-  createFirmApiKey,
-  revokeFirmApiKey,
-} from '../../domain/portal/firm-actions.ts';
+import { changeLeadStatus } from '../../domain/leads/intake.ts';
 import { hiddenTestLeads, pageOfFirmLeads } from '../../domain/portal/firm-leads.ts';
 import {
   firmActivity,
@@ -19,15 +15,20 @@ import {
 } from '../../domain/portal/firm-views.ts';
 import { leadsCsvStream } from '../../domain/portal/leads-csv.ts';
 import type { AppEnv } from '../../http/app-env.ts';
-import { portalOf } from '../../http/portal-session.ts';
+import { portalOf, requirePortalRole } from '../../http/portal-session.ts';
 import { jsonBody } from '../schemas.ts';
+import * as A from './portal-answers.ts';
 import { ActivityKindQuery, LeadFilterQuery, leadFilterOf } from './portal-leads.ts';
-import { IdParam, portalOk, portalSecurity } from './portal-schemas.ts';
+import { adminOnly, anyMember, IdParam, portalOk, portalSecurity } from './portal-schemas.ts';
 
 const tags = ['Portal'];
 const security = portalSecurity;
 const Status = z.enum(['new', 'contacted', 'converted']);
 const Role = z.enum(['owner', 'admin', 'viewer']);
+const exportRole = requirePortalRole(
+  'admin',
+  'Exporting leads needs the admin or owner role: the file holds people’s personal data.',
+);
 
 const routes = {
   overview: createRoute({
@@ -35,35 +36,40 @@ const routes = {
     path: '/portal/overview',
     tags,
     security,
-    responses: portalOk('Overview'),
+    middleware: anyMember,
+    responses: portalOk('Overview', A.Overview),
   }),
   licenses: createRoute({
     method: 'get',
     path: '/portal/licenses',
     tags,
     security,
-    responses: portalOk('Licenses'),
+    middleware: anyMember,
+    responses: portalOk('Licenses', A.LicenseList),
   }),
   license: createRoute({
     method: 'get',
     path: '/portal/licenses/{id}',
     tags,
     security,
+    middleware: anyMember,
     request: { params: IdParam },
-    responses: portalOk('One license with its activations', 404),
+    responses: portalOk('One license with its activations', A.OneLicense, 404),
   }),
   apiKeys: createRoute({
     method: 'get',
     path: '/portal/api-keys',
     tags,
     security,
-    responses: portalOk('API keys'),
+    middleware: anyMember,
+    responses: portalOk('API keys', A.ApiKeyList),
   }),
   createApiKey: createRoute({
     method: 'post',
     path: '/portal/api-keys',
     tags,
     security,
+    middleware: adminOnly,
     summary: 'Create an API key (admin or owner); the key is in this response only',
     request: jsonBody(
       z.object({
@@ -71,35 +77,38 @@ const routes = {
         scopes: z.array(z.enum(API_KEY_SCOPES)).min(1).max(API_KEY_SCOPES.length),
       }),
     ),
-    responses: portalOk('The new key', 400),
+    responses: portalOk('The new key', A.CreatedApiKey, 400),
   }),
   revokeApiKey: createRoute({
     method: 'post',
     path: '/portal/api-keys/{id}/revoke',
     tags,
     security,
+    middleware: adminOnly,
     summary: 'Revoke an API key; the next call with it is refused',
     request: { params: IdParam },
-    responses: portalOk('Revoked', 404),
+    responses: portalOk('Revoked', A.Revoked, 404),
   }),
   leads: createRoute({
     method: 'get',
     path: '/portal/leads',
     tags,
     security,
+    middleware: anyMember,
     request: {
       query: LeadFilterQuery.extend({
         limit: z.coerce.number().int().min(1).max(200).default(50),
         cursor: z.string().max(200).optional(),
       }),
     },
-    responses: portalOk('A page of leads', 400),
+    responses: portalOk('A page of leads', A.LeadPage, 400),
   }),
   exportLeads: createRoute({
     method: 'get',
     path: '/portal/leads/export.csv',
     tags,
     security,
+    middleware: exportRole,
     summary:
       'The filtered leads as CSV (admin or owner; written to the audit trail; streamed; formula-safe cells)',
     request: { query: LeadFilterQuery },
@@ -110,15 +119,17 @@ const routes = {
     path: '/portal/leads/{id}',
     tags,
     security,
+    middleware: adminOnly,
     summary: 'Change a lead’s status along the allowed transitions',
     request: { params: IdParam, ...jsonBody(z.object({ status: Status })) },
-    responses: portalOk('The lead', 400, 404, 409),
+    responses: portalOk('The lead', A.OneLead, 400, 404, 409),
   }),
   activity: createRoute({
     method: 'get',
     path: '/portal/activity',
     tags,
     security,
+    middleware: anyMember,
     request: {
       query: z.object({
         limit: z.coerce.number().int().min(1).max(200).default(50),
@@ -126,25 +137,28 @@ const routes = {
         kind: ActivityKindQuery,
       }),
     },
-    responses: portalOk('Audit trail, newest first', 400),
+    responses: portalOk('Audit trail, newest first', A.ActivityPage, 400),
   }),
   members: createRoute({
     method: 'get',
     path: '/portal/members',
     tags,
     security,
-    responses: portalOk('Members'),
+    middleware: anyMember,
+    responses: portalOk('Members', A.MemberList),
   }),
   invite: createRoute({
     method: 'post',
     path: '/portal/members',
     tags,
     security,
+    middleware: adminOnly,
     summary:
       'Invite someone by e-mail (admin or owner; owners only for the owner role). A member of this firm gets the role at once; anyone else an invitation to accept (72 h; at most 3 per address and 20 per firm a day)',
     request: jsonBody(z.object({ email: z.email().max(254), role: Role })),
     responses: portalOk(
       'Invited (status invited) or role changed (status role_changed); 429 over a daily limit',
+      A.Invited,
       400,
     ),
   }),
@@ -153,25 +167,28 @@ const routes = {
     path: '/portal/members/invitations',
     tags,
     security,
+    middleware: adminOnly,
     summary: 'Invitations this firm sent that still wait for an answer (admin or owner)',
-    responses: portalOk('Open invitations'),
+    responses: portalOk('Open invitations', A.InvitationList),
   }),
   changeRole: createRoute({
     method: 'patch',
     path: '/portal/members/{id}',
     tags,
     security,
+    middleware: adminOnly,
     summary: 'Change a member’s role (admin or owner; only owners change owners or make owners)',
     request: { params: IdParam, ...jsonBody(z.object({ role: Role })) },
-    responses: portalOk('Changed', 400, 404),
+    responses: portalOk('Changed', A.Changed, 400, 404),
   }),
   removeMember: createRoute({
     method: 'delete',
     path: '/portal/members/{id}',
     tags,
     security,
+    middleware: adminOnly,
     request: { params: IdParam },
-    responses: portalOk('Removed', 400, 404),
+    responses: portalOk('Removed', A.Removed, 400, 404),
   }),
 };
 
@@ -187,11 +204,21 @@ export function registerPortalFirmRoutes(router: OpenAPIHono<AppEnv>, deps: Port
   router.openapi(routes.apiKeys, async (c) =>
     c.json({ data: await listFirmApiKeys(deps, portalOf(c)) }, 200),
   );
-  router.openapi(routes.createApiKey, async (c) =>
-    c.json(await createFirmApiKey(deps, portalOf(c), c.req.valid('json')), 200),
-  );
+  // The key is in this answer only (stored as an HMAC); the trail names who made it, with which scopes.
+  router.openapi(routes.createApiKey, async (c) => {
+    const p = portalOf(c);
+    const { name, scopes } = c.req.valid('json');
+    const { apiKey, row } = await createApiKey(
+      deps,
+      { accountId: p.accountId, name, scopes, createdBy: p.userId },
+      actorOf(p),
+    );
+    return c.json({ apiKey, id: row.id, name: row.name, last4: row.keyLast4, scopes }, 200);
+  });
+  // Immediate: the next request with the key (REST or MCP) is refused. A foreign id is NOT_FOUND.
   router.openapi(routes.revokeApiKey, async (c) => {
-    await revokeFirmApiKey(deps, portalOf(c), c.req.valid('param').id);
+    const p = portalOf(c);
+    await revokeApiKey(deps, p.accountId, c.req.valid('param').id, actorOf(p));
     return c.json({ revoked: true }, 200);
   });
   router.openapi(routes.leads, async (c) => {
@@ -202,7 +229,7 @@ export function registerPortalFirmRoutes(router: OpenAPIHono<AppEnv>, deps: Port
       pageOfFirmLeads(deps, accountId, { ...leadFilter, limit, ...(cursor ? { cursor } : {}) }),
       hiddenTestLeads(deps, accountId, leadFilter),
     ]);
-    return c.json({ ...page, hiddenTest } as never, 200);
+    return c.json({ ...page, hiddenTest }, 200);
   });
   router.openapi(routes.exportLeads, async (c) => {
     const query = c.req.valid('query');
@@ -213,12 +240,9 @@ export function registerPortalFirmRoutes(router: OpenAPIHono<AppEnv>, deps: Port
     }) as never;
   });
   router.openapi(routes.leadStatus, async (c) => {
-    const lead = await changeFirmLeadStatus(
-      deps,
-      portalOf(c),
-      c.req.valid('param').id,
-      c.req.valid('json').status,
-    );
+    const p = portalOf(c);
+    const { status } = c.req.valid('json');
+    const lead = await changeLeadStatus(deps, p.accountId, c.req.valid('param').id, status, actorOf(p));
     return c.json({ lead }, 200);
   });
   router.openapi(routes.activity, async (c) => {
@@ -245,11 +269,9 @@ export function registerPortalFirmRoutes(router: OpenAPIHono<AppEnv>, deps: Port
       200,
     );
   });
-  router.openapi(routes.invitations, async (c) => {
-    const p = portalOf(c);
-    requireRole(p, 'admin');
-    return c.json({ data: await listInvitations(deps, p) }, 200);
-  });
+  router.openapi(routes.invitations, async (c) =>
+    c.json({ data: await listInvitations(deps, portalOf(c)) }, 200),
+  );
   router.openapi(routes.changeRole, async (c) => {
     await changeMemberRole(deps, portalOf(c), c.req.valid('param').id, c.req.valid('json').role);
     return c.json({ changed: true }, 200);

@@ -1,16 +1,18 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import { rulesCatalog } from '../../../calculators/estate-tax/rules-catalog.ts';
 import type { AppEnv } from '../../http/app-env.ts';
-import { portalOk, portalSecurity } from './portal-schemas.ts';
+import * as A from './portal-answers.ts';
+import { anyMember, portalOk, portalSecurity } from './portal-schemas.ts';
 
 const rules = createRoute({
   method: 'get',
   path: '/portal/rules',
   tags: ['Portal'],
   security: portalSecurity,
+  middleware: anyMember,
   summary:
     'The estate-tax rule sets: dates of death each covers, every figure with its sources, the day they were checked and whether a primary source confirms it',
-  responses: portalOk('Rules and sources'),
+  responses: portalOk('Rules and sources', A.RulesCatalog),
 });
 
 /** Public law, the same for every firm; behind the session only because the page is (any role). */

@@ -1,23 +1,23 @@
 import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
-import type { PortalDeps } from '../../domain/accounts/portal-deps.ts';
-import { AccountUpdateSchema } from '../../domain/accounts/settings.ts';
-import { DEFAULT_ROLL_OVERLAP_SECONDS, EndpointChangesSchema } from '../../domain/delivery/endpoints.ts';
-import { WEBHOOK_EVENT_TYPES } from '../../domain/delivery/event-types.ts';
-import { firmSettings, updateFirmSettings } from '../../domain/portal/firm-settings.ts';
+import { actingAs, type PortalDeps } from '../../domain/accounts/portal-deps.ts';
+import { AccountUpdateSchema, updateAccount } from '../../domain/accounts/settings.ts';
+import { listDeliveries, replayDelivery, sendTestEvent } from '../../domain/delivery/deliveries.ts';
 import {
-  createFirmEndpoint,
-  deleteFirmEndpoint,
-  listFirmDeliveries,
-  listFirmEndpoints,
-  replayFirmDelivery,
-  rollFirmEndpointSecret,
-  sendFirmTestEvent,
-  updateFirmEndpoint,
-} from '../../domain/portal/firm-webhooks.ts';
+  createEndpoint,
+  DEFAULT_ROLL_OVERLAP_SECONDS,
+  deleteEndpoint,
+  EndpointChangesSchema,
+  listEndpoints,
+  rollEndpointSecret,
+  updateEndpoint,
+} from '../../domain/delivery/endpoints.ts';
+import { WEBHOOK_EVENT_TYPES } from '../../domain/delivery/event-types.ts';
+import { firmSettings } from '../../domain/portal/firm-settings.ts';
 import type { AppEnv } from '../../http/app-env.ts';
 import { portalOf } from '../../http/portal-session.ts';
 import { jsonBody, overlapSeconds } from '../schemas.ts';
-import { IdParam, portalOk, portalSecurity } from './portal-schemas.ts';
+import * as A from './portal-answers.ts';
+import { adminOnly, anyMember, IdParam, portalOk, portalSecurity } from './portal-schemas.ts';
 
 const tags = ['Portal'];
 const security = portalSecurity;
@@ -29,31 +29,35 @@ const routes = {
     path: '/portal/settings/firm',
     tags,
     security,
+    middleware: anyMember,
     summary: 'Firm settings with every consent version',
-    responses: portalOk('The settings'),
+    responses: portalOk('The settings', A.FirmSettings),
   }),
   updateFirm: createRoute({
     method: 'patch',
     path: '/portal/settings/firm',
     tags,
     security,
+    middleware: adminOnly,
     summary: 'Display name, consent text (a new version), alert e-mails, accent colour (admin or owner)',
     request: jsonBody(AccountUpdateSchema),
-    responses: portalOk('The settings after the change', 400),
+    responses: portalOk('The settings after the change', A.FirmSettings, 400),
   }),
   endpoints: createRoute({
     method: 'get',
     path: '/portal/webhooks',
     tags,
     security,
+    middleware: anyMember,
     summary: 'Webhook endpoints (no secrets) and the event types they can subscribe to',
-    responses: portalOk('The endpoints'),
+    responses: portalOk('The endpoints', A.EndpointList),
   }),
   createEndpoint: createRoute({
     method: 'post',
     path: '/portal/webhooks',
     tags,
     security,
+    middleware: adminOnly,
     summary:
       'Register an endpoint (admin or owner); its whsec_ secret is in this response only. Past the plan’s endpoint limit (default 10): 409 `ENDPOINT_LIMIT_REACHED`',
     request: jsonBody(
@@ -66,34 +70,37 @@ const routes = {
         })
         .strict(),
     ),
-    responses: portalOk('The endpoint and its secret', 400, 409),
+    responses: portalOk('The endpoint and its secret', A.EndpointWithSecret, 400, 409),
   }),
   updateEndpoint: createRoute({
     method: 'patch',
     path: '/portal/webhooks/{id}',
     tags,
     security,
+    middleware: adminOnly,
     summary: 'Change events, description, test data, or turn the endpoint off/on',
     request: {
       params: IdParam,
       ...jsonBody(EndpointChangesSchema),
     },
-    responses: portalOk('The endpoint', 400, 404),
+    responses: portalOk('The endpoint', A.OneEndpoint, 400, 404),
   }),
   deleteEndpoint: createRoute({
     method: 'delete',
     path: '/portal/webhooks/{id}',
     tags,
     security,
+    middleware: adminOnly,
     summary: 'Delete an endpoint with its delivery log',
     request: { params: IdParam },
-    responses: portalOk('Deleted', 404),
+    responses: portalOk('Deleted', A.DeletedEndpoint, 404),
   }),
   rollSecret: createRoute({
     method: 'post',
     path: '/portal/webhooks/{id}/roll-secret',
     tags,
     security,
+    middleware: adminOnly,
     summary: 'A new signing secret (in this response only); the old one signs beside it for the overlap',
     request: {
       params: IdParam,
@@ -105,77 +112,89 @@ const routes = {
           .strict(),
       ),
     },
-    responses: portalOk('The endpoint and its new secret', 400, 404),
+    responses: portalOk('The endpoint and its new secret', A.EndpointWithSecret, 400, 404),
   }),
   test: createRoute({
     method: 'post',
     path: '/portal/webhooks/{id}/test',
     tags,
     security,
+    middleware: adminOnly,
     summary: 'Send a signed test event (made-up data, `test: true`)',
     request: { params: IdParam },
-    responses: portalOk('The test delivery', 404),
+    responses: portalOk('The test delivery', A.QueuedDelivery, 404),
   }),
   deliveries: createRoute({
     method: 'get',
     path: '/portal/webhooks/{id}/deliveries',
     tags,
     security,
+    middleware: anyMember,
     summary: 'Recent deliveries with status, attempts and response codes',
     request: {
       params: IdParam,
       query: z.object({ limit: z.coerce.number().int().min(1).max(100).default(20) }),
     },
-    responses: portalOk('The deliveries, newest first', 400, 404),
+    responses: portalOk('The deliveries, newest first', A.DeliveryList, 400, 404),
   }),
   replay: createRoute({
     method: 'post',
     path: '/portal/webhook-deliveries/{id}/replay',
     tags,
     security,
+    middleware: adminOnly,
     summary: 'Send a delivery again as a new delivery (same webhook-id)',
     request: { params: IdParam },
-    responses: portalOk('The new delivery', 404, 409),
+    responses: portalOk('The new delivery', A.QueuedDelivery, 404, 409),
   }),
 };
 
-/** Settings → Firm and Settings → Webhooks, through the account-settings and delivery domain functions. */
+/**
+ * Settings → Firm and Settings → Webhooks: the account-settings and lead-delivery functions the
+ * operator's admin routes call, scoped to the session's firm (another firm's endpoint or delivery
+ * is NOT_FOUND) and audited as the user. Viewers read; admins and owners change.
+ */
 export function registerPortalSettingsRoutes(router: OpenAPIHono<AppEnv>, deps: PortalDeps) {
   router.openapi(routes.firm, async (c) => c.json(await firmSettings(deps, portalOf(c)), 200));
-  router.openapi(routes.updateFirm, async (c) =>
-    c.json(await updateFirmSettings(deps, portalOf(c), c.req.valid('json')), 200),
-  );
-  router.openapi(routes.endpoints, async (c) =>
-    c.json({ data: await listFirmEndpoints(deps, portalOf(c)), eventTypes: [...WEBHOOK_EVENT_TYPES] }, 200),
-  );
+  router.openapi(routes.updateFirm, async (c) => {
+    const p = portalOf(c);
+    await updateAccount(deps, p.accountId, c.req.valid('json'), actingAs(p));
+    return c.json(await firmSettings(deps, p), 200);
+  });
+  router.openapi(routes.endpoints, async (c) => {
+    const { accountId } = portalOf(c);
+    const data = await listEndpoints(deps.delivery, accountId, { accountId });
+    return c.json({ data, eventTypes: [...WEBHOOK_EVENT_TYPES] }, 200);
+  });
   router.openapi(routes.createEndpoint, async (c) => {
     c.header('Cache-Control', 'no-store');
-    return c.json(await createFirmEndpoint(deps, portalOf(c), c.req.valid('json')), 200);
+    const p = portalOf(c);
+    const input = { ...c.req.valid('json'), accountId: p.accountId };
+    return c.json(await createEndpoint(deps.delivery, input, actingAs(p)), 200);
   });
-  router.openapi(routes.updateEndpoint, async (c) =>
-    c.json(await updateFirmEndpoint(deps, portalOf(c), c.req.valid('param').id, c.req.valid('json')), 200),
-  );
+  router.openapi(routes.updateEndpoint, async (c) => {
+    const as = actingAs(portalOf(c));
+    return c.json(await updateEndpoint(deps.delivery, c.req.valid('param').id, c.req.valid('json'), as), 200);
+  });
   router.openapi(routes.deleteEndpoint, async (c) =>
-    c.json(await deleteFirmEndpoint(deps, portalOf(c), c.req.valid('param').id), 200),
+    c.json(await deleteEndpoint(deps.delivery, c.req.valid('param').id, actingAs(portalOf(c))), 200),
   );
   router.openapi(routes.rollSecret, async (c) => {
     c.header('Cache-Control', 'no-store');
     const overlap = c.req.valid('json').overlapSeconds ?? DEFAULT_ROLL_OVERLAP_SECONDS;
-    return c.json(await rollFirmEndpointSecret(deps, portalOf(c), c.req.valid('param').id, overlap), 200);
+    const as = actingAs(portalOf(c));
+    return c.json(await rollEndpointSecret(deps.delivery, c.req.valid('param').id, overlap, as), 200);
   });
   router.openapi(routes.test, async (c) =>
-    c.json(await sendFirmTestEvent(deps, portalOf(c), c.req.valid('param').id), 200),
+    c.json(await sendTestEvent(deps.delivery, c.req.valid('param').id, actingAs(portalOf(c))), 200),
   );
   router.openapi(routes.deliveries, async (c) => {
-    const data = await listFirmDeliveries(
-      deps,
-      portalOf(c),
-      c.req.valid('param').id,
-      c.req.valid('query').limit,
-    );
+    const { accountId } = portalOf(c);
+    const { id } = c.req.valid('param');
+    const data = await listDeliveries(deps.delivery, id, c.req.valid('query').limit, { accountId });
     return c.json({ data }, 200);
   });
   router.openapi(routes.replay, async (c) =>
-    c.json(await replayFirmDelivery(deps, portalOf(c), c.req.valid('param').id), 200),
+    c.json(await replayDelivery(deps.delivery, c.req.valid('param').id, actingAs(portalOf(c))), 200),
   );
 }

@@ -1,0 +1,144 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { portalCaller } from '../../test-support/portal-session.ts';
+import { createTestContext, type TestContext } from '../../test-support/services.ts';
+import { ErrorSchema } from '../schemas.ts';
+
+/**
+ * Every route under /v1/portal and the role it needs: `public` (no session), `viewer` (any member
+ * of the firm), `admin` (admins and owners), `owner`. A route added without a row here, or a row
+ * whose route is gone, fails the first test; each row is then proved over HTTP: the level below
+ * is refused (401 without a session, 403 for a member with too low a role) in the API's error
+ * shape, and the role itself gets past the check (a 2xx, or a 4xx other than 401 and 403 for the
+ * made-up ids and empty bodies sent here). Rows are in Hono's path syntax, as `app.routes` lists them.
+ */
+type Role = 'public' | 'viewer' | 'admin' | 'owner';
+const ROLES: Record<string, Role> = {
+  'POST /v1/portal/auth/email': 'public',
+  'POST /v1/portal/auth/link': 'public',
+  'POST /v1/portal/auth/passkey/options': 'public',
+  'POST /v1/portal/auth/passkey/verify': 'public',
+  'POST /v1/portal/invitations/lookup': 'public',
+  'POST /v1/portal/invitations/accept': 'public',
+  'POST /v1/portal/invitations/decline': 'public',
+
+  'GET /v1/portal/session': 'viewer',
+  'POST /v1/portal/session/account': 'viewer',
+  'GET /v1/portal/sessions': 'viewer',
+  'POST /v1/portal/sessions/:id/revoke': 'viewer',
+  'GET /v1/portal/passkeys': 'viewer',
+  'POST /v1/portal/passkeys/options': 'viewer',
+  'POST /v1/portal/passkeys': 'viewer',
+  'DELETE /v1/portal/passkeys/:id': 'viewer',
+  'GET /v1/portal/overview': 'viewer',
+  'GET /v1/portal/licenses': 'viewer',
+  'GET /v1/portal/licenses/:id': 'viewer',
+  'GET /v1/portal/api-keys': 'viewer',
+  'GET /v1/portal/leads': 'viewer',
+  'GET /v1/portal/leads/chart': 'viewer',
+  'GET /v1/portal/leads/held': 'viewer',
+  'GET /v1/portal/leads/:id': 'viewer',
+  'GET /v1/portal/activity': 'viewer',
+  'GET /v1/portal/members': 'viewer',
+  'GET /v1/portal/connect': 'viewer',
+  'POST /v1/portal/connect/deny': 'viewer',
+  'GET /v1/portal/billing': 'viewer',
+  'GET /v1/portal/settings/firm': 'viewer',
+  'GET /v1/portal/webhooks': 'viewer',
+  'GET /v1/portal/webhooks/:id/deliveries': 'viewer',
+  'GET /v1/portal/rules': 'viewer',
+
+  'POST /v1/portal/api-keys': 'admin',
+  'POST /v1/portal/api-keys/:id/revoke': 'admin',
+  'GET /v1/portal/leads/export.csv': 'admin',
+  'PATCH /v1/portal/leads/:id': 'admin',
+  'POST /v1/portal/leads/:id/release': 'admin',
+  'DELETE /v1/portal/leads/:id': 'admin',
+  'GET /v1/portal/leads/:id/person.json': 'admin',
+  'POST /v1/portal/members': 'admin',
+  'GET /v1/portal/members/invitations': 'admin',
+  'PATCH /v1/portal/members/:id': 'admin',
+  'DELETE /v1/portal/members/:id': 'admin',
+  'POST /v1/portal/connect/approve': 'admin',
+  'POST /v1/portal/licenses/:id/domains': 'admin',
+  'POST /v1/portal/activations/:id/release': 'admin',
+  'POST /v1/portal/licenses/:id/roll-key': 'admin',
+  'POST /v1/portal/billing/portal': 'admin',
+  'POST /v1/portal/billing/checkout': 'admin',
+  'PATCH /v1/portal/settings/firm': 'admin',
+  'POST /v1/portal/webhooks': 'admin',
+  'PATCH /v1/portal/webhooks/:id': 'admin',
+  'DELETE /v1/portal/webhooks/:id': 'admin',
+  'POST /v1/portal/webhooks/:id/roll-secret': 'admin',
+  'POST /v1/portal/webhooks/:id/test': 'admin',
+  'POST /v1/portal/webhook-deliveries/:id/replay': 'admin',
+
+  // Last: it ends the caller's session.
+  'POST /v1/portal/session/sign-out': 'viewer',
+};
+
+const BELOW: Record<Exclude<Role, 'public'>, 'none' | 'viewer' | 'admin'> = {
+  viewer: 'none',
+  admin: 'viewer',
+  owner: 'admin',
+};
+
+let ctx: TestContext;
+let accountId: string;
+beforeAll(async () => {
+  ctx = await createTestContext();
+  accountId = (await ctx.seed.firm()).account.id;
+});
+afterAll(async () => ctx?.close());
+
+type Caller = Awaited<ReturnType<typeof portalCaller>> | undefined;
+const callers = new Map<string, Promise<Caller>>();
+/** One signed-in member per role, made on first use (`none` is nobody signed in). */
+const callerFor = (role: 'none' | 'viewer' | 'admin' | 'owner') => {
+  if (role === 'none') return Promise.resolve(undefined);
+  if (!callers.has(role)) callers.set(role, portalCaller(ctx, accountId, role, `route-${role}@firm.example`));
+  return callers.get(role)!;
+};
+
+/** The route called as `caller` with made-up ids and, for writes, an empty JSON object. */
+async function send(caller: Caller, route: string) {
+  const [method, template] = route.split(' ') as [string, string];
+  const path = template.replace(/:id/g, 'no_such_id');
+  const origin = ctx.services.config.publicPortalUrl;
+  const res = await ctx.app.request(path, {
+    method,
+    headers: {
+      origin,
+      ...(caller ? { cookie: caller.cookie, 'x-csrf-token': caller.csrfToken } : {}),
+      ...(method === 'GET' ? {} : { 'content-type': 'application/json' }),
+    },
+    ...(method === 'GET' ? {} : { body: '{}' }),
+  });
+  const text = await res.text();
+  const json = res.headers.get('content-type')?.includes('json') ? JSON.parse(text) : undefined;
+  return { status: res.status, json };
+}
+
+describe('portal routes and their roles', () => {
+  it('the table lists exactly the routes registered under /v1/portal', () => {
+    const registered = new Set(
+      ctx.app.routes
+        .filter((r) => r.method !== 'ALL' && r.path.startsWith('/v1/portal/'))
+        .map((r) => `${r.method} ${r.path}`),
+    );
+    expect([...registered].sort()).toEqual(Object.keys(ROLES).sort());
+  });
+
+  it.each(Object.entries(ROLES))('%s needs %s', async (route, role) => {
+    if (role !== 'public') {
+      const below = BELOW[role];
+      const refused = await send(await callerFor(below), route);
+      expect(refused.status).toBe(below === 'none' ? 401 : 403);
+      expect(ErrorSchema.parse(refused.json).error.code).toBe(
+        below === 'none' ? 'UNAUTHORIZED' : 'FORBIDDEN',
+      );
+    }
+    const allowed = await send(await callerFor(role === 'public' ? 'none' : role), route);
+    expect(allowed.status, JSON.stringify(allowed.json)).toBeLessThan(500);
+    expect([401, 403]).not.toContain(allowed.status);
+  });
+});

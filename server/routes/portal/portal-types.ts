@@ -1,0 +1,82 @@
+import type { z } from '@hono/zod-openapi';
+import type {
+  PublicKeyCredentialCreationOptionsJSON,
+  PublicKeyCredentialRequestOptionsJSON,
+} from '@simplewebauthn/browser';
+import type * as A from './portal-answers.ts';
+
+/**
+ * The portal routes' answers as TypeScript types, for the portal app: imported with `import type`
+ * only, so nothing of the server (nor zod) reaches the browser bundle, while a field changed in
+ * portal-answers.ts fails the portal's `tsc`.
+ */
+
+export type SignedOut = z.infer<typeof A.SignedOut>;
+export type Switched = z.infer<typeof A.Switched>;
+export type Revoked = z.infer<typeof A.Revoked>;
+export type Removed = z.infer<typeof A.Removed>;
+export type Changed = z.infer<typeof A.Changed>;
+export type DomainName = z.infer<typeof A.DomainName>;
+export type LinkSent = z.infer<typeof A.LinkSent>;
+export type SignedIn = z.infer<typeof A.SignedIn>;
+export type InvitationOffer = z.infer<typeof A.InvitationOffer>;
+export type Declined = z.infer<typeof A.Declined>;
+export type PortalSession = z.infer<typeof A.PortalSession>;
+export type SessionRow = z.infer<typeof A.SessionRow>;
+export type SessionList = z.infer<typeof A.SessionList>;
+export type Passkey = z.infer<typeof A.Passkey>;
+export type PasskeyList = z.infer<typeof A.PasskeyList>;
+export type AddedPasskey = z.infer<typeof A.AddedPasskey>;
+export type PortalActivation = z.infer<typeof A.PortalActivation>;
+export type PortalLicense = z.infer<typeof A.PortalLicense>;
+export type LicenseList = z.infer<typeof A.LicenseList>;
+export type OneLicense = z.infer<typeof A.OneLicense>;
+export type ChangedLicense = z.infer<typeof A.ChangedLicense>;
+export type ReleasedSeat = z.infer<typeof A.ReleasedSeat>;
+export type RolledKey = z.infer<typeof A.RolledKey>;
+export type BillingOptions = z.infer<typeof A.BillingOptions>;
+export type BrowserTo = z.infer<typeof A.BrowserTo>;
+export type CheckoutTo = z.infer<typeof A.CheckoutTo>;
+export type PortalLead = z.infer<typeof A.PortalLead>;
+export type LeadPage = z.infer<typeof A.LeadPage>;
+export type OneLead = z.infer<typeof A.OneLead>;
+export type LeadDetail = z.infer<typeof A.LeadDetail>;
+export type LeadChart = z.infer<typeof A.LeadChart>;
+export type HeldLeads = z.infer<typeof A.HeldLeads>;
+export type ErasedLead = z.infer<typeof A.ErasedLead>;
+export type PersonExport = z.infer<typeof A.PersonExport>;
+export type Overview = z.infer<typeof A.Overview>;
+export type ApiKey = z.infer<typeof A.ApiKey>;
+export type ApiKeyList = z.infer<typeof A.ApiKeyList>;
+export type CreatedApiKey = z.infer<typeof A.CreatedApiKey>;
+export type ActivityEvent = z.infer<typeof A.ActivityEvent>;
+export type ActivityPage = z.infer<typeof A.ActivityPage>;
+export type Member = z.infer<typeof A.Member>;
+export type MemberList = z.infer<typeof A.MemberList>;
+export type Invited = z.infer<typeof A.Invited>;
+export type Invitation = z.infer<typeof A.Invitation>;
+export type InvitationList = z.infer<typeof A.InvitationList>;
+export type FirmSettings = z.infer<typeof A.FirmSettings>;
+export type Endpoint = z.infer<typeof A.Endpoint>;
+export type EndpointList = z.infer<typeof A.EndpointList>;
+export type OneEndpoint = z.infer<typeof A.OneEndpoint>;
+export type EndpointWithSecret = z.infer<typeof A.EndpointWithSecret>;
+export type DeletedEndpoint = z.infer<typeof A.DeletedEndpoint>;
+export type Attempt = z.infer<typeof A.Attempt>;
+export type Delivery = z.infer<typeof A.Delivery>;
+export type DeliveryList = z.infer<typeof A.DeliveryList>;
+export type QueuedDelivery = z.infer<typeof A.QueuedDelivery>;
+export type ConnectRequest = z.infer<typeof A.ConnectRequest>;
+export type RedirectTo = z.infer<typeof A.RedirectTo>;
+export type RulesCatalog = z.infer<typeof A.RulesCatalog>;
+
+/** The WebAuthn options are documented as open objects; the browser library names their shape. */
+type WithOptions<T, O> = Omit<T, 'options'> & { options: O };
+export type PasskeyRegistrationOptions = WithOptions<
+  z.infer<typeof A.PasskeyRegistrationOptions>,
+  PublicKeyCredentialCreationOptionsJSON
+>;
+export type PasskeySignInOptions = WithOptions<
+  z.infer<typeof A.PasskeySignInOptions>,
+  PublicKeyCredentialRequestOptionsJSON
+>;
