@@ -92,6 +92,8 @@ const create = createRoute({
   path: '/api/leads',
   tags,
   summary: 'Submit a lead from the widget (embed token; Idempotency-Key required)',
+  description:
+    'What the widget sends when a visitor asks to be contacted. The consent text stored is the firm’s version the widget showed (`consentVersionId`), never text from the client. A retry with the same `Idempotency-Key` and body answers the stored lead (`Idempotent-Replayed: true`); the same key with another body is 409. Leads with spam signals are stored but held (`quarantined`).',
   security: bearerSecurity,
   request: {
     headers: z.object({
@@ -128,6 +130,17 @@ const create = createRoute({
             'Proof of work: base64 JSON of a solved POST /leads/challenge (not part of the idempotency hash)',
         }),
       }),
+      {
+        resultId: 'res_01J9ZK6V3Q8X',
+        calculator: 'estate-tax',
+        name: 'Ada Byron',
+        email: 'ada@example.com',
+        phone: '+1 212 555 0142',
+        state: 'NY',
+        consent: true,
+        consentVersionId: 'cv_01J9ZK2M4T7R',
+        page: 'https://smithlaw.com/estate-planning',
+      },
     ),
   },
   responses: {
@@ -162,6 +175,8 @@ const list = createRoute({
   path: '/api/leads',
   tags,
   summary: 'The firm’s leads, newest first (admin credential)',
+  description:
+    'A page of the firm’s leads (API key with `leads:read`, or an admin access token), filtered by status, calculator, state and creation time. Pass `nextCursor` back as `cursor` with the same filters for the next page. Test-mode leads are left out unless `includeTest=true`; `hiddenTest` says how many.',
   security: bearerSecurity,
   request: {
     query: z.object({
@@ -211,6 +226,8 @@ const detail = createRoute({
   path: '/api/leads/{id}',
   tags,
   summary: 'One lead of the firm, test and quarantined ones too (leads:read)',
+  description:
+    'The lead with its consent record and the calculation behind it. Another firm’s lead id is 404, as is an unknown one.',
   security: bearerSecurity,
   request: { params: z.object({ id: z.string().min(1).max(64) }) },
   responses: { 200: jsonResponse('The lead', LeadSchema), ...errorResponses(401, 403, 404) },
@@ -221,8 +238,13 @@ const patch = createRoute({
   path: '/api/leads/{id}',
   tags,
   summary: 'Move a lead along new → contacted → converted (admin credential)',
+  description:
+    'Sets the lead’s status (`leads:write`). A move the lead’s current status does not allow is 409 `INVALID_TRANSITION`. The change is audited and sent to webhooks subscribed to `lead.updated`.',
   security: bearerSecurity,
-  request: { params: z.object({ id: z.string().min(1).max(64) }), ...jsonBody(z.object({ status: Status })) },
+  request: {
+    params: z.object({ id: z.string().min(1).max(64) }),
+    ...jsonBody(z.object({ status: Status }), { status: 'contacted' }),
+  },
   responses: { 200: jsonResponse('The lead', LeadSchema), ...errorResponses(400, 401, 403, 404, 409) },
 });
 
@@ -231,6 +253,8 @@ const release = createRoute({
   path: '/api/leads/{id}/release',
   tags,
   summary: 'Release a quarantined lead (held for spam signals) into the usual flow (leads:write)',
+  description:
+    'A held lead is kept out of alerts and webhooks. Releasing it clears the hold: its `lead.created` webhooks and alert mail go now, as if it had arrived live. A lead that is not held is 404.',
   security: bearerSecurity,
   request: { params: z.object({ id: z.string().min(1).max(64) }) },
   responses: { 200: jsonResponse('The lead', LeadSchema), ...errorResponses(401, 403, 404) },
