@@ -24,7 +24,7 @@ export const API_DOCUMENTS: readonly ApiDocument[] = [
     slug: 'public',
     title: 'svc API',
     description:
-      'What a firm’s developer uses: licensing and site activation, embed sessions, calculations, PDF reports, billing, leads and results. The MCP server for AI assistants is at `/v1/mcp` (streamable HTTP, same credentials as the lead list).',
+      'What a firm’s developer uses: licensing and site activation, embed sessions, calculations, PDF reports, billing, leads and results. The MCP server for AI assistants is at `/v1/mcp` (Streamable HTTP, with a personal API key).',
   },
   {
     name: 'portal',
