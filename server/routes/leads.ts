@@ -58,7 +58,11 @@ export const ResultSchema = z
   })
   .openapi('LeadResult');
 
-const LeadSchema = z
+export const LeadCreatedSchema = z
+  .object({ leadId: z.string(), status: Status, createdAt: Iso })
+  .openapi('LeadCreated');
+
+export const LeadSchema = z
   .object({
     leadId: z.string(),
     calculator: z.string(),
@@ -144,10 +148,7 @@ const create = createRoute({
     ),
   },
   responses: {
-    201: jsonResponse(
-      'Stored (or replayed for the same key)',
-      z.object({ leadId: z.string(), status: Status, createdAt: Iso }),
-    ),
+    201: jsonResponse('Stored (or replayed for the same key)', LeadCreatedSchema),
     ...errorResponses(400, 401, 409),
   },
 });
@@ -270,7 +271,8 @@ export function createLeadRoutes(deps: LicensingDeps, queries: QueryDeps) {
     const source = { sourceNet: networkOf(c.get('clientIp')) };
     const stored = await submitLead(deps, principal, key, c.req.valid('json'), source);
     if (stored.replayed) c.header('Idempotent-Replayed', 'true');
-    return c.json(stored.body as never, 201);
+    // A replay answers the body stored with the key: this route's own first answer, kept as JSON.
+    return c.json(stored.body as z.infer<typeof LeadCreatedSchema>, 201);
   });
   const admin = requireCredential(deps, ['access', 'apikey']);
   router.on(['GET'], list.path, admin);
@@ -296,34 +298,31 @@ export function createLeadRoutes(deps: LicensingDeps, queries: QueryDeps) {
         data: page.rows.map(toLeadView),
         nextCursor: nextCursorOf(page, page.rows.length) ?? null,
         hiddenTest,
-      } as never,
+      },
       200,
     );
   });
   router.openapi(detail, async (c) => {
     const principal = c.get('principal')!;
     requireScope(principal, 'leads:read');
-    return c.json((await findLeadView(deps.db, principal.accountId, c.req.valid('param').id)) as never, 200);
+    return c.json(await findLeadView(deps.db, principal.accountId, c.req.valid('param').id), 200);
   });
   router.openapi(resultDetail, async (c) => {
     const principal = c.get('principal')!;
     requireScope(principal, 'leads:read');
-    return c.json(
-      (await findResultView(deps.db, principal.accountId, c.req.valid('param').id)) as never,
-      200,
-    );
+    return c.json(await findResultView(deps.db, principal.accountId, c.req.valid('param').id), 200);
   });
   router.openapi(patch, async (c) => {
     const principal = c.get('principal')!;
     requireScope(principal, 'leads:write');
     return c.json(
-      (await changeLeadStatus(
+      await changeLeadStatus(
         deps,
         principal.accountId,
         c.req.valid('param').id,
         c.req.valid('json').status,
         actorOfPrincipal(principal),
-      )) as never,
+      ),
       200,
     );
   });
@@ -331,12 +330,12 @@ export function createLeadRoutes(deps: LicensingDeps, queries: QueryDeps) {
     const principal = c.get('principal')!;
     requireScope(principal, 'leads:write');
     return c.json(
-      (await releaseQuarantinedLead(
+      await releaseQuarantinedLead(
         deps,
         principal.accountId,
         c.req.valid('param').id,
         actorOfPrincipal(principal),
-      )) as never,
+      ),
       200,
     );
   });
