@@ -21,6 +21,7 @@ import type { Clock } from './lib/clock.ts';
 import { AppError } from './lib/errors.ts';
 import { createDocsRoutes } from './routes/docs.ts';
 import { createHealthRoutes } from './routes/health.ts';
+import { registerApiDocuments } from './routes/openapi-documents.ts';
 
 export interface AppDeps {
   config: Config;
@@ -147,15 +148,8 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
     description:
       'An access token (`at+jwt`), an embed token (`embed+jwt`) or a personal API key (`svc_pat_…`), as each endpoint says.',
   });
-  app.doc31('/v1/openapi.json', {
-    openapi: '3.1.0',
-    info: {
-      title: 'svc API',
-      version: '1.0.0',
-      description: 'Licensing, embed sessions, calculations, leads, PDF reports and billing for svc widgets.',
-    },
-    servers: [{ url: config.publicApiUrl }],
-  });
+  // The public document at /v1/openapi.json; the portal's and the admin API's beside it.
+  registerApiDocuments(app, config.publicApiUrl);
 
   app.notFound((c) => {
     const methods = allowedMethods(app.routes, c.req.path);

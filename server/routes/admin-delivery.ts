@@ -16,13 +16,24 @@ import { WEBHOOK_EVENT_TYPES } from '../domain/delivery/event-types.ts';
 import { runRetention } from '../domain/delivery/retention.ts';
 import { deleteLead, exportSubject } from '../domain/leads/privacy.ts';
 import { createRouter } from '../http/openapi-router.ts';
+import {
+  ClosureSchema,
+  DeliveryListSchema,
+  DeliveryQueuedSchema,
+  EndpointAnswerSchema,
+  EndpointDeletedSchema,
+  EndpointListSchema,
+  EndpointWithSecretSchema,
+  LeadErasedSchema,
+  RetentionReportSchema,
+  SubjectExportSchema,
+} from './admin-delivery-schemas.ts';
 import { errorResponses, jsonBody, jsonResponse, overlapSeconds } from './schemas.ts';
 
 const tags = ['Admin: delivery and privacy'];
 const security = [{ adminToken: [] }];
-const Any = z.record(z.string(), z.unknown());
-const ok = (description: string) => ({
-  200: jsonResponse(description, Any),
+const ok = <T extends z.ZodType>(description: string, schema: T) => ({
+  200: jsonResponse(description, schema),
   ...errorResponses(400, 401, 404, 409),
 });
 const Id = z.string().min(1).max(64);
@@ -45,7 +56,7 @@ const routes = {
         includeTest: z.boolean().optional(),
       }),
     ),
-    responses: ok('The endpoint and its secret'),
+    responses: ok('The endpoint and its secret', EndpointWithSecretSchema),
   }),
   list: createRoute({
     method: 'get',
@@ -53,7 +64,7 @@ const routes = {
     tags,
     security,
     request: { params: IdParam },
-    responses: ok('The account’s endpoints (no secrets)'),
+    responses: ok('The account’s endpoints (no secrets)', EndpointListSchema),
   }),
   deliveries: createRoute({
     method: 'get',
@@ -64,7 +75,7 @@ const routes = {
       params: IdParam,
       query: z.object({ limit: z.coerce.number().int().min(1).max(200).default(50) }),
     },
-    responses: ok('Latest deliveries with every attempt'),
+    responses: ok('Latest deliveries with every attempt', DeliveryListSchema),
   }),
   replay: createRoute({
     method: 'post',
@@ -72,7 +83,7 @@ const routes = {
     tags,
     security,
     request: { params: IdParam },
-    responses: ok('The new delivery'),
+    responses: ok('The new delivery', DeliveryQueuedSchema),
   }),
   test: createRoute({
     method: 'post',
@@ -80,7 +91,7 @@ const routes = {
     tags,
     security,
     request: { params: IdParam },
-    responses: ok('The test delivery'),
+    responses: ok('The test delivery', DeliveryQueuedSchema),
   }),
   update: createRoute({
     method: 'patch',
@@ -92,7 +103,7 @@ const routes = {
       params: IdParam,
       ...jsonBody(EndpointChangesSchema),
     },
-    responses: ok('The endpoint'),
+    responses: ok('The endpoint', EndpointAnswerSchema),
   }),
   remove: createRoute({
     method: 'delete',
@@ -100,7 +111,7 @@ const routes = {
     tags,
     security,
     request: { params: IdParam },
-    responses: ok('Deleted'),
+    responses: ok('Deleted', EndpointDeletedSchema),
   }),
   roll: createRoute({
     method: 'post',
@@ -123,7 +134,7 @@ const routes = {
         },
       },
     },
-    responses: ok('The endpoint and its new secret'),
+    responses: ok('The endpoint and its new secret', EndpointWithSecretSchema),
   }),
   enable: createRoute({
     method: 'post',
@@ -131,7 +142,7 @@ const routes = {
     tags,
     security,
     request: { params: IdParam },
-    responses: ok('The endpoint'),
+    responses: ok('The endpoint', EndpointAnswerSchema),
   }),
   deleteLead: createRoute({
     method: 'delete',
@@ -140,7 +151,7 @@ const routes = {
     security,
     summary: 'Erase a lead and every copy (result, outbox, delivery logs, mails)',
     request: { params: IdParam },
-    responses: ok('What was deleted'),
+    responses: ok('What was deleted', LeadErasedSchema),
   }),
   exportSubject: createRoute({
     method: 'get',
@@ -149,7 +160,7 @@ const routes = {
     security,
     summary: 'Everything stored about one e-mail address (data-subject request)',
     request: { params: IdParam, query: z.object({ email: z.string().min(3).max(254) }) },
-    responses: ok('The export'),
+    responses: ok('The export', SubjectExportSchema),
   }),
   close: createRoute({
     method: 'post',
@@ -158,7 +169,7 @@ const routes = {
     security,
     summary: 'Close an account: access stops now, data is deleted after the grace period',
     request: { params: IdParam },
-    responses: ok('The closure and its deletion date'),
+    responses: ok('The closure and its deletion date', ClosureSchema),
   }),
   retention: createRoute({
     method: 'post',
@@ -166,7 +177,7 @@ const routes = {
     tags,
     security,
     summary: 'Run the retention rules now (the worker runs them hourly)',
-    responses: ok('How many rows each rule deleted'),
+    responses: ok('How many rows each rule deleted', RetentionReportSchema),
   }),
 };
 

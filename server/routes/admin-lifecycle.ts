@@ -15,13 +15,19 @@ import {
 } from '../domain/licensing/lifecycle.ts';
 import { createRouter } from '../http/openapi-router.ts';
 import type { Services } from '../services.ts';
+import {
+  AccountDetailSchema,
+  AccountListSchema,
+  ActivationReleasedSchema,
+  LicenseDetailSchema,
+  LicenseListSchema,
+} from './admin-schemas.ts';
 import { errorResponses, jsonBody, jsonResponse } from './schemas.ts';
 
 const tags = ['Admin'];
 const security = [{ adminToken: [] }];
-const Any = z.record(z.string(), z.unknown());
-const ok = (description: string, ...extra: 409[]) => ({
-  200: jsonResponse(description, Any),
+const ok = <T extends z.ZodType>(description: string, schema: T, ...extra: 409[]) => ({
+  200: jsonResponse(description, schema),
   ...errorResponses(400, 401, 404, ...extra),
 });
 const IdParam = z.object({ id: z.string().min(1).max(64) });
@@ -36,7 +42,7 @@ const routes = {
     tags,
     security,
     summary: 'Every firm account',
-    responses: ok('The accounts'),
+    responses: ok('The accounts', AccountListSchema),
   }),
   showAccount: createRoute({
     method: 'get',
@@ -45,7 +51,7 @@ const routes = {
     security,
     summary: 'A firm: settings, consent text in force, license ids',
     request: { params: IdParam },
-    responses: ok('The account'),
+    responses: ok('The account', AccountDetailSchema),
   }),
   updateAccount: createRoute({
     method: 'patch',
@@ -54,7 +60,7 @@ const routes = {
     security,
     summary: 'Firm settings: display name, consent text (a new version), alert e-mails, accent colour',
     request: { params: IdParam, ...jsonBody(AccountUpdateSchema) },
-    responses: ok('The account after the change'),
+    responses: ok('The account after the change', AccountDetailSchema),
   }),
   listLicenses: createRoute({
     method: 'get',
@@ -63,7 +69,7 @@ const routes = {
     security,
     summary: "An account's licenses with status and seats used",
     request: { params: IdParam },
-    responses: ok('The licenses'),
+    responses: ok('The licenses', LicenseListSchema),
   }),
   showLicense: createRoute({
     method: 'get',
@@ -72,7 +78,7 @@ const routes = {
     security,
     summary: 'A license: status, what happens next, dates, seats used, activations with their ids',
     request: { params: IdParam },
-    responses: ok('The license and its activations'),
+    responses: ok('The license and its activations', LicenseDetailSchema),
   }),
   updateLicense: createRoute({
     method: 'patch',
@@ -83,7 +89,7 @@ const routes = {
     description:
       'Removing a domain ends the activations and embed tokens of that site on their next request. Seats below the sites in use answer 409 `SEATS_IN_USE` naming the activations to release. Dates are `YYYY-MM-DD` (midnight UTC) or an ISO 8601 date-time.',
     request: { params: IdParam, ...jsonBody(LicenseUpdateSchema) },
-    responses: ok('The license after the change', 409),
+    responses: ok('The license after the change', LicenseDetailSchema, 409),
   }),
   releaseActivation: createRoute({
     method: 'post',
@@ -92,7 +98,7 @@ const routes = {
     security,
     summary: "Release a site's seat; its tokens stop on their next request",
     request: { params: IdParam },
-    responses: ok('The released activation and its license'),
+    responses: ok('The released activation and its license', ActivationReleasedSchema),
   }),
 };
 

@@ -3,6 +3,7 @@ import { inviteMember } from '../domain/accounts/members.ts';
 import { createRouter } from '../http/openapi-router.ts';
 import type { Services } from '../services.ts';
 import { requireAdmin } from './admin.ts';
+import { InviteSchema } from './admin-schemas.ts';
 import { errorResponses, jsonBody, jsonResponse } from './schemas.ts';
 
 const invite = createRoute({
@@ -20,10 +21,7 @@ const invite = createRoute({
     }),
   ),
   responses: {
-    200: jsonResponse(
-      'The invite',
-      z.object({ userId: z.string(), link: z.string(), expiresAt: z.string() }),
-    ),
+    200: jsonResponse('The invite', InviteSchema),
     ...errorResponses(400, 401, 404),
   },
 });

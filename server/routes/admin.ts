@@ -22,13 +22,27 @@ import { AppError } from '../lib/errors.ts';
 import type { Services } from '../services.ts';
 import { createDeliveryAdminRoutes } from './admin-delivery.ts';
 import { createLifecycleAdminRoutes } from './admin-lifecycle.ts';
+import {
+  AccountCreatedSchema,
+  AdminHealthSchema,
+  ApiKeyCreatedSchema,
+  ApiKeyListSchema,
+  ConnectCodeSchema,
+  DemoCredentialsSchema,
+  DemoSeedSchema,
+  KeyRolledSchema,
+  KeyRotationSchema,
+  LicenseCreatedSchema,
+  LicenseDetailSchema,
+  ReleasedLeadSchema,
+  RevokedSchema,
+} from './admin-schemas.ts';
 import { errorResponses, jsonBody, jsonResponse, overlapSeconds } from './schemas.ts';
 
 const tags = ['Admin'];
 const security = [{ adminToken: [] }];
-const Any = z.record(z.string(), z.unknown());
-const ok = (description: string) => ({
-  200: jsonResponse(description, Any),
+const ok = <T extends z.ZodType>(description: string, schema: T) => ({
+  200: jsonResponse(description, schema),
   ...errorResponses(400, 401, 404),
 });
 const IdParam = z.object({ id: z.string().min(1).max(64) });
@@ -51,7 +65,7 @@ const routes = {
     path: '/admin/v1/health',
     tags,
     security,
-    responses: ok('Admin API reachable'),
+    responses: ok('Admin API reachable', AdminHealthSchema),
   }),
   account: createRoute({
     method: 'post',
@@ -60,7 +74,7 @@ const routes = {
     security,
     summary: 'Create a firm account',
     request: jsonBody(z.object({ name: z.string().min(1).max(200), email: z.email().optional() })),
-    responses: ok('The account'),
+    responses: ok('The account', AccountCreatedSchema),
   }),
   license: createRoute({
     method: 'post',
@@ -83,7 +97,7 @@ const routes = {
           'trialDays or paidThrough is required',
         ),
     ),
-    responses: ok('The license and its key'),
+    responses: ok('The license and its key', LicenseCreatedSchema),
   }),
   rollKey: createRoute({
     method: 'post',
@@ -100,7 +114,7 @@ const routes = {
         }),
       ),
     },
-    responses: ok('The new key (shown once) and when the old one ends'),
+    responses: ok('The new key (shown once) and when the old one ends', KeyRolledSchema),
   }),
   revokeLicense: createRoute({
     method: 'post',
@@ -108,7 +122,7 @@ const routes = {
     tags,
     security,
     request: { params: IdParam },
-    responses: ok('The revoked license'),
+    responses: ok('The revoked license', LicenseDetailSchema),
   }),
   apiKey: createRoute({
     method: 'post',
@@ -128,7 +142,7 @@ const routes = {
           .openapi({ description: 'Default ["leads:read"]; "admin" includes every other scope' }),
       }),
     ),
-    responses: ok('The API key'),
+    responses: ok('The API key', ApiKeyCreatedSchema),
   }),
   listApiKeys: createRoute({
     method: 'get',
@@ -136,7 +150,7 @@ const routes = {
     tags,
     security,
     request: { params: IdParam },
-    responses: ok('The account’s API keys (no secrets)'),
+    responses: ok('The account’s API keys (no secrets)', ApiKeyListSchema),
   }),
   revokeApiKey: createRoute({
     method: 'post',
@@ -144,7 +158,7 @@ const routes = {
     tags,
     security,
     request: { params: IdParam.extend({ keyId: z.string().min(1).max(64) }) },
-    responses: ok('Revoked'),
+    responses: ok('Revoked', RevokedSchema),
   }),
   releaseLead: createRoute({
     method: 'post',
@@ -153,7 +167,7 @@ const routes = {
     security,
     summary: 'Release a quarantined lead (over its plan’s daily quota)',
     request: { params: IdParam.extend({ leadId: z.string().min(1).max(64) }) },
-    responses: ok('The released lead'),
+    responses: ok('The released lead', ReleasedLeadSchema),
   }),
   connectCode: createRoute({
     method: 'post',
@@ -170,7 +184,7 @@ const routes = {
         clientId: z.string().max(100).optional(),
       }),
     ),
-    responses: ok('The code (60 s)'),
+    responses: ok('The code (60 s)', ConnectCodeSchema),
   }),
   demoSeed: createRoute({
     method: 'post',
@@ -192,7 +206,7 @@ const routes = {
         },
       },
     },
-    responses: ok('Demo credentials, or what was generated'),
+    responses: ok('Demo credentials, or what was generated', DemoSeedSchema),
   }),
   demoCredentials: createRoute({
     method: 'post',
@@ -201,7 +215,7 @@ const routes = {
     security,
     summary:
       'The demo firm’s credentials again, with a fresh one-hour owner sign-in link (404 without a demo firm)',
-    responses: ok('Demo credentials and a sign-in link'),
+    responses: ok('Demo credentials and a sign-in link', DemoCredentialsSchema),
   }),
   rotateKeys: createRoute({
     method: 'post',
@@ -209,7 +223,7 @@ const routes = {
     tags,
     security,
     summary: 'One rotation step: publish a next key, or promote it and retire the current one',
-    responses: ok('What changed'),
+    responses: ok('What changed', KeyRotationSchema),
   }),
 };
 

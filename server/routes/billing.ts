@@ -13,6 +13,8 @@ const portal = createRoute({
   path: '/api/billing/customer-portal',
   tags: ['Billing'],
   summary: 'A billing-portal URL for the firm (admin credential)',
+  description:
+    'For an admin access token or an API key with the `billing` scope: a short-lived URL of the Stripe customer portal for the firm’s subscription (or the built-in billing page when Stripe is not configured). Send the firm admin there; they come back to `returnUrl`.',
   security: bearerSecurity,
   request: jsonBody(
     z.object({
@@ -21,6 +23,7 @@ const portal = createRoute({
         .max(2000)
         .optional(),
     }),
+    { returnUrl: 'https://smithlaw.com/wp-admin/admin.php?page=svc' },
   ),
   responses: {
     200: jsonResponse(
@@ -39,7 +42,12 @@ const checkout = createRoute({
   description:
     'The price is the active Stripe price whose lookup key is the plan name. Without Stripe configured the answer is 501 `BILLING_NOT_CONFIGURED`.',
   security: bearerSecurity,
-  request: jsonBody(CheckoutSchema),
+  request: jsonBody(CheckoutSchema, {
+    plan: 'pro',
+    quantity: 2,
+    successUrl: 'https://smithlaw.com/wp-admin/admin.php?page=svc&billing=done',
+    cancelUrl: 'https://smithlaw.com/wp-admin/admin.php?page=svc',
+  }),
   responses: {
     200: jsonResponse('Where to send the firm admin', z.object({ url: z.string(), id: z.string() })),
     ...errorResponses(400, 401, 403, 404, 501, 503),

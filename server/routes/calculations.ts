@@ -14,6 +14,8 @@ const list = createRoute({
   path: '/api/calculators',
   tags,
   summary: 'The calculators, with their input schemas as JSON Schema',
+  description:
+    'Every calculator the widgets offer: its slug, name, disclaimer, the rule set it applies (tax year, sources) and the JSON Schema of its inputs, so a client can build or check a form. No credential needed.',
   responses: {
     200: jsonResponse(
       'Calculators',
@@ -54,6 +56,8 @@ const calc = createRoute({
   path: '/api/calc/estimate',
   tags,
   summary: 'Compute and store an authoritative result (embed token or access token)',
+  description:
+    'Runs the calculator on the server with the inputs given and stores the result; the answer has the figures, line items, notes, the rule set and a `resultId` that a lead or a PDF report can name. Inputs are checked against the calculator’s schema (400 `INVALID_REQUEST` with the fields at fault).',
   security: bearerSecurity,
   request: jsonBody(
     z.object({
@@ -62,6 +66,12 @@ const calc = createRoute({
       inputs: z.record(z.string(), z.unknown()).openapi({ example: { estateValue: 8_000_000 } }),
       page: PageField,
     }),
+    {
+      calculator: 'estate-tax',
+      state: 'NY',
+      inputs: { estateValue: 8_000_000 },
+      page: 'https://smithlaw.com/estate-planning',
+    },
   ),
   responses: { 200: jsonResponse('The result', ResultSchema), ...errorResponses(400, 401) },
 });
@@ -71,8 +81,10 @@ const pdf = createRoute({
   path: '/api/pdf/generate',
   tags,
   summary: 'A PDF report of a stored result',
+  description:
+    'The printable report of a result this license (or this firm, with an API key) computed: the figures, line items, notes, sources and the firm’s disclaimer. Another firm’s result is 404.',
   security: bearerSecurity,
-  request: jsonBody(z.object({ resultId: z.string().min(1).max(64) })),
+  request: jsonBody(z.object({ resultId: z.string().min(1).max(64) }), { resultId: 'res_01J9ZK6V3Q8X' }),
   responses: {
     200: {
       description: 'The report',

@@ -22,6 +22,7 @@ const route = createRoute({
         .optional()
         .openapi({ description: 'The embed token being renewed; the new one keeps its session id' }),
     }),
+    { licenseKey: 'svc_pk_3mQ8vT2nX7kL9pR4', calculator: 'estate-tax' },
   ),
   responses: {
     200: jsonResponse(

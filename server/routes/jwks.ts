@@ -8,6 +8,8 @@ const route = createRoute({
   path: '/.well-known/jwks.json',
   tags: ['Licensing'],
   summary: 'Public keys that verify svc tokens (Ed25519, by kid)',
+  description:
+    'The key set a plugin or server uses to verify access and embed tokens offline: pick the key by the token’s `kid`. During a rotation the next key is published here before it signs, so cache it for at most five minutes.',
   responses: {
     200: jsonResponse(
       'JSON Web Key Set',

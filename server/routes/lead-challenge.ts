@@ -10,6 +10,8 @@ const challenge = createRoute({
   path: '/api/leads/challenge',
   tags: ['Leads'],
   summary: 'A proof-of-work challenge for the next lead (embed token; ALTCHA format; empty body)',
+  description:
+    'The widget solves this before it sends a lead and passes the solution as `altcha`: cheap for one visitor, costly for a script sending thousands. A challenge is signed, short-lived and answers one lead.',
   security: bearerSecurity,
   responses: {
     200: jsonResponse(

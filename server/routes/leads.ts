@@ -57,7 +57,11 @@ export const ResultSchema = z
   })
   .openapi('LeadResult');
 
-const LeadSchema = z
+export const LeadCreatedSchema = z
+  .object({ leadId: z.string(), status: Status, createdAt: Iso })
+  .openapi('LeadCreated');
+
+export const LeadSchema = z
   .object({
     leadId: z.string(),
     calculator: z.string(),
@@ -91,6 +95,8 @@ const create = createRoute({
   path: '/api/leads',
   tags,
   summary: 'Submit a lead from the widget (embed token; Idempotency-Key required)',
+  description:
+    'What the widget sends when a visitor asks to be contacted. The consent text stored is the firm’s version the widget showed (`consentVersionId`), never text from the client. A retry with the same `Idempotency-Key` and body answers the stored lead (`Idempotent-Replayed: true`); the same key with another body is 409. Leads with spam signals are stored but held (`quarantined`).',
   security: bearerSecurity,
   request: {
     headers: z.object({
@@ -127,13 +133,21 @@ const create = createRoute({
             'Proof of work: base64 JSON of a solved POST /leads/challenge (not part of the idempotency hash)',
         }),
       }),
+      {
+        resultId: 'res_01J9ZK6V3Q8X',
+        calculator: 'estate-tax',
+        name: 'Ada Byron',
+        email: 'ada@example.com',
+        phone: '+1 212 555 0142',
+        state: 'NY',
+        consent: true,
+        consentVersionId: 'cv_01J9ZK2M4T7R',
+        page: 'https://smithlaw.com/estate-planning',
+      },
     ),
   },
   responses: {
-    201: jsonResponse(
-      'Stored (or replayed for the same key)',
-      z.object({ leadId: z.string(), status: Status, createdAt: Iso }),
-    ),
+    201: jsonResponse('Stored (or replayed for the same key)', LeadCreatedSchema),
     ...errorResponses(400, 401, 409),
   },
 });
@@ -161,6 +175,8 @@ const list = createRoute({
   path: '/api/leads',
   tags,
   summary: 'The firm’s leads, newest first (admin credential)',
+  description:
+    'A page of the firm’s leads (API key with `leads:read`, or an admin access token), filtered by status, calculator, state and creation time. Pass `nextCursor` back as `cursor` with the same filters for the next page. Test-mode leads are left out unless `includeTest=true`; `hiddenTest` says how many.',
   security: bearerSecurity,
   request: {
     query: z.object({
@@ -210,6 +226,8 @@ const detail = createRoute({
   path: '/api/leads/{id}',
   tags,
   summary: 'One lead of the firm, test and quarantined ones too (leads:read)',
+  description:
+    'The lead with its consent record and the calculation behind it. Another firm’s lead id is 404, as is an unknown one.',
   security: bearerSecurity,
   request: { params: z.object({ id: z.string().min(1).max(64) }) },
   responses: { 200: jsonResponse('The lead', LeadSchema), ...errorResponses(401, 403, 404) },
@@ -220,8 +238,13 @@ const patch = createRoute({
   path: '/api/leads/{id}',
   tags,
   summary: 'Move a lead along new → contacted → converted (admin credential)',
+  description:
+    'Sets the lead’s status (`leads:write`). A move the lead’s current status does not allow is 409 `INVALID_TRANSITION`. The change is audited and sent to webhooks subscribed to `lead.updated`.',
   security: bearerSecurity,
-  request: { params: z.object({ id: z.string().min(1).max(64) }), ...jsonBody(z.object({ status: Status })) },
+  request: {
+    params: z.object({ id: z.string().min(1).max(64) }),
+    ...jsonBody(z.object({ status: Status }), { status: 'contacted' }),
+  },
   responses: { 200: jsonResponse('The lead', LeadSchema), ...errorResponses(400, 401, 403, 404, 409) },
 });
 
@@ -230,6 +253,8 @@ const release = createRoute({
   path: '/api/leads/{id}/release',
   tags,
   summary: 'Release a quarantined lead (held for spam signals) into the usual flow (leads:write)',
+  description:
+    'A held lead is kept out of alerts and webhooks. Releasing it clears the hold: its `lead.created` webhooks and alert mail go now, as if it had arrived live. A lead that is not held is 404.',
   security: bearerSecurity,
   request: { params: z.object({ id: z.string().min(1).max(64) }) },
   responses: { 200: jsonResponse('The lead', LeadSchema), ...errorResponses(401, 403, 404) },
@@ -245,7 +270,8 @@ export function createLeadRoutes(deps: LicensingDeps, queries: QueryDeps) {
     const source = { sourceNet: networkOf(c.get('clientIp')) };
     const stored = await submitLead(deps, principal, key, c.req.valid('json'), source);
     if (stored.replayed) c.header('Idempotent-Replayed', 'true');
-    return c.json(stored.body as never, 201);
+    // A replay answers the body stored with the key: this route's own first answer, kept as JSON.
+    return c.json(stored.body as z.infer<typeof LeadCreatedSchema>, 201);
   });
   const admin = requireCredential(deps, ['access', 'apikey']);
   router.on(['GET'], list.path, admin);
@@ -271,34 +297,31 @@ export function createLeadRoutes(deps: LicensingDeps, queries: QueryDeps) {
         data: page.rows.map(toLeadView),
         nextCursor: nextCursorOf(page, page.rows.length) ?? null,
         hiddenTest,
-      } as never,
+      },
       200,
     );
   });
   router.openapi(detail, async (c) => {
     const principal = c.get('principal')!;
     requireScope(principal, 'leads:read');
-    return c.json((await findLeadView(deps.db, principal.accountId, c.req.valid('param').id)) as never, 200);
+    return c.json(await findLeadView(deps.db, principal.accountId, c.req.valid('param').id), 200);
   });
   router.openapi(resultDetail, async (c) => {
     const principal = c.get('principal')!;
     requireScope(principal, 'leads:read');
-    return c.json(
-      (await findResultView(deps.db, principal.accountId, c.req.valid('param').id)) as never,
-      200,
-    );
+    return c.json(await findResultView(deps.db, principal.accountId, c.req.valid('param').id), 200);
   });
   router.openapi(patch, async (c) => {
     const principal = c.get('principal')!;
     requireScope(principal, 'leads:write');
     return c.json(
-      (await changeLeadStatus(
+      await changeLeadStatus(
         deps,
         principal.accountId,
         c.req.valid('param').id,
         c.req.valid('json').status,
         actorOfPrincipal(principal),
-      )) as never,
+      ),
       200,
     );
   });
@@ -306,12 +329,12 @@ export function createLeadRoutes(deps: LicensingDeps, queries: QueryDeps) {
     const principal = c.get('principal')!;
     requireScope(principal, 'leads:write');
     return c.json(
-      (await releaseQuarantinedLead(
+      await releaseQuarantinedLead(
         deps,
         principal.accountId,
         c.req.valid('param').id,
         actorOfPrincipal(principal),
-      )) as never,
+      ),
       200,
     );
   });

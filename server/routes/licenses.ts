@@ -52,6 +52,7 @@ const activate = createRoute({
       licenseKey: z.string().min(1).max(200).openapi({ example: 'SVC-…' }),
       siteDomain: SiteDomain,
     }),
+    { licenseKey: 'SVC-7K3Q-M2XD-9F4H-TR8B', siteDomain: 'smithlaw.com' },
   ),
   responses: {
     200: jsonResponse('A site-scope token set', TokenSetSchema),
@@ -64,6 +65,8 @@ const exchange = createRoute({
   path: '/api/licenses/exchange',
   tags,
   summary: 'Exchange a Connect code (PKCE S256) for an admin-scope token set',
+  description:
+    'The last step of Connect: a plugin that sent its firm admin to the portal gets back a one-minute `code` on its `redirectUri`, and trades it here with the PKCE `codeVerifier` whose S256 hash it sent. The answer is an admin-scope token set for that site (lead list, billing). A code works once; a wrong verifier, domain or redirect URI is 400 `INVALID_GRANT`.',
   request: jsonBody(
     z.object({
       code: z.string().min(1).max(200),
@@ -71,6 +74,12 @@ const exchange = createRoute({
       codeVerifier: z.string().min(43).max(128),
       redirectUri: z.string().min(1).max(2000),
     }),
+    {
+      code: 'svc_ac_4f9a0c2e1b7d',
+      siteDomain: 'smithlaw.com',
+      codeVerifier: 'dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk',
+      redirectUri: 'https://smithlaw.com/wp-admin/admin.php?page=svc-connect',
+    },
   ),
   responses: {
     200: jsonResponse('An admin-scope token set', TokenSetSchema),
@@ -83,7 +92,12 @@ const refresh = createRoute({
   path: '/api/licenses/refresh',
   tags,
   summary: 'Rotate a refresh token',
-  request: jsonBody(z.object({ refreshToken: z.string().min(1).max(200), siteDomain: SiteDomain })),
+  description:
+    'Trades a refresh token for a new token set; every use rotates it. Presenting an already rotated token revokes its whole family (a copied token is then useless to both holders), except a quick retry of the previous one after a lost answer, which gets the same new pair. Another site domain is refused.',
+  request: jsonBody(z.object({ refreshToken: z.string().min(1).max(200), siteDomain: SiteDomain }), {
+    refreshToken: 'svc_rt_Qm9vZ2xlLWtleS1leGFtcGxl',
+    siteDomain: 'smithlaw.com',
+  }),
   responses: { 200: jsonResponse('A new token set', TokenSetSchema), ...errorResponses(400, 401) },
 });
 
@@ -99,7 +113,10 @@ const revoke = createRoute({
   summary: 'Revoke a refresh or access token and free its seat (RFC 7009)',
   description:
     'Also accepts `application/x-www-form-urlencoded` with the same fields, as RFC 7009 clients send.',
-  request: jsonBody(RevokeBody),
+  request: jsonBody(RevokeBody, {
+    token: 'svc_rt_Qm9vZ2xlLWtleS1leGFtcGxl',
+    token_type_hint: 'refresh_token',
+  }),
   responses: {
     200: jsonResponse('Always, known token or not', z.object({ revoked: z.literal(true) })),
     ...errorResponses(400),
@@ -111,6 +128,8 @@ const status = createRoute({
   path: '/api/licenses/status',
   tags,
   summary: "The license's status, computed now",
+  description:
+    'With a site or admin access token: plan, seats and seats used, allowed domains, the dates that matter (trial end, grace end, renewal, cancellation) and `next`, one sentence on what happens next.',
   security: bearerSecurity,
   responses: { 200: jsonResponse('License status', StatusSchema), ...errorResponses(401) },
 });

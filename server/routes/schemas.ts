@@ -36,8 +36,12 @@ export const errorResponses = (
   return Object.fromEntries([...statuses, 429].map((s) => [s, errorResponse(descriptions[s]!)]));
 };
 
-export const jsonBody = <T extends z.ZodType>(schema: T) => ({
-  body: { required: true, content: { 'application/json': { schema } } },
+/** A required JSON body; `example` is what the reference shows and prefills (public operations have one). */
+export const jsonBody = <T extends z.ZodType>(schema: T, example?: z.input<T>) => ({
+  body: {
+    required: true,
+    content: { 'application/json': { schema, ...(example === undefined ? {} : { example }) } },
+  },
 });
 
 export const jsonResponse = <T extends z.ZodType>(description: string, schema: T) => ({
