@@ -1,5 +1,6 @@
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createHotBackup } from '../domain/backup/hot-backup.ts';
 import { createTestContext, type TestContext } from '../test-support/services.ts';
 import { createAdminRoutes } from './admin.ts';
 import { createBackupRoutes } from './admin-backup.ts';
@@ -22,7 +23,7 @@ beforeAll(async () => {
   const token = 'a'.repeat(43);
   t.app.route('/', createAdminRoutes(t.services, token));
   t.app.route('/', createAdminUserRoutes(t.services, token));
-  t.app.route('/', createBackupRoutes(t.services.database, token));
+  t.app.route('/', createBackupRoutes(createHotBackup(t.services.database), token));
   for (const doc of API_DOCUMENTS) docs[doc.name] = await (await t.get(doc.path)).json();
 });
 afterAll(() => t.close());
