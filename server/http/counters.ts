@@ -1,10 +1,5 @@
 import type { Redis } from 'ioredis';
-import {
-  type RateLimiterAbstract,
-  RateLimiterMemory,
-  RateLimiterRedis,
-  RateLimiterRes,
-} from 'rate-limiter-flexible';
+import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 
 /** One event counted in a fixed window. */
 export interface WindowCount {
@@ -22,11 +17,15 @@ export interface WindowCount {
 export interface FixedWindow {
   readonly limit: number;
   readonly windowSeconds: number;
-  /** Counts one event for `key`. */
-  hit(key: string): Promise<WindowCount>;
+  /**
+   * Counts one event for `key`. `reads` names plain Redis keys (under the prefix) to read in the
+   * same round trip: their values come back as `reads`, which is undefined without Redis or when
+   * Redis did not answer (the count then came from this instance alone).
+   */
+  hit(key: string, reads?: string[]): Promise<WindowCount & { reads?: (string | null)[] }>;
   /** The count so far, without adding to it. */
   peek(key: string): Promise<number>;
-  /** The Redis key that holds `key`'s count (under the prefix), for `read`. */
+  /** The Redis key that holds `key`'s count (under the prefix), for another hit's `reads`. */
   redisKey(key: string): string;
 }
 
@@ -36,74 +35,113 @@ export interface Counters {
    * `<prefix><name>:<key>`. One family per name, limit and window, however often it is asked for.
    */
   window(name: string, limit: number, windowSeconds: number): FixedWindow;
-  /**
-   * Reads plain keys under the prefix in the same round trip as the hits asked for in the same tick
-   * (ioredis pipelines them). Undefined without Redis or when Redis did not answer.
-   */
-  read(keys: string[]): Promise<(string | null)[] | undefined>;
 }
 
 /**
- * Every rate limit and count of the service, in one place: rate-limiter-flexible owns the window
- * (its fixed window in Redis: a counter that expires with the window). With Redis the counts are
- * shared by every instance, and an in-memory insurance limiter answers while Redis does not, so an
- * outage degrades to per-instance counts instead of failing requests. Every key starts with
- * `prefix` (REDIS_KEY_PREFIX): deployments sharing one Redis never touch each other's counts.
+ * The fixed window in Redis, as rate-limiter-flexible keeps it (same key, same commands: the
+ * counter is created with the window's expiry, then incremented), plus the values of any further
+ * keys, read in the same round trip: KEYS = counter[, read…]; ARGV = window seconds; returns the
+ * count, its time to live in ms, then each read's value.
+ */
+const HIT = `redis.call('set', KEYS[1], 0, 'EX', ARGV[1], 'NX')
+local consumed = redis.call('incr', KEYS[1])
+local ttl = redis.call('pttl', KEYS[1])
+if ttl == -1 then
+  redis.call('expire', KEYS[1], ARGV[1])
+  ttl = 1000 * ARGV[1]
+end
+local result = {consumed, ttl}
+for i = 2, #KEYS do result[i + 1] = redis.call('get', KEYS[i]) or false end
+return result`;
+
+type HitRedis = Redis & {
+  svcHit(
+    numberOfKeys: number,
+    ...keysThenArgs: (string | number)[]
+  ): Promise<[number, number, ...(string | null)[]]>;
+};
+
+/**
+ * Every rate limit and count of the service, in one place and one shape: a fixed window per key.
+ * With Redis the window lives there (one script call per event, shared by every instance); while
+ * Redis does not answer, rate-limiter-flexible's in-memory limiter counts on this instance instead,
+ * so an outage degrades to per-instance counts rather than failing requests (fail open). Without
+ * Redis that in-memory limiter is the window. Every key starts with `prefix` (REDIS_KEY_PREFIX):
+ * deployments sharing one Redis never touch each other's counts.
  */
 export function createCounters(opts: { redis?: Redis | undefined; prefix?: string | undefined }): Counters {
   const prefix = opts.prefix ?? 'svc:';
+  const redis = opts.redis && withHitCommand(opts.redis);
   const windows = new Map<string, FixedWindow>();
   return {
     window(name, limit, windowSeconds) {
       const id = `${name}|${limit}|${windowSeconds}`;
       let window = windows.get(id);
       if (!window) {
-        window = fixedWindow(limiterFor(opts.redis, `${prefix}${name}`, limit, windowSeconds));
+        window = fixedWindow({ redis, prefix, keyPrefix: `${prefix}${name}`, limit, windowSeconds });
         windows.set(id, window);
       }
       return window;
     },
-    read(keys) {
-      for (const key of keys)
-        if (!key.startsWith(prefix))
-          return Promise.reject(new Error(`Redis key ${key} is outside REDIS_KEY_PREFIX ${prefix}`));
-      if (!opts.redis || keys.length === 0) return Promise.resolve(undefined);
-      return opts.redis.mget(keys).catch(() => undefined);
-    },
   };
 }
 
-function limiterFor(redis: Redis | undefined, keyPrefix: string, points: number, duration: number) {
-  const memory = new RateLimiterMemory({ points, duration, keyPrefix });
-  if (!redis) return memory;
-  return new RateLimiterRedis({ storeClient: redis, points, duration, keyPrefix, insuranceLimiter: memory });
+function withHitCommand(redis: Redis): HitRedis {
+  if (!('svcHit' in redis)) redis.defineCommand('svcHit', { lua: HIT });
+  return redis as HitRedis;
 }
 
-function fixedWindow(limiter: RateLimiterAbstract): FixedWindow {
-  const limit = limiter.points;
-  const count = (res: RateLimiterRes, allowed: boolean): WindowCount => ({
-    consumed: res.consumedPoints,
-    limit,
-    remaining: allowed ? res.remainingPoints : 0,
-    resetMs: res.msBeforeNext,
-    allowed,
-  });
+function fixedWindow(opts: {
+  redis: HitRedis | undefined;
+  prefix: string;
+  keyPrefix: string;
+  limit: number;
+  windowSeconds: number;
+}): FixedWindow {
+  const { redis, prefix, limit, windowSeconds } = opts;
+  const memory = new RateLimiterMemory({ points: limit, duration: windowSeconds, keyPrefix: opts.keyPrefix });
+  const counted = (consumed: number, resetMs: number): WindowCount => {
+    const allowed = consumed <= limit;
+    return { consumed, limit, remaining: allowed ? limit - consumed : 0, resetMs, allowed };
+  };
+  const inMemory = (key: string) =>
+    memory.consume(key).then(
+      (res) => counted(res.consumedPoints, res.msBeforeNext),
+      // rate-limiter-flexible rejects with the count itself when the window is full.
+      (refusal) => {
+        if (refusal instanceof RateLimiterRes) return counted(refusal.consumedPoints, refusal.msBeforeNext);
+        throw refusal;
+      },
+    );
+  const redisKey = (key: string) => memory.getKey(key);
   return {
     limit,
-    windowSeconds: limiter.duration,
-    hit(key) {
-      return limiter.consume(key).then(
-        (res) => count(res, true),
-        // rate-limiter-flexible rejects with the count itself when the window is full.
-        (refusal) => {
-          if (refusal instanceof RateLimiterRes) return count(refusal, false);
-          throw refusal;
+    windowSeconds,
+    hit(key, reads = []) {
+      for (const read of reads)
+        if (!read.startsWith(prefix))
+          return Promise.reject(new Error(`Redis key ${read} is outside REDIS_KEY_PREFIX ${prefix}`));
+      if (!redis) return inMemory(key);
+      return redis.svcHit(1 + reads.length, redisKey(key), ...reads, windowSeconds).then(
+        ([consumed, ttl, ...values]) => {
+          const count: WindowCount & { reads?: (string | null)[] } = counted(Number(consumed), Number(ttl));
+          count.reads = values;
+          return count;
         },
+        // Redis did not answer: this instance counts alone until it does.
+        () => inMemory(key),
       );
     },
     async peek(key) {
-      return (await limiter.get(key))?.consumedPoints ?? 0;
+      if (redis) {
+        try {
+          return Number((await redis.get(redisKey(key))) ?? 0);
+        } catch {
+          // As for hit: this instance's own count.
+        }
+      }
+      return (await memory.get(key))?.consumedPoints ?? 0;
     },
-    redisKey: (key) => limiter.getKey(key),
+    redisKey,
   };
 }

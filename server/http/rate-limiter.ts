@@ -66,13 +66,12 @@ export function createRateLimiter(opts: {
     async consume(name, key, watch) {
       const window = groups.get(name)!;
       const watchedKey = coherence && watch && counter(watch.name, watch.windowSeconds).redisKey(watch.key);
-      // Both leave in the same tick, so the epoch (and the watched count) ride the count's round trip.
-      const [count, read] = await Promise.all([
-        window.hit(key),
-        coherence ? counters.read([coherence.epochKey, ...(watchedKey ? [watchedKey] : [])]) : undefined,
-      ]);
+      const count = await window.hit(
+        key,
+        coherence ? [coherence.epochKey, ...(watchedKey ? [watchedKey] : [])] : undefined,
+      );
       if (coherence) {
-        if (read) coherence.observe(read[0] ?? null);
+        if (count.reads) coherence.observe(count.reads[0] ?? null);
         else coherence.unreachable();
       }
       const decision: RateDecision = {
@@ -84,7 +83,9 @@ export function createRateLimiter(opts: {
       };
       if (!watch) return decision;
       const watched =
-        read && watchedKey ? Number(read[1] ?? 0) : await peek(watch.name, watch.key, watch.windowSeconds);
+        count.reads && watchedKey
+          ? Number(count.reads[1] ?? 0)
+          : await peek(watch.name, watch.key, watch.windowSeconds);
       return { ...decision, watched };
     },
   };
