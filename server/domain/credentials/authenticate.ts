@@ -1,5 +1,4 @@
 import { touchApiKey } from '../../db/api-keys-repo.ts';
-import { AppError } from '../../lib/errors.ts';
 import { cachedActivation, cachedApiKey, cachedFamilyRevoked } from '../caches/cached-lookups.ts';
 import type { LicensingDeps } from '../deps.ts';
 import { isDevHost, isDomainAllowed } from '../licensing/domains.ts';
