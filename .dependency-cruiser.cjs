@@ -1,13 +1,8 @@
-// The layering, written down so that `npm test` keeps it true (scripts/check-layers.mjs runs it).
+// The layering, written down so that `npm test` keeps it true (server/layers.test.ts runs it; `npm run layers` prints it).
 // The rules bind production code: tests (`*.test.ts`, `*.spec.ts`) and `server/test-support/` may
 // reach across layers to set a scene. The README ("Layout") says the same in prose.
 const TESTS = '\\.(test|spec)\\.tsx?$|^server/test-support/';
 const BROWSER = '^(widget|loader|portal|sdk)/';
-// Known breaks that issue 25's other branches remove (the portal's account route reads two
-// repositories; the portal's contrast check borrows the widget's theme). Delete each exception
-// when its file is fixed: the rule then guards that file too.
-const PENDING_PORTAL_ACCOUNT = '^server/routes/portal/portal-account\\.ts$';
-const PENDING_PORTAL_CONTRAST = '^portal/contrast\\.ts$';
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
@@ -16,7 +11,7 @@ module.exports = {
       name: 'routes-not-to-db',
       comment: 'Routes are HTTP only: they call the domain, which owns every query (server/db/).',
       severity: 'error',
-      from: { path: '^server/routes/', pathNot: [TESTS, PENDING_PORTAL_ACCOUNT] },
+      from: { path: '^server/routes/', pathNot: TESTS },
       to: { path: '^server/db/' },
     },
     {
@@ -66,7 +61,7 @@ module.exports = {
       comment:
         'The portal and the widget are separate apps; what both need lives in protocol/ or calculators/.',
       severity: 'error',
-      from: { path: '^portal/', pathNot: [TESTS, PENDING_PORTAL_CONTRAST] },
+      from: { path: '^portal/', pathNot: TESTS },
       to: { path: '^widget/' },
     },
     {
