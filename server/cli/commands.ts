@@ -1,4 +1,15 @@
 import { parseArgs } from 'node:util';
+import type {
+  AdminAccountCreated,
+  AdminApiKeyCreated,
+  AdminApiKeyList,
+  AdminConnectCode,
+  AdminDemoCredentials,
+  AdminDemoSeed,
+  AdminInvite,
+  AdminKeyRolled,
+  AdminKeyRotation,
+} from '../api-types.ts';
 import { parseOverlap } from '../domain/licensing/keys.ts';
 import { DELIVERY_OPTIONS, DELIVERY_USAGE, deliveryRequest } from './delivery-commands.ts';
 import {
@@ -8,13 +19,14 @@ import {
   lifecycleRequest,
   renderLicenseDetail,
 } from './lifecycle-commands.ts';
+import { rendering } from './rendering.ts';
 
 export interface CliRequest {
   method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
   path: string;
   body?: unknown;
-  /** Human-readable rendering of a successful response. */
-  render: (body: Record<string, unknown>) => string;
+  /** Human-readable rendering of a successful response; made with `rendering` for its route's type. */
+  render: (body: unknown) => string;
 }
 
 export class UsageError extends Error {
@@ -103,11 +115,12 @@ export function toRequest(positionals: string[], values: Values): CliRequest {
         method: 'POST',
         path: '/admin/v1/accounts',
         body: { name: required(values, 'name'), ...(values.email ? { email: values.email } : {}) },
-        render: (b) =>
+        render: rendering((b: AdminAccountCreated) =>
           line([
-            ['account', (b.account as { id: string }).id],
-            ['name', (b.account as { name: string }).name],
+            ['account', b.account.id],
+            ['name', b.account.name],
           ]),
+        ),
       };
     case 'license create': {
       const trial = values['trial-days'];
@@ -127,7 +140,7 @@ export function toRequest(positionals: string[], values: Values): CliRequest {
           ...(trial ? { trialDays: integer(trial, 'trial-days') } : {}),
           ...(paid ? { paidThrough: paid } : {}),
         },
-        render: renderLicenseDetail,
+        render: rendering(renderLicenseDetail),
       };
     }
     case 'license revoke':
@@ -135,7 +148,7 @@ export function toRequest(positionals: string[], values: Values): CliRequest {
       return {
         method: 'POST',
         path: `/admin/v1/licenses/${encodeURIComponent(arg)}/revoke`,
-        render: renderLicenseDetail,
+        render: rendering(renderLicenseDetail),
       };
     case 'license roll-key': {
       if (!arg) throw new UsageError('license roll-key needs a LICENSE_ID');
@@ -154,12 +167,14 @@ export function toRequest(positionals: string[], values: Values): CliRequest {
         method: 'POST',
         path: `/admin/v1/licenses/${encodeURIComponent(arg)}/roll-key`,
         body: { kind, ...(overlapSeconds === undefined ? {} : { overlapSeconds }) },
-        render: (b) =>
-          `${line([
-            ['kind', b.kind],
-            [kind === 'secret' ? 'secret key' : 'publishable', b.licenseKey ?? b.publishableKey],
-            ['old key ends', b.previousKeysEndAt],
-          ])}${kind === 'secret' ? '\n\nStore the key now: it is not shown again.' : ''}`,
+        render: rendering(
+          (b: AdminKeyRolled) =>
+            `${line([
+              ['kind', b.kind],
+              [kind === 'secret' ? 'secret key' : 'publishable', b.licenseKey ?? b.publishableKey],
+              ['old key ends', b.previousKeysEndAt],
+            ])}${kind === 'secret' ? '\n\nStore the key now: it is not shown again.' : ''}`,
+        ),
       };
     }
     case 'apikey create': {
@@ -175,26 +190,30 @@ export function toRequest(positionals: string[], values: Values): CliRequest {
           name: required(values, 'name'),
           ...(scopes ? { scopes } : {}),
         },
-        render: (b) =>
-          `${line([
-            ['id', b.id],
-            ['name', b.name],
-            ['scopes', (b.scopes as string[] | undefined)?.join(' ')],
-            ['api key', b.apiKey],
-          ])}\n\nStore the key now: it is not shown again.`,
+        render: rendering(
+          (b: AdminApiKeyCreated) =>
+            `${line([
+              ['id', b.id],
+              ['name', b.name],
+              ['scopes', b.scopes.join(' ')],
+              ['api key', b.apiKey],
+            ])}\n\nStore the key now: it is not shown again.`,
+        ),
       };
     }
     case 'apikey list':
       return {
         method: 'GET',
         path: `/admin/v1/accounts/${encodeURIComponent(required(values, 'account'))}/api-keys`,
-        render: (b) =>
-          (b.apiKeys as Record<string, unknown>[])
-            .map(
-              (k) =>
-                `${k.id}  …${k.keyLast4}  ${k.name}  [${(k.scopes as string[]).join(' ')}]${k.revokedAt ? '  (revoked)' : ''}`,
-            )
-            .join('\n') || 'no API keys',
+        render: rendering(
+          (b: AdminApiKeyList) =>
+            b.apiKeys
+              .map(
+                (k) =>
+                  `${k.id}  …${k.keyLast4}  ${k.name}  [${k.scopes.join(' ')}]${k.revokedAt ? '  (revoked)' : ''}`,
+              )
+              .join('\n') || 'no API keys',
+        ),
       };
     case 'apikey revoke':
       if (!arg) throw new UsageError('apikey revoke needs a KEY_ID');
@@ -213,11 +232,12 @@ export function toRequest(positionals: string[], values: Values): CliRequest {
           codeChallenge: required(values, 'code-challenge'),
           siteDomain: required(values, 'site-domain'),
         },
-        render: (b) =>
+        render: rendering((b: AdminConnectCode) =>
           line([
             ['code', b.code],
             ['expires at', b.expiresAt],
           ]),
+        ),
       };
     case 'user invite': {
       const role = required(values, 'role');
@@ -227,34 +247,41 @@ export function toRequest(positionals: string[], values: Values): CliRequest {
         method: 'POST',
         path: '/admin/v1/users/invite',
         body: { accountId: required(values, 'account'), email: required(values, 'email'), role },
-        render: (b) =>
-          `${line([
-            ['user', b.userId],
-            ['expires at', b.expiresAt],
-          ])}\n\nSign-in link (single use):\n${b.link}`,
+        render: rendering(
+          (b: AdminInvite) =>
+            `${line([
+              ['user', b.userId],
+              ['expires at', b.expiresAt],
+            ])}\n\nSign-in link (single use):\n${b.link}`,
+        ),
       };
     }
     case 'keys rotate':
       return {
         method: 'POST',
         path: '/admin/v1/signing-keys/rotate',
-        render: (b) => line(Object.entries(b)),
+        render: rendering((b: AdminKeyRotation) =>
+          line([
+            ['published', b.published],
+            ['activated', b.activated],
+            ['retired', b.retired],
+          ]),
+        ),
       };
     case 'demo credentials':
       return {
         method: 'POST',
         path: '/admin/v1/demo/credentials',
-        render: (b) => {
-          const d = b.demo as Record<string, unknown>;
-          return line([
+        render: rendering(({ demo: d }: AdminDemoCredentials) =>
+          line([
             ['publishable', d.publishableKey],
             ['secret key', d.licenseKey],
             ['api key', d.apiKey],
             ['account', d.accountId],
             ['license', d.licenseId],
             ['portal', d.signInLink],
-          ]);
-        },
+          ]),
+        ),
       };
     case 'demo seed':
       if (values.account) {
@@ -267,22 +294,24 @@ export function toRequest(positionals: string[], values: Values): CliRequest {
             leads: integer(values.leads, 'leads'),
             ...(values.days ? { days: integer(values.days, 'days') } : {}),
           },
-          render: (b) => {
-            const s = b.seeded as Record<string, unknown>;
+          render: rendering((b: AdminDemoSeed) => {
+            if (!('seeded' in b)) throw new Error('expected generated leads, got the demo firm');
+            const s = b.seeded;
             return line([
               ['account', s.accountId],
               ['leads added', s.leads],
               ['spread over', `${s.days} days`],
               ['took', `${s.ms} ms`],
             ]);
-          },
+          }),
         };
       }
       return {
         method: 'POST',
         path: '/admin/v1/demo/seed',
-        render: (b) => {
-          const d = b.demo as Record<string, unknown>;
+        render: rendering((b: AdminDemoSeed) => {
+          if (!('demo' in b)) throw new Error('expected the demo firm, got generated leads');
+          const d = b.demo;
           return line([
             ['publishable', d.publishableKey],
             ['secret key', d.licenseKey],
@@ -291,7 +320,7 @@ export function toRequest(positionals: string[], values: Values): CliRequest {
             ['license', d.licenseId],
             ['created now', d.created],
           ]);
-        },
+        }),
       };
     default: {
       const lifecycle = lifecycleCommand(positionals, values);

@@ -1,5 +1,18 @@
+import type {
+  AdminAccountClosure,
+  AdminDeleted,
+  AdminLeadErased,
+  AdminRetentionReport,
+  AdminSubjectExport,
+  AdminWebhookDeliveries,
+  AdminWebhookDeliveryQueued,
+  AdminWebhookEndpoint,
+  AdminWebhookEndpoints,
+  AdminWebhookEndpointWithSecret,
+} from '../api-types.ts';
 import { parseOverlap } from '../domain/licensing/keys.ts';
 import type { CliRequest } from './commands.ts';
+import { rendering } from './rendering.ts';
 
 /** Options of the delivery and privacy commands (merged into the CLI's option table). */
 export const DELIVERY_OPTIONS = {
@@ -46,27 +59,27 @@ function overlapSeconds(values: Values, fail: (message: string) => Error): numbe
   return ms / 1000;
 }
 
-const renderEndpoint = (b: Record<string, unknown>) => {
-  const e = b.endpoint as Record<string, unknown>;
+const renderEndpoint = rendering((b: AdminWebhookEndpoint | AdminWebhookEndpointWithSecret) => {
+  const e = b.endpoint;
+  const secret = 'secret' in b ? b.secret : undefined;
   const rows: [string, unknown][] = [
     ['endpoint', e.id],
     ['url', e.url],
-    ['events', (e.events as string[]).join(', ')],
+    ['events', e.events.join(', ')],
     ['status', e.status],
-    ...(b.secret ? ([['secret', b.secret]] as [string, unknown][]) : []),
+    ...(secret ? ([['secret', secret]] as [string, unknown][]) : []),
     ...(e.previousSecretValidUntil
       ? ([['old secret until', e.previousSecretValidUntil]] as [string, unknown][])
       : []),
   ];
-  return table(rows) + (b.secret ? '\n\nStore the secret now: it is not shown again.' : '');
-};
+  return table(rows) + (secret ? '\n\nStore the secret now: it is not shown again.' : '');
+});
 
-function renderDeliveries(b: Record<string, unknown>): string {
-  const list = b.deliveries as Record<string, unknown>[];
-  if (list.length === 0) return 'no deliveries yet';
-  return list
+function renderDeliveries({ deliveries }: AdminWebhookDeliveries): string {
+  if (deliveries.length === 0) return 'no deliveries yet';
+  return deliveries
     .map((d) => {
-      const log = (d.log as Record<string, unknown>[])
+      const log = d.log
         .map((a) => `    #${a.attempt} ${a.startedAt} ${a.statusCode ?? a.error} (${a.durationMs} ms)`)
         .join('\n');
       return `${d.id}  ${d.type}  ${d.status}  attempts ${d.attempts}${d.nextAttemptAt ? `  next ${d.nextAttemptAt}` : ''}${log ? `\n${log}` : ''}`;
@@ -103,30 +116,31 @@ export function deliveryRequest(
       return {
         method: 'GET',
         path: `/admin/v1/accounts/${enc(need(values, 'account', fail))}/webhooks`,
-        render: (b) =>
-          (b.endpoints as Record<string, unknown>[])
-            .map((e) => `${e.id}  ${e.status}  ${(e.events as string[]).join(',')}  ${e.url}`)
-            .join('\n') || 'no webhook endpoints',
+        render: rendering(
+          (b: AdminWebhookEndpoints) =>
+            b.endpoints.map((e) => `${e.id}  ${e.status}  ${e.events.join(',')}  ${e.url}`).join('\n') ||
+            'no webhook endpoints',
+        ),
       };
     case 'webhook deliveries': {
       const limit = typeof values.limit === 'string' ? `?limit=${enc(values.limit)}` : '';
       return {
         method: 'GET',
         path: `/admin/v1/webhooks/${needArg('an ENDPOINT_ID')}/deliveries${limit}`,
-        render: renderDeliveries,
+        render: rendering(renderDeliveries),
       };
     }
     case 'webhook replay':
       return {
         method: 'POST',
         path: `/admin/v1/webhook-deliveries/${needArg('a DELIVERY_ID')}/replay`,
-        render: (b) => `queued ${(b.delivery as { id: string }).id}`,
+        render: rendering((b: AdminWebhookDeliveryQueued) => `queued ${b.delivery.id}`),
       };
     case 'webhook test':
       return {
         method: 'POST',
         path: `/admin/v1/webhooks/${needArg('an ENDPOINT_ID')}/test`,
-        render: (b) => `queued test delivery ${(b.delivery as { id: string }).id}`,
+        render: rendering((b: AdminWebhookDeliveryQueued) => `queued test delivery ${b.delivery.id}`),
       };
     case 'webhook roll-secret': {
       const seconds = overlapSeconds(values, fail);
@@ -163,40 +177,47 @@ export function deliveryRequest(
       return {
         method: 'DELETE',
         path: `/admin/v1/webhooks/${needArg('an ENDPOINT_ID')}`,
-        render: () => `deleted ${arg}`,
+        render: rendering((_: AdminDeleted) => `deleted ${arg}`),
       };
     case 'lead delete':
       return {
         method: 'DELETE',
         path: `/admin/v1/leads/${needArg('a LEAD_ID')}`,
-        render: (b) =>
+        render: rendering((b: AdminLeadErased) =>
           table([
             ['deleted lead', b.leadId],
             ['result', b.resultDeleted],
             ['outbox events', b.outboxEventsDeleted],
             ['mails', b.mailsDeleted],
           ]),
+        ),
       };
     case 'lead export':
       return {
         method: 'GET',
         path: `/admin/v1/accounts/${enc(need(values, 'account', fail))}/export?email=${enc(need(values, 'email', fail))}`,
         // An export is for handing over: always the whole JSON document.
-        render: (b) => JSON.stringify(b, null, 2),
+        render: rendering((b: AdminSubjectExport) => JSON.stringify(b, null, 2)),
       };
     case 'account close':
       return {
         method: 'POST',
         path: `/admin/v1/accounts/${needArg('an ACCOUNT_ID')}/close`,
-        render: (b) =>
-          `${table([
-            ['account', b.accountId],
-            ['closed at', b.closedAt],
-            ['deleted after', b.deleteAfter],
-          ])}\n\nLicenses and API keys are revoked now; all of the firm's data is deleted after ${b.graceDays} days.`,
+        render: rendering(
+          (b: AdminAccountClosure) =>
+            `${table([
+              ['account', b.accountId],
+              ['closed at', b.closedAt],
+              ['deleted after', b.deleteAfter],
+            ])}\n\nLicenses and API keys are revoked now; all of the firm's data is deleted after ${b.graceDays} days.`,
+        ),
       };
     case 'retention run':
-      return { method: 'POST', path: '/admin/v1/retention/run', render: (b) => table(Object.entries(b)) };
+      return {
+        method: 'POST',
+        path: '/admin/v1/retention/run',
+        render: rendering((b: AdminRetentionReport) => table(Object.entries(b))),
+      };
     default:
       return undefined;
   }

@@ -1,4 +1,13 @@
+import type {
+  AdminAccountDetail,
+  AdminAccountList,
+  AdminActivationReleased,
+  AdminLicenseCreated,
+  AdminLicenseDetail,
+  AdminLicenseList,
+} from '../api-types.ts';
 import type { CliRequest } from './commands.ts';
+import { rendering } from './rendering.ts';
 
 /** Options of the lifecycle commands (merged into the CLI's option table). */
 export const LIFECYCLE_OPTIONS = {
@@ -47,9 +56,14 @@ function text(values: Values, name: string): string | undefined {
 const line = (pairs: [string, unknown][]) => pairs.map(([k, v]) => `${k.padEnd(14)} ${v ?? '—'}`).join('\n');
 const dayOf = (iso: unknown) => (typeof iso === 'string' ? iso.slice(0, 10) : undefined);
 
+/** `license show` / `update` / `revoke` (a detail) and `license create` (the new keys, shown once). */
+type LicenseAnswer = AdminLicenseDetail | AdminLicenseCreated;
+
 /** `license show` / `update` / `revoke` and `activation release` as a person reads them. */
-export function renderLicenseDetail(body: Body): string {
-  const l = body.license as Body;
+export function renderLicenseDetail(body: LicenseAnswer): string {
+  const l = body.license;
+  const created = 'licenseKey' in body ? body : undefined;
+  const detail = 'activations' in body ? body : undefined;
   const rows: [string, unknown][] = [
     ['license', l.id],
     ['account', l.accountId],
@@ -57,7 +71,7 @@ export function renderLicenseDetail(body: Body): string {
     ['next', l.next],
     ['plan', l.plan],
     ['seats', `${l.seatsUsed ?? 0} of ${l.seats} used${l.overSeat ? ' (over seat)' : ''}`],
-    ['domains', (l.allowedDomains as string[]).join(', ')],
+    ['domains', l.allowedDomains.join(', ')],
     ['trial ends', dayOf(l.trialEndsAt)],
     ['paid through', dayOf(l.paidThrough)],
     ['grace ends', dayOf(l.graceEndsAt)],
@@ -65,49 +79,44 @@ export function renderLicenseDetail(body: Body): string {
     ['cancels', dayOf(l.cancelAt)],
     ['revoked', dayOf(l.revokedAt)],
     ['publishable', body.publishableKey ?? '—'],
-    ['secret key', body.licenseKey ?? `…${l.keyLast4}`],
+    ['secret key', created?.licenseKey ?? `…${l.keyLast4}`],
   ];
-  const overlapping = body.overlapping as { kind: string; last4: string; expiresAt: string }[] | undefined;
-  for (const k of overlapping ?? []) rows.push([`old ${k.kind}`, `…${k.last4} until ${k.expiresAt}`]);
-  const activations = (body.activations as Body[] | undefined) ?? [];
-  const live = activations.filter((a) => !a.releasedAt);
+  for (const k of detail?.overlapping ?? []) rows.push([`old ${k.kind}`, `…${k.last4} until ${k.expiresAt}`]);
+  const live = (detail?.activations ?? []).filter((a) => !a.releasedAt);
   const extra = live.length
     ? `\nactivations\n${live.map((a) => `  ${a.id}  ${a.domain} (${a.env})  last seen ${a.lastSeenAt}${a.idle ? '  idle (seat free)' : ''}`).join('\n')}`
     : '';
-  const note = body.licenseKey
+  const note = created
     ? '\n\nThe publishable key goes in pages (data-key). Store the secret key now, for plugins and servers only: it is not shown again.'
     : '';
   return line(rows) + extra + note;
 }
 
-function renderLicenseList(body: Body): string {
-  const licenses = body.licenses as Body[];
+function renderLicenseList({ licenses }: AdminLicenseList): string {
   if (licenses.length === 0) return 'no licenses';
   return licenses
     .map(
       (l) =>
-        `${l.id}  ${String(l.status).padEnd(8)} ${l.plan}  ${l.seatsUsed}/${l.seats} seats  ${(l.allowedDomains as string[]).join(', ')}\n    ${l.next}`,
+        `${l.id}  ${l.status.padEnd(8)} ${l.plan}  ${l.seatsUsed}/${l.seats} seats  ${l.allowedDomains.join(', ')}\n    ${l.next}`,
     )
     .join('\n');
 }
 
-function renderAccount(body: Body): string {
-  const a = body.account as Body;
-  const consent = a.consent as Body | null;
+function renderAccount({ account: a }: AdminAccountDetail): string {
+  const consent = a.consent;
   return line([
     ['account', a.id],
     ['name', a.name],
     ['email', a.email],
     ['accent', a.accentColor],
-    ['alert emails', (a.alertEmails as string[]).join(', ') || undefined],
+    ['alert emails', a.alertEmails.join(', ') || undefined],
     ['consent', consent ? `v${consent.version}: ${consent.text}` : undefined],
-    ['licenses', (a.licenseIds as string[]).join(', ') || undefined],
+    ['licenses', a.licenseIds.join(', ') || undefined],
     ['stripe', a.stripeCustomerId],
   ]);
 }
 
-function renderAccounts(body: Body): string {
-  const accounts = body.accounts as Body[];
+function renderAccounts({ accounts }: AdminAccountList): string {
   if (accounts.length === 0) return 'no accounts';
   return accounts.map((a) => `${a.id}  ${a.name}  (${a.licenses} licenses)`).join('\n');
 }
@@ -164,36 +173,50 @@ export function lifecycleRequest(positionals: string[], values: Values): CliRequ
   const [noun, verb, arg] = positionals;
   switch (`${noun} ${verb}`) {
     case 'account list':
-      return { method: 'GET', path: path('accounts'), render: renderAccounts };
+      return { method: 'GET', path: path('accounts'), render: rendering(renderAccounts) };
     case 'account show':
-      return { method: 'GET', path: path('accounts', needs(arg, 'ACCOUNT_ID')), render: renderAccount };
+      return {
+        method: 'GET',
+        path: path('accounts', needs(arg, 'ACCOUNT_ID')),
+        render: rendering(renderAccount),
+      };
     case 'account update':
       return {
         method: 'PATCH',
         path: path('accounts', needs(arg, 'ACCOUNT_ID')),
         body: accountUpdateBody(values),
-        render: renderAccount,
+        render: rendering(renderAccount),
       };
     case 'license list': {
       const account = text(values, 'account');
       if (!account) throw new LifecycleUsageError('--account is required');
-      return { method: 'GET', path: path('accounts', account, 'licenses'), render: renderLicenseList };
+      return {
+        method: 'GET',
+        path: path('accounts', account, 'licenses'),
+        render: rendering(renderLicenseList),
+      };
     }
     case 'license show':
-      return { method: 'GET', path: path('licenses', needs(arg, 'LICENSE_ID')), render: renderLicenseDetail };
+      return {
+        method: 'GET',
+        path: path('licenses', needs(arg, 'LICENSE_ID')),
+        render: rendering(renderLicenseDetail),
+      };
     case 'license update':
       return {
         method: 'PATCH',
         path: path('licenses', needs(arg, 'LICENSE_ID')),
         body: licenseUpdateBody(values),
-        render: renderLicenseDetail,
+        render: rendering(renderLicenseDetail),
       };
     case 'activation release':
       return {
         method: 'POST',
         path: `${path('activations', needs(arg, 'ACTIVATION_ID'))}/release`,
-        render: (b) =>
-          `released ${(b.activation as Body).id} (${(b.activation as Body).domain})\n\n${renderLicenseDetail(b)}`,
+        render: rendering(
+          (b: AdminActivationReleased) =>
+            `released ${b.activation.id} (${b.activation.domain})\n\n${renderLicenseDetail(b)}`,
+        ),
       };
     default:
       return undefined;
