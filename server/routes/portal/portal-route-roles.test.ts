@@ -1,4 +1,8 @@
+import type { z } from '@hono/zod-openapi';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { newId } from '../../db/ids.ts';
+import { insertLead } from '../../db/leads-repo.ts';
+import { createEndpoint } from '../../domain/delivery/endpoints.ts';
 import { portalCaller } from '../../test-support/portal-session.ts';
 import { createTestContext, type TestContext } from '../../test-support/services.ts';
 import { ErrorSchema } from '../schemas.ts';
@@ -10,6 +14,8 @@ import { ErrorSchema } from '../schemas.ts';
  * is refused (401 without a session, 403 for a member with too low a role) in the API's error
  * shape, and the role itself gets past the check (a 2xx, or a 4xx other than 401 and 403 for the
  * made-up ids and empty bodies sent here). Rows are in Hono's path syntax, as `app.routes` lists them.
+ * Where the answer is a 200 in JSON, it must be exactly what the route's declared schema describes:
+ * parsing it loses no field (zod drops the ones a schema does not name) and fails on none.
  */
 type Role = 'public' | 'viewer' | 'admin' | 'owner';
 const ROLES: Record<string, Role> = {
@@ -84,9 +90,42 @@ const BELOW: Record<Exclude<Role, 'public'>, 'none' | 'viewer' | 'admin'> = {
 
 let ctx: TestContext;
 let accountId: string;
+/** Real ids for the reads, so their answers carry data to check against the declared schema. */
+const realIds: [RegExp, string][] = [];
 beforeAll(async () => {
   ctx = await createTestContext();
-  accountId = (await ctx.seed.firm()).account.id;
+  const firm = await ctx.seed.firm();
+  accountId = firm.account.id;
+  await ctx.seed.apiKey(accountId);
+  const at = new Date('2026-02-20T10:00:00Z');
+  const lead = (name: string, held: boolean) =>
+    insertLead(ctx.database.db, {
+      id: newId('lead'),
+      accountId,
+      calculator: 'estate-tax',
+      name,
+      email: `${name.split(' ')[0]!.toLowerCase()}@example.com`,
+      phone: null,
+      state: 'NY',
+      status: 'new',
+      consentText: 'I agree.',
+      consentedAt: at,
+      createdAt: at,
+      updatedAt: at,
+      ...(held ? { quarantinedAt: at, quarantineReasons: ['link_in_name'] } : {}),
+    });
+  const live = await lead('Ana Route', false);
+  await lead('Ben Held', true);
+  const { endpoint } = await createEndpoint(ctx.services.portal.delivery, {
+    accountId,
+    url: 'https://hooks.smithlaw.com/svc',
+    events: ['lead.created'],
+  });
+  realIds.push(
+    [/^GET \/v1\/portal\/licenses\//, firm.license.id],
+    [/^GET \/v1\/portal\/leads\//, live.id],
+    [/^GET \/v1\/portal\/webhooks\//, endpoint.id],
+  );
 });
 afterAll(async () => ctx?.close());
 
@@ -102,7 +141,8 @@ const callerFor = (role: 'none' | 'viewer' | 'admin' | 'owner') => {
 /** The route called as `caller` with made-up ids and, for writes, an empty JSON object. */
 async function send(caller: Caller, route: string) {
   const [method, template] = route.split(' ') as [string, string];
-  const path = template.replace(/:id/g, 'no_such_id');
+  const real = realIds.find(([pattern]) => pattern.test(route))?.[1];
+  const path = template.replace(/:id/g, real ?? 'no_such_id');
   const origin = ctx.services.config.publicPortalUrl;
   const res = await ctx.app.request(path, {
     method,
@@ -116,6 +156,19 @@ async function send(caller: Caller, route: string) {
   const text = await res.text();
   const json = res.headers.get('content-type')?.includes('json') ? JSON.parse(text) : undefined;
   return { status: res.status, json };
+}
+
+/** The 200 schema a route declares in the API document (registered under its OpenAPI path). */
+function declaredAnswer(route: string): z.ZodType | undefined {
+  const [method, template] = route.split(' ') as [string, string];
+  const path = template.replace(/:(\w+)/g, '{$1}');
+  for (const def of ctx.app.openAPIRegistry.definitions) {
+    if (def.type !== 'route' || def.route.path !== path || def.route.method !== method.toLowerCase())
+      continue;
+    const ok = def.route.responses[200] as { content?: Record<string, { schema?: unknown }> } | undefined;
+    return ok?.content?.['application/json']?.schema as z.ZodType | undefined;
+  }
+  return undefined;
 }
 
 describe('portal routes and their roles', () => {
@@ -140,5 +193,10 @@ describe('portal routes and their roles', () => {
     const allowed = await send(await callerFor(role === 'public' ? 'none' : role), route);
     expect(allowed.status, JSON.stringify(allowed.json)).toBeLessThan(500);
     expect([401, 403]).not.toContain(allowed.status);
+    if (allowed.status === 200 && allowed.json !== undefined) {
+      const schema = declaredAnswer(route);
+      expect(schema, 'a declared JSON answer').toBeDefined();
+      expect(schema!.parse(allowed.json)).toEqual(allowed.json);
+    }
   });
 });
