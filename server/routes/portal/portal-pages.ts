@@ -3,6 +3,7 @@ import { extname, join, normalize } from 'node:path';
 import { OpenAPIHono } from '@hono/zod-openapi';
 import type { AppEnv } from '../../http/app-env.ts';
 import { AppError } from '../../lib/errors.ts';
+import { escapeHtml } from '../../lib/html.ts';
 
 const TYPES: Record<string, string> = {
   '.js': 'text/javascript; charset=utf-8',
@@ -12,7 +13,6 @@ const TYPES: Record<string, string> = {
   '.woff2': 'font/woff2',
 };
 
-const escapeHtml = (value: string) => value.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
 const CALCULATOR = /^[a-z0-9-]{1,40}$/;
 const KEY = /^[A-Za-z0-9_-]{1,120}$/;
 
