@@ -1,27 +1,10 @@
 import { z } from '@hono/zod-openapi';
 import { Iso } from './schemas.ts';
+import { Deleted, DeliveryQueued, WebhookDelivery, WebhookEndpoint } from './shared-schemas.ts';
 
 /** Answers of the admin API's webhook, privacy and retention routes. */
 
-const IsoOrNull = Iso.nullable();
-const DeliveryStatus = z.enum(['pending', 'succeeded', 'failed', 'cancelled']);
-
-export const EndpointSchema = z
-  .object({
-    id: z.string(),
-    accountId: z.string(),
-    url: z.string(),
-    events: z.array(z.string()),
-    description: z.string().nullable(),
-    includeTest: z.boolean(),
-    status: z.enum(['enabled', 'disabled']),
-    disabledAt: IsoOrNull,
-    disabledReason: z.string().nullable(),
-    failingSince: IsoOrNull,
-    previousSecretValidUntil: IsoOrNull,
-    createdAt: Iso,
-  })
-  .openapi('AdminWebhookEndpoint');
+export const EndpointSchema = WebhookEndpoint;
 
 export const EndpointAnswerSchema = z
   .object({ endpoint: EndpointSchema })
@@ -35,58 +18,13 @@ export const EndpointListSchema = z
   .object({ endpoints: z.array(EndpointSchema) })
   .openapi('AdminWebhookEndpoints');
 
-export const EndpointDeletedSchema = z
-  .object({ deleted: z.boolean(), id: z.string() })
-  .openapi('AdminDeleted');
-
-const Exchange = z.object({
-  headers: z.record(z.string(), z.string()),
-  body: z.string(),
-  truncated: z.boolean(),
-});
+export const EndpointDeletedSchema = Deleted;
 
 export const DeliveryListSchema = z
-  .object({
-    deliveries: z.array(
-      z.object({
-        id: z.string(),
-        endpointId: z.string(),
-        eventId: z.string(),
-        type: z.string(),
-        test: z.boolean(),
-        status: DeliveryStatus,
-        attempts: z.number().int(),
-        nextAttemptAt: IsoOrNull,
-        completedAt: IsoOrNull,
-        createdAt: Iso,
-        log: z.array(
-          z.object({
-            attempt: z.number().int(),
-            startedAt: Iso,
-            durationMs: z.number(),
-            statusCode: z.number().int().nullable(),
-            error: z.string().nullable(),
-            responseExcerpt: z.string().nullable(),
-            request: Exchange.nullable(),
-            response: Exchange.extend({ statusCode: z.number().int() }).nullable(),
-          }),
-        ),
-      }),
-    ),
-  })
+  .object({ deliveries: z.array(WebhookDelivery) })
   .openapi('AdminWebhookDeliveries');
 
-export const DeliveryQueuedSchema = z
-  .object({
-    delivery: z.object({
-      id: z.string(),
-      eventId: z.string(),
-      endpointId: z.string(),
-      status: DeliveryStatus,
-      type: z.string().optional(),
-    }),
-  })
-  .openapi('AdminWebhookDeliveryQueued');
+export const DeliveryQueuedSchema = DeliveryQueued;
 
 export const LeadErasedSchema = z
   .object({

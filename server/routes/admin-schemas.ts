@@ -1,6 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import { LeadSchema } from './leads.ts';
 import { Iso } from './schemas.ts';
+import { ActivationReleased, License, LicenseDetail } from './shared-schemas.ts';
 
 /** The admin API's answers (`/admin/v1/...`): what the CLI renders, typed through `api-types.ts`. */
 
@@ -40,63 +41,15 @@ export const AccountDetailSchema = z
   })
   .openapi('AdminAccountDetail');
 
-export const LicenseViewSchema = z
-  .object({
-    id: z.string(),
-    accountId: z.string(),
-    keyLast4: z.string(),
-    plan: z.string(),
-    seats: z.number().int(),
-    seatsUsed: z.number().int(),
-    overSeat: z.boolean(),
-    allowedDomains: z.array(z.string()),
-    status: z.enum(['trial', 'active', 'grace', 'expired', 'revoked']),
-    next: z.string(),
-    expiresAt: IsoOrNull,
-    trialEndsAt: IsoOrNull,
-    paidThrough: IsoOrNull,
-    graceEndsAt: IsoOrNull,
-    renewsAt: IsoOrNull,
-    cancelAt: IsoOrNull,
-    revokedAt: IsoOrNull,
-    stripeSubscriptionId: z.string().nullable(),
-    createdAt: Iso,
-    updatedAt: Iso,
-  })
-  .openapi('AdminLicense');
+export const LicenseViewSchema = License;
 
-const ActivationSchema = z
-  .object({
-    id: z.string(),
-    domain: z.string(),
-    env: z.enum(['prod', 'dev']),
-    firstSeenAt: Iso,
-    lastSeenAt: Iso,
-    releasedAt: IsoOrNull,
-    idle: z
-      .boolean()
-      .openapi({ description: 'Live but unused longer than a refresh token lives: holds no seat' }),
-  })
-  .openapi('AdminActivation');
-
-export const LicenseDetailSchema = z
-  .object({
-    license: LicenseViewSchema,
-    publishableKey: z.string().nullable(),
-    overlapping: z.array(
-      z.object({ kind: z.enum(['secret', 'publishable']), last4: z.string(), expiresAt: Iso }),
-    ),
-    activations: z.array(ActivationSchema),
-  })
-  .openapi('AdminLicenseDetail');
+export const LicenseDetailSchema = LicenseDetail;
 
 export const LicenseCreatedSchema = z
   .object({ license: LicenseViewSchema, licenseKey: z.string(), publishableKey: z.string() })
   .openapi('AdminLicenseCreated');
 
-export const ActivationReleasedSchema = LicenseDetailSchema.extend({ activation: ActivationSchema }).openapi(
-  'AdminActivationReleased',
-);
+export const ActivationReleasedSchema = ActivationReleased;
 
 export const KeyRolledSchema = z
   .object({

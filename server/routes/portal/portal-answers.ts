@@ -1,6 +1,17 @@
 import { z } from '@hono/zod-openapi';
 import { API_KEY_SCOPES } from '../../domain/credentials/scopes.ts';
+import { LeadSchema } from '../leads.ts';
 import { Iso } from '../schemas.ts';
+import {
+  ActivationReleased,
+  Deleted,
+  DeliveryAttempt,
+  DeliveryQueued,
+  IsoOrNull,
+  LicenseDetail,
+  WebhookDelivery,
+  WebhookEndpoint,
+} from '../shared-schemas.ts';
 
 /**
  * What every portal route answers, one schema each: the routes declare them (so `tsc` holds a
@@ -10,7 +21,6 @@ import { Iso } from '../schemas.ts';
 
 const Role = z.enum(['owner', 'admin', 'viewer']);
 const Day = z.string().openapi({ format: 'date', example: '2026-05-31' });
-const IsoOrNull = Iso.nullable();
 const LeadStatus = z.enum(['new', 'contacted', 'converted']);
 
 /** The answers of actions with nothing more to say than that they happened. */
@@ -110,47 +120,8 @@ export const LicenseList = z.object({ data: z.array(PortalLicense) });
 export const OneLicense = z.object({ license: PortalLicense });
 
 /** A license as the operator's `license show` prints it: what a domain change or a release answers. */
-const OperatorLicense = z.object({
-  license: z.object({
-    id: z.string(),
-    accountId: z.string(),
-    keyLast4: z.string(),
-    plan: z.string(),
-    seats: z.number().int(),
-    seatsUsed: z.number().int(),
-    overSeat: z.boolean(),
-    allowedDomains: z.array(z.string()),
-    status: z.enum(['trial', 'active', 'grace', 'expired', 'revoked']),
-    next: z.string(),
-    expiresAt: IsoOrNull,
-    trialEndsAt: IsoOrNull,
-    paidThrough: IsoOrNull,
-    graceEndsAt: IsoOrNull,
-    renewsAt: IsoOrNull,
-    cancelAt: IsoOrNull,
-    revokedAt: IsoOrNull,
-    stripeSubscriptionId: z.string().nullable(),
-    createdAt: Iso,
-    updatedAt: Iso,
-  }),
-  publishableKey: z.string().nullable(),
-  overlapping: z.array(
-    z.object({ kind: z.enum(['publishable', 'secret']), last4: z.string(), expiresAt: Iso }),
-  ),
-  activations: z.array(
-    z.object({
-      id: z.string(),
-      domain: z.string(),
-      env: z.enum(['prod', 'dev']),
-      firstSeenAt: Iso,
-      lastSeenAt: Iso,
-      releasedAt: IsoOrNull,
-      idle: z.boolean(),
-    }),
-  ),
-});
-export const ChangedLicense = OperatorLicense;
-export const ReleasedSeat = OperatorLicense.extend({ activation: OperatorLicense.shape.activations.element });
+export const ChangedLicense = LicenseDetail;
+export const ReleasedSeat = ActivationReleased;
 
 export const RolledKey = z.object({
   kind: z.enum(['publishable', 'secret']),
@@ -167,44 +138,8 @@ export const CheckoutTo = z.object({ url: z.string(), id: z.string() });
 
 // --- Leads ---------------------------------------------------------------------------------------
 
-export const PortalLead = z
-  .object({
-    leadId: z.string(),
-    calculator: z.string(),
-    resultId: z.string().nullable(),
-    name: z.string(),
-    email: z.string(),
-    phone: z.string().nullable(),
-    state: z.string().nullable(),
-    status: LeadStatus,
-    consentText: z.string(),
-    consentVersionId: z.string().nullable(),
-    consentedAt: Iso,
-    consent: z.object({
-      versionId: z.string().nullable(),
-      text: z.string(),
-      sha256: z.string(),
-      agreedAt: Iso,
-      page: z.string().nullable(),
-      assumed: z.boolean(),
-    }),
-    result: z
-      .object({
-        id: z.string(),
-        calculator: z.string(),
-        state: z.string().nullable(),
-        inputs: z.record(z.string(), z.unknown()),
-        outputs: z.record(z.string(), z.unknown()),
-        headline: z.string().nullable().openapi({ description: 'The main figure in words' }),
-      })
-      .nullable(),
-    test: z.boolean(),
-    quarantined: z.boolean(),
-    quarantineReasons: z.array(z.string()),
-    createdAt: Iso,
-    updatedAt: Iso,
-  })
-  .openapi('PortalLead');
+/** A lead as the portal shows it: the same shape as the firm's API answers (`Lead`). */
+export const PortalLead = LeadSchema;
 
 export const LeadPage = z.object({
   data: z.array(PortalLead),
@@ -357,67 +292,19 @@ export const FirmSettings = z.object({
   ),
 });
 
-export const Endpoint = z.object({
-  id: z.string(),
-  accountId: z.string(),
-  url: z.string(),
-  events: z.array(z.string()),
-  description: z.string().nullable(),
-  includeTest: z.boolean(),
-  status: z.enum(['enabled', 'disabled']),
-  disabledAt: IsoOrNull,
-  disabledReason: z.string().nullable(),
-  failingSince: IsoOrNull,
-  previousSecretValidUntil: IsoOrNull,
-  createdAt: Iso,
-});
+export const Endpoint = WebhookEndpoint;
 export const EndpointList = z.object({ data: z.array(Endpoint), eventTypes: z.array(z.string()) });
 export const OneEndpoint = z.object({ endpoint: Endpoint });
 export const EndpointWithSecret = z.object({
   endpoint: Endpoint,
   secret: z.string().openapi({ description: 'The whsec_ signing secret, in this answer only' }),
 });
-export const DeletedEndpoint = z.object({ deleted: z.boolean(), id: z.string() });
+export const DeletedEndpoint = Deleted;
 
-const Exchange = z.object({
-  headers: z.record(z.string(), z.string()),
-  body: z.string(),
-  truncated: z.boolean(),
-});
-export const Attempt = z.object({
-  attempt: z.number().int(),
-  startedAt: Iso,
-  durationMs: z.number().int(),
-  statusCode: z.number().int().nullable(),
-  error: z.string().nullable(),
-  responseExcerpt: z.string().nullable(),
-  request: Exchange.nullable().openapi({ description: 'What was sent, credentials redacted' }),
-  response: Exchange.extend({ statusCode: z.number().int() }).nullable(),
-});
-const DeliveryStatus = z.enum(['pending', 'succeeded', 'failed', 'cancelled']);
-export const Delivery = z.object({
-  id: z.string(),
-  endpointId: z.string(),
-  eventId: z.string(),
-  type: z.string(),
-  test: z.boolean(),
-  status: DeliveryStatus,
-  attempts: z.number().int(),
-  nextAttemptAt: IsoOrNull,
-  completedAt: IsoOrNull,
-  createdAt: Iso,
-  log: z.array(Attempt),
-});
+export const Attempt = DeliveryAttempt;
+export const Delivery = WebhookDelivery;
 export const DeliveryList = z.object({ data: z.array(Delivery) });
-export const QueuedDelivery = z.object({
-  delivery: z.object({
-    id: z.string(),
-    eventId: z.string(),
-    endpointId: z.string(),
-    type: z.string().optional(),
-    status: DeliveryStatus,
-  }),
-});
+export const QueuedDelivery = DeliveryQueued;
 
 // --- Connect and rules ----------------------------------------------------------------------------
 
