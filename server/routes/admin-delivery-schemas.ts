@@ -1,6 +1,12 @@
 import { z } from '@hono/zod-openapi';
 import { Iso } from './schemas.ts';
-import { Deleted, DeliveryQueued, WebhookDelivery, WebhookEndpoint } from './shared-schemas.ts';
+import {
+  Deleted,
+  DeliveryQueued,
+  SubjectExport,
+  WebhookDelivery,
+  WebhookEndpoint,
+} from './shared-schemas.ts';
 
 /** Answers of the admin API's webhook, privacy and retention routes. */
 
@@ -36,22 +42,7 @@ export const LeadErasedSchema = z
   })
   .openapi('AdminLeadErased');
 
-const Rows = z.array(z.record(z.string(), z.unknown()));
-
-export const SubjectExportSchema = z
-  .object({
-    email: z.string(),
-    accountId: z.string(),
-    generatedAt: Iso,
-    leads: Rows,
-    results: Rows,
-    outboxEvents: Rows,
-    webhookDeliveries: Rows,
-    mails: Rows,
-  })
-  .openapi('AdminSubjectExport', {
-    description: 'Every stored row that names the address, as stored (a data-subject export)',
-  });
+export const SubjectExportSchema = SubjectExport;
 
 export const ClosureSchema = z
   .object({ accountId: z.string(), closedAt: Iso, deleteAfter: Iso, graceDays: z.number().int() })

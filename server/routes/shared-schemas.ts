@@ -130,3 +130,20 @@ export const DeliveryQueued = z
     }),
   })
   .openapi('WebhookDeliveryQueued');
+
+const Rows = z.array(z.record(z.string(), z.unknown()));
+
+export const SubjectExport = z
+  .object({
+    email: z.string(),
+    accountId: z.string(),
+    generatedAt: Iso,
+    leads: Rows,
+    results: Rows,
+    outboxEvents: Rows,
+    webhookDeliveries: Rows,
+    mails: Rows,
+  })
+  .openapi('SubjectExport', {
+    description: 'Every stored row that names the address, as stored (a data-subject export)',
+  });

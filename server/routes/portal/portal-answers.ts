@@ -9,6 +9,7 @@ import {
   DeliveryQueued,
   IsoOrNull,
   LicenseDetail,
+  SubjectExport,
   WebhookDelivery,
   WebhookEndpoint,
 } from '../shared-schemas.ts';
@@ -198,17 +199,7 @@ export const ErasedLead = z.object({
 });
 
 /** The data-subject export: the stored rows as they are, grouped by kind. */
-const Rows = z.array(z.record(z.string(), z.unknown()));
-export const PersonExport = z.object({
-  email: z.string(),
-  accountId: z.string(),
-  generatedAt: Iso,
-  leads: Rows,
-  results: Rows,
-  outboxEvents: Rows,
-  webhookDeliveries: Rows,
-  mails: Rows,
-});
+export const PersonExport = SubjectExport;
 
 // --- Firm: overview, keys, activity, members ---------------------------------------------------
 
