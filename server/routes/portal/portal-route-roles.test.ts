@@ -1,7 +1,11 @@
 import type { z } from '@hono/zod-openapi';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { listApiKeysByAccount } from '../../db/api-keys-repo.ts';
 import { newId } from '../../db/ids.ts';
-import { insertLead } from '../../db/leads-repo.ts';
+import { findLead, insertLead } from '../../db/leads-repo.ts';
+import { findLicenseById } from '../../db/licenses-repo.ts';
+import { listMembers } from '../../db/users-repo.ts';
+import { findEndpoint } from '../../db/webhook-endpoints-repo.ts';
 import { createEndpoint } from '../../domain/delivery/endpoints.ts';
 import { portalCaller } from '../../test-support/portal-session.ts';
 import { createTestContext, type TestContext } from '../../test-support/services.ts';
@@ -198,5 +202,90 @@ describe('portal routes and their roles', () => {
       expect(schema, 'a declared JSON answer').toBeDefined();
       expect(schema!.parse(allowed.json)).toEqual(allowed.json);
     }
+  });
+});
+
+describe('another firm’s ids', () => {
+  /**
+   * Every portal route that takes an id, called by firm A's owner with firm B's ids and a body that
+   * would be a valid change (unknown keys are dropped by the schemas): none may succeed, and
+   * afterwards firm B's lead, webhook, API key, license and member are exactly as they were.
+   */
+  it('no route with an :id reaches or changes them', async () => {
+    const other = await ctx.seed.firm();
+    const b = other.account.id;
+    const at = new Date('2026-02-21T10:00:00Z');
+    const lead = await insertLead(ctx.database.db, {
+      id: newId('lead'),
+      accountId: b,
+      calculator: 'estate-tax',
+      name: 'Cara Other',
+      email: 'cara@example.com',
+      phone: null,
+      state: 'NY',
+      status: 'new',
+      consentText: 'I agree.',
+      consentedAt: at,
+      createdAt: at,
+      updatedAt: at,
+    });
+    const { endpoint } = await createEndpoint(ctx.services.portal.delivery, {
+      accountId: b,
+      url: 'https://hooks.otherfirm.com/svc',
+      events: ['lead.created'],
+    });
+    const { row: key } = await ctx.seed.apiKey(b);
+    const member = await portalCaller(ctx, b, 'viewer', 'kept-viewer@otherfirm.example');
+    const before = {
+      lead: await findLead(ctx.database.db, b, lead.id),
+      endpoint: await findEndpoint(ctx.database.db, endpoint.id, b),
+      keys: await listApiKeysByAccount(ctx.database.db, b),
+      license: await findLicenseById(ctx.database.db, other.license.id),
+      members: await listMembers(ctx.database.db, b),
+    };
+    const idOf = (route: string) =>
+      /leads/.test(route)
+        ? lead.id
+        : /webhook/.test(route)
+          ? endpoint.id
+          : /api-keys/.test(route)
+            ? key.id
+            : /members/.test(route)
+              ? member.userId
+              : other.license.id;
+    const owner = (await callerFor('owner'))!;
+    const body = JSON.stringify({
+      status: 'contacted',
+      role: 'viewer',
+      domains: ['evil.example'],
+      description: 'changed by another firm',
+      url: 'https://evil.example/hook',
+      events: ['lead.created'],
+    });
+    const answers: string[] = [];
+    for (const route of Object.keys(ROLES).filter((r) => r.includes(':id'))) {
+      const [method, template] = route.split(' ') as [string, string];
+      const res = await ctx.app.request(template.replace(':id', idOf(route)), {
+        method,
+        headers: {
+          origin: ctx.services.config.publicPortalUrl,
+          cookie: owner.cookie,
+          'x-csrf-token': owner.csrfToken,
+          ...(method === 'GET' ? {} : { 'content-type': 'application/json' }),
+        },
+        ...(method === 'GET' ? {} : { body }),
+      });
+      answers.push(`${route} → ${res.status}`);
+      expect(res.status, route).toBeGreaterThanOrEqual(400);
+      expect(res.status, route).toBeLessThan(500);
+    }
+    expect(answers.length).toBeGreaterThan(15);
+    expect({
+      lead: await findLead(ctx.database.db, b, lead.id),
+      endpoint: await findEndpoint(ctx.database.db, endpoint.id, b),
+      keys: await listApiKeysByAccount(ctx.database.db, b),
+      license: await findLicenseById(ctx.database.db, other.license.id),
+      members: await listMembers(ctx.database.db, b),
+    }).toEqual(before);
   });
 });
