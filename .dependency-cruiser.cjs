@@ -15,6 +15,14 @@ module.exports = {
       to: { path: '^server/db/' },
     },
     {
+      name: 'mcp-not-to-db',
+      comment:
+        'The MCP tools are an edge like the routes: they read and audit through the domain (row types are fine).',
+      severity: 'error',
+      from: { path: '^server/mcp/', pathNot: TESTS },
+      to: { path: '^server/db/', dependencyTypesNot: ['type-only'] },
+    },
+    {
       name: 'domain-not-to-edges',
       comment: 'Domain rules know nothing of HTTP, MCP or the CLI: those call the domain, never back.',
       severity: 'error',

@@ -1,7 +1,6 @@
 import { McpServer } from '@modelcontextprotocol/server';
 import type { Logger } from 'pino';
 import type { z } from 'zod';
-import { recordAudit } from '../db/audit-repo.ts';
 import type { LeadWithResult } from '../db/lead-search-repo.ts';
 import type { ResultRow } from '../db/results-repo.ts';
 import { directoryStats } from '../domain/leads/directory-stats.ts';
@@ -12,6 +11,7 @@ import {
   nextCursorOf,
   parseDateBound,
   type QueryDeps,
+  recordToolCall,
 } from '../domain/leads/lead-query.ts';
 import { leadResult } from '../domain/leads/lead-result.ts';
 import type { Clock } from '../lib/clock.ts';
@@ -137,11 +137,10 @@ async function audited<T extends Record<string, unknown>>(
     return { content: [{ type: 'text' as const, text }], isError: true };
   } finally {
     const { cursor, ...filters } = auditableArgs(args, deps.clock);
-    await recordAudit(deps.db, {
+    await recordToolCall(deps, {
       accountId: caller.accountId,
       actor: `apikey:${caller.apiKeyId}`,
-      action: 'mcp.tool_call',
-      subject: tool,
+      tool,
       data: {
         tool,
         args: { ...filters, ...(cursor !== undefined ? { cursor: true } : {}) },
@@ -149,7 +148,6 @@ async function audited<T extends Record<string, unknown>>(
         outcome,
         durationMs: Math.round((performance.now() - started) * 10) / 10,
       },
-      at: deps.clock.now(),
     }).catch((err: unknown) => deps.logger.error({ err }, 'mcp audit write failed'));
   }
 }

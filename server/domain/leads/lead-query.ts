@@ -1,4 +1,5 @@
 import { calculators, isCalculatorSlug } from '../../../calculators/index.ts';
+import { recordAudit } from '../../db/audit-repo.ts';
 import type { Db } from '../../db/database.ts';
 import {
   countLeads,
@@ -215,4 +216,22 @@ export function nextCursorOf<Row extends Keyset>(p: Page<Row>, kept: number): st
   const last = p.rows[kept - 1];
   if (!last) return undefined;
   return kept < p.rows.length || p.hasMore ? p.cursorAfter(last) : undefined;
+}
+
+/**
+ * One line in the firm's activity trail for an AI assistant's read (an MCP tool call): which tool,
+ * the filters it used (never a cursor's contents), how many rows and how it ended.
+ */
+export async function recordToolCall(
+  deps: QueryDeps,
+  call: { accountId: string; actor: string; tool: string; data: Record<string, unknown> },
+): Promise<void> {
+  await recordAudit(deps.db, {
+    accountId: call.accountId,
+    actor: call.actor,
+    action: 'mcp.tool_call',
+    subject: call.tool,
+    data: call.data,
+    at: deps.clock.now(),
+  });
 }
