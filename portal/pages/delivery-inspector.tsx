@@ -30,9 +30,32 @@ function Block(props: { title: string; label: string; text: string; note?: strin
   );
 }
 
+/** The headers and body of one side of an attempt, as stored (credentials already redacted). */
+function Exchange(props: {
+  side: 'Request' | 'Response';
+  attempt: number;
+  exchange: { headers: Record<string, string>; body: string; truncated: boolean };
+}) {
+  const { side, attempt, exchange } = props;
+  return (
+    <>
+      <Block
+        title={`${side} headers`}
+        label={`${side} headers, attempt ${attempt}`}
+        text={headerText(exchange.headers)}
+      />
+      <Block
+        title={`${side} body`}
+        label={`${side} body, attempt ${attempt}`}
+        text={bodyText(exchange.body)}
+        note={exchange.truncated ? 'Only the first 4 KB is kept.' : undefined}
+      />
+    </>
+  );
+}
+
 function AttemptView(props: { a: Attempt }) {
   const { a } = props;
-  const capped = 'Only the first 4 KB is kept.';
   return (
     <section class="inspect-attempt" aria-label={`Attempt ${a.attempt}`}>
       <h3>
@@ -48,37 +71,11 @@ function AttemptView(props: { a: Attempt }) {
         {a.error ? ` · ${a.error}` : ''}
       </p>
       {a.request ? (
-        <>
-          <Block
-            title="Request headers"
-            label={`Request headers, attempt ${a.attempt}`}
-            text={headerText(a.request.headers)}
-          />
-          <Block
-            title="Request body"
-            label={`Request body, attempt ${a.attempt}`}
-            text={bodyText(a.request.body)}
-            note={a.request.truncated ? capped : undefined}
-          />
-        </>
+        <Exchange side="Request" attempt={a.attempt} exchange={a.request} />
       ) : (
         <p class="muted small">This attempt was logged before requests were kept.</p>
       )}
-      {a.response ? (
-        <>
-          <Block
-            title="Response headers"
-            label={`Response headers, attempt ${a.attempt}`}
-            text={headerText(a.response.headers)}
-          />
-          <Block
-            title="Response body"
-            label={`Response body, attempt ${a.attempt}`}
-            text={bodyText(a.response.body)}
-            note={a.response.truncated ? capped : undefined}
-          />
-        </>
-      ) : null}
+      {a.response ? <Exchange side="Response" attempt={a.attempt} exchange={a.response} /> : null}
     </section>
   );
 }

@@ -1,4 +1,4 @@
-import { and, count, eq, gte, isNotNull, isNull } from 'drizzle-orm';
+import { and, count, eq, gte, isNotNull, isNull, type SQL } from 'drizzle-orm';
 import type { Db } from './database.ts';
 import { leads } from './schema.ts';
 
@@ -40,11 +40,7 @@ export async function updateLeadStatus(
 export async function countTestLeads(db: Db, accountId: string, status?: LeadStatus): Promise<number> {
   const conditions = [eq(leads.accountId, accountId), eq(leads.test, true)];
   if (status) conditions.push(eq(leads.status, status));
-  const [row] = await db
-    .select({ n: count() })
-    .from(leads)
-    .where(and(...conditions));
-  return Number(row?.n ?? 0);
+  return countLeadsWhere(db, ...conditions);
 }
 
 /**
@@ -52,18 +48,13 @@ export async function countTestLeads(db: Db, accountId: string, status?: LeadSta
  * figure is compared with (past it, alerts are grouped into a digest).
  */
 export async function countLiveLeadsSince(db: Db, licenseId: string, since: Date): Promise<number> {
-  const [row] = await db
-    .select({ n: count() })
-    .from(leads)
-    .where(
-      and(
-        eq(leads.licenseId, licenseId),
-        eq(leads.test, false),
-        isNull(leads.quarantinedAt),
-        gte(leads.createdAt, since),
-      ),
-    );
-  return Number(row?.n ?? 0);
+  return countLeadsWhere(
+    db,
+    eq(leads.licenseId, licenseId),
+    eq(leads.test, false),
+    isNull(leads.quarantinedAt),
+    gte(leads.createdAt, since),
+  );
 }
 
 /** Leads (held ones too, not test) one client network sent a license since `since`. */
@@ -73,18 +64,13 @@ export async function countNetworkLeadsSince(
   sourceNet: string,
   since: Date,
 ): Promise<number> {
-  const [row] = await db
-    .select({ n: count() })
-    .from(leads)
-    .where(
-      and(
-        eq(leads.licenseId, licenseId),
-        eq(leads.sourceNet, sourceNet),
-        eq(leads.test, false),
-        gte(leads.createdAt, since),
-      ),
-    );
-  return Number(row?.n ?? 0);
+  return countLeadsWhere(
+    db,
+    eq(leads.licenseId, licenseId),
+    eq(leads.sourceNet, sourceNet),
+    eq(leads.test, false),
+    gte(leads.createdAt, since),
+  );
 }
 
 /** Clears the quarantine mark; the lead is then an ordinary lead. Undefined when not quarantined. */
@@ -100,4 +86,13 @@ export async function releaseLead(
     .where(and(eq(leads.accountId, accountId), eq(leads.id, id), isNotNull(leads.quarantinedAt)))
     .returning();
   return row;
+}
+
+/** How many leads match every condition (one COUNT query). */
+async function countLeadsWhere(db: Db, ...conditions: SQL[]): Promise<number> {
+  const [row] = await db
+    .select({ n: count() })
+    .from(leads)
+    .where(and(...conditions));
+  return Number(row?.n ?? 0);
 }
