@@ -1,7 +1,7 @@
 import { defineConfig } from 'vitest/config';
 
-// The test projects. The browser build (dist/embed) has its own configs, run by `npm run build:embed`:
-// vite.widget.config.ts (widget pages, hashed assets) and vite.loader.config.ts (loader.js IIFE).
+// The test projects (vitest finds this file by its name). The browser build (dist/embed, dist/portal)
+// is not configured here: scripts/build.mjs calls vite's API for it (`npm run build`).
 // Node code (calculators, protocol, server) and browser-ish code (loader, widget) run in separate
 // vitest projects; e2e specs drive Debian's Chromium through playwright-core against built assets.
 export default defineConfig({
