@@ -16,10 +16,7 @@ const INPUT_FILES = [
   'package-lock.json',
   'tsconfig.json',
   'tsconfig.build.json',
-  'vite.widget.config.ts',
-  'vite.loader.config.ts',
-  'vite.portal.config.ts',
-  'vite.sdk.config.ts',
+  'scripts/build.mjs',
 ];
 const STAMP = join(root, 'dist', '.build-fingerprint');
 
