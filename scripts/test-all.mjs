@@ -40,7 +40,7 @@ function run(name) {
       output += d;
     });
     child.on('close', (code, signal) => {
-      const result = { code: code ?? 1, signal, ms: performance.now() - t0, startedAt: t0 - started };
+      const result = { code: code ?? 1, signal, ms: performance.now() - t0, startedAt: t0 - started, output };
       results.set(name, result);
       const status = result.code === 0 ? 'ok' : `FAILED (${signal ?? `exit ${code}`})`;
       process.stdout.write(`\n── ${name}: ${status} in ${seconds(result.ms)} ──\n${output}\n`);
@@ -88,4 +88,11 @@ for (const [name, r] of [...results].sort((a, b) => a[1].startedAt - b[1].starte
   );
 }
 console.log(`total ${seconds(performance.now() - started)}`);
+
+// The skip reporter's block (server/test-support/skip-reporter.ts), repeated where it is seen.
+for (const [name, r] of results) {
+  const plain = (r.output ?? '').replace(/\x1b\[[0-9;]*m/g, '');
+  const block = /━━━━ SKIPPED, NOT RUN[\s\S]*?━━━━ end of SKIPPED, NOT RUN ━━━━/.exec(plain);
+  if (block) console.log(`\n${name}:\n${block[0]}`);
+}
 process.exit([...results.values()].every((r) => r.code === 0) ? 0 : 1);
