@@ -91,7 +91,7 @@ console.log(`total ${seconds(performance.now() - started)}`);
 
 // The skip reporter's block (server/test-support/skip-reporter.ts), repeated where it is seen.
 for (const [name, r] of results) {
-  const plain = (r.output ?? '').replace(/\x1b\[[0-9;]*m/g, '');
+  const plain = (r.output ?? '').replace(new RegExp(`${String.fromCharCode(27)}\\[[0-9;]*m`, 'g'), '');
   const block = /━━━━ SKIPPED, NOT RUN[\s\S]*?━━━━ end of SKIPPED, NOT RUN ━━━━/.exec(plain);
   if (block) console.log(`\n${name}:\n${block[0]}`);
 }
