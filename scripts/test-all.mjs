@@ -4,7 +4,8 @@
 // them, and so does the build, which the browser end-to-end suite and the size budget wait for.
 // Each suite's output is printed whole when it ends (never interleaved), then one table of what
 // each suite cost; the exit code is 1 when any suite failed.
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
+import { statSync } from 'node:fs';
 import { join } from 'node:path';
 
 const root = join(import.meta.dirname, '..');
@@ -18,6 +19,27 @@ const SUITES = {
   e2e: { cmd: [bin('vitest'), 'run', '--project', 'e2e'], after: ['build'] },
   size: { cmd: ['npm', 'run', 'size', '--silent'], after: ['build'] },
 };
+
+/**
+ * What `git status` shows, with each path's modification time: suites write screenshots, PDFs
+ * and data only into ignored folders, so a run must leave this as it found it.
+ */
+function worktreeState() {
+  const git = spawnSync('git', ['status', '--porcelain=v1', '-z', '--untracked-files=all'], { cwd: root });
+  if (git.status !== 0) return undefined; // not a git checkout (a tarball): nothing to compare
+  const entries = git.stdout.toString().split('\0').filter(Boolean);
+  return new Map(
+    entries.map((e) => {
+      const path = e.slice(3);
+      let mtime = 0;
+      try {
+        mtime = statSync(join(root, path)).mtimeMs;
+      } catch {}
+      return [path, `${e.slice(0, 2)} ${mtime}`];
+    }),
+  );
+}
+const before = worktreeState();
 
 const started = performance.now();
 const results = new Map();
@@ -40,7 +62,7 @@ function run(name) {
       output += d;
     });
     child.on('close', (code, signal) => {
-      const result = { code: code ?? 1, signal, ms: performance.now() - t0, startedAt: t0 - started };
+      const result = { code: code ?? 1, signal, ms: performance.now() - t0, startedAt: t0 - started, output };
       results.set(name, result);
       const status = result.code === 0 ? 'ok' : `FAILED (${signal ?? `exit ${code}`})`;
       process.stdout.write(`\n── ${name}: ${status} in ${seconds(result.ms)} ──\n${output}\n`);
@@ -88,4 +110,20 @@ for (const [name, r] of [...results].sort((a, b) => a[1].startedAt - b[1].starte
   );
 }
 console.log(`total ${seconds(performance.now() - started)}`);
-process.exit([...results.values()].every((r) => r.code === 0) ? 0 : 1);
+
+// The skip reporter's block (server/test-support/skip-reporter.ts), repeated where it is seen.
+for (const [name, r] of results) {
+  const plain = (r.output ?? '').replace(new RegExp(`${String.fromCharCode(27)}\\[[0-9;]*m`, 'g'), '');
+  const block = /━━━━ SKIPPED, NOT RUN[\s\S]*?━━━━ end of SKIPPED, NOT RUN ━━━━/.exec(plain);
+  if (block) console.log(`\n${name}:\n${block[0]}`);
+}
+const after = worktreeState();
+const written = after
+  ? [...after].filter(([path, state]) => before?.get(path) !== state).map(([p]) => p)
+  : [];
+if (written.length) {
+  console.log(
+    `\nFAILED: the run wrote into files git tracks or does not ignore (write into an ignored folder such as test-results/):\n${written.map((p) => `  ${p}`).join('\n')}`,
+  );
+}
+process.exit([...results.values()].every((r) => r.code === 0) && written.length === 0 ? 0 : 1);

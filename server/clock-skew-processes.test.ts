@@ -1,6 +1,5 @@
-import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createPostgresTestDatabase } from './test-support/db.ts';
 import {
   adminPost,
@@ -10,6 +9,7 @@ import {
   postJson,
   postLead,
 } from './test-support/firm-over-http.ts';
+import { needs } from './test-support/needs.ts';
 import { type ServerProcess, startServerProcess, stopServerProcess } from './test-support/server-process.ts';
 import { startReceiver } from './test-support/webhook-receiver.ts';
 
@@ -23,7 +23,6 @@ const AHEAD = {
   FAKETIME: '+120s',
   FAKETIME_DONT_FAKE_MONOTONIC: '1',
 };
-const hasFaketime = () => spawnSync('faketime', ['-f', '+120s', 'true'], { timeout: 10_000 }).status === 0;
 
 /** Answer each delivery after this long, so several are in flight at once if anything allows it. */
 const RECEIVER_DELAY_MS = 150;
@@ -31,8 +30,7 @@ const LEADS = 60;
 /** README "Webhooks": at most 3 deliveries per endpoint in flight, across all instances. */
 const IN_FLIGHT_LIMIT = 3;
 
-// Skipped where faketime is missing; CI must run it.
-describe.runIf(process.env.DATABASE_URL && process.env.REDIS_URL && (hasFaketime() || process.env.CI))(
+needs('postgres', 'redis', 'faketime').describe(
   'two instances whose clocks are 2 minutes apart, sharing PostgreSQL (PostgreSQL, Redis)',
   { timeout: 180_000 },
   () => {
@@ -46,7 +44,6 @@ describe.runIf(process.env.DATABASE_URL && process.env.REDIS_URL && (hasFaketime
     let maxInFlight = 0;
 
     beforeAll(async () => {
-      if (!hasFaketime()) throw new Error('CI must run the clock-skew test, but faketime is missing');
       receiver = await startReceiver((_req, _n, res) => {
         inFlight++;
         maxInFlight = Math.max(maxInFlight, inFlight);

@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPostgresTestDatabase } from './test-support/db.ts';
+import { needs } from './test-support/needs.ts';
 import {
   runServerProcessToExit,
   type ServerProcess,
@@ -121,7 +122,7 @@ describe('WEB_CONCURRENCY without the scale-out services', () => {
  * ports. A worker that dies is replaced while the other answers; rate limits are counted across
  * workers; SIGTERM to the primary drains every worker and loses no request.
  */
-describe.runIf(process.env.DATABASE_URL && process.env.REDIS_URL)(
+needs('postgres', 'redis').describe(
   'worker processes on one port (PostgreSQL, Redis)',
   { timeout: 180_000 },
   () => {
@@ -273,7 +274,7 @@ describe.runIf(process.env.DATABASE_URL && process.env.REDIS_URL)(
   },
 );
 
-describe.runIf(process.env.DATABASE_URL && process.env.REDIS_URL)(
+needs('postgres', 'redis').describe(
   'a worker in a crash loop (PostgreSQL, Redis)',
   { timeout: 180_000 },
   () => {

@@ -12,6 +12,7 @@ import {
   openEmbedSession,
   postLead,
 } from './test-support/firm-over-http.ts';
+import { needs } from './test-support/needs.ts';
 import { type ServerProcess, startServerProcess, stopServerProcess } from './test-support/server-process.ts';
 
 const ROUNDS = 3;
@@ -164,7 +165,7 @@ describe.concurrent('crash test: SIGKILL while leads stream in, then restart', {
     });
   });
 
-  it.runIf(process.env.DATABASE_URL && process.env.REDIS_URL)(
+  needs('postgres', 'redis').it(
     'PostgreSQL and Redis: every acknowledged lead exists once, retries add no duplicate (PostgreSQL, Redis)',
     async () => {
       const pg = await createPostgresTestDatabase(process.env.DATABASE_URL!);

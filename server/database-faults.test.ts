@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createPostgresTestDatabase } from './test-support/db.ts';
 import {
   createFirm,
@@ -9,6 +9,7 @@ import {
   postJson,
   postLead,
 } from './test-support/firm-over-http.ts';
+import { needs } from './test-support/needs.ts';
 import { type ServerProcess, startServerProcess, stopServerProcess } from './test-support/server-process.ts';
 import { startTcpProxy, type TcpProxy } from './test-support/tcp-proxy.ts';
 
@@ -32,7 +33,7 @@ const calculation = (url: string, token: string) =>
  * backends are ended as a restart, a failover or a pooler ends them, and the proxy is cut as a
  * network failure or a stopped server would.
  */
-describe.runIf(process.env.DATABASE_URL)('PostgreSQL faults under a real server process (PostgreSQL)', () => {
+needs('postgres').describe('PostgreSQL faults under a real server process (PostgreSQL)', () => {
   const adminToken = `svc_admin_${randomBytes(24).toString('base64url')}`;
   let db: Awaited<ReturnType<typeof createPostgresTestDatabase>>;
   let proxy: TcpProxy;

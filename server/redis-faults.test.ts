@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createPostgresTestDatabase } from './test-support/db.ts';
 import {
   createFirm,
@@ -10,7 +10,8 @@ import {
   postJson,
   postLead,
 } from './test-support/firm-over-http.ts';
-import { hasRedisServer, type OwnRedis, startOwnRedis } from './test-support/redis-server.ts';
+import { needs } from './test-support/needs.ts';
+import { type OwnRedis, startOwnRedis } from './test-support/redis-server.ts';
 import { type ServerProcess, startServerProcess, stopServerProcess } from './test-support/server-process.ts';
 
 /** A client gives up after this: "answers within a few seconds". */
@@ -20,7 +21,7 @@ const PATIENCE_MS = 3_000;
  * A server process on PostgreSQL and a Redis of the test's own, which the test freezes with
  * SIGSTOP: connections stay open and nothing answers, as in a partition or a stuck server.
  */
-describe.runIf(process.env.DATABASE_URL && hasRedisServer())(
+needs('postgres', 'redis-server').describe(
   'Redis frozen under a real server process (PostgreSQL, Redis)',
   () => {
     const adminToken = `svc_admin_${randomBytes(24).toString('base64url')}`;

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createPostgresTestDatabase } from './test-support/db.ts';
+import { needs } from './test-support/needs.ts';
 import { type ServerProcess, startServerProcess, stopServerProcess } from './test-support/server-process.ts';
 
 type Instance = ServerProcess;
@@ -17,7 +18,7 @@ const post = (url: string, body: unknown, headers: Record<string, string> = {}) 
  * a load balancer, configured only with the database URL, the Redis URL, the secret key and the
  * admin token.
  */
-describe.runIf(process.env.DATABASE_URL && process.env.REDIS_URL)(
+needs('postgres', 'redis').describe(
   'two server processes sharing PostgreSQL and Redis (PostgreSQL, Redis)',
   { timeout: 120_000 },
   () => {

@@ -12,6 +12,7 @@ import { encrypt } from './secrets/encryption.ts';
 import { runCli } from './test-support/cli.ts';
 import { createPostgresTestDatabase } from './test-support/db.ts';
 import { adminPost, createFirm, postJson } from './test-support/firm-over-http.ts';
+import { needs } from './test-support/needs.ts';
 import { startStack } from './test-support/stack.ts';
 import { startReceiver } from './test-support/webhook-receiver.ts';
 
@@ -194,7 +195,7 @@ describe('secrets rotate', { timeout: 360_000 }, () => {
     }
   });
 
-  it.runIf(process.env.DATABASE_URL && process.env.REDIS_URL)(
+  needs('postgres', 'redis').it(
     're-encrypts every secret of a PostgreSQL database atomically (PostgreSQL, Redis)',
     async () => {
       const pg = await createPostgresTestDatabase(process.env.DATABASE_URL!);

@@ -1,14 +1,15 @@
 import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { RunningServers } from './servers.ts';
 import { createPostgresTestDatabase } from './test-support/db.ts';
+import { needs } from './test-support/needs.ts';
 import { startStack } from './test-support/stack.ts';
 
 /**
  * Two whole servers on different ports sharing one PostgreSQL database, configured only with the
  * database URL and the secret key (as the README promises): each one's tokens verify on the other.
  */
-describe.runIf(process.env.DATABASE_URL)('token issuer across instances (PostgreSQL)', () => {
+needs('postgres').describe('token issuer across instances (PostgreSQL)', () => {
   let pg: Awaited<ReturnType<typeof createPostgresTestDatabase>>;
   let a: RunningServers;
   let b: RunningServers;

@@ -5,6 +5,7 @@ import { sql } from 'drizzle-orm';
 import { getTableConfig, PgTable } from 'drizzle-orm/pg-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPostgresTestDatabase, createTestDatabase } from '../test-support/db.ts';
+import { needs } from '../test-support/needs.ts';
 import { findAccountById, insertAccount } from './accounts-repo.ts';
 import { createDatabase, type Database } from './database.ts';
 import { newId } from './ids.ts';
@@ -108,7 +109,7 @@ describe('test template', () => {
   });
 });
 
-describe.runIf(process.env.DATABASE_URL)('migrations on PostgreSQL (PostgreSQL)', () => {
+needs('postgres').describe('migrations on PostgreSQL (PostgreSQL)', () => {
   it('apply once even when several instances start together, in a database of their own', async () => {
     const { database, url, drop } = await createPostgresTestDatabase(process.env.DATABASE_URL!);
     try {

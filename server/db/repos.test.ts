@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createPostgresTestDatabase, createTestDatabase, resetDatabase } from '../test-support/db.ts';
+import { needs } from '../test-support/needs.ts';
 import { countAccounts, findAccountById, insertAccount } from './accounts-repo.ts';
 import {
   findApiKeyByHmac,
@@ -199,7 +200,7 @@ describe('repositories on PGlite', () => {
   });
 });
 
-describe.runIf(process.env.DATABASE_URL)('repositories on PostgreSQL (PostgreSQL)', () => {
+needs('postgres').describe('repositories on PostgreSQL (PostgreSQL)', () => {
   repositorySuite(async () => {
     const { database, drop } = await createPostgresTestDatabase(process.env.DATABASE_URL!);
     return { database, done: drop };

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { needs } from '../test-support/needs.ts';
 import { createCounters } from './counters.ts';
 import { createRateLimiter } from './rate-limiter.ts';
 import { createSignInLimiter } from './sign-in-limiter.ts';
@@ -67,7 +68,7 @@ describe('fixed-window counters', () => {
   });
 });
 
-describe.runIf(process.env.REDIS_URL)('counters in the shared Redis (Redis)', () => {
+needs('redis').describe('counters in the shared Redis (Redis)', () => {
   const redis = new Redis(process.env.REDIS_URL ?? '', { lazyConnect: true, maxRetriesPerRequest: 1 });
   const prefix = `svc-counters-${randomBytes(6).toString('hex')}:`;
   afterAll(async () => {

@@ -2,6 +2,7 @@ import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createApp } from '../app.ts';
 import { coreDeps } from '../test-support/app.ts';
+import { needs } from '../test-support/needs.ts';
 import { createRouter } from './openapi-router.ts';
 import { rateLimitGroupOf } from './rate-limit-groups.ts';
 import { createRateLimiter } from './rate-limiter.ts';
@@ -109,7 +110,7 @@ describe('rate limiting', () => {
   });
 });
 
-describe.runIf(process.env.REDIS_URL)('rate limiting shared through Redis (Redis)', () => {
+needs('redis').describe('rate limiting shared through Redis (Redis)', () => {
   const redis = new Redis(process.env.REDIS_URL ?? '', { lazyConnect: true, maxRetriesPerRequest: 1 });
   afterAll(() => redis.quit());
 

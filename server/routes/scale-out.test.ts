@@ -1,14 +1,15 @@
 import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createDatabase, type Database } from '../db/database.ts';
 import { createPostgresTestDatabase } from '../test-support/db.ts';
+import { needs } from '../test-support/needs.ts';
 import { createTestContext, type TestContext } from '../test-support/services.ts';
 
 /**
  * Two server instances on one PostgreSQL database, as behind a load balancer: the guarantees of
  * refresh rotation, single-use codes, seats and idempotent leads must hold across them.
  */
-describe.runIf(process.env.DATABASE_URL)('two instances sharing PostgreSQL (PostgreSQL)', () => {
+needs('postgres').describe('two instances sharing PostgreSQL (PostgreSQL)', () => {
   let pg: Awaited<ReturnType<typeof createPostgresTestDatabase>>;
   let second: Database;
   let a: TestContext;

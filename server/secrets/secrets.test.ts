@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDatabase, type Database, type Db } from '../db/database.ts';
 import { secrets } from '../db/schema.ts';
 import { createPostgresTestDatabase, createTestDatabase } from '../test-support/db.ts';
+import { needs } from '../test-support/needs.ts';
 import { decrypt, encrypt } from './encryption.ts';
 import { loadSecretKey } from './secret-key.ts';
 import { createSecretStore } from './secret-store.ts';
@@ -110,7 +111,7 @@ describe('secret store', () => {
   });
 });
 
-describe.runIf(process.env.DATABASE_URL)('secret store across instances (PostgreSQL)', () => {
+needs('postgres').describe('secret store across instances (PostgreSQL)', () => {
   it('gives instances that start together the same value', async () => {
     const { url, drop } = await createPostgresTestDatabase(process.env.DATABASE_URL!);
     const instances = await Promise.all([1, 2, 3].map(() => createDatabase({ databaseUrl: url })));

@@ -1,9 +1,10 @@
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { createPostgresTestDatabase } from '../../test-support/db.ts';
+import { needs } from '../../test-support/needs.ts';
 import { createHotBackup } from './hot-backup.ts';
 
 // The embedded database's backup is taken from a running server in cli/backup.test.ts.
-describe.runIf(process.env.DATABASE_URL)('hot backup on PostgreSQL (PostgreSQL)', () => {
+needs('postgres').describe('hot backup on PostgreSQL (PostgreSQL)', () => {
   it('is NOT_IMPLEMENTED (501), pointing to pg_dump', async () => {
     const pg = await createPostgresTestDatabase(process.env.DATABASE_URL!);
     try {

@@ -2,12 +2,13 @@ import { randomBytes } from 'node:crypto';
 import { connect, createServer, type Server, type Socket } from 'node:net';
 import { sql } from 'drizzle-orm';
 import { Redis } from 'ioredis';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { loadConfig } from '../../env.ts';
 import { systemClock } from '../../lib/clock.ts';
 import { silentLogger } from '../../logger.ts';
 import { createApiApp, createServices, type Services } from '../../services.ts';
 import { createPostgresTestDatabase } from '../../test-support/db.ts';
+import { needs } from '../../test-support/needs.ts';
 import { createAccount } from '../accounts/accounts.ts';
 import { createLicense } from '../licensing/licenses.ts';
 
@@ -46,7 +47,7 @@ async function redisProxy(
   };
 }
 
-describe.runIf(process.env.DATABASE_URL && process.env.REDIS_URL)(
+needs('postgres', 'redis').describe(
   'lookup caches while Redis is unreachable (PostgreSQL, Redis)',
   { timeout: 60_000 },
   () => {

@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createDatabase, type Database } from '../../db/database.ts';
 import { createPostgresTestDatabase } from '../../test-support/db.ts';
+import { needs } from '../../test-support/needs.ts';
 import { createTestContext, type TestContext } from '../../test-support/services.ts';
 import { startReceiver } from '../../test-support/webhook-receiver.ts';
 import type { DeliveryDeps } from './deps.ts';
@@ -15,7 +16,7 @@ import { runDeliveryOnce } from './worker.ts';
  * `FOR UPDATE SKIP LOCKED` must keep every delivery with one instance and the per-endpoint limit
  * must hold across them.
  */
-describe.runIf(process.env.DATABASE_URL)('delivery workers sharing PostgreSQL (PostgreSQL)', () => {
+needs('postgres').describe('delivery workers sharing PostgreSQL (PostgreSQL)', () => {
   let pg: Awaited<ReturnType<typeof createPostgresTestDatabase>>;
   let second: Database;
   let a: TestContext;

@@ -6,6 +6,7 @@ import { systemClock } from '../../lib/clock.ts';
 import { silentLogger } from '../../logger.ts';
 import { createApiApp, createServices } from '../../services.ts';
 import { createTestDatabase } from '../../test-support/db.ts';
+import { needs } from '../../test-support/needs.ts';
 import { createTestContext, type TestContext } from '../../test-support/services.ts';
 
 /**
@@ -66,7 +67,7 @@ function keysOf([command = '', ...args]: string[]): string[] {
   return args.slice(0, 1);
 }
 
-describe.runIf(process.env.REDIS_URL)('Redis keys one instance writes (Redis)', () => {
+needs('redis').describe('Redis keys one instance writes (Redis)', () => {
   let redis: Redis;
   let monitor: Redis | undefined;
   const prefix = `svc-t23-${randomBytes(6).toString('hex')}:`;
