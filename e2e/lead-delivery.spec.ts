@@ -146,10 +146,11 @@ describe('leads from a host page over plain HTTP on a non-loopback host name', (
   );
 });
 
-/** The first fenced block of `lang` after `heading` in README.md, exactly as printed there. */
-function readmeBlock(heading: string, lang: string): string {
-  const readme = readFileSync(fileURLToPath(new URL('../README.md', import.meta.url)), 'utf8');
-  const section = readme.slice(readme.indexOf(heading));
+/** The first fenced block of `lang` after `heading` in docs/embedding.md, exactly as printed there. */
+function embeddingDocBlock(heading: string, lang: string): string {
+  const doc = readFileSync(fileURLToPath(new URL('../docs/embedding.md', import.meta.url)), 'utf8');
+  if (!doc.includes(heading)) throw new Error(`no heading ${heading} in docs/embedding.md`);
+  const section = doc.slice(doc.indexOf(heading));
   const match = section.match(new RegExp(`\`\`\`${lang}\\n([\\s\\S]*?)\`\`\``));
   if (!match) throw new Error(`no ${lang} block under ${heading}`);
   return match[1]!;
@@ -175,8 +176,8 @@ describe('listener snippets as printed, with an async loader', () => {
     return { host, logged };
   }
 
-  it('README "Events": document.addEventListener hears svc-result', async () => {
-    const html = readmeBlock('### Events', 'html');
+  it('docs/embedding.md "Events": document.addEventListener hears svc-result', async () => {
+    const html = embeddingDocBlock('\n## Events\n', 'html');
     expect(html).toMatch(
       /loader\.js" [^>]*async><\/script>\n<script>\n\s+document\.addEventListener\('svc-result'/,
     );

@@ -1,6 +1,7 @@
 /**
  * Writes the generated parts of docs/ (`npm run docs`): the configuration tables from
- * server/env.ts and the CLI reference from the CLI's own usage text. Each part sits between
+ * server/env.ts, the CLI reference from the CLI's own usage text, and the whole of
+ * docs/rules-and-sources.md from the estate-tax rule catalog. A part of a page sits between
  * `<!-- generated:NAME -->` and `<!-- /generated:NAME -->`; the words around it are written by hand.
  * `--check` writes nothing and exits 1 when a part differs from what would be written
  * (server/docs.test.ts makes the same comparison in `npm test`).
@@ -8,6 +9,8 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { z } from 'zod';
+import { rulesCatalog } from '../calculators/estate-tax/rules-catalog.ts';
+import { rulesMarkdown } from '../calculators/estate-tax/rules-markdown.ts';
 import { BACKUP_USAGE } from '../server/cli/backup-commands.ts';
 import { USAGE } from '../server/cli/commands.ts';
 import { SECRETS_USAGE } from '../server/cli/secrets-commands.ts';
@@ -62,11 +65,15 @@ function cliReference(): string {
   return ['```', CLI_USAGE, '```'].join('\n');
 }
 
+/** The name of a part that is a whole file (no markers). */
+export const WHOLE_FILE = '*';
+
 /** Each generated part: the file it lives in, its marker name, and what it holds now. */
 export function generatedParts(): { file: string; name: string; text: string }[] {
   return [
     { file: 'docs/configuration.md', name: 'env', text: configurationTables() },
     { file: 'docs/cli.md', name: 'cli', text: cliReference() },
+    { file: 'docs/rules-and-sources.md', name: WHOLE_FILE, text: rulesMarkdown(rulesCatalog()) },
   ];
 }
 
@@ -74,6 +81,7 @@ const markers = (name: string) => [`<!-- generated:${name} -->`, `<!-- /generate
 
 /** The part between a file's markers, or undefined when the markers are missing. */
 export function currentPart(content: string, name: string): string | undefined {
+  if (name === WHOLE_FILE) return content;
   const [open, close] = markers(name);
   const start = content.indexOf(open);
   const end = content.indexOf(close);
@@ -82,6 +90,7 @@ export function currentPart(content: string, name: string): string | undefined {
 }
 
 function withPart(content: string, name: string, text: string): string {
+  if (name === WHOLE_FILE) return text;
   const [open, close] = markers(name);
   const start = content.indexOf(open);
   const end = content.indexOf(close);
