@@ -86,7 +86,10 @@ export function currentPart(content: string, name: string): string | undefined {
   const start = content.indexOf(open);
   const end = content.indexOf(close);
   if (start < 0 || end < start) return undefined;
-  return content.slice(start + open.length, end).replace(/^\n/, '').replace(/\n$/, '');
+  return content
+    .slice(start + open.length, end)
+    .replace(/^\n/, '')
+    .replace(/\n$/, '');
 }
 
 function withPart(content: string, name: string, text: string): string {

@@ -134,13 +134,26 @@ export const ENV_DOCS = {
     section: 'Processes and health',
     description: '`production` never prints demo credentials; `test` is what the test suites set',
   },
-  HOST: { section: 'Listeners and addresses', description: 'interface the API, embed and examples listeners bind to' },
-  API_PORT: { section: 'Listeners and addresses', description: 'API port (`0` = any free port); the portal is served here too' },
-  EMBED_PORT: { section: 'Listeners and addresses', description: 'embed host port: `loader.js`, widget pages and assets' },
-  EXAMPLES_PORT: { section: 'Listeners and addresses', description: 'example host pages, on another origin so origin checks are real' },
+  HOST: {
+    section: 'Listeners and addresses',
+    description: 'interface the API, embed and examples listeners bind to',
+  },
+  API_PORT: {
+    section: 'Listeners and addresses',
+    description: 'API port (`0` = any free port); the portal is served here too',
+  },
+  EMBED_PORT: {
+    section: 'Listeners and addresses',
+    description: 'embed host port: `loader.js`, widget pages and assets',
+  },
+  EXAMPLES_PORT: {
+    section: 'Listeners and addresses',
+    description: 'example host pages, on another origin so origin checks are real',
+  },
   DATA_DIR: {
     section: 'Listeners and addresses',
-    description: 'embedded database, key file, admin token, mail files; created 0700, files 0600 (tightened on start-up)',
+    description:
+      'embedded database, key file, admin token, mail files; created 0700, files 0600 (tightened on start-up)',
   },
   DATABASE_URL: {
     section: 'Database and Redis',
@@ -149,7 +162,7 @@ export const ENV_DOCS = {
   },
   REDIS_URL: {
     section: 'Database and Redis',
-    description: 'shared rate-limit counters and the lookup caches\' epoch (`redis://` or `rediss://`)',
+    description: "shared rate-limit counters and the lookup caches' epoch (`redis://` or `rediss://`)",
     unset: 'counters in process memory',
   },
   REDIS_KEY_PREFIX: {
@@ -158,12 +171,12 @@ export const ENV_DOCS = {
   },
   PUBLIC_API_URL: {
     section: 'Listeners and addresses',
-    description: 'the API\'s public base URL (token issuer, links in mails)',
+    description: "the API's public base URL (token issuer, links in mails)",
     unset: '`http://HOST:API_PORT`',
   },
   PUBLIC_EMBED_URL: {
     section: 'Listeners and addresses',
-    description: 'the embed host\'s public origin',
+    description: "the embed host's public origin",
     unset: '`http://HOST:EMBED_PORT`',
   },
   PUBLIC_EXAMPLES_URL: {
@@ -173,7 +186,7 @@ export const ENV_DOCS = {
   },
   PUBLIC_PORTAL_URL: {
     section: 'Listeners and addresses',
-    description: 'where the portal is served; WebAuthn\'s origin and relying party (a host name, never an IP)',
+    description: "where the portal is served; WebAuthn's origin and relying party (a host name, never an IP)",
     unset: '`http://localhost:API_PORT`',
   },
   CORS_ORIGINS: {
@@ -188,13 +201,20 @@ export const ENV_DOCS = {
     unset: '`false`: the socket address is the client',
   },
   RATE_LIMIT_SCALE: { section: 'HTTP', description: 'multiplies every rate limit' },
-  BODY_LIMIT_BYTES: { section: 'HTTP', description: 'largest accepted request body (413 `PAYLOAD_TOO_LARGE` above)' },
+  BODY_LIMIT_BYTES: {
+    section: 'HTTP',
+    description: 'largest accepted request body (413 `PAYLOAD_TOO_LARGE` above)',
+  },
   STRIPE_SECRET_KEY: {
     section: 'Stripe',
     description: 'use Stripe for checkout and the billing portal',
     unset: 'the built-in billing page; checkout answers 501',
   },
-  STRIPE_API_BASE: { section: 'Stripe', description: 'Stripe\'s API base URL (testing against a local stand-in)', unset: 'Stripe\'s' },
+  STRIPE_API_BASE: {
+    section: 'Stripe',
+    description: "Stripe's API base URL (testing against a local stand-in)",
+    unset: "Stripe's",
+  },
   STRIPE_WEBHOOK_SECRET: {
     section: 'Stripe',
     description: 'the `whsec_…` signing secret of the Stripe webhook endpoint',
@@ -223,7 +243,10 @@ export const ENV_DOCS = {
     description:
       'server processes sharing the ports on this machine (`auto` = one per core); above 1 needs `DATABASE_URL` and `REDIS_URL`',
   },
-  SHUTDOWN_TIMEOUT_MS: { section: 'Processes and health', description: 'how long SIGTERM waits for in-flight requests' },
+  SHUTDOWN_TIMEOUT_MS: {
+    section: 'Processes and health',
+    description: 'how long SIGTERM waits for in-flight requests',
+  },
   READY_MIN_FREE_MB: {
     section: 'Processes and health',
     description: '`/readyz` answers 503 when the file system of `DATA_DIR` has less free space (MB)',
@@ -233,12 +256,18 @@ export const ENV_DOCS = {
     description: 'comma list of webhook hosts that may resolve to private addresses (`127.0.0.1,localhost`)',
     unset: 'none',
   },
-  WEBHOOK_TIMEOUT_MS: { section: 'Lead delivery and mail', description: 'time for one webhook attempt, response included' },
+  WEBHOOK_TIMEOUT_MS: {
+    section: 'Lead delivery and mail',
+    description: 'time for one webhook attempt, response included',
+  },
   DELIVERY_WORKER: {
     section: 'Lead delivery and mail',
     description: 'run the delivery and retention worker in this process',
   },
-  DELIVERY_POLL_MS: { section: 'Lead delivery and mail', description: 'how often an idle worker looks for due work' },
+  DELIVERY_POLL_MS: {
+    section: 'Lead delivery and mail',
+    description: 'how often an idle worker looks for due work',
+  },
   DELIVERY_CONCURRENCY: {
     section: 'Lead delivery and mail',
     description: 'webhook attempts one instance keeps in flight (C); one firm gets at most max(2, C/4)',
@@ -252,16 +281,21 @@ export const ENV_DOCS = {
     description: '`smtp://user:pass@host:587` or `smtps://…` for alert, sign-in and invitation mails',
     unset: 'each mail is written to `DATA_DIR/outbox/`',
   },
-  MAIL_FROM: { section: 'Lead delivery and mail', description: 'sender of every mail (alerts, sign-in links, invitations)' },
+  MAIL_FROM: {
+    section: 'Lead delivery and mail',
+    description: 'sender of every mail (alerts, sign-in links, invitations)',
+  },
   RESULT_RETENTION_DAYS: { section: 'Retention', description: 'days a result without a lead is kept' },
-  ACCOUNT_CLOSE_GRACE_DAYS: { section: 'Retention', description: 'days between `account close` and the deletion of the firm\'s data' },
+  ACCOUNT_CLOSE_GRACE_DAYS: {
+    section: 'Retention',
+    description: "days between `account close` and the deletion of the firm's data",
+  },
   PLANS: {
     section: 'HTTP',
     description: 'JSON overrides of the plan table, e.g. `{"pro":{"seats":5}}`',
     unset: 'the built-in plans',
   },
 } satisfies Record<keyof z.input<typeof EnvSchema>, EnvDoc>;
-
 
 export interface Config extends Env {
   publicApiUrl: string;
