@@ -16,7 +16,8 @@ import { createTestContext } from './test-support/services.ts';
 /**
  * Docs stay honest: every environment variable, CLI command, HTTP path and error code that
  * README.md and docs/ name exists in the code; every relative link resolves; the generated parts
- * are what `npm run docs` would write now. Each rule is written down next to its extractor.
+ * are what `npm run docs` would write now; every `npm run NAME` is a script of package.json. Each
+ * rule is written down next to its extractor.
  */
 const root = fileURLToPath(new URL('..', import.meta.url));
 const read = (path: string) => readFileSync(join(root, path), 'utf8');
@@ -298,6 +299,17 @@ describe('README.md and docs/', () => {
     const findings = docs.flatMap(pathMentions);
     expect(findings.length).toBeGreaterThan(50);
     expect(where(findings.filter((f) => !routes.some((r) => matches(f.name, r))))).toEqual([]);
+  });
+
+  it('name only npm scripts package.json has (`npm run NAME`)', () => {
+    const scripts = (JSON.parse(read('package.json')) as { scripts: Record<string, string> }).scripts;
+    const findings = docs.flatMap((doc) =>
+      [doc.prose, ...doc.blocks].flatMap((text) =>
+        [...text.matchAll(/npm run ([a-z][\w:-]*)/g)].map((m) => ({ file: doc.file, name: m[1]! })),
+      ),
+    );
+    expect(findings.length).toBeGreaterThan(20);
+    expect(where(findings.filter((f) => !(f.name in scripts)))).toEqual([]);
   });
 
   it('link only to files (and headings) that exist', () => {
