@@ -19,7 +19,7 @@ import { ENV_DOCS, ENV_SECTIONS, type EnvDoc, EnvSchema } from '../server/env.ts
 const root = fileURLToPath(new URL('..', import.meta.url));
 
 /** The CLI's full usage text, exactly as `npm run svc -- --help` prints it. */
-export const CLI_USAGE = `${USAGE}\n\n${BACKUP_USAGE}\n${SECRETS_USAGE}`;
+const CLI_USAGE = `${USAGE}\n\n${BACKUP_USAGE}\n${SECRETS_USAGE}`;
 
 /** `account create`, `keys rotate`, `backup`, …: the commands the usage text lists. */
 export function cliCommands(usage = CLI_USAGE): string[] {
@@ -34,7 +34,7 @@ export function cliCommands(usage = CLI_USAGE): string[] {
 type Def = { type: string; defaultValue?: unknown; in?: z.ZodType; innerType?: z.ZodType };
 
 /** The schema's own default of a variable, looking through `.optional()`, `.transform()` and refinements. */
-export function defaultOf(schema: z.ZodType): unknown {
+function defaultOf(schema: z.ZodType): unknown {
   const def = (schema as unknown as { _zod: { def: Def } })._zod.def;
   if (def.type === 'default') return def.defaultValue;
   if (def.type === 'pipe' && def.in) return defaultOf(def.in);
@@ -51,7 +51,7 @@ function defaultCell(name: string, doc: EnvDoc): string {
 }
 
 /** One table per section of every variable `server/env.ts` reads, in the schema's order. */
-export function configurationTables(): string {
+function configurationTables(): string {
   const entries = Object.entries(ENV_DOCS) as [string, EnvDoc][];
   return ENV_SECTIONS.map((section) => {
     const rows = entries
@@ -66,7 +66,7 @@ function cliReference(): string {
 }
 
 /** The name of a part that is a whole file (no markers). */
-export const WHOLE_FILE = '*';
+const WHOLE_FILE = '*';
 
 /** Each generated part: the file it lives in, its marker name, and what it holds now. */
 export function generatedParts(): { file: string; name: string; text: string }[] {
