@@ -146,10 +146,11 @@ describe('leads from a host page over plain HTTP on a non-loopback host name', (
   );
 });
 
-/** The first fenced block of `lang` after `heading` in README.md, exactly as printed there. */
-function readmeBlock(heading: string, lang: string): string {
-  const readme = readFileSync(fileURLToPath(new URL('../README.md', import.meta.url)), 'utf8');
-  const section = readme.slice(readme.indexOf(heading));
+/** The first fenced block of `lang` after `heading` in a markdown file, exactly as printed there. */
+function docBlock(file: 'README.md' | 'docs/embedding.md', heading: string, lang: string): string {
+  const doc = readFileSync(fileURLToPath(new URL(`../${file}`, import.meta.url)), 'utf8');
+  if (!doc.includes(heading)) throw new Error(`no heading ${heading} in ${file}`);
+  const section = doc.slice(doc.indexOf(heading));
   const match = section.match(new RegExp(`\`\`\`${lang}\\n([\\s\\S]*?)\`\`\``));
   if (!match) throw new Error(`no ${lang} block under ${heading}`);
   return match[1]!;
@@ -175,8 +176,8 @@ describe('listener snippets as printed, with an async loader', () => {
     return { host, logged };
   }
 
-  it('README "Events": document.addEventListener hears svc-result', async () => {
-    const html = readmeBlock('### Events', 'html');
+  it('docs/embedding.md "Events": document.addEventListener hears svc-result', async () => {
+    const html = docBlock('docs/embedding.md', '\n## Events\n', 'html');
     expect(html).toMatch(
       /loader\.js" [^>]*async><\/script>\n<script>\n\s+document\.addEventListener\('svc-result'/,
     );
@@ -187,6 +188,24 @@ describe('listener snippets as printed, with an async loader', () => {
     await frame.getByLabel('State of residence').selectOption('NY');
     await frame.getByRole('button', { name: 'Calculate' }).click();
     await expect.poll(() => logged.find((l) => l.startsWith('estimate res_')), WAIT).toBeDefined();
+    expect(host.pageErrors).toEqual([]);
+    await host.close();
+  });
+
+  it('README "A first embed": the snippet mounts the widget and its listener hears svc-lead', async () => {
+    const html = docBlock('README.md', '\n## A first embed\n', 'html');
+    expect(html).toContain('data-key="svc_pk_…" async></script>');
+    const { host, logged } = await runPage(html);
+    await expect.poll(() => host.count('svc-ready'), WAIT).toBe(1);
+    const frame = await host.frame();
+    await frame.locator('#f-estateValue').fill('8,000,000');
+    await frame.getByLabel('State of residence').selectOption('NY');
+    await frame.getByRole('button', { name: 'Calculate' }).click();
+    await frame.getByLabel('Your name').fill('Ada Readme');
+    await frame.getByLabel('Email', { exact: true }).fill('readme@example.com');
+    await frame.locator('#lead-consent').check();
+    await frame.getByRole('button', { name: 'Send my details' }).click();
+    await expect.poll(() => logged.find((l) => l.startsWith('new lead lead_')), WAIT).toBeDefined();
     expect(host.pageErrors).toEqual([]);
     await host.close();
   });

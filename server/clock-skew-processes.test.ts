@@ -27,7 +27,7 @@ const AHEAD = {
 /** Answer each delivery after this long, so several are in flight at once if anything allows it. */
 const RECEIVER_DELAY_MS = 150;
 const LEADS = 60;
-/** README "Webhooks": at most 3 deliveries per endpoint in flight, across all instances. */
+/** docs/webhooks.md: at most 3 deliveries per endpoint in flight, across all instances. */
 const IN_FLIGHT_LIMIT = 3;
 
 needs('postgres', 'redis', 'faketime').describe(

@@ -23,7 +23,7 @@ const optionalUrl = (protocols: string[]) =>
     `must be a URL starting with ${protocols.join(' or ')}//`,
   );
 
-const EnvSchema = z.object({
+export const EnvSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   HOST: z.string().min(1).default('127.0.0.1'),
   API_PORT: port(8787),
@@ -108,6 +108,194 @@ const EnvSchema = z.object({
 });
 
 export type Env = z.output<typeof EnvSchema>;
+
+/** A variable as docs/configuration.md shows it (written by `npm run docs`, scripts/docs-generate.ts). */
+export interface EnvDoc {
+  section: EnvSection;
+  description: string;
+  /** What happens when the variable is unset and the schema has no default of its own. */
+  unset?: string;
+}
+export type EnvSection = (typeof ENV_SECTIONS)[number];
+export const ENV_SECTIONS = [
+  'Listeners and addresses',
+  'Database and Redis',
+  'HTTP',
+  'Secrets and tokens',
+  'Stripe',
+  'Processes and health',
+  'Lead delivery and mail',
+  'Retention',
+] as const;
+
+/** Every variable of `EnvSchema`, described; the type makes a new variable without words fail to compile. */
+export const ENV_DOCS = {
+  NODE_ENV: {
+    section: 'Processes and health',
+    description: '`production` never prints demo credentials; `test` is what the test suites set',
+  },
+  HOST: {
+    section: 'Listeners and addresses',
+    description: 'interface the API, embed and examples listeners bind to',
+  },
+  API_PORT: {
+    section: 'Listeners and addresses',
+    description: 'API port (`0` = any free port); the portal is served here too',
+  },
+  EMBED_PORT: {
+    section: 'Listeners and addresses',
+    description: 'embed host port: `loader.js`, widget pages and assets',
+  },
+  EXAMPLES_PORT: {
+    section: 'Listeners and addresses',
+    description: 'example host pages, on another origin so origin checks are real',
+  },
+  DATA_DIR: {
+    section: 'Listeners and addresses',
+    description:
+      'embedded database, key file, admin token, mail files; created 0700, files 0600 (tightened on start-up)',
+  },
+  DATABASE_URL: {
+    section: 'Database and Redis',
+    description: 'PostgreSQL (`postgres://…`)',
+    unset: 'the embedded PGlite database in `DATA_DIR`',
+  },
+  REDIS_URL: {
+    section: 'Database and Redis',
+    description: "shared rate-limit counters and the lookup caches' epoch (`redis://` or `rediss://`)",
+    unset: 'counters in process memory',
+  },
+  REDIS_KEY_PREFIX: {
+    section: 'Database and Redis',
+    description: 'prefix of every Redis key svc writes (deployments or test runs sharing one Redis)',
+  },
+  PUBLIC_API_URL: {
+    section: 'Listeners and addresses',
+    description: "the API's public base URL (token issuer, links in mails)",
+    unset: '`http://HOST:API_PORT`',
+  },
+  PUBLIC_EMBED_URL: {
+    section: 'Listeners and addresses',
+    description: "the embed host's public origin",
+    unset: '`http://HOST:EMBED_PORT`',
+  },
+  PUBLIC_EXAMPLES_URL: {
+    section: 'Listeners and addresses',
+    description: 'the examples host',
+    unset: '`http://localhost:EXAMPLES_PORT`',
+  },
+  PUBLIC_PORTAL_URL: {
+    section: 'Listeners and addresses',
+    description: "where the portal is served; WebAuthn's origin and relying party (a host name, never an IP)",
+    unset: '`http://localhost:API_PORT`',
+  },
+  CORS_ORIGINS: {
+    section: 'HTTP',
+    description: 'extra origins allowed to call the REST API from a browser (comma list)',
+    unset: 'none',
+  },
+  TRUST_PROXY: {
+    section: 'HTTP',
+    description:
+      'which `X-Forwarded-For` entries to believe: `false`, `true` (= `1`), a hop count, or a comma list of trusted proxy CIDRs',
+    unset: '`false`: the socket address is the client',
+  },
+  RATE_LIMIT_SCALE: { section: 'HTTP', description: 'multiplies every rate limit' },
+  BODY_LIMIT_BYTES: {
+    section: 'HTTP',
+    description: 'largest accepted request body (413 `PAYLOAD_TOO_LARGE` above)',
+  },
+  STRIPE_SECRET_KEY: {
+    section: 'Stripe',
+    description: 'use Stripe for checkout and the billing portal',
+    unset: 'the built-in billing page; checkout answers 501',
+  },
+  STRIPE_API_BASE: {
+    section: 'Stripe',
+    description: "Stripe's API base URL (testing against a local stand-in)",
+    unset: "Stripe's",
+  },
+  STRIPE_WEBHOOK_SECRET: {
+    section: 'Stripe',
+    description: 'the `whsec_…` signing secret of the Stripe webhook endpoint',
+    unset: '`POST /v1/webhooks/stripe` answers 501',
+  },
+  SECRET_KEY: {
+    section: 'Secrets and tokens',
+    description:
+      'at least 32 characters; encrypts signing keys and secrets at rest. Set it when several instances share PostgreSQL',
+    unset: 'a key file, `DATA_DIR/secret.key`',
+  },
+  ADMIN_TOKEN: {
+    section: 'Secrets and tokens',
+    description: 'at least 32 characters; bearer token of the admin API the CLI calls',
+    unset: 'generated into `DATA_DIR/admin-token`',
+  },
+  METRICS_TOKEN: {
+    section: 'Secrets and tokens',
+    description: 'at least 16 characters; enables `GET /metrics` for that bearer token',
+    unset: 'no `/metrics`',
+  },
+  SEED_DEMO: { section: 'Processes and health', description: 'create the demo firm on an empty database' },
+  LOG_LEVEL: { section: 'Processes and health', description: 'pino level (`silent` mutes the logs)' },
+  WEB_CONCURRENCY: {
+    section: 'Processes and health',
+    description:
+      'server processes sharing the ports on this machine (`auto` = one per core); above 1 needs `DATABASE_URL` and `REDIS_URL`',
+  },
+  SHUTDOWN_TIMEOUT_MS: {
+    section: 'Processes and health',
+    description: 'how long SIGTERM waits for in-flight requests',
+  },
+  READY_MIN_FREE_MB: {
+    section: 'Processes and health',
+    description: '`/readyz` answers 503 when the file system of `DATA_DIR` has less free space (MB)',
+  },
+  WEBHOOK_ALLOW_PRIVATE_HOSTS: {
+    section: 'Lead delivery and mail',
+    description: 'comma list of webhook hosts that may resolve to private addresses (`127.0.0.1,localhost`)',
+    unset: 'none',
+  },
+  WEBHOOK_TIMEOUT_MS: {
+    section: 'Lead delivery and mail',
+    description: 'time for one webhook attempt, response included',
+  },
+  DELIVERY_WORKER: {
+    section: 'Lead delivery and mail',
+    description: 'run the delivery and retention worker in this process',
+  },
+  DELIVERY_POLL_MS: {
+    section: 'Lead delivery and mail',
+    description: 'how often an idle worker looks for due work',
+  },
+  DELIVERY_CONCURRENCY: {
+    section: 'Lead delivery and mail',
+    description: 'webhook attempts one instance keeps in flight (C); one firm gets at most max(2, C/4)',
+  },
+  MAIL_CONCURRENCY: {
+    section: 'Lead delivery and mail',
+    description: 'mails one instance sends at once (its own pool; one firm at most 2)',
+  },
+  SMTP_URL: {
+    section: 'Lead delivery and mail',
+    description: '`smtp://user:pass@host:587` or `smtps://…` for alert, sign-in and invitation mails',
+    unset: 'each mail is written to `DATA_DIR/outbox/`',
+  },
+  MAIL_FROM: {
+    section: 'Lead delivery and mail',
+    description: 'sender of every mail (alerts, sign-in links, invitations)',
+  },
+  RESULT_RETENTION_DAYS: { section: 'Retention', description: 'days a result without a lead is kept' },
+  ACCOUNT_CLOSE_GRACE_DAYS: {
+    section: 'Retention',
+    description: "days between `account close` and the deletion of the firm's data",
+  },
+  PLANS: {
+    section: 'HTTP',
+    description: 'JSON overrides of the plan table, e.g. `{"pro":{"seats":5}}`',
+    unset: 'the built-in plans',
+  },
+} satisfies Record<keyof z.input<typeof EnvSchema>, EnvDoc>;
 
 export interface Config extends Env {
   publicApiUrl: string;

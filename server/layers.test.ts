@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { repoRoot } from './repo-root.ts';
 
 // The layering rules of .dependency-cruiser.cjs, run as a test so `npm test` fails on a violation
-// (`npm run layers` prints the same report). The README's "Layout" says what the rules mean.
+// (`npm run layers` prints the same report). docs/development.md ("Layout") says what the rules mean.
 const root = repoRoot();
 const SOURCES = ['server', 'calculators', 'protocol', 'widget', 'loader', 'portal', 'sdk'];
 

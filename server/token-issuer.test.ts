@@ -7,7 +7,7 @@ import { startStack } from './test-support/stack.ts';
 
 /**
  * Two whole servers on different ports sharing one PostgreSQL database, configured only with the
- * database URL and the secret key (as the README promises): each one's tokens verify on the other.
+ * database URL and the secret key (as docs/operations.md promises): each one's tokens verify on the other.
  */
 needs('postgres').describe('token issuer across instances (PostgreSQL)', () => {
   let pg: Awaited<ReturnType<typeof createPostgresTestDatabase>>;

@@ -71,7 +71,7 @@ describe('rules and sources', () => {
     expect(figure('WA-2027', 'pending')?.value).toBe('Not published; deaths in 2027 use $3,000,000 (2026)');
   });
 
-  it('is in docs/rules-and-sources.md as a table (run `npx tsx scripts/rules-doc.ts` after a change)', () => {
+  it('is in docs/rules-and-sources.md as a table (run `npm run docs` after a change)', () => {
     const doc = readFileSync(new URL('../../docs/rules-and-sources.md', import.meta.url), 'utf8');
     expect(doc).toBe(rulesMarkdown(catalog));
   });

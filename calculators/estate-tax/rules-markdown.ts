@@ -19,7 +19,7 @@ export function rulesMarkdown(catalog: RulesCatalog): string {
   const lines = [
     '# Estate-tax rules and sources',
     '',
-    '<!-- Generated from calculators/estate-tax/rule-sources.ts and the tables by `npx tsx scripts/rules-doc.ts`; do not edit by hand. -->',
+    '<!-- Generated from calculators/estate-tax/rule-sources.ts and the tables by `npm run docs`; do not edit by hand. -->',
     '',
     `Dates of death covered: ${catalog.coverage.from} to ${catalog.coverage.to}. Rules last checked: ${catalog.checked}.`,
     '',

@@ -23,7 +23,7 @@ export async function runBackupCommand(
   if (!file) throw new UsageError(`${verb} needs a FILE`);
   if (config.DATABASE_URL) {
     throw new Error(
-      `${verb} covers the embedded database; with DATABASE_URL use pg_dump / pg_restore (README "Backups").`,
+      `${verb} covers the embedded database; with DATABASE_URL use pg_dump / pg_restore (docs/operations.md, "Backups").`,
     );
   }
   return verb === 'backup' ? backup(config, file) : restore(config, file);

@@ -17,7 +17,7 @@ export class BackupError extends Error {
 export async function backupEmbedded(database: Database): Promise<Buffer> {
   if (!database.dump) {
     throw new BackupError(
-      'This instance runs on PostgreSQL: back it up with pg_dump (see the README, "Backups").',
+      'This instance runs on PostgreSQL: back it up with pg_dump (see docs/operations.md, "Backups").',
     );
   }
   return Buffer.from(await (await database.dump()).arrayBuffer());

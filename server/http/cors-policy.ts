@@ -6,7 +6,7 @@ import { addHeaders } from './response-headers.ts';
 /** Paths any web page may call: the loader asks for an embed session from the firm's own site. */
 const OPEN_PATHS = new Set(['/v1/api/license/activate']);
 
-/** The MCP endpoint answers its own origin rule (README "MCP"): API origin, CORS_ORIGINS, dev hosts. */
+/** The MCP endpoint answers its own origin rule (docs/mcp.md): API origin, CORS_ORIGINS, dev hosts. */
 const MCP_PATH = '/v1/mcp';
 
 export const EXPOSED_HEADERS = [
@@ -34,7 +34,7 @@ const EXPOSED = EXPOSED_HEADERS.join(',');
 const PREFLIGHT_MAX_AGE = '600';
 
 /**
- * CORS policy (README "CORS"): the embed-session endpoint answers any origin, since its own
+ * CORS policy (docs/api.md, "Conventions"): the embed-session endpoint answers any origin, since its own
  * domain check decides; every other /v1 endpoint answers only the embed host (the widget's
  * calls) and the origins listed in CORS_ORIGINS. Server-to-server callers need no CORS.
  *

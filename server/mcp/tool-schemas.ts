@@ -78,7 +78,7 @@ const LinkedResult = z.object({
   metadata: Metadata,
 });
 
-/** The lead's public shape (README "Leads"): the same objects as REST and webhooks. */
+/** The lead's public shape (docs/leads.md): the same objects as REST and webhooks. */
 const LeadResultData = LinkedResult.extend({
   calculator: z.string().describe('Calculator slug (the same as calculatorSlug).'),
   inputs: z.record(z.string(), z.unknown()).describe('The visitor’s inputs, e.g. estateValue, state.'),

@@ -45,7 +45,7 @@ async function diskCheck(dataDir: HealthDeps['dataDir']) {
  * `/readyz`: whether this instance should get traffic. Not ready while draining, when the database
  * does not answer, or when DATA_DIR is nearly full (writes would fail). Redis is reported but does
  * not make the instance unready: without it every instance still serves, with per-instance limits
- * (see the README's failure policy), and a balancer that took every instance out of service for a
+ * (see the failure policy in docs/operations.md), and a balancer that took every instance out of service for a
  * Redis outage would turn a degraded service into none. `/healthz` lives in app.ts; both are exempt
  * from rate limits.
  */

@@ -22,7 +22,7 @@ import { diff } from '../licensing/lifecycle.ts';
 import type { BillingDeps } from './billing-portal.ts';
 import { subscriptionBilling } from './subscription-billing.ts';
 
-/** The events that carry (or point to) a subscription; README "Billing" lists them for the operator. */
+/** The events that carry (or point to) a subscription; docs/licensing.md lists them for the operator. */
 export const HANDLED_EVENTS = [
   'checkout.session.completed',
   'customer.subscription.created',

@@ -34,7 +34,7 @@ export type CredentialKind = Principal['kind'];
 export const isAdmin = (p: Principal) => (p.kind === 'access' && p.admin) || p.kind === 'apikey';
 
 /**
- * The rate-limit key of a principal (README "Rate limits"). Embed tokens are public to mint, so
+ * The rate-limit key of a principal (docs/api.md, "Rate limits"). Embed tokens are public to mint, so
  * their traffic is keyed by license and client IP (`ipKey`), never by token: minting more tokens
  * buys nothing.
  */

@@ -4,7 +4,7 @@ import { isAdmin, type Principal } from './principal.ts';
 /**
  * What an API key may do, chosen when it is created. `admin` includes every other scope; keys made
  * before scopes existed carry `admin` and keep full access. A key meant for an AI tool defaults to
- * `leads:read` (README "Credentials").
+ * `leads:read` (docs/licensing.md).
  */
 export const API_KEY_SCOPES = ['leads:read', 'leads:write', 'billing', 'admin'] as const;
 export type ApiKeyScope = (typeof API_KEY_SCOPES)[number];

@@ -114,7 +114,7 @@ const SAMPLE_LEAD = {
   status: 'new',
   consentText: 'I agree to be contacted.',
   consentVersionId: null,
-  // The lead's public shape (README "The lead's public shape"), so a mapping sees every field.
+  // The lead's public shape (docs/leads.md), so a mapping sees every field.
   result: {
     id: 'res_test0000000000000000000000',
     calculator: 'estate-tax',

@@ -31,7 +31,7 @@ export interface RetentionReport {
 }
 
 /**
- * One pass of the retention rules (README, "What is kept and for how long"). Safe to run on
+ * One pass of the retention rules (docs/operations.md, "What is kept, for how long, and why"). Safe to run on
  * several instances at once: every rule is a DELETE with a date condition.
  */
 export async function runRetention(deps: Deps): Promise<RetentionReport> {

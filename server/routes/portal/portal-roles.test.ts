@@ -9,7 +9,7 @@ import { portalCaller } from '../../test-support/portal-session.ts';
 import { createTestContext, type TestContext } from '../../test-support/services.ts';
 
 /**
- * Firm roles mean what the README's roles table says, on both databases: only an owner changes or
+ * Firm roles mean what the roles table in docs/portal.md says, on both databases: only an owner changes or
  * removes an owner (by any route), a viewer exports nobody's personal data, and the firm cannot
  * lose its last owner even when two owners demote each other at the same instant.
  */
