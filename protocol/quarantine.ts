@@ -6,6 +6,8 @@ export const QUARANTINE_REASON_LABELS = {
   network_burst: 'many leads from one network',
   link_in_name: 'a link in the name',
   disposable_email: 'a throwaway e-mail domain',
+  block_burst: 'many leads from one address block',
+  no_proof_of_work: 'no valid proof of work',
 } as const;
 
 export type QuarantineReason = keyof typeof QUARANTINE_REASON_LABELS;

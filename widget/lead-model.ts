@@ -1,6 +1,6 @@
 import { action, createModel, effect, type ReadonlySignal, signal } from '@preact/signals';
 import type { ConsentInfo } from '../protocol/index.ts';
-import { type Api, asApiError, problemsByField } from './api.ts';
+import { type Api, ApiError, asApiError, problemsByField } from './api.ts';
 import type { Emit } from './calculator-model.ts';
 import { hex, solveChallenge } from './proof-of-work.ts';
 
@@ -87,24 +87,19 @@ export const LeadModel = createModel(
           const { phone, state, website } = values.value;
           const id = result.value?.resultId;
           const versionId = consentVersion.value?.versionId;
-          // Proof of work, solved now (send was pressed); a failure to get one leaves it to the server.
-          const altcha = await api.leadChallenge().then(solveChallenge, () => undefined);
-          const created = await api.submitLead(
-            {
-              calculator: slug,
-              ...(id ? { resultId: id } : {}),
-              name: name.trim(),
-              email: email.trim(),
-              ...(phone.trim() ? { phone: phone.trim() } : {}),
-              state: state.trim().toUpperCase(),
-              consent: true,
-              // The version whose words the box showed; the server stores exactly that one.
-              ...(versionId ? { consentVersionId: versionId } : {}),
-              website,
-              altcha, // left out of the JSON when undefined
-            },
-            key,
-          );
+          const body = {
+            calculator: slug,
+            ...(id ? { resultId: id } : {}),
+            name: name.trim(),
+            email: email.trim(),
+            ...(phone.trim() ? { phone: phone.trim() } : {}),
+            state: state.trim().toUpperCase(),
+            consent: true,
+            // The version whose words the box showed; the server stores exactly that one.
+            ...(versionId ? { consentVersionId: versionId } : {}),
+            website,
+          };
+          const created = await sendWithWork(api, body, key);
           leadId.value = created.leadId;
           retryable.value = false;
           emit('svc-lead', { leadId: created.leadId, calculator: slug, ...(id ? { resultId: id } : {}) });
@@ -121,3 +116,28 @@ export const LeadModel = createModel(
     };
   },
 );
+
+/** How many times a lead is sent with a freshly solved challenge when the server calls it too easy. */
+const FRESH_CHALLENGES = 3;
+
+/**
+ * Solves a challenge now (send was pressed) and sends the lead with it; a failure to get one
+ * leaves it to the server (the lead is then stored but held). A challenge priced for a quieter
+ * hour than now is refused (400, `altcha` `too_easy`): a new one is fetched and solved, and the
+ * lead is sent again with the same Idempotency-Key.
+ */
+async function sendWithWork(api: Api, body: Record<string, unknown>, key: string) {
+  for (let attempt = 1; ; attempt++) {
+    const altcha = await api.leadChallenge().then(solveChallenge, () => undefined);
+    try {
+      // `altcha` is left out of the JSON when undefined.
+      return await api.submitLead({ ...body, altcha }, key);
+    } catch (e) {
+      const tooEasy =
+        e instanceof ApiError &&
+        e.status === 400 &&
+        e.details.some((d) => d.path === 'altcha' && d.message === 'too_easy');
+      if (!tooEasy || attempt >= FRESH_CHALLENGES) throw e;
+    }
+  }
+}

@@ -210,6 +210,33 @@ describe('LeadModel', () => {
     expect(emitted.map((e) => e.type)).toEqual(['svc-error', 'svc-error', 'svc-lead']);
   });
 
+  it('a challenge the server calls too easy (stockpiled) is replaced by a freshly solved one; same key', async () => {
+    const { requests, challenges } = stubLeadFetch(
+      () => apiError(400, 'INVALID_CHALLENGE', [{ path: 'altcha', message: 'too_easy' }]),
+      () => json(201, { leadId: 'lead_1' }),
+    );
+    const lead = filled();
+    lead.consent.value = true;
+    await lead.submit();
+    expect(challenges).toHaveLength(2);
+    expect(requests).toHaveLength(2);
+    expect(requests[0]!.headers.get('idempotency-key')).toBe(requests[1]!.headers.get('idempotency-key'));
+    expect(lead.leadId.value).toBe('lead_1');
+    expect(emitted.map((e) => e.type)).toEqual(['svc-lead']);
+  });
+
+  it('gives up after three too-easy answers and says so', async () => {
+    const { requests } = stubLeadFetch(() =>
+      apiError(400, 'INVALID_CHALLENGE', [{ path: 'altcha', message: 'too_easy' }]),
+    );
+    const lead = filled();
+    lead.consent.value = true;
+    await lead.submit();
+    expect(requests).toHaveLength(3);
+    expect(lead.leadId.value).toBeUndefined();
+    expect(emitted.map((e) => e.type)).toEqual(['svc-error']);
+  });
+
   it('surfaces field problems from the server', async () => {
     stubLeadFetch(() => apiError(400, 'INVALID_REQUEST', [{ path: 'email', message: 'Invalid email' }]));
     const lead = filled();

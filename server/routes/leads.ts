@@ -83,7 +83,8 @@ export const LeadSchema = z
       .boolean()
       .openapi({ description: 'Held for spam signals; release it to treat it as usual' }),
     quarantineReasons: z.array(z.string()).openapi({
-      description: 'Why it is held: network_burst, link_in_name, disposable_email (empty when live)',
+      description:
+        'Why it is held: network_burst, block_burst, link_in_name, disposable_email, no_proof_of_work (empty when live)',
     }),
     createdAt: Iso,
     updatedAt: Iso,

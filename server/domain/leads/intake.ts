@@ -112,7 +112,10 @@ export async function submitLead(
       const tx = txRaw as unknown as Db;
       const stored = await replay(deps, tx, principal.accountId, key, hash);
       if (stored) return stored;
-      if (input.altcha) await spendLeadChallenge(deps, tx, principal.licenseId, input.altcha);
+      // Test-mode sessions (development hosts) are never held; they need no proof of work.
+      const work = principal.test
+        ? 'ok'
+        : await spendLeadChallenge(deps, tx, principal.licenseId, input.altcha);
       const result = input.resultId ? await findResult(tx, principal.accountId, input.resultId) : null;
       if (input.resultId && !result) {
         throw new AppError('INVALID_REQUEST', 'resultId does not name a result of this firm.', {
@@ -120,7 +123,10 @@ export async function submitLead(
         });
       }
       await purgeExpiredKeys(tx, principal.accountId, deps.clock.now());
-      const lead = await insertLead(tx, await leadValues(deps, tx, principal, key, input, context));
+      const lead = await insertLead(
+        tx,
+        await leadValues(deps, tx, principal, key, input, withoutWork(context, work === 'none')),
+      );
       if (lead.quarantinedAt) await noteQuarantined(tx, lead.accountId, lead.createdAt);
       // A digested lead's alert and webhook go out with its hour's digest instead.
       else if (!lead.digestId)
@@ -146,10 +152,8 @@ export async function submitLead(
       return { status: 201, body, replayed: false };
     });
   } catch (error) {
-    const spent = error instanceof AppError && error.code === 'CHALLENGE_SPENT';
-    if (!(error instanceof KeyTaken) && !spent) throw error;
-    // A concurrent request with the same key committed first; our lead was rolled back (or it
-    // spent the challenge we carry: the same retry, answered with the first answer).
+    if (!(error instanceof KeyTaken)) throw error;
+    // A concurrent request with the same key committed first; our lead was rolled back.
     const stored = await replay(deps, deps.db, principal.accountId, key, hash);
     if (!stored) throw error;
     return stored;
@@ -250,6 +254,16 @@ async function leadContext(
   return { ...seen, triage, quota, sourceNet };
 }
 
+/**
+ * A lead without a valid, unspent proof of work is no real visitor's: it is held with the reason
+ * `no_proof_of_work` (stored, never dropped), and as a held lead it joins no digest.
+ */
+function withoutWork(context: LeadContext, none: boolean): LeadContext {
+  if (!none) return context;
+  const reasons = [...context.triage.reasons, 'no_proof_of_work' as const];
+  return { ...context, triage: { ...context.triage, reasons, digest: false } };
+}
+
 async function leadValues(
   deps: LicensingDeps,
   tx: Db,
@@ -308,7 +322,7 @@ export interface LeadView {
   test: boolean;
   /** Held for spam signals: stored, no alert or webhook until the firm releases it. */
   quarantined: boolean;
-  /** Why it is held (`network_burst`, `link_in_name`, `disposable_email`); empty when live. */
+  /** Why it is held (`network_burst`, `block_burst`, `link_in_name`, `disposable_email`, `no_proof_of_work`); empty when live. */
   quarantineReasons: string[];
   createdAt: string;
   updatedAt: string;

@@ -7,6 +7,7 @@ import {
   type Challenge,
   challengeKeyOf,
   createChallenge,
+  isTooEasy,
   maxNumberFor,
   type Solution,
   verifySolution,
@@ -55,26 +56,32 @@ function parseSolution(text: string): Solution | null {
 }
 
 /**
- * Checks a lead's solution and spends it, inside the lead's transaction (after the idempotency
- * record was looked up, so a retry with the same key never meets its own spent challenge). A
- * wrong, foreign or expired solution is 400 INVALID_CHALLENGE; a spent one 409 CHALLENGE_SPENT.
+ * Checks a lead's proof of work and spends it, inside the lead's transaction (after the
+ * idempotency record was looked up, so a retry with the same key never meets its own spent
+ * challenge). Nothing a visitor sends is dropped: a lead with no solution, or one that is wrong,
+ * not ours, another license's, expired or already spent, is stored held (`'none'`: the caller adds
+ * the `no_proof_of_work` reason). Only a valid challenge priced for a quieter hour than now
+ * (stockpiled) is refused, 400 INVALID_CHALLENGE (`too_easy`): the widget fetches a new one and
+ * solves again, so the visitor's lead is not lost and a stockpile buys nothing.
  */
 export async function spendLeadChallenge(
   deps: LicensingDeps,
   tx: Db,
   licenseId: string,
-  altcha: string,
-): Promise<void> {
-  const solution = parseSolution(altcha);
+  altcha: string | undefined,
+): Promise<'ok' | 'none'> {
+  const solution = altcha === undefined ? null : parseSolution(altcha);
+  if (!solution) return 'none';
   const now = deps.clock.now();
-  const verdict = solution && verifySolution(challengeKeyOf(deps.pepper), solution, { licenseId, now });
-  if (!solution || !verdict?.ok)
+  const verdict = verifySolution(challengeKeyOf(deps.pepper), solution, { licenseId, now });
+  if (!verdict.ok) return 'none';
+  const recent = await countLicenseLeadsSince(tx, licenseId, new Date(now.getTime() - HOUR_MS));
+  const required = maxNumberFor(recent);
+  if (isTooEasy(verdict.maxnumber, required))
     throw new AppError(
       'INVALID_CHALLENGE',
-      'The proof of work does not solve a current challenge; get a new one.',
-      {
-        details: [{ path: 'altcha', message: verdict && !verdict.ok ? verdict.reason : 'malformed' }],
-      },
+      'The proof of work was priced for a quieter hour; get a new challenge and solve it.',
+      { details: [{ path: 'altcha', message: 'too_easy' }] },
     );
   const fresh = await spendChallenge(tx, {
     licenseId,
@@ -82,5 +89,5 @@ export async function spendLeadChallenge(
     expiresAt: verdict.expiresAt,
     now,
   });
-  if (!fresh) throw new AppError('CHALLENGE_SPENT', 'This challenge was already used; get a new one.');
+  return fresh ? 'ok' : 'none';
 }

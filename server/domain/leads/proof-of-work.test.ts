@@ -3,6 +3,7 @@ import {
   challengeKeyOf,
   createChallenge,
   DIFFICULTY,
+  isTooEasy,
   maxNumberFor,
   solveChallenge,
   verifySolution,
@@ -16,14 +17,14 @@ describe('proof of work (ALTCHA challenge format, node:crypto)', () => {
   it('a solved challenge verifies for its license until it expires', () => {
     const c = fresh();
     expect(c).toMatchObject({ algorithm: 'SHA-256', maxnumber: 2_000 });
-    expect(c.salt).toMatch(/^[0-9a-f]{24}\?expires=\d+&license=lic_1$/);
+    expect(c.salt).toMatch(/^[0-9a-f]{24}\?expires=\d+&license=lic_1&maxnumber=2000$/);
     const s = solveChallenge(c);
-    expect(verifySolution(key, s, { licenseId: 'lic_1', now })).toMatchObject({ ok: true });
+    expect(verifySolution(key, s, { licenseId: 'lic_1', now })).toMatchObject({ ok: true, maxnumber: 2_000 });
     expect(verifySolution(key, s, { licenseId: 'lic_2', now })).toEqual({
       ok: false,
       reason: 'other_license',
     });
-    const later = new Date(now.getTime() + 16 * 60_000);
+    const later = new Date(now.getTime() + 5 * 60_000 + 1_000);
     expect(verifySolution(key, s, { licenseId: 'lic_1', now: later })).toEqual({
       ok: false,
       reason: 'expired',
@@ -41,6 +42,14 @@ describe('proof of work (ALTCHA challenge format, node:crypto)', () => {
       (s: ReturnType<typeof solveChallenge>) => ({
         ...s,
         salt: s.salt.replace(/expires=\d+/, 'expires=9999999999'),
+      }),
+      'wrong_answer',
+    ],
+    [
+      'a cheaper price in the salt',
+      (s: ReturnType<typeof solveChallenge>) => ({
+        ...s,
+        salt: s.salt.replace(/maxnumber=\d+/, 'maxnumber=1'),
       }),
       'wrong_answer',
     ],
@@ -65,5 +74,11 @@ describe('proof of work (ALTCHA challenge format, node:crypto)', () => {
     expect(maxNumberFor(DIFFICULTY.FREE_LEADS + DIFFICULTY.STEP)).toBe(2 * DIFFICULTY.BASE);
     expect(maxNumberFor(30) / DIFFICULTY.BASE).toBeGreaterThanOrEqual(10);
     expect(maxNumberFor(10_000)).toBe(DIFFICULTY.CAP);
+  });
+
+  it('a challenge priced more than one step below today’s price is too easy to spend', () => {
+    expect(isTooEasy(maxNumberFor(0), maxNumberFor(DIFFICULTY.FREE_LEADS + DIFFICULTY.STEP))).toBe(false);
+    expect(isTooEasy(maxNumberFor(0), maxNumberFor(DIFFICULTY.FREE_LEADS + DIFFICULTY.STEP + 1))).toBe(true);
+    expect(isTooEasy(DIFFICULTY.CAP, DIFFICULTY.CAP)).toBe(false);
   });
 });

@@ -5,8 +5,10 @@ import { createHash, createHmac, randomBytes, randomInt, timingSafeEqual } from 
  * dependency, no third-party service, no cookie). The server picks a secret number n ≤ maxnumber
  * and publishes `challenge = hex SHA-256(salt + n)`; the widget finds n by trying 0, 1, 2, …
  * (maxnumber/2 hashes on average). `signature = hex HMAC-SHA256(key, challenge)` proves the
- * challenge is ours; the salt carries its expiry and the license it is bound to
- * (`<random>?expires=<unix s>&license=<id>`), so neither can be changed without breaking the hash.
+ * challenge is ours; the salt carries its expiry, the license it is bound to and the difficulty it
+ * was priced at (`<random>?expires=<unix s>&license=<id>&maxnumber=<n>`), so none of them can be
+ * changed without breaking the hash. The price is checked again when the lead spends it
+ * (`isTooEasy`): a challenge fetched in a quiet hour cannot be spent cheaply during a flood.
  */
 export interface Challenge {
   algorithm: 'SHA-256';
@@ -24,8 +26,11 @@ export interface Solution {
   signature: string;
 }
 
-/** A challenge is good for this long after it is issued (a visitor filling in the form). */
-export const CHALLENGE_TTL_MS = 15 * 60_000;
+/**
+ * A challenge is good for this long after it is issued. The widget fetches it when send is
+ * pressed, so a visitor needs seconds; a short life keeps a stockpile from lasting.
+ */
+export const CHALLENGE_TTL_MS = 5 * 60_000;
 
 /**
  * The difficulty curve: maxnumber by the license's leads in the last hour (`recent`). Up to
@@ -52,7 +57,7 @@ export function createChallenge(
   input: { licenseId: string; maxnumber: number; now: Date },
 ): Challenge {
   const expires = Math.floor((input.now.getTime() + CHALLENGE_TTL_MS) / 1000);
-  const salt = `${randomBytes(12).toString('hex')}?expires=${expires}&license=${encodeURIComponent(input.licenseId)}`;
+  const salt = `${randomBytes(12).toString('hex')}?expires=${expires}&license=${encodeURIComponent(input.licenseId)}&maxnumber=${input.maxnumber}`;
   const challenge = sha256(salt + randomInt(0, input.maxnumber + 1));
   return {
     algorithm: 'SHA-256',
@@ -64,7 +69,7 @@ export function createChallenge(
 }
 
 export type Verdict =
-  | { ok: true; expiresAt: Date }
+  | { ok: true; expiresAt: Date; maxnumber: number }
   | { ok: false; reason: 'malformed' | 'wrong_answer' | 'bad_signature' | 'expired' | 'other_license' };
 
 /** Checks a solution: our signature, the right number, not expired, this license's. */
@@ -79,8 +84,20 @@ export function verifySolution(key: Buffer, s: Solution, input: { licenseId: str
   if (!Number.isFinite(expires) || expires * 1000 <= input.now.getTime())
     return { ok: false, reason: 'expired' };
   if (params.get('license') !== input.licenseId) return { ok: false, reason: 'other_license' };
-  return { ok: true, expiresAt: new Date(expires * 1000) };
+  // Challenges issued before the price was written into the salt count as the cheapest.
+  const maxnumber = Number(params.get('maxnumber') ?? 0);
+  return {
+    ok: true,
+    expiresAt: new Date(expires * 1000),
+    maxnumber: Number.isSafeInteger(maxnumber) ? maxnumber : 0,
+  };
 }
+
+/**
+ * Stockpiling: a challenge priced more than one step (one doubling) below what the license's
+ * lead rate asks now is too cheap to spend. The widget then fetches a new one and solves again.
+ */
+export const isTooEasy = (issued: number, required: number) => issued * 2 < required;
 
 /** What an attacker (or a test) does: try every number until the hash matches. */
 export function solveChallenge(c: Challenge): Solution & { tries: number } {
