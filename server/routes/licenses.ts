@@ -37,6 +37,11 @@ const StatusSchema = z
     cancelAt: Iso.optional().openapi({ description: 'When the cancelled subscription ends' }),
     overSeat: z.boolean().openapi({ description: 'More sites than seats: new sites are refused' }),
     next: z.string().openapi({ example: 'Grace ends 2026-03-17; widgets stop then.' }),
+    publishableKey: z.string().nullable().openapi({
+      description:
+        'The license’s current publishable key (public by design): what a plugin puts in the loader’s `data-key`',
+      example: 'svc_pk_…',
+    }),
   })
   .openapi('LicenseStatus');
 
