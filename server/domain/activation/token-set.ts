@@ -11,7 +11,13 @@ export const REFRESH_IDLE_TTL_MS = 60 * 86_400_000;
 /** A retry of the just-rotated refresh token inside this window gets the same new pair back. */
 export const REFRESH_RETRY_WINDOW_MS = 30_000;
 
-export type Scope = 'site' | 'site admin';
+/**
+ * What a site token may do, narrowest first. `site`: status, calculations, own PDFs.
+ * `site leads:read`: also read the firm's leads (what the WordPress plugin asks for).
+ * `site admin`: leads read and write, results and billing.
+ */
+export const SCOPES = ['site', 'site leads:read', 'site admin'] as const;
+export type Scope = (typeof SCOPES)[number];
 
 export interface TokenSet {
   accessJwt: string;
