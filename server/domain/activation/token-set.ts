@@ -42,7 +42,8 @@ export async function accessTokenFor(
 ): Promise<{ token: string; expiresAt: Date }> {
   const usableUntil = licenseState(license, deps.clock.now()).usableUntil;
   if (!usableUntil) throw new AppError('INVALID_LICENSE', 'The license is not valid.');
-  const end = Math.min(row.createdAt.getTime() + ACCESS_TOKEN_TTL_MS, usableUntil.getTime());
+  const ttl = deps.accessTokenTtlMs ?? ACCESS_TOKEN_TTL_MS;
+  const end = Math.min(row.createdAt.getTime() + ttl, usableUntil.getTime());
   const { token, expiresAt } = await deps.tokens.issue('access', {
     subject: license.id,
     claims: {
