@@ -39,7 +39,8 @@ function parseUrl(value: string): URL | undefined {
 
 /**
  * Reads the loader's own `<script>` tag (the attribute table is in the README):
- * `data-key` (required), `data-calculator`, `data-state`, `data-theme`, `data-accent`,
+ * `data-key` (required), `data-calculator`, `data-state`, `data-theme`, `data-accent` (a container
+ * may set its own `data-svc-state`, `data-svc-theme`, `data-svc-accent`),
  * `data-radius`, `data-font`, `data-target`, `data-mount`, `data-api`, `data-legacy-events`.
  * Returns undefined, and says why in the console, when the loader cannot start.
  *

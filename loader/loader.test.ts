@@ -69,6 +69,21 @@ describe('mounting', () => {
     expect(element.querySelectorAll('iframe')).toHaveLength(1);
   });
 
+  it('lets a container’s data-svc-theme, data-svc-accent and data-svc-state win over the script’s', () => {
+    stubActivate(granted());
+    svc.destroy();
+    svc = createLoader({ ...config, theme: 'light', accent: '#1f4e79', state: 'NY' });
+    const element = document.createElement('div');
+    element.dataset.svcTheme = 'dark';
+    element.dataset.svcAccent = '#aa3300';
+    element.dataset.svcState = 'CA';
+    const hashOf = (iframe: HTMLIFrameElement) => new URLSearchParams(new URL(iframe.src).hash.slice(1));
+    const own = hashOf(mounted('rmd', element).iframe);
+    expect([own.get('theme'), own.get('accent'), own.get('state')]).toEqual(['dark', '#aa3300', 'CA']);
+    const plain = hashOf(mounted('rmd').iframe);
+    expect([plain.get('theme'), plain.get('accent'), plain.get('state')]).toEqual(['light', '#1f4e79', 'NY']);
+  });
+
   it('passes the container’s computed font family for data-font="inherit", a family list as given', () => {
     stubActivate(granted());
     svc.destroy();

@@ -208,8 +208,9 @@ export function createLoader(config: LoaderConfig, win: Window = window, onDestr
       params: {
         widgetId: id,
         host: win.location.origin,
-        theme: config.theme,
-        accent: config.accent,
+        // Per container first, so two embeds on one page (a WordPress block each) can differ.
+        theme: element.dataset.svcTheme ?? config.theme,
+        accent: element.dataset.svcAccent ?? config.accent,
         radius: config.radius,
         font: config.font === 'inherit' ? win.getComputedStyle(element).fontFamily : config.font,
         state: element.dataset.svcState ?? config.state,

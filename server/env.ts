@@ -95,6 +95,8 @@ export const EnvSchema = z.object({
   MAIL_CONCURRENCY: z.coerce.number().int().min(1).max(100).default(4),
   SMTP_URL: optionalUrl(['smtp:', 'smtps:']),
   MAIL_FROM: z.string().min(3).max(200).default('svc alerts <alerts@svc.localhost>'),
+  /** Access-token lifetime; shorter only to watch a client refresh (the WordPress suite uses 20). */
+  ACCESS_TOKEN_TTL_SECONDS: z.coerce.number().int().min(10).max(900).default(900),
   RESULT_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(365),
   ACCOUNT_CLOSE_GRACE_DAYS: z.coerce.number().int().min(0).max(365).default(30),
   PLANS: optionalText.transform((v, ctx) => {

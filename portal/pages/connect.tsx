@@ -14,6 +14,7 @@ const PARAMS = [
   'code_challenge',
   'code_challenge_method',
   'site_domain',
+  'scope',
 ] as const;
 
 /** Why a development host gets what it gets, in words a firm's staff can act on. */

@@ -18,4 +18,6 @@ export interface LicensingDeps {
   plans?: PlanTable;
   /** Lookup caches (verified tokens, licenses, keys); every write that changes them invalidates. */
   caches?: LookupCaches;
+  /** Access-token lifetime (`ACCESS_TOKEN_TTL_SECONDS`); 15 minutes when absent. */
+  accessTokenTtlMs?: number;
 }

@@ -1,5 +1,6 @@
 import { createLocalJWKSet, decodeProtectedHeader, jwtVerify } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { rollLicenseKey } from '../domain/licensing/keys.ts';
 import { revokeLicense } from '../domain/licensing/licenses.ts';
 import { createTestContext, type TestContext } from '../test-support/services.ts';
 
@@ -147,6 +148,23 @@ describe('POST /v1/api/licenses/activate', () => {
 });
 
 describe('GET /v1/api/licenses/status', () => {
+  it('answers the current publishable key, the rolled one at once, and never the secret key', async () => {
+    const f = await t.seed.firm();
+    const set = await (await activate(f.licenseKey)).json();
+    const before = await (await t.get('/v1/api/licenses/status', set.accessJwt)).json();
+    expect(before.publishableKey).toBe(f.publishableKey);
+    expect(before.publishableKey).toMatch(/^svc_pk_/);
+    expect(JSON.stringify(before)).not.toContain(f.licenseKey);
+    const rolled = await rollLicenseKey(t.services.licensing, {
+      licenseId: f.license.id,
+      kind: 'publishable',
+      overlapMs: 3_600_000,
+    });
+    const after = await (await t.get('/v1/api/licenses/status', set.accessJwt)).json();
+    expect(after.publishableKey).toBe(rolled.key);
+    expect(after.publishableKey).not.toBe(f.publishableKey);
+  });
+
   it('walks trial → active → grace → expired with the clock, and stops at revocation', async () => {
     const start = t.clock.now();
     try {
@@ -163,6 +181,7 @@ describe('GET /v1/api/licenses/status', () => {
         trialEndsAt: '2026-03-15T12:00:00.000Z',
         overSeat: false,
         next: 'Trial ends 2026-03-15; widgets stop then unless the license is paid.',
+        publishableKey: trial.publishableKey,
       });
       t.clock.set('2026-03-15T12:00:00Z');
       await expectError(await activate(trial.licenseKey), 401, 'INVALID_LICENSE');

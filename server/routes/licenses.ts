@@ -3,6 +3,7 @@ import { activateLicense } from '../domain/activation/activate.ts';
 import { exchangeConnectCode } from '../domain/activation/connect-codes.ts';
 import { refreshTokenSet } from '../domain/activation/refresh.ts';
 import { revokeSiteToken } from '../domain/activation/revoke.ts';
+import { SCOPES } from '../domain/activation/token-set.ts';
 import type { LicensingDeps } from '../domain/deps.ts';
 import { licenseStatusOf } from '../domain/licensing/status-view.ts';
 import { requireCredential } from '../http/auth.ts';
@@ -19,7 +20,7 @@ const TokenSetSchema = z
     expiresAt: Iso,
     tokenType: z.literal('Bearer'),
     expiresIn: z.number().int().openapi({ example: 900 }),
-    scope: z.enum(['site', 'site admin']),
+    scope: z.enum(SCOPES),
   })
   .openapi('TokenSet');
 
@@ -37,6 +38,11 @@ const StatusSchema = z
     cancelAt: Iso.optional().openapi({ description: 'When the cancelled subscription ends' }),
     overSeat: z.boolean().openapi({ description: 'More sites than seats: new sites are refused' }),
     next: z.string().openapi({ example: 'Grace ends 2026-03-17; widgets stop then.' }),
+    publishableKey: z.string().nullable().openapi({
+      description:
+        'The license’s current publishable key (public by design): what a plugin puts in the loader’s `data-key`',
+      example: 'svc_pk_…',
+    }),
   })
   .openapi('LicenseStatus');
 
@@ -66,7 +72,7 @@ const exchange = createRoute({
   tags,
   summary: 'Exchange a Connect code (PKCE S256) for an admin-scope token set',
   description:
-    'The last step of Connect: a plugin that sent its firm admin to the portal gets back a one-minute `code` on its `redirectUri`, and trades it here with the PKCE `codeVerifier` whose S256 hash it sent. The answer is an admin-scope token set for that site (lead list, billing). A code works once; a wrong verifier, domain or redirect URI is 400 `INVALID_GRANT`.',
+    'The last step of Connect: a plugin that sent its firm admin to the portal gets back a one-minute `code` on its `redirectUri`, and trades it here with the PKCE `codeVerifier` whose S256 hash it sent. The answer is a token set for that site with the scope the firm approved: `site admin` (lead list, billing) unless the plugin asked `/oauth/authorize` for less (`scope=site leads:read`: status and reading leads only); a private-network development host gets `site` only. A code works once; a wrong verifier, domain or redirect URI is 400 `INVALID_GRANT`.',
   request: jsonBody(
     z.object({
       code: z.string().min(1).max(200),

@@ -172,3 +172,23 @@ describe('POST /v1/api/licenses/exchange', () => {
     }
   });
 });
+
+describe('ACCESS_TOKEN_TTL_SECONDS', () => {
+  it('shortens the access token a site gets, and nothing else', async () => {
+    const { createTestContext } = await import('../test-support/services.ts');
+    const short = await createTestContext();
+    try {
+      short.services.licensing.accessTokenTtlMs = 20_000;
+      const { licenseKey } = await short.seed.firm();
+      const set = await (
+        await short.json('/v1/api/licenses/activate', { licenseKey, siteDomain: 'smithlaw.com' })
+      ).json();
+      expect(set.expiresIn).toBe(20);
+      // Past the lifetime and the verifier’s clock tolerance.
+      short.clock.advance(20_000 + 120_000);
+      expect((await short.get('/v1/api/licenses/status', set.accessJwt)).status).toBe(401);
+    } finally {
+      await short.close();
+    }
+  });
+});

@@ -11,7 +11,7 @@ import type { LicensingDeps } from '../deps.ts';
 import { isDevHost, isLoopbackHost } from '../licensing/domains.ts';
 import { findUsableLicenseById, invalidLicense } from '../licensing/lookup.ts';
 import { activateSite, assertDomainAllowed, requireSiteDomain } from './site-activation.ts';
-import type { Scope, TokenSet } from './token-set.ts';
+import { SCOPES, type Scope, type TokenSet } from './token-set.ts';
 
 export const CONNECT_CODE_TTL_MS = 60_000;
 
@@ -24,6 +24,27 @@ export const CONNECT_CODE_TTL_MS = 60_000;
 export function connectScopeOf(domain: string): Scope {
   return isDevHost(domain) && !isLoopbackHost(domain) ? 'site' : 'site admin';
 }
+
+/**
+ * The `scope` parameter of `/oauth/authorize` read as a Scope: space-separated words from `site`,
+ * `leads:read` and `admin` (`site` is implied). Absent or empty means "what the host may have",
+ * today's behaviour. Returns null for anything else (billing or writes alone are never offered).
+ */
+export function parseScopeParam(value: string | undefined): Scope | undefined | null {
+  const words = (value ?? '').split(' ').filter((w) => w !== '');
+  if (words.length === 0) return undefined;
+  if (!words.every((w) => w === 'site' || w === 'leads:read' || w === 'admin')) return null;
+  if (words.includes('admin')) return 'site admin';
+  return words.includes('leads:read') ? 'site leads:read' : 'site';
+}
+
+/** The narrower of what the site asked for and what its host may have (`connectScopeOf`). */
+export function grantedScope(domain: string, requested?: Scope): Scope {
+  const allowed = connectScopeOf(domain);
+  if (!requested) return allowed;
+  return SCOPES.indexOf(requested) < SCOPES.indexOf(allowed) ? requested : allowed;
+}
+
 const PKCE_VERIFIER = /^[A-Za-z0-9\-._~]{43,128}$/;
 const PKCE_CHALLENGE = /^[A-Za-z0-9_-]{43}$/;
 
@@ -45,6 +66,8 @@ export async function createConnectCode(
     codeChallenge: string;
     siteDomain: string;
     clientId?: string;
+    /** What the site asked for; never widens what the host may have. */
+    scope?: Scope;
   },
 ): Promise<{ code: string; expiresAt: Date }> {
   if (!PKCE_CHALLENGE.test(input.codeChallenge)) {
@@ -68,7 +91,7 @@ export async function createConnectCode(
     codeChallenge: input.codeChallenge,
     codeChallengeMethod: 'S256',
     domain,
-    scope: connectScopeOf(domain),
+    scope: grantedScope(domain, input.scope),
     expiresAt,
     createdAt: now,
   });
@@ -111,7 +134,7 @@ export async function exchangeConnectCode(
     deps,
     found.license,
     claimed.domain,
-    connectScopeOf(claimed.domain),
+    grantedScope(claimed.domain, claimed.scope as Scope),
     claimed.familyId!,
   );
   // A reuse that raced ahead of our token insert revoked nothing yet: it left a mark; honour it.

@@ -11,7 +11,13 @@ export const REFRESH_IDLE_TTL_MS = 60 * 86_400_000;
 /** A retry of the just-rotated refresh token inside this window gets the same new pair back. */
 export const REFRESH_RETRY_WINDOW_MS = 30_000;
 
-export type Scope = 'site' | 'site admin';
+/**
+ * What a site token may do, narrowest first. `site`: status, calculations, own PDFs.
+ * `site leads:read`: also read the firm's leads (what the WordPress plugin asks for).
+ * `site admin`: leads read and write, results and billing.
+ */
+export const SCOPES = ['site', 'site leads:read', 'site admin'] as const;
+export type Scope = (typeof SCOPES)[number];
 
 export interface TokenSet {
   accessJwt: string;
@@ -36,7 +42,8 @@ export async function accessTokenFor(
 ): Promise<{ token: string; expiresAt: Date }> {
   const usableUntil = licenseState(license, deps.clock.now()).usableUntil;
   if (!usableUntil) throw new AppError('INVALID_LICENSE', 'The license is not valid.');
-  const end = Math.min(row.createdAt.getTime() + ACCESS_TOKEN_TTL_MS, usableUntil.getTime());
+  const ttl = deps.accessTokenTtlMs ?? ACCESS_TOKEN_TTL_MS;
+  const end = Math.min(row.createdAt.getTime() + ttl, usableUntil.getTime());
   const { token, expiresAt } = await deps.tokens.issue('access', {
     subject: license.id,
     claims: {

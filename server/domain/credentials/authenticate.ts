@@ -58,6 +58,7 @@ async function authenticateAccess(deps: LicensingDeps, token: string): Promise<P
   ]);
   if (!found || !activation || activation.releasedAt || familyRevoked)
     throw invalidToken('The access token was revoked.');
+  const scopeWords = String(claims.scope).split(' ');
   return {
     kind: 'access',
     accountId: found.license.accountId,
@@ -65,7 +66,8 @@ async function authenticateAccess(deps: LicensingDeps, token: string): Promise<P
     activationId: activation.id,
     familyId: String(claims.fam),
     domain: String(claims.dom),
-    admin: String(claims.scope).split(' ').includes('admin'),
+    admin: scopeWords.includes('admin'),
+    leadsRead: scopeWords.includes('admin') || scopeWords.includes('leads:read'),
     jti: String(claims.jti),
   };
 }

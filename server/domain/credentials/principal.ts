@@ -10,6 +10,8 @@ export type Principal =
       familyId: string;
       domain: string;
       admin: boolean;
+      /** May read leads: `site leads:read` (the WordPress plugin's Connect) or `site admin`. */
+      leadsRead: boolean;
       jti: string;
     }
   | {

@@ -27,10 +27,14 @@ export const forbidden = (message = 'This credential may not do that.') =>
     headers: { 'WWW-Authenticate': 'Bearer error="insufficient_scope"' },
   });
 
-/** Whether the principal may act with `scope`: admin access tokens and `admin` keys may do all. */
+/**
+ * Whether the principal may act with `scope`: admin access tokens and `admin` keys may do all; a
+ * `site leads:read` access token may read leads and nothing more.
+ */
 export function hasScope(principal: Principal, scope: ApiKeyScope): boolean {
   if (principal.kind === 'apikey')
     return principal.scopes.includes('admin') || principal.scopes.includes(scope);
+  if (principal.kind === 'access' && scope === 'leads:read') return principal.leadsRead;
   return isAdmin(principal);
 }
 

@@ -4,6 +4,7 @@ import { cachedLicenseById, cachedSeatsUsed } from '../caches/cached-lookups.ts'
 import type { Principal } from '../credentials/principal.ts';
 import { invalidToken } from '../credentials/tokens.ts';
 import type { LicensingDeps } from '../deps.ts';
+import { licenseKeysView } from './keys.ts';
 import type { LicenseStatus } from './status.ts';
 import { licenseOutlook } from './status.ts';
 
@@ -24,6 +25,12 @@ export interface LicenseStatusView {
   overSeat: boolean;
   /** What happens next, in words ("Grace ends 2026-03-17; widgets stop then."). */
   next: string;
+  /**
+   * The license's current publishable key (public by design), so a site-side client such as the
+   * WordPress plugin prints the loader without anyone typing a key. Null only for a license made
+   * before publishable keys that start-up has not yet given one.
+   */
+  publishableKey: string | null;
 }
 
 /** `GET /licenses/status`, computed from the stored dates at this instant. */
@@ -34,7 +41,10 @@ export async function licenseStatusOf(
   const license = await cachedLicenseById(deps, principal.licenseId);
   if (!license) throw invalidToken();
   const now = deps.clock.now();
-  const seatsUsed = await cachedSeatsUsed(deps, license.id, idleCutoff(now), REFRESH_IDLE_TTL_MS);
+  const [seatsUsed, keys] = await Promise.all([
+    cachedSeatsUsed(deps, license.id, idleCutoff(now), REFRESH_IDLE_TTL_MS),
+    licenseKeysView(deps.db, license.id, now),
+  ]);
   const outlook = licenseOutlook(license, seatsUsed, now);
   const { state } = outlook;
   return {
@@ -50,5 +60,6 @@ export async function licenseStatusOf(
     ...(outlook.cancelAt ? { cancelAt: outlook.cancelAt.toISOString() } : {}),
     overSeat: outlook.overSeat,
     next: outlook.next,
+    publishableKey: keys.publishableKey,
   };
 }

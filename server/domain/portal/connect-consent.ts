@@ -2,7 +2,7 @@ import { recordAudit } from '../../db/audit-repo.ts';
 import { listLicensesByAccount } from '../../db/licenses-repo.ts';
 import { AppError } from '../../lib/errors.ts';
 import type { PortalDeps, PortalPrincipal } from '../accounts/portal-deps.ts';
-import { connectScopeOf, createConnectCode } from '../activation/connect-codes.ts';
+import { createConnectCode, grantedScope, parseScopeParam } from '../activation/connect-codes.ts';
 import type { Scope } from '../activation/token-set.ts';
 import { canonicalHost, isDevHost, isDomainAllowed, isLoopbackHost } from '../licensing/domains.ts';
 import { isUsable, licenseState } from '../licensing/status.ts';
@@ -17,6 +17,8 @@ export interface AuthorizeParams {
   code_challenge: string;
   code_challenge_method: string;
   site_domain: string;
+  /** Space-separated: `site`, `leads:read`, `admin`. Absent: what the host may have. */
+  scope?: string;
 }
 
 const bad = (message: string, field: string) =>
@@ -52,7 +54,10 @@ export function checkAuthorizeRequest(params: AuthorizeParams) {
   if (!/^[A-Za-z0-9_-]{43}$/.test(params.code_challenge))
     throw bad('code_challenge must be a base64url SHA-256 challenge.', 'code_challenge');
   if (params.state !== undefined && params.state.length > 500) throw bad('state is too long.', 'state');
-  return { site, redirectUri: redirect.toString(), dev };
+  const requested = parseScopeParam(params.scope);
+  if (requested === null)
+    throw bad('scope must be words from "site", "leads:read" and "admin", e.g. "site leads:read".', 'scope');
+  return { site, redirectUri: redirect.toString(), dev, scope: grantedScope(site, requested) };
 }
 
 /** What the consent page shows: who asks, for which site, which access, and which licenses fit. */
@@ -61,7 +66,7 @@ export async function describeConnectRequest(
   principal: PortalPrincipal,
   params: AuthorizeParams,
 ) {
-  const { site, dev } = checkAuthorizeRequest(params);
+  const { site, dev, scope } = checkAuthorizeRequest(params);
   const now = deps.clock.now();
   const licenses = (await listLicensesByAccount(deps.db, principal.accountId))
     .filter((l) => isUsable(licenseState(l, now).status))
@@ -72,7 +77,6 @@ export async function describeConnectRequest(
       keyLast4: l.keyLast4,
       domains: l.allowedDomains.map(domainView),
     }));
-  const scope = connectScopeOf(site);
   return {
     clientId: params.client_id,
     site: domainView(site),
@@ -93,10 +97,16 @@ export async function describeConnectRequest(
 /** In plain words, what approving gives the site and what it does not (the consent page lists both). */
 function grantOf(scope: Scope): { access: string[]; withheld: string[] } {
   const site = ['Show your calculators on this site', 'Read this license’s status'];
-  const admin = ['Read and update your leads and their contact details', 'Manage billing'];
-  return scope === 'site admin'
-    ? { access: [...site, ...admin], withheld: [] }
-    : { access: site, withheld: admin };
+  const readLeads = 'Read your leads and their contact details';
+  const writeLeads = 'Change your leads';
+  const billing = 'Manage billing';
+  if (scope === 'site admin')
+    return {
+      access: [...site, 'Read and update your leads and their contact details', billing],
+      withheld: [],
+    };
+  if (scope === 'site leads:read') return { access: [...site, readLeads], withheld: [writeLeads, billing] };
+  return { access: site, withheld: [readLeads, writeLeads, billing] };
 }
 
 function redirectWith(redirectUri: string, values: Record<string, string | undefined>): string {
@@ -116,7 +126,7 @@ export async function approveConnectRequest(
   principal: PortalPrincipal,
   params: AuthorizeParams & { license_id: string },
 ): Promise<{ redirectTo: string }> {
-  const { site, redirectUri } = checkAuthorizeRequest(params);
+  const { site, redirectUri, scope } = checkAuthorizeRequest(params);
   const owned = (await listLicensesByAccount(deps.db, principal.accountId)).find(
     (l) => l.id === params.license_id,
   );
@@ -127,13 +137,14 @@ export async function approveConnectRequest(
     codeChallenge: params.code_challenge,
     siteDomain: site,
     clientId: params.client_id,
+    scope,
   });
   await recordAudit(deps.db, {
     accountId: principal.accountId,
     actor: `user:${principal.email}`,
     action: 'connect.approved',
     subject: owned.id,
-    data: { clientId: params.client_id, site },
+    data: { clientId: params.client_id, site, scope },
     at: deps.clock.now(),
   });
   return { redirectTo: redirectWith(redirectUri, { code, state: params.state }) };

@@ -1,4 +1,5 @@
 import { z } from '@hono/zod-openapi';
+import { SCOPES } from '../../domain/activation/token-set.ts';
 import { API_KEY_SCOPES } from '../../domain/credentials/scopes.ts';
 import { LeadSchema } from '../leads.ts';
 import { Iso } from '../schemas.ts';
@@ -304,7 +305,7 @@ export const ConnectRequest = z.object({
   site: DomainName,
   developmentHost: z.boolean(),
   hostKind: z.enum(['public', 'loopback', 'private']),
-  scope: z.enum(['site', 'site admin']),
+  scope: z.enum(SCOPES),
   redirectOrigin: z.string(),
   access: z.array(z.string()),
   withheld: z.array(z.string()),

@@ -22,6 +22,10 @@ const Params = z.object({
   code_challenge: z.string().max(200),
   code_challenge_method: z.string().max(20),
   site_domain: z.string().max(253),
+  scope: z.string().max(100).optional().openapi({
+    description: 'Space-separated `site`, `leads:read`, `admin`; absent = what the host may have',
+    example: 'site leads:read',
+  }),
 });
 
 const approveRole = requirePortalRole('admin', 'Only an owner or admin can connect a site.');

@@ -331,6 +331,42 @@ describe('Connect consent', () => {
   });
 });
 
+describe('Connect consent: the scope asked for', () => {
+  const base = {
+    response_type: 'code',
+    client_id: 'svc for WordPress',
+    code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
+    code_challenge_method: 'S256',
+    redirect_uri: 'https://smithlaw.com/wp-admin/cb',
+    site_domain: 'smithlaw.com',
+  };
+  // One sign-in for the block: the file's sign-ins share one test IP's bucket.
+  let cookie = '';
+  const describeWith = async (extra: Record<string, string>) => {
+    if (!cookie) cookie = (await signIn((await firmWithMember()).token)).cookie;
+    return ctx.app.request(`/v1/portal/connect?${new URLSearchParams({ ...base, ...extra })}`, {
+      headers: { cookie },
+    });
+  };
+
+  it('shows reading leads as granted and changing leads and billing as withheld for "site leads:read"', async () => {
+    const res = await describeWith({ scope: 'site leads:read' });
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as { scope: string; access: string[]; withheld: string[] };
+    expect(body.scope).toBe('site leads:read');
+    expect(body.access.some((a) => /leads/i.test(a))).toBe(true);
+    expect(body.withheld.some((a) => /billing/i.test(a))).toBe(true);
+    expect(body.withheld.some((a) => /change your leads/i.test(a))).toBe(true);
+  });
+
+  it('keeps today’s admin access without a scope, and refuses a scope it does not know', async () => {
+    expect(((await (await describeWith({})).json()) as { scope: string }).scope).toBe('site admin');
+    const bad = await describeWith({ scope: 'billing' });
+    expect(bad.status).toBe(400);
+    expect(((await bad.json()) as { error: { code: string } }).error.code).toBe('INVALID_REQUEST');
+  });
+});
+
 describe('CSV fields', () => {
   it.each([
     ['plain', '"plain"'],
