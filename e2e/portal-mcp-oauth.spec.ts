@@ -102,7 +102,7 @@ const consentFor = (
   role: McpConsentRequest['role'] = 'owner',
 ): McpConsentRequest => ({
   client,
-  firm: { name: 'Demo Estate Law' },
+  firm: { name: 'Demo Estate Law LLP' },
   scopes: SCOPES,
   resource: `${stack.apiUrl}/v1/mcp`,
   canApprove: role !== 'viewer',

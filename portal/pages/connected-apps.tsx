@@ -61,16 +61,19 @@ function AppRow(props: { app: ConnectedApp; manage: boolean; onRevoke: (app: Con
         </span>
         <span class="cell-sub wrap-any">{clientIdentity(app)}</span>
       </td>
-      <td data-label="Returns to">
-        <code class="wrap-any">{app.redirectHost}</code>
+      <td class="nowrap" data-label="Returns to">
+        <code>{app.redirectHost}</code>
       </td>
       <td data-label="Approved by">
-        <span class="cell-main">{app.approvedBy.name ?? app.approvedBy.email}</span>
-        <span class="cell-sub">
-          {app.approvedBy.name ? `${app.approvedBy.email}, ` : ''}
-          <time dateTime={app.approvedAt} title={formatDateTime(app.approvedAt)}>
-            {formatDate(app.approvedAt)}
-          </time>
+        <span>
+          <span class="cell-main">{app.approvedBy.name ?? app.approvedBy.email}</span>
+          {app.approvedBy.name ? <span class="cell-sub">{app.approvedBy.email}</span> : null}
+          <span class="cell-sub">
+            on{' '}
+            <time dateTime={app.approvedAt} title={formatDateTime(app.approvedAt)}>
+              {formatDate(app.approvedAt)}
+            </time>
+          </span>
         </span>
       </td>
       <td class="nowrap" data-label="Last used">
@@ -130,7 +133,7 @@ export function ConnectedAppsPage() {
           <NoApps />
         ) : (
           <TableWrap label="Connected applications">
-            <table class="table table-stack">
+            <table class="table table-stack apps-table">
               <thead>
                 <tr>
                   <th scope="col">Application</th>

@@ -56,9 +56,14 @@ function ApplicationFacts({ client }: { client: McpConsentRequest['client'] }) {
         </dd>
       </div>
       <div>
-        <dt>{client.kind === 'metadata-document' ? 'Published by' : 'Registered as'}</dt>
+        <dt>{client.kind === 'metadata-document' ? 'Published by' : 'Client ID'}</dt>
         <dd>
           <code class="wrap-any">{identity}</code>
+          {client.kind === 'dynamic' ? (
+            <span class="check-help">
+              The identifier svc gave this application when it registered itself.
+            </span>
+          ) : null}
           {client.kind === 'metadata-document' && identity !== client.clientId ? (
             <span class="check-help">
               Its description is published at <code class="wrap-any">{client.clientId}</code>
