@@ -44,6 +44,10 @@ export const AUDIT_ACTIONS = [
   'webhook.tested',
   'webhook.replayed',
   'mcp.tool_call',
+  'mcp_grant.approved',
+  'mcp_grant.revoked',
+  'mcp_grant.code_reused',
+  'mcp_grant.refresh_reused',
 ] as const;
 
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];

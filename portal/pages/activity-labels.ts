@@ -123,6 +123,12 @@ const LABELS: Record<AuditAction, Describe> = {
   'webhook.replayed': () => 'Replayed a webhook delivery',
   'mcp.tool_call': (d) =>
     `An AI assistant ran ${text(d.tool)} (${text(d.rows)} row${d.rows === 1 ? '' : 's'}${d.outcome && d.outcome !== 'ok' ? `, ${text(d.outcome)}` : ''})`,
+  'mcp_grant.approved': (d) => `Connected the AI app ${text(d.clientName || d.redirectHost)} (${text(d.scopes)})`,
+  'mcp_grant.revoked': (d) =>
+    `Disconnected the AI app ${text(d.clientName || d.redirectHost)}${d.reason && d.reason !== 'revoked_in_portal' ? ` (${text(d.reason)})` : ''}`,
+  'mcp_grant.code_reused': () => 'An AI app’s sign-in code was used twice; that app was disconnected',
+  'mcp_grant.refresh_reused': () =>
+    'An AI app presented an old refresh token; it was disconnected and must be connected again',
 };
 
 const isAuditAction = (action: string): action is AuditAction => Object.hasOwn(LABELS, action);

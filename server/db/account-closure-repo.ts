@@ -1,5 +1,6 @@
 import { and, eq, inArray, isNull, lte } from 'drizzle-orm';
 import type { Db } from './database.ts';
+import { deleteMcpRowsOfAccount, revokeGrants } from './mcp-oauth-repo.ts';
 import {
   accountClosures,
   accounts,
@@ -48,7 +49,7 @@ export async function openClosure(
 }
 
 /**
- * Everything of the firm stops at `now`: live licenses and API keys revoked, live webhook endpoints
+ * Everything of the firm stops at `now`: live licenses, API keys and MCP grants revoked, live webhook endpoints
  * disabled, pending deliveries cancelled and pending mails failed.
  */
 export async function stopAccountActivity(tx: Db, accountId: string, now: Date): Promise<void> {
@@ -60,6 +61,7 @@ export async function stopAccountActivity(tx: Db, accountId: string, now: Date):
     .update(apiKeys)
     .set({ revokedAt: now })
     .where(and(eq(apiKeys.accountId, accountId), isNull(apiKeys.revokedAt)));
+  await revokeGrants(tx, { accountId }, now, 'firm_closed');
   await tx
     .update(webhookEndpoints)
     .set({ disabledAt: now, disabledReason: 'Account closed', updatedAt: now })
@@ -145,6 +147,7 @@ export async function deleteAccountRows(tx: Db, accountId: string): Promise<void
     await tx.delete(spentChallenges).where(inArray(spentChallenges.licenseId, licenseIds));
   }
   await tx.delete(apiKeys).where(eq(apiKeys.accountId, accountId));
+  await deleteMcpRowsOfAccount(tx, accountId);
   await tx.delete(licenses).where(eq(licenses.accountId, accountId));
   await tx.delete(auditEvents).where(eq(auditEvents.accountId, accountId));
   // Portal access to the firm ends with it; the people (users, passkeys) stay, as they may belong

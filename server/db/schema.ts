@@ -723,3 +723,93 @@ export const accountClosures = pgTable('account_closures', {
   deleteAfter: at('delete_after').notNull(),
   actor: text('actor').notNull(),
 });
+
+/**
+ * OAuth clients of the MCP endpoint registered by Dynamic Client Registration (RFC 7591). The name
+ * is the client's own claim, never verified; `secretHmac` only for confidential clients.
+ */
+export const oauthClients = pgTable('oauth_clients', {
+  id: text('id').primaryKey(),
+  name: text('name'),
+  redirectUris: jsonb('redirect_uris').$type<string[]>().notNull(),
+  tokenEndpointAuthMethod: text('token_endpoint_auth_method').notNull(),
+  secretHmac: text('secret_hmac'),
+  createdAt: at('created_at').notNull(),
+  createdIp: text('created_ip'),
+});
+
+/**
+ * What a firm's owner or admin approved for one MCP client: read access to the firm's data, as long
+ * as the grant is not revoked and its approver may still approve. Access tokens name the grant and
+ * are checked against this row on every request.
+ */
+export const mcpGrants = pgTable(
+  'mcp_grants',
+  {
+    id: text('id').primaryKey(),
+    accountId: text('account_id').notNull(),
+    approverUserId: text('approver_user_id').notNull(),
+    clientId: text('client_id').notNull(),
+    clientKind: text('client_kind').$type<'dcr' | 'metadata'>().notNull(),
+    clientName: text('client_name'),
+    redirectHost: text('redirect_host').notNull(),
+    scopes: text('scopes').notNull(),
+    resource: text('resource').notNull(),
+    createdAt: at('created_at').notNull(),
+    lastUsedAt: at('last_used_at'),
+    revokedAt: at('revoked_at'),
+    revokeReason: text('revoke_reason'),
+  },
+  (t) => [
+    oneOf('mcp_grants', t.clientKind, ['dcr', 'metadata']),
+    fk('mcp_grants', t.accountId, accounts.id),
+    fk('mcp_grants', t.approverUserId, users.id),
+    index('mcp_grants_account_idx').on(t.accountId, t.createdAt),
+    index('mcp_grants_approver_idx').on(t.approverUserId),
+  ],
+);
+
+/** Single-use, 60-second authorization codes of the MCP flow (PKCE S256), bound to their grant. */
+export const mcpAuthCodes = pgTable(
+  'mcp_auth_codes',
+  {
+    id: text('id').primaryKey(),
+    codeHmac: text('code_hmac').notNull(),
+    grantId: text('grant_id').notNull(),
+    clientId: text('client_id').notNull(),
+    redirectUri: text('redirect_uri').notNull(),
+    codeChallenge: text('code_challenge').notNull(),
+    resource: text('resource').notNull(),
+    scopes: text('scopes').notNull(),
+    expiresAt: at('expires_at').notNull(),
+    usedAt: at('used_at'),
+    createdAt: at('created_at').notNull(),
+  },
+  (t) => [
+    fk('mcp_auth_codes', t.grantId, mcpGrants.id),
+    uniqueIndex('mcp_auth_codes_hmac_key').on(t.codeHmac),
+  ],
+);
+
+/** Rotating refresh tokens of the MCP flow: one family per grant, HMAC at rest. */
+export const mcpRefreshTokens = pgTable(
+  'mcp_refresh_tokens',
+  {
+    id: text('id').primaryKey(),
+    grantId: text('grant_id').notNull(),
+    tokenHmac: text('token_hmac').notNull(),
+    scopes: text('scopes').notNull(),
+    resource: text('resource').notNull(),
+    parentId: text('parent_id'),
+    replacedById: text('replaced_by_id'),
+    usedAt: at('used_at'),
+    revokedAt: at('revoked_at'),
+    expiresAt: at('expires_at').notNull(),
+    createdAt: at('created_at').notNull(),
+  },
+  (t) => [
+    fk('mcp_refresh_tokens', t.grantId, mcpGrants.id),
+    uniqueIndex('mcp_refresh_tokens_hmac_key').on(t.tokenHmac),
+    index('mcp_refresh_tokens_grant_idx').on(t.grantId),
+  ],
+);

@@ -29,10 +29,13 @@ export interface McpDeps extends QueryDeps {
   logger: Logger;
 }
 
-/** Who calls: always from the verified API key, never from an argument. */
+/**
+ * Who calls: always from the verified credential, never from an argument. `actor` is how the
+ * activity trail names it: `apikey:<id>` for a personal API key, `mcp_grant:<id>` for an OAuth grant.
+ */
 export interface McpCaller {
   accountId: string;
-  apiKeyId: string;
+  actor: string;
 }
 
 /** A page of text holds about this much; `nextCursor` continues after the last row that fit. */
@@ -139,7 +142,7 @@ async function audited<T extends Record<string, unknown>>(
     const { cursor, ...filters } = auditableArgs(args, deps.clock);
     await recordToolCall(deps, {
       accountId: caller.accountId,
-      actor: `apikey:${caller.apiKeyId}`,
+      actor: caller.actor,
       tool,
       data: {
         tool,

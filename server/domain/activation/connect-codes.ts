@@ -1,12 +1,11 @@
-import { createHash } from 'node:crypto';
 import { hasAudit, recordAudit } from '../../db/audit-repo.ts';
 import { claimAuthCode, findAuthCodeByHmac, insertAuthCode } from '../../db/auth-codes-repo.ts';
 import { newId } from '../../db/ids.ts';
 import { revokeFamily } from '../../db/refresh-tokens-repo.ts';
-import { safeEqual } from '../../lib/constant-time.ts';
 import { AppError } from '../../lib/errors.ts';
 import { invalidateCaches } from '../caches/lookup-caches.ts';
 import { generateOpaqueToken, hmacSecret } from '../credentials/formats.ts';
+import { PKCE_CHALLENGE, pkceMatches } from '../credentials/pkce.ts';
 import type { LicensingDeps } from '../deps.ts';
 import { isDevHost, isLoopbackHost } from '../licensing/domains.ts';
 import { findUsableLicenseById, invalidLicense } from '../licensing/lookup.ts';
@@ -24,14 +23,10 @@ export const CONNECT_CODE_TTL_MS = 60_000;
 export function connectScopeOf(domain: string): Scope {
   return isDevHost(domain) && !isLoopbackHost(domain) ? 'site' : 'site admin';
 }
-const PKCE_VERIFIER = /^[A-Za-z0-9\-._~]{43,128}$/;
-const PKCE_CHALLENGE = /^[A-Za-z0-9_-]{43}$/;
 
 const invalidGrant = (message: string) => new AppError('INVALID_GRANT', message);
 
-export function pkceChallenge(verifier: string): string {
-  return createHash('sha256').update(verifier).digest('base64url');
-}
+export { pkceChallenge } from '../credentials/pkce.ts';
 
 /**
  * Mints a connect code for the portal's Connect flow (a firm admin consented). The code lives 60 s,
@@ -101,10 +96,7 @@ export async function exchangeConnectCode(
   if (claimed.redirectUri !== input.redirectUri) throw invalidGrant('redirectUri does not match the code.');
   if (requireSiteDomain(input.siteDomain) !== claimed.domain)
     throw invalidGrant('siteDomain does not match the code.');
-  const verifierOk =
-    PKCE_VERIFIER.test(input.codeVerifier) &&
-    safeEqual(pkceChallenge(input.codeVerifier), claimed.codeChallenge);
-  if (!verifierOk) throw invalidGrant('codeVerifier does not match the code challenge.');
+  if (!pkceMatches(input.codeVerifier, claimed.codeChallenge)) throw invalidGrant('codeVerifier does not match the code challenge.');
   const found = await findUsableLicenseById(deps, claimed.licenseId);
   if (!found) throw invalidLicense();
   const { tokenSet } = await activateSite(

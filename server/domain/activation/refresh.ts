@@ -6,12 +6,12 @@ import {
   claimRefreshToken,
   findRefreshToken,
   findRefreshTokenByHmac,
-  type RefreshTokenRow,
   revokeFamily,
 } from '../../db/refresh-tokens-repo.ts';
 import { AppError } from '../../lib/errors.ts';
 import { invalidateCaches } from '../caches/lookup-caches.ts';
 import { hmacSecret } from '../credentials/formats.ts';
+import { isRotationRetry } from '../credentials/rotation.ts';
 import type { LicensingDeps } from '../deps.ts';
 import { findUsableLicenseById, invalidLicense } from '../licensing/lookup.ts';
 import { requireSiteDomain } from './site-activation.ts';
@@ -77,7 +77,7 @@ async function retryOrRevoke(
   const now = deps.clock.now();
   const parent = (await findRefreshToken(deps.db, parentId))!;
   const child = parent.replacedById ? await findRefreshToken(deps.db, parent.replacedById) : undefined;
-  if (isRetry(parent, child, now)) return toTokenSet(deps, license, child!, childToken);
+  if (isRotationRetry(parent, child, now, REFRESH_RETRY_WINDOW_MS)) return toTokenSet(deps, license, child!, childToken);
   await revokeFamily(deps.db, parent.familyId, now);
   await invalidateCaches(deps);
   await recordAudit(deps.db, {
@@ -90,13 +90,3 @@ async function retryOrRevoke(
   throw invalidGrant('The refresh token was already used; its token family is revoked.');
 }
 
-function isRetry(parent: RefreshTokenRow, child: RefreshTokenRow | undefined, now: Date): boolean {
-  return (
-    parent.usedAt !== null &&
-    parent.revokedAt === null &&
-    now.getTime() - parent.usedAt.getTime() <= REFRESH_RETRY_WINDOW_MS &&
-    child !== undefined &&
-    child.usedAt === null &&
-    child.revokedAt === null
-  );
-}

@@ -2,7 +2,8 @@ import type { Db } from '../../db/database.ts';
 import { newId } from '../../db/ids.ts';
 import { insertRefreshToken, type RefreshTokenRow } from '../../db/refresh-tokens-repo.ts';
 import { AppError } from '../../lib/errors.ts';
-import { generateOpaqueToken, hmacSecret, toBase62 } from '../credentials/formats.ts';
+import { generateOpaqueToken, hmacSecret } from '../credentials/formats.ts';
+import { childTokenOf } from '../credentials/rotation.ts';
 import type { LicensingDeps } from '../deps.ts';
 import { type LicenseDates, licenseState } from '../licensing/status.ts';
 
@@ -70,14 +71,9 @@ export async function toTokenSet(
   };
 }
 
-/**
- * The child of a refresh token is derived from the parent's plaintext (which only the client
- * holds) with the server's pepper, so a lost-response retry can be answered with the very same
- * token without ever storing a token in clear.
- */
-export function childRefreshToken(pepper: Buffer, parentToken: string): string {
-  return `svc_rt_${toBase62(Buffer.from(hmacSecret(pepper, `child:${parentToken}`), 'hex'))}`;
-}
+/** The rotated successor of a site refresh token (`childTokenOf`: a retry gets the same one). */
+export const childRefreshToken = (pepper: Buffer, parentToken: string) =>
+  childTokenOf(pepper, parentToken, 'svc_rt_');
 
 export async function storeRefreshToken(
   deps: LicensingDeps,

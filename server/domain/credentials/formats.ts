@@ -114,8 +114,12 @@ export function licenseKeyKindOf(input: string): 'publishable' | 'secret' | unde
   return undefined;
 }
 
-/** Opaque bearer secrets (refresh tokens, connect codes): prefix + 32 random bytes. */
-export function generateOpaqueToken(prefix: 'svc_rt_' | 'svc_ac_'): string {
+/**
+ * Opaque bearer secrets: prefix + 32 random bytes. Site refresh tokens and Connect codes
+ * (`svc_rt_`, `svc_ac_`); MCP refresh tokens, MCP codes and OAuth client secrets (`svc_mrt_`,
+ * `svc_mac_`, `svc_cs_`).
+ */
+export function generateOpaqueToken(prefix: 'svc_rt_' | 'svc_ac_' | 'svc_mrt_' | 'svc_mac_' | 'svc_cs_'): string {
   return prefix + toBase62(randomBytes(32));
 }
 

@@ -12,6 +12,8 @@ export const TOKEN_KINDS = {
   access: { typ: 'at+jwt', aud: 'svc-api' },
   embed: { typ: 'embed+jwt', aud: 'svc-embed' },
   billing: { typ: 'billing+jwt', aud: 'svc-billing' },
+  /** MCP access tokens (DESIGN §8): `aud` is the MCP resource URL the client asked for (RFC 8707). */
+  mcp: { typ: 'mcp+jwt', aud: undefined },
 } as const;
 
 export type TokenKind = keyof typeof TOKEN_KINDS;
@@ -35,6 +37,8 @@ export interface IssueOptions {
   /** Fixed id and issue time re-create an identical token (Ed25519 signatures are deterministic). */
   jti?: string;
   issuedAt?: Date;
+  /** The audience of a kind without a fixed one (`mcp`: the resource URL). */
+  audience?: string;
 }
 
 export interface IssuedToken {
@@ -45,7 +49,12 @@ export interface IssuedToken {
 
 export interface TokenService {
   issue(kind: TokenKind, options: IssueOptions): Promise<IssuedToken>;
-  verify(kind: TokenKind, token: string): Promise<JWTPayload & Record<string, unknown>>;
+  /** `audiences`: what a kind without a fixed audience accepts (`mcp`: the MCP resource URLs). */
+  verify(
+    kind: TokenKind,
+    token: string,
+    audiences?: readonly string[],
+  ): Promise<JWTPayload & Record<string, unknown>>;
 }
 
 export const invalidToken = (message = 'The access token is invalid or expired.') =>
@@ -91,7 +100,13 @@ export function createTokenService(deps: {
   clock: Clock;
   caches?: LookupCaches | undefined;
 }): TokenService {
-  async function verifyNow(kind: TokenKind, token: string): Promise<Claims> {
+  const audienceOf = (kind: TokenKind, audiences?: readonly string[]): string | string[] => {
+    const fixed = TOKEN_KINDS[kind].aud;
+    if (fixed) return fixed;
+    if (!audiences?.length) throw new Error(`tokens of kind ${kind} are verified against given audiences`);
+    return [...audiences];
+  };
+  async function verifyNow(kind: TokenKind, token: string, audiences?: readonly string[]): Promise<Claims> {
     try {
       const { payload } = await jwtVerify(
         token,
@@ -104,7 +119,7 @@ export function createTokenService(deps: {
           algorithms: ['EdDSA'],
           typ: TOKEN_KINDS[kind].typ,
           issuer: deps.issuer,
-          audience: TOKEN_KINDS[kind].aud,
+          audience: audienceOf(kind, audiences),
           requiredClaims: ['sub', 'jti', 'exp', 'nbf', 'iat'],
           currentDate: deps.clock.now(),
           clockTolerance: TOKEN_CLOCK_TOLERANCE_S,
@@ -122,12 +137,14 @@ export function createTokenService(deps: {
       const { kid, privateKey } = await deps.keys.signingKey();
       const issuedAt = options.issuedAt ?? deps.clock.now();
       const jti = options.jti ?? crypto.randomUUID();
+      const aud = TOKEN_KINDS[kind].aud ?? options.audience;
+      if (!aud) throw new Error(`tokens of kind ${kind} need an audience`);
       const token = signCompact(
         { alg: 'EdDSA', typ: TOKEN_KINDS[kind].typ, kid },
         {
           ...options.claims,
           iss: deps.issuer,
-          aud: TOKEN_KINDS[kind].aud,
+          aud,
           sub: options.subject,
           jti,
           iat: seconds(issuedAt),
@@ -139,12 +156,12 @@ export function createTokenService(deps: {
       return { token, jti, expiresAt: new Date(Math.floor(options.expiresAt.getTime() / 1000) * 1000) };
     },
 
-    async verify(kind, token) {
-      if (!deps.caches) return verifyNow(kind, token);
+    async verify(kind, token, audiences) {
+      if (!deps.caches) return verifyNow(kind, token, audiences);
       const claims = await deps.caches.lookup(
         'token',
-        `${kind} ${token}`,
-        () => verifyNow(kind, token),
+        `${kind} ${audiences?.join(' ') ?? ''} ${token}`,
+        () => verifyNow(kind, token, audiences),
         // Until `exp` (verification would still pass for the clock tolerance; then it runs again).
         (c) => Number(c.exp) * 1000,
       );

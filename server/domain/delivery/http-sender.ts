@@ -57,13 +57,35 @@ export function postJson(
   headers: Record<string, string>,
   opts: SendOptions,
 ): Promise<SendOutcome> {
-  const started = performance.now();
-  const requestHeaders = {
+  return send('POST', url, body, {
     ...headers,
     'content-type': 'application/json',
     'content-length': String(Buffer.byteLength(body)),
     'user-agent': 'svc-webhooks/1',
-  };
+  }, opts);
+}
+
+/**
+ * GETs one document under the same rules as `postJson` (no redirects, address checked at connect
+ * time, whole exchange within `timeoutMs`, at most `RESPONSE_EXCERPT_BYTES` read): how the OAuth
+ * server fetches a client's metadata document.
+ */
+export function getDocument(
+  url: string,
+  headers: Record<string, string>,
+  opts: SendOptions,
+): Promise<SendOutcome> {
+  return send('GET', url, undefined, headers, opts);
+}
+
+function send(
+  method: 'GET' | 'POST',
+  url: string,
+  body: string | undefined,
+  requestHeaders: Record<string, string>,
+  opts: SendOptions,
+): Promise<SendOutcome> {
+  const started = performance.now();
   let responseHeaders: SendOutcome['responseHeaders'] = null;
   let truncated = false;
   const done = (statusCode: number | null, error: string | null, excerpt = ''): SendOutcome => ({
@@ -98,7 +120,7 @@ export function postJson(
     const req = client.request(
       target,
       {
-        method: 'POST',
+        method,
         agent: false,
         headers: requestHeaders,
         ...(allowPrivate ? {} : { lookup: guardedLookup(opts.resolver) }),
@@ -130,9 +152,10 @@ export function postJson(
       const code = (error as NodeJS.ErrnoException).code ?? 'error';
       const refused =
         error instanceof UnsafeDestinationError || code === 'UNSAFE_DESTINATION' || DNS_FAILURES.has(code);
-      if (refused) opts.logger?.warn({ host: literal, err: error.message }, 'webhook destination refused');
+      if (refused) opts.logger?.warn({ host: literal, err: error.message }, 'outbound destination refused');
       finish(done(null, refused ? DESTINATION_NOT_ALLOWED : `${code}: ${error.message}`.slice(0, 300)));
     });
-    req.end(body);
+    if (body === undefined) req.end();
+    else req.end(body);
   });
 }

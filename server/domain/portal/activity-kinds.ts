@@ -32,7 +32,13 @@ export const ACTIVITY_KINDS = {
     'webhook.disabled',
     'webhook.replayed',
   ],
-  'ai-tools': ['mcp.tool_call'],
+  'ai-tools': [
+    'mcp.tool_call',
+    'mcp_grant.approved',
+    'mcp_grant.revoked',
+    'mcp_grant.code_reused',
+    'mcp_grant.refresh_reused',
+  ],
   alerts: [
     'ceiling.leads_per_day',
     'ceiling.sessions_per_minute',
