@@ -27,10 +27,8 @@ let browser: Browser;
 let mail: Awaited<ReturnType<typeof startMailCapture>>;
 let callback: Awaited<ReturnType<typeof startConnectClient>>;
 
-const SCOPES = [
-  { scope: 'leads:read', description: 'Read your leads and the calculator results behind them' },
-  { scope: 'stats:read', description: 'See lead counts by calculator and state' },
-];
+/** As server/domain/oauth/mcp-resource.ts describes the one MCP scope. */
+const SCOPES = [{ scope: 'leads:read', description: 'Read your leads, calculator results and lead statistics' }];
 
 const CLAUDE: McpConsentRequest['client'] = {
   clientId: 'https://claude.ai/oauth/mcp-oauth-client-metadata',
@@ -64,7 +62,7 @@ const APPS: ConnectedApp[] = [
     approvedBy: { email: OWNER, name: 'Dana Whitfield' },
     approvedAt: '2026-11-20T15:04:00Z',
     lastUsedAt: new Date(Date.now() - 3 * 3600_000).toISOString(),
-    scopes: ['leads:read', 'stats:read'],
+    scopes: ['leads:read'],
   },
   {
     grantId: 'grant_vscode_2',
@@ -119,7 +117,7 @@ function authorizeUrl(client: McpConsentRequest['client'], state = randomBytes(6
     state,
     code_challenge: randomBytes(32).toString('base64url'),
     code_challenge_method: 'S256',
-    scope: 'leads:read stats:read',
+    scope: 'leads:read',
     resource: `${stack.apiUrl}/v1/mcp`,
   }))
     url.searchParams.set(k, v);
@@ -203,7 +201,7 @@ describe('MCP consent', () => {
     const text = (await page.locator('main').textContent()) ?? '';
     expect(text).toContain('Claude');
     expect(text).toContain('claude.ai');
-    expect(text).toContain('Read your leads and the calculator results behind them');
+    expect(text).toContain('Read your leads, calculator results and lead statistics');
     expect(text).toMatch(/will not be able to.*See or change billing/);
     expect(text).not.toContain('unverified');
     expect(text).not.toContain('only returns to this computer');

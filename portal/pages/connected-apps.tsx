@@ -18,9 +18,7 @@ import { useResource } from '../use-resource.ts';
 
 /** The scopes an MCP grant can hold, in words (an unknown scope shows as it is). */
 const SCOPE_WORDS: Record<string, string> = {
-  'leads:read': 'Read leads',
-  'results:read': 'Read results',
-  'stats:read': 'Directory stats',
+  'leads:read': 'Read leads, results and stats',
 };
 
 /** What to do when nothing is connected: the MCP address to paste, and where the steps are. */
