@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import { api, type PortalError } from '../api.ts';
+import { api, PortalError } from '../api.ts';
 import { Badge, ErrorNote, Loading } from '../components/ui.tsx';
 import { clientIdentity, type McpConsentRequest, type McpRedirect } from '../mcp-oauth-types.ts';
 import { session$ } from '../session.ts';
@@ -110,7 +110,17 @@ export function McpConsentPage() {
       const { redirectTo } = await api.post<McpRedirect>('oauth/mcp-consent', { ...params, decision });
       window.location.assign(redirectTo);
     } catch (e) {
-      setActionError(e as PortalError);
+      const error = e as PortalError;
+      // A server that refuses a viewer's Deny outright (403) still leaves nothing approved: say so.
+      setActionError(
+        decision === 'deny' && error.status === 403
+          ? new PortalError(
+              error.code,
+              'Nothing was approved. Close this tab and go back to your assistant.',
+              403,
+            )
+          : error,
+      );
       setBusy(false);
     }
   };
