@@ -50,7 +50,7 @@ function ApplicationFacts({ client }: { client: McpConsentRequest['client'] }) {
           {client.nameVerified ? null : <Badge tone="warn">unverified name</Badge>}
           {client.nameVerified ? null : (
             <span class="check-help">
-              The application chose this name itself. Recognise it by the addresses below.
+              The application chose this name itself. Recognize it by the addresses below.
             </span>
           )}
         </dd>
