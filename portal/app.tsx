@@ -2,15 +2,18 @@ import type { ComponentChildren } from 'preact';
 import { useEffect } from 'preact/hooks';
 import { api } from './api.ts';
 import { Link, Loading } from './components/ui.tsx';
+import { isMcpResource } from './mcp-oauth-types.ts';
 import { ActivityPage } from './pages/activity.tsx';
 import { ApiKeysPage } from './pages/api-keys.tsx';
 import { ConnectPage } from './pages/connect.tsx';
+import { ConnectedAppsPage } from './pages/connected-apps.tsx';
 import { EmbedPage } from './pages/embed.tsx';
 import { InvitationPage } from './pages/invitation.tsx';
 import { LeadDetailPage } from './pages/lead-detail.tsx';
 import { LeadsPage } from './pages/leads.tsx';
 import { LicensesPage } from './pages/licenses.tsx';
 import { LinkSignInPage } from './pages/link-sign-in.tsx';
+import { McpConsentPage } from './pages/mcp-consent.tsx';
 import { MembersPage } from './pages/members.tsx';
 import { OverviewPage } from './pages/overview.tsx';
 import { RulesPage } from './pages/rules.tsx';
@@ -29,6 +32,7 @@ const NAV: { href: string; label: string; section?: string }[] = [
   { href: '/portal/activity', label: 'Activity' },
   { href: '/portal/rules', label: 'Rules and sources' },
   { href: '/portal/settings/api-keys', label: 'API keys', section: 'Settings' },
+  { href: '/portal/settings/connected-apps', label: 'Connected apps', section: 'Settings' },
   { href: '/portal/settings/members', label: 'Members', section: 'Settings' },
   { href: '/portal/settings/security', label: 'Sign-in & security', section: 'Settings' },
   { href: '/portal/settings/firm', label: 'Firm', section: 'Settings' },
@@ -43,6 +47,7 @@ const PAGES: Record<string, () => ComponentChildren> = {
   '/portal/activity': () => <ActivityPage />,
   '/portal/rules': () => <RulesPage />,
   '/portal/settings/api-keys': () => <ApiKeysPage />,
+  '/portal/settings/connected-apps': () => <ConnectedAppsPage />,
   '/portal/settings/members': () => <MembersPage />,
   '/portal/settings/security': () => <SecurityPage />,
   '/portal/settings/firm': () => <SettingsFirmPage />,
@@ -55,7 +60,12 @@ export function App() {
   if (path === '/portal/sign-in/link') return <LinkSignInPage />;
   if (path === '/portal/invitation') return <InvitationPage />;
   if (session === undefined) return <Loading />;
-  if (path === '/oauth/authorize') return session ? <ConnectPage /> : <SignInPage next={location$.value} />;
+  if (path === '/oauth/authorize') {
+    if (!session) return <SignInPage next={location$.value} />;
+    // The same endpoint serves two flows: an AI application asking for the MCP resource, or a site's Connect.
+    const resource = new URLSearchParams(location$.value.split('?')[1] ?? '').get('resource');
+    return isMcpResource(resource) ? <McpConsentPage /> : <ConnectPage />;
+  }
   // Signed out on a deep link (e.g. a lead alert's "open in the portal"): continue there after sign-in.
   if (!session) return <SignInPage {...(path !== '/portal/' ? { next: location$.value } : {})} />;
   const page = PAGES[path] ?? PAGES[`${path}/`] ?? paramPage(path);

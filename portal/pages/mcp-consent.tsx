@@ -1,0 +1,194 @@
+import { useState } from 'preact/hooks';
+import { api, PortalError } from '../api.ts';
+import { Badge, ErrorNote, Loading } from '../components/ui.tsx';
+import { clientIdentity, type McpConsentRequest, type McpRedirect } from '../mcp-oauth-types.ts';
+import { session$ } from '../session.ts';
+import { useResource } from '../use-resource.ts';
+
+/** What an MCP grant never allows, whatever the application asks for (the scopes are read-only). */
+const NEVER = [
+  'Change or delete leads',
+  'See or change billing',
+  'Manage members, API keys or firm settings',
+];
+
+/** The request's own query, passed through unchanged: the server validates every parameter. */
+function authorizeParams(): Record<string, string> {
+  return Object.fromEntries(new URLSearchParams(window.location.search));
+}
+
+function Refused(props: { error: PortalError }) {
+  return (
+    <>
+      <h1>This connection request cannot be used</h1>
+      <ErrorNote error={props.error} />
+      {props.error.details.length > 0 ? (
+        <ul class="checklist small">
+          {props.error.details.map((d) => (
+            <li key={d.path}>
+              <code>{d.path}</code>: {d.message}
+            </li>
+          ))}
+        </ul>
+      ) : null}
+      <p class="muted">
+        Nothing was sent to the application. Go back to your AI assistant and start the connection again; if
+        it fails the same way, tell whoever set the assistant up.
+      </p>
+    </>
+  );
+}
+
+function ApplicationFacts({ client }: { client: McpConsentRequest['client'] }) {
+  const identity = clientIdentity(client);
+  return (
+    <dl class="facts facts-stacked consent-facts">
+      <div>
+        <dt>Application</dt>
+        <dd>
+          <strong>{client.name}</strong>{' '}
+          {client.nameVerified ? null : <Badge tone="warn">unverified name</Badge>}
+          {client.nameVerified ? null : (
+            <span class="check-help">
+              The application chose this name itself. Recognize it by the addresses below.
+            </span>
+          )}
+        </dd>
+      </div>
+      <div>
+        <dt>{client.kind === 'metadata-document' ? 'Published by' : 'Client ID'}</dt>
+        <dd>
+          <code class="wrap-any">{identity}</code>
+          {client.kind === 'dynamic' ? (
+            <span class="check-help">
+              The identifier svc gave this application when it registered itself.
+            </span>
+          ) : null}
+          {client.kind === 'metadata-document' && identity !== client.clientId ? (
+            <span class="check-help">
+              Its description is published at <code class="wrap-any">{client.clientId}</code>
+            </span>
+          ) : null}
+        </dd>
+      </div>
+      <div>
+        <dt>Sends you back to</dt>
+        <dd>
+          <code class="wrap-any">{client.redirectHost}</code>
+        </dd>
+      </div>
+    </dl>
+  );
+}
+
+function LocalhostWarning({ host }: { host: string }) {
+  return (
+    <div class="notice notice-warn" role="note">
+      <p>
+        <strong>This application only returns to this computer</strong> (<code>{host}</code>).
+      </p>
+      <p>
+        That is normal for a desktop tool such as VS Code or Cursor. Approve only if you started this
+        connection yourself, on this computer, just now: any program on it could otherwise read your firm’s
+        leads.
+      </p>
+    </div>
+  );
+}
+
+/** `GET /oauth/authorize` for the MCP resource: an AI application asks to read the firm's data. */
+export function McpConsentPage() {
+  const params = authorizeParams();
+  const { data, error } = useResource(() => api.get<McpConsentRequest>('oauth/mcp-consent', params));
+  const [busy, setBusy] = useState(false);
+  const [actionError, setActionError] = useState<PortalError | null>(null);
+
+  const decide = async (decision: 'approve' | 'deny') => {
+    setBusy(true);
+    setActionError(null);
+    try {
+      const { redirectTo } = await api.post<McpRedirect>('oauth/mcp-consent', { ...params, decision });
+      window.location.assign(redirectTo);
+    } catch (e) {
+      const error = e as PortalError;
+      // A server that refuses a viewer's Deny outright (403) still leaves nothing approved: say so.
+      setActionError(
+        decision === 'deny' && error.status === 403
+          ? new PortalError(
+              error.code,
+              'Nothing was approved. Close this tab and go back to your assistant.',
+              403,
+            )
+          : error,
+      );
+      setBusy(false);
+    }
+  };
+
+  return (
+    <div class="auth-page">
+      <main class="auth-card auth-card-wide" id="main">
+        <span class="brand-mark brand-mark-large" aria-hidden="true">
+          s
+        </span>
+        {error ? (
+          <Refused error={error} />
+        ) : !data ? (
+          <Loading />
+        ) : (
+          <>
+            <h1>
+              Let an AI application read <span class="accent-text">{data.firm.name}</span>’s leads?
+            </h1>
+            <ApplicationFacts client={data.client} />
+            {data.client.localhostOnly ? <LocalhostWarning host={data.client.redirectHost} /> : null}
+            <h2 class="h3">It will be able to</h2>
+            <ul class="checklist" data-testid="mcp-scopes">
+              {data.scopes.map((s) => (
+                <li key={s.scope}>{s.description}</li>
+              ))}
+            </ul>
+            <h2 class="h3">It will not be able to</h2>
+            <ul class="checklist">
+              {NEVER.map((n) => (
+                <li key={n}>{n}</li>
+              ))}
+            </ul>
+            <p class="muted small">
+              Access lasts until someone revokes it under Settings → Connected apps, or until the person who
+              approved it is no longer an owner or admin of {data.firm.name}.
+            </p>
+            {data.canApprove ? null : (
+              <div class="notice" role="note" data-testid="viewer-note">
+                <p>
+                  <strong>Only an owner or admin can approve.</strong> You are a {data.role} of{' '}
+                  {data.firm.name}, so you can see this request but not allow it.
+                </p>
+                <p>Ask an owner or admin to connect the application, or to change your role.</p>
+              </div>
+            )}
+            <ErrorNote error={actionError} />
+            <div class="button-row">
+              {data.canApprove ? (
+                <button
+                  type="button"
+                  class="button button-primary"
+                  disabled={busy}
+                  onClick={() => decide('approve')}
+                >
+                  Approve
+                </button>
+              ) : null}
+              <button type="button" class="button" disabled={busy} onClick={() => decide('deny')}>
+                {data.canApprove ? 'Deny' : 'Deny and go back'}
+              </button>
+            </div>
+            <p class="muted small">
+              Signed in as {session$.value?.user.email} ({data.role}).
+            </p>
+          </>
+        )}
+      </main>
+    </div>
+  );
+}
