@@ -233,6 +233,12 @@ export const ENV_DOCS = {
     description: 'at least 32 characters; bearer token of the admin API the CLI calls',
     unset: 'generated into `DATA_DIR/admin-token`',
   },
+  ACCESS_TOKEN_TTL_SECONDS: {
+    section: 'Secrets and tokens',
+    description:
+      'lifetime of REST access tokens, 10 to 900 seconds; shorten it only to watch a client refresh in a test',
+    unset: '900 (15 minutes)',
+  },
   METRICS_TOKEN: {
     section: 'Secrets and tokens',
     description: 'at least 16 characters; enables `GET /metrics` for that bearer token',
