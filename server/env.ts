@@ -237,7 +237,6 @@ export const ENV_DOCS = {
     section: 'Secrets and tokens',
     description:
       'lifetime of REST access tokens, 10 to 900 seconds; shorten it only to watch a client refresh in a test',
-    unset: '900 (15 minutes)',
   },
   METRICS_TOKEN: {
     section: 'Secrets and tokens',
