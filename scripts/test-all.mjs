@@ -11,7 +11,7 @@ const root = join(import.meta.dirname, '..');
 const bin = (name) => join(root, 'node_modules', '.bin', name);
 
 const SUITES = {
-  typecheck: { cmd: [bin('tsc'), '--noEmit', '-p', 'tsconfig.json'] },
+  typecheck: { cmd: [bin('tsc'), '-b', 'tsconfig.json'] },
   lint: { cmd: [bin('biome'), 'check', '.'], after: ['typecheck'] },
   unit: { cmd: [bin('vitest'), 'run', '--project', 'node', '--project', 'browser'] },
   build: { cmd: ['npm', 'run', 'build', '--silent'] },

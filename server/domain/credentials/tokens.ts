@@ -1,5 +1,5 @@
 import { KeyObject, sign } from 'node:crypto';
-import { errors, type JWK, type JWTPayload, jwtVerify } from 'jose';
+import { type CryptoKey, errors, type JWK, type JWTPayload, jwtVerify } from 'jose';
 import type { Clock } from '../../lib/clock.ts';
 import { AppError } from '../../lib/errors.ts';
 import type { LookupCaches } from '../caches/lookup-caches.ts';
