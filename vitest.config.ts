@@ -27,7 +27,12 @@ export default defineConfig({
         test: {
           name: 'browser',
           environment: 'happy-dom',
-          include: ['loader/**/*.test.ts', 'widget/**/*.test.{ts,tsx}', 'sdk/**/*.test.ts'],
+          include: [
+            'loader/**/*.test.ts',
+            'widget/**/*.test.{ts,tsx}',
+            'sdk/**/*.test.ts',
+            'portal/**/*.test.ts',
+          ],
         },
       },
       {
