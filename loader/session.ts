@@ -1,4 +1,4 @@
-import type { ConsentInfo, ErrorPayload } from '../protocol/index.ts';
+import type { ConsentInfo } from '../protocol/index.ts';
 import { isPermanent, NETWORK_ERROR, reasonFor, toErrorPayload } from './reasons.ts';
 
 /** What `POST /v1/api/license/activate` answers. */
@@ -13,9 +13,9 @@ export interface EmbedSession {
 }
 
 /** A token younger than this is handed out again instead of asking the API for another. */
-export const FRESH_MS = 10_000;
+const FRESH_MS = 10_000;
 /** A cached token this close to expiry is not handed out. */
-export const EXPIRY_MARGIN_MS = 60_000;
+const EXPIRY_MARGIN_MS = 60_000;
 
 async function activate(config: { apiUrl: string; licenseKey: string }): Promise<EmbedSession> {
   let res: Response;
@@ -79,6 +79,3 @@ export function createSession(config: { apiUrl: string; licenseKey: string }) {
     },
   };
 }
-
-export type Session = ReturnType<typeof createSession>;
-export type { ErrorPayload };

@@ -6,14 +6,15 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
  * The test plays the browser's part: it takes each `<script>` embed.mjs appends and answers it with
  * an `error` or a `load` event, so no network is involved and nothing races.
  */
-type Win = Window & { Svc?: unknown };
+/** The global loader.js sets; a test stands in for it with a partial fake. */
+const global = window as unknown as { Svc?: unknown };
 
 let scripts: HTMLScriptElement[];
 
 beforeEach(() => {
   vi.resetModules();
   scripts = [];
-  delete (window as Win).Svc;
+  delete global.Svc;
   vi.spyOn(document.head, 'appendChild').mockImplementation(<T extends Node>(node: T): T => {
     scripts.push(node as unknown as HTMLScriptElement);
     return node;
@@ -22,7 +23,7 @@ beforeEach(() => {
 
 afterEach(() => {
   vi.restoreAllMocks();
-  delete (window as Win).Svc;
+  delete global.Svc;
 });
 
 function fakeSvc() {
@@ -49,7 +50,7 @@ describe('embed.mjs mount', () => {
     const svc = fakeSvc();
     const second = mount(element, { key: 'svc_pk_test', calculator: 'estate-tax' });
     expect(scripts).toHaveLength(2);
-    (window as Win).Svc = svc;
+    global.Svc = svc;
     scripts[1]!.onload?.(new Event('load'));
     await expect(second).resolves.toBe('w1');
     expect(svc.mount).toHaveBeenCalledWith(element, 'estate-tax');
@@ -66,7 +67,7 @@ describe('embed.mjs mount', () => {
 
     const second = mount(element, { key: 'svc_pk_test' });
     expect(scripts).toHaveLength(2);
-    (window as Win).Svc = fakeSvc();
+    global.Svc = fakeSvc();
     scripts[1]!.onload?.(new Event('load'));
     await expect(second).resolves.toBe('w1');
   });
@@ -76,7 +77,7 @@ describe('embed.mjs mount', () => {
     const a = mount(document.createElement('div'), { key: 'svc_pk_test' });
     const b = mount(document.createElement('div'), { key: 'svc_pk_test' });
     expect(scripts).toHaveLength(1);
-    (window as Win).Svc = fakeSvc();
+    global.Svc = fakeSvc();
     scripts[0]!.onload?.(new Event('load'));
     await expect(Promise.all([a, b])).resolves.toEqual(['w1', 'w1']);
     await mount(document.createElement('div'), { key: 'svc_pk_test' });

@@ -107,7 +107,7 @@ const EnvSchema = z.object({
   }),
 });
 
-export type Env = z.output<typeof EnvSchema>;
+type Env = z.output<typeof EnvSchema>;
 
 export interface Config extends Env {
   publicApiUrl: string;

@@ -23,7 +23,7 @@ import type { BillingDeps } from './billing-portal.ts';
 import { subscriptionBilling } from './subscription-billing.ts';
 
 /** The events that carry (or point to) a subscription; README "Billing" lists them for the operator. */
-export const HANDLED_EVENTS = [
+const HANDLED_EVENTS = [
   'checkout.session.completed',
   'customer.subscription.created',
   'customer.subscription.updated',
@@ -51,7 +51,7 @@ const idOf = (value: unknown): string | undefined =>
       : undefined;
 
 /** The subscription an event is about: its own id, an invoice's parent, or a checkout's result. */
-export function subscriptionIdOf(event: Stripe.Event): string | undefined {
+function subscriptionIdOf(event: Stripe.Event): string | undefined {
   const object = event.data.object as unknown as Loose;
   if (event.type.startsWith('customer.subscription.')) return idOf(object);
   if (event.type.startsWith('invoice.')) {

@@ -14,7 +14,7 @@ export const TOKEN_KINDS = {
   billing: { typ: 'billing+jwt', aud: 'svc-billing' },
 } as const;
 
-export type TokenKind = keyof typeof TOKEN_KINDS;
+type TokenKind = keyof typeof TOKEN_KINDS;
 
 export interface SigningKey {
   kid: string;
@@ -28,7 +28,7 @@ export interface KeyRing {
   jwks(): Promise<{ keys: JWK[] }>;
 }
 
-export interface IssueOptions {
+interface IssueOptions {
   subject: string;
   claims: Record<string, unknown>;
   expiresAt: Date;
@@ -37,7 +37,7 @@ export interface IssueOptions {
   issuedAt?: Date;
 }
 
-export interface IssuedToken {
+interface IssuedToken {
   token: string;
   jti: string;
   expiresAt: Date;

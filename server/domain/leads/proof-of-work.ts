@@ -25,7 +25,7 @@ export interface Solution {
 }
 
 /** A challenge is good for this long after it is issued (a visitor filling in the form). */
-export const CHALLENGE_TTL_MS = 15 * 60_000;
+const CHALLENGE_TTL_MS = 15 * 60_000;
 
 /**
  * The difficulty curve: maxnumber by the license's leads in the last hour (`recent`). Up to
