@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { type Coverage, isCovered, MAX_DOLLARS, US_STATES } from './limits.ts';
 import { hasAtMostTwoDecimals } from './money.ts';
 
-export { type Coverage, isCovered, MAX_DOLLARS, US_STATES } from './limits.ts';
+export { type Coverage, US_STATES } from './limits.ts';
 
 /**
  * A dollar amount: a number ≥ 0, at most MAX_DOLLARS, with at most two decimals. zod 4 already

@@ -6,8 +6,7 @@ import { probateFees } from './probate-fees/index.ts';
 import { rmd } from './rmd/index.ts';
 import type { CalculationResult, CalculatorDefinition, CalculatorInfo, FieldIssue } from './types.ts';
 
-export type { CalculationResult, CalculatorInfo, FieldIssue, LineItem, RuleSet } from './types.ts';
-export { DISCLAIMER } from './types.ts';
+export type { CalculationResult, CalculatorInfo } from './types.ts';
 
 // biome-ignore lint/suspicious/noExplicitAny: the registry holds calculators of different input types
 const DEFINITIONS: readonly CalculatorDefinition<any>[] = [

@@ -5,7 +5,6 @@
  */
 export type Micro = bigint;
 
-export const MICRO_PER_DOLLAR = 1_000_000n;
 const MICRO_PER_CENT = 10_000n;
 
 // A JSON number's shortest round-trip text is what the sender wrote, so reading the digits is exact
@@ -42,7 +41,7 @@ export function divRoundHalfUp(numerator: bigint, denominator: bigint): bigint {
 }
 
 /** Micro-dollars (or the rational micro / denominator) to whole cents, half-up. */
-export const microToCents = (micro: Micro, denominator = 1n): bigint =>
+const microToCents = (micro: Micro, denominator = 1n): bigint =>
   divRoundHalfUp(micro, denominator * MICRO_PER_CENT);
 
 /** Micro-dollars (or a rational of them) to a JSON number of dollars, rounded half-up to cents. */

@@ -2,7 +2,7 @@
 export const API_URL_PLACEHOLDER = '__SVC_API_URL__';
 
 /** The look the host page asks for; passed to each iframe in its URL hash. */
-export interface ThemeConfig {
+interface ThemeConfig {
   theme?: string;
   accent?: string;
   radius?: string;

@@ -22,8 +22,6 @@ declare const __SVC_VERSION__: string | undefined;
  */
 export const READY_TIMEOUT_MS = 5_000;
 
-export type { Listener };
-
 /**
  * `window.Svc`, set by loader.js.
  *

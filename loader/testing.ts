@@ -5,7 +5,7 @@ import { createMessage, type EventType, type PayloadOf } from '../protocol/index
 
 export const EMBED = 'https://embed.svc.test';
 export const API = 'https://api.svc.test';
-export const SLUGS = ['estate-tax', 'inheritance-tax', 'probate-fees', 'executor-commission', 'rmd'];
+const SLUGS = ['estate-tax', 'inheritance-tax', 'probate-fees', 'executor-commission', 'rmd'];
 
 let issued = 0;
 

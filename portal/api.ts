@@ -1,5 +1,3 @@
-import ky, { HTTPError } from 'ky';
-
 /** A refused call, in the API's error shape; `details` name the fields concerned. */
 export class PortalError extends Error {
   constructor(
@@ -18,22 +16,44 @@ export const setCsrfToken = (token: string) => {
   csrfToken = token;
 };
 
-const http = ky.create({
-  prefixUrl: '/v1/portal/',
-  credentials: 'same-origin',
-  retry: 0,
-  timeout: 20_000,
-  hooks: {
-    beforeRequest: [
-      (request) => {
-        if (request.method !== 'GET') request.headers.set('X-CSRF-Token', csrfToken);
-      },
-    ],
-  },
-});
+type Query = Record<string, string | number | undefined>;
+
+/** A non-2xx answer, before it is read into a PortalError. */
+class HttpError extends Error {
+  constructor(readonly response: Response) {
+    super(`HTTP ${response.status}`);
+  }
+}
+
+/** No call waits longer than this for the server. */
+const TIMEOUT_MS = 20_000;
+
+/**
+ * One call to `/v1/portal/<path>` with fetch: same-origin cookies, the CSRF token on every write,
+ * a JSON body when there is one, no retry. Resolves to the parsed JSON answer ('' when the answer
+ * is empty, e.g. 204).
+ */
+async function request<T>(method: string, path: string, init: { query?: Query; json?: unknown } = {}) {
+  const url = new URL(`/v1/portal/${path}`, window.location.origin);
+  for (const [name, value] of Object.entries(init.query ?? {}))
+    if (value !== undefined && value !== '') url.searchParams.set(name, String(value));
+  const headers = new Headers({ Accept: 'application/json' });
+  if (method !== 'GET') headers.set('X-CSRF-Token', csrfToken);
+  if (init.json !== undefined) headers.set('Content-Type', 'application/json');
+  const response = await fetch(url, {
+    method,
+    headers,
+    credentials: 'same-origin',
+    body: init.json === undefined ? undefined : JSON.stringify(init.json),
+    signal: AbortSignal.timeout(TIMEOUT_MS),
+  });
+  if (!response.ok) throw new HttpError(response);
+  const text = await response.text();
+  return (text === '' ? '' : JSON.parse(text)) as T;
+}
 
 async function toPortalError(error: unknown): Promise<PortalError> {
-  if (error instanceof HTTPError) {
+  if (error instanceof HttpError) {
     const body = (await error.response.json().catch(() => undefined)) as
       | { error?: { code: string; message: string; details?: { path: string; message: string }[] } }
       | undefined;
@@ -52,18 +72,10 @@ async function call<T>(run: () => Promise<T>): Promise<T> {
   }
 }
 
-type Query = Record<string, string | number | undefined>;
-const clean = (query: Query = {}) =>
-  Object.fromEntries(Object.entries(query).filter(([, v]) => v !== undefined && v !== '')) as Record<
-    string,
-    string | number
-  >;
-
 export const api = {
-  get: <T>(path: string, query?: Query) =>
-    call(() => http.get(path, { searchParams: clean(query) }).json<T>()),
+  get: <T>(path: string, query?: Query) => call(() => request<T>('GET', path, query ? { query } : {})),
   post: <T>(path: string, body?: unknown) =>
-    call(() => http.post(path, body === undefined ? {} : { json: body }).json<T>()),
-  patch: <T>(path: string, body: unknown) => call(() => http.patch(path, { json: body }).json<T>()),
-  delete: <T>(path: string) => call(() => http.delete(path).json<T>()),
+    call(() => request<T>('POST', path, body === undefined ? {} : { json: body })),
+  patch: <T>(path: string, body: unknown) => call(() => request<T>('PATCH', path, { json: body })),
+  delete: <T>(path: string) => call(() => request<T>('DELETE', path)),
 };

@@ -2,7 +2,7 @@
 export const HEX_COLOR = /^#(?:[0-9a-f]{3}){1,2}$/i;
 
 /** WCAG relative luminance of a hex colour (0 black … 1 white). */
-export function relativeLuminance(hex: string): number {
+function relativeLuminance(hex: string): number {
   const full = hex.length === 4 ? hex.replace(/[0-9a-f]/gi, (c) => c + c) : hex;
   const [r, g, b] = [1, 3, 5].map((i) => {
     const c = Number.parseInt(full.slice(i, i + 2), 16) / 255;

@@ -4,7 +4,7 @@
  * added here without words a firm can read fails `tsc`. Stored rows keep their text: never rename
  * an action, add a new one.
  */
-export const AUDIT_ACTIONS = [
+const AUDIT_ACTIONS = [
   'portal.signed_in',
   'portal.signed_out',
   'passkey.added',

@@ -27,7 +27,6 @@ export type EventType = (typeof EVENT_TYPES)[number];
 
 /** `svc-resize` and the names older host pages listen for; all three carry `{ height }`. */
 export const RESIZE_TYPES = ['svc-resize', 'svc-embed-resize', 'alt-embed-resize'] as const;
-export type ResizeType = (typeof RESIZE_TYPES)[number];
 
 /** Why something failed, in words a host developer can act on. */
 export const ERROR_REASONS = [
@@ -54,7 +53,7 @@ export type ErrorReason = (typeof ERROR_REASONS)[number];
  * Never sent when the key or the domain is refused (then only `svc-error`).
  * @example `{ calculator: 'estate-tax' }`
  */
-export interface ReadyPayload {
+interface ReadyPayload {
   calculator: string;
 }
 
@@ -63,7 +62,7 @@ export interface ReadyPayload {
  * resizes the iframe; listen only to lay out something around it.
  * @example `{ height: 742 }`
  */
-export interface ResizePayload {
+interface ResizePayload {
   /** Content height in CSS pixels. */
   height: number;
 }
@@ -92,7 +91,7 @@ export interface ResultPayload {
  * `svc-lead`: a visitor's contact request was stored for the firm.
  * @example `{ leadId: 'lead_…', calculator: 'estate-tax', resultId: 'res_…' }`
  */
-export interface LeadPayload {
+interface LeadPayload {
   leadId: string;
   calculator: string;
   resultId?: string;

@@ -53,7 +53,7 @@ export interface ConnectMessage {
 }
 
 /** Loader → iframe over the port, first: the session. */
-export interface InitMessage {
+interface InitMessage {
   type: 'svc-init';
   v: typeof PROTOCOL_VERSION;
   token: string;
@@ -68,7 +68,7 @@ export interface InitMessage {
 }
 
 /** Loader → iframe over the port: a renewed token. */
-export interface TokenMessage {
+interface TokenMessage {
   type: 'svc-token';
   v: typeof PROTOCOL_VERSION;
   token: string;
@@ -76,7 +76,7 @@ export interface TokenMessage {
 }
 
 /** Loader → iframe over the port: no session, so the widget can say why instead of waiting. */
-export interface SessionErrorMessage {
+interface SessionErrorMessage {
   type: 'svc-session-error';
   v: typeof PROTOCOL_VERSION;
   reason: ErrorReason;

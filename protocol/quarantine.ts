@@ -2,7 +2,7 @@
  * Why a lead was held as possible spam, and how to say it to a firm: shared by the server's mails
  * and the portal so both name a reason the same way.
  */
-export const QUARANTINE_REASON_LABELS = {
+const QUARANTINE_REASON_LABELS = {
   network_burst: 'many leads from one network',
   link_in_name: 'a link in the name',
   disposable_email: 'a throwaway e-mail domain',

@@ -14,7 +14,7 @@ const INPUT_FILES = [
   // package.json: the build scripts, and the version the loader carries.
   'package.json',
   'package-lock.json',
-  'tsconfig.json',
+  'tsconfig.base.json',
   'tsconfig.build.json',
   'scripts/build.mjs',
 ];

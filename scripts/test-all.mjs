@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // `npm test`: every suite, the independent ones side by side. The unit and integration tests
-// (vitest's node and browser projects) start at once; the type check and the lint run next to
+// (vitest's node and browser projects) start at once; the type check, then the lint and knip, run next to
 // them, and so does the build, which the browser end-to-end suite and the size budget wait for.
 // Each suite's output is printed whole when it ends (never interleaved), then one table of what
 // each suite cost; the exit code is 1 when any suite failed.
@@ -12,8 +12,10 @@ const root = join(import.meta.dirname, '..');
 const bin = (name) => join(root, 'node_modules', '.bin', name);
 
 const SUITES = {
-  typecheck: { cmd: [bin('tsc'), '--noEmit', '-p', 'tsconfig.json'] },
+  typecheck: { cmd: [bin('tsc'), '-b', 'tsconfig.json'] },
   lint: { cmd: [bin('biome'), 'check', '.'], after: ['typecheck'] },
+  // Unused files, exports and dependencies, and imports of undeclared packages (knip.json).
+  knip: { cmd: [bin('knip')], after: ['typecheck'] },
   unit: { cmd: [bin('vitest'), 'run', '--project', 'node', '--project', 'browser'] },
   build: { cmd: ['npm', 'run', 'build', '--silent'] },
   e2e: { cmd: [bin('vitest'), 'run', '--project', 'e2e'], after: ['build'] },

@@ -87,7 +87,10 @@ export interface MountOptions {
   legacyEvents?: 'on' | 'off';
 }
 
-/** embed.mjs: loads loader.js once (manual mount mode) and mounts into `element`. */
+/**
+ * embed.mjs: loads loader.js once (manual mount mode) and mounts into `element`. Rejects when
+ * loader.js cannot be loaded; the next call tries again.
+ */
 export function mount(element: HTMLElement, options: MountOptions): Promise<string | undefined>;
 export function on<T extends EventType>(type: T, listener: Listener<T>): () => void;
 export function unmount(element: HTMLElement): void;

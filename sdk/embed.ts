@@ -60,10 +60,18 @@ function load(options: MountOptions): Promise<Svc> {
       win.Svc ? resolve(win.Svc) : reject(new Error('svc: loader.js did not start; see the console'));
     script.onerror = () => reject(new Error(`svc: could not load ${script.src}`));
     document.head.appendChild(script);
-  }).then((svc) => {
-    for (const [type, listener, handle] of pending.splice(0)) handle.stop = svc.on(type, listener);
-    return svc;
-  });
+  }).then(
+    (svc) => {
+      for (const [type, listener, handle] of pending.splice(0)) handle.stop = svc.on(type, listener);
+      return svc;
+    },
+    (error: unknown) => {
+      // A failed load is not kept: the next mount appends a fresh script and tries again.
+      document.querySelector(`script[src="${ORIGIN}/loader.js"]`)?.remove();
+      loading = undefined;
+      throw error;
+    },
+  );
   return loading;
 }
 

@@ -22,7 +22,6 @@ import type {
   AccountDetailSchema,
   AccountListSchema,
   ActivationReleasedSchema,
-  AdminHealthSchema,
   ApiKeyCreatedSchema,
   ApiKeyListSchema,
   ConnectCodeSchema,
@@ -34,29 +33,18 @@ import type {
   LicenseCreatedSchema,
   LicenseDetailSchema,
   LicenseListSchema,
-  LicenseViewSchema,
-  ReleasedLeadSchema,
-  RevokedSchema,
 } from './routes/admin-schemas.ts';
-import type { LeadCreatedSchema, LeadSchema, ResultSchema } from './routes/leads.ts';
-import type { ErrorSchema } from './routes/schemas.ts';
 
 type Answer<T extends z.ZodType> = z.output<T>;
 
 /** Every error answer: `{ error: { code, message, status, details? } }`. */
-export type ApiError = Answer<typeof ErrorSchema>;
 
 // Public API
-export type Lead = Answer<typeof LeadSchema>;
-export type LeadCreated = Answer<typeof LeadCreatedSchema>;
-export type LeadResult = Answer<typeof ResultSchema>;
 
 // Admin API (/admin/v1)
-export type AdminHealth = Answer<typeof AdminHealthSchema>;
 export type AdminAccountCreated = Answer<typeof AccountCreatedSchema>;
 export type AdminAccountList = Answer<typeof AccountListSchema>;
 export type AdminAccountDetail = Answer<typeof AccountDetailSchema>;
-export type AdminLicense = Answer<typeof LicenseViewSchema>;
 export type AdminLicenseList = Answer<typeof LicenseListSchema>;
 export type AdminLicenseDetail = Answer<typeof LicenseDetailSchema>;
 export type AdminLicenseCreated = Answer<typeof LicenseCreatedSchema>;
@@ -64,8 +52,6 @@ export type AdminActivationReleased = Answer<typeof ActivationReleasedSchema>;
 export type AdminKeyRolled = Answer<typeof KeyRolledSchema>;
 export type AdminApiKeyCreated = Answer<typeof ApiKeyCreatedSchema>;
 export type AdminApiKeyList = Answer<typeof ApiKeyListSchema>;
-export type AdminRevoked = Answer<typeof RevokedSchema>;
-export type AdminReleasedLead = Answer<typeof ReleasedLeadSchema>;
 export type AdminConnectCode = Answer<typeof ConnectCodeSchema>;
 export type AdminDemoSeed = Answer<typeof DemoSeedSchema>;
 export type AdminDemoCredentials = Answer<typeof DemoCredentialsSchema>;

@@ -19,8 +19,8 @@ export type RestartDecision =
   | { action: 'restart'; delayMs: number; quickDeaths: number }
   | { action: 'stop'; reason: string };
 
-export const CRASH_WINDOW_MS = 10_000;
-export const CRASH_LOOP_DEATHS = 3;
+const CRASH_WINDOW_MS = 10_000;
+const CRASH_LOOP_DEATHS = 3;
 
 export class RestartPolicy {
   private readonly crashWindowMs: number;

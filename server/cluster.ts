@@ -12,7 +12,7 @@ export interface WorkerReady {
   banner: string;
 }
 
-export const isWorkerReady = (m: unknown): m is WorkerReady =>
+const isWorkerReady = (m: unknown): m is WorkerReady =>
   typeof m === 'object' && m !== null && (m as { svc?: unknown }).svc === 'ready';
 
 /**

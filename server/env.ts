@@ -109,7 +109,7 @@ export const EnvSchema = z.object({
   }),
 });
 
-export type Env = z.output<typeof EnvSchema>;
+type Env = z.output<typeof EnvSchema>;
 
 /** A variable as docs/configuration.md shows it (written by `npm run docs`, scripts/docs-generate.ts). */
 export interface EnvDoc {

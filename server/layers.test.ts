@@ -13,7 +13,7 @@ const SOURCES = ['server', 'calculators', 'protocol', 'widget', 'loader', 'porta
 /** One line per violation: `rule: from → to`, or the whole loop for a cycle; sorted. */
 async function violations(baseDir: string, sources: string[]): Promise<string[]> {
   const options = await extractDepcruiseOptions(join(root, '.dependency-cruiser.cjs'));
-  const tsConfig = extractTSConfig(join(root, 'tsconfig.json'));
+  const tsConfig = extractTSConfig(join(root, 'tsconfig.base.json'));
   const { output } = await cruise(sources, { ...options, baseDir }, undefined, { tsConfig });
   const { summary } = output as ICruiseResult;
   return summary.violations

@@ -5,7 +5,7 @@ import type { Logger } from 'pino';
  * Longest wait for one Redis command. Redis answers in well under a millisecond; past this it is
  * stalled (stopped, partitioned, swapping) and the request goes on without it.
  */
-export const REDIS_COMMAND_TIMEOUT_MS = 1_000;
+const REDIS_COMMAND_TIMEOUT_MS = 1_000;
 
 /**
  * The shared Redis client of an instance (rate-limit counters, the lookup caches' epoch), built so

@@ -59,7 +59,7 @@ function reasonOf(status: number, code: string | undefined): ErrorReason {
 }
 
 /** A refused response as an ApiError, with the field details of a 400. */
-export async function toApiError(res: Response): Promise<ApiError> {
+async function toApiError(res: Response): Promise<ApiError> {
   const body = (await res.json().catch(() => ({}))) as {
     error?: { code?: string; details?: FieldProblem[] };
   };

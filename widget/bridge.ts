@@ -30,7 +30,7 @@ export interface Bridge {
 }
 
 /** The `org` claim of an embed token (read, not verified: the API verifies; this only binds the port). */
-export function tokenOrigin(token: string): string | undefined {
+function tokenOrigin(token: string): string | undefined {
   try {
     const part = token.split('.')[1] ?? '';
     const claims = JSON.parse(atob(part.replace(/-/g, '+').replace(/_/g, '/'))) as { org?: unknown };

@@ -23,7 +23,7 @@ export const NOT_SENT =
  * A random Idempotency-Key. `crypto.getRandomValues` works in every context; `crypto.randomUUID`
  * exists only in secure contexts, and a widget framed by a plain-HTTP page is not one.
  */
-export const newKey = () => hex(crypto.getRandomValues(new Uint32Array(4)));
+const newKey = () => hex(crypto.getRandomValues(new Uint32Array(4)));
 
 /**
  * The contact form under a stored result; one Idempotency-Key per set of answers, so a retry (the

@@ -4,7 +4,7 @@ import type { Credentials } from './api.ts';
 import type { Bridge } from './bridge.ts';
 
 /** Renew this long before expiry, so a slow network never leaves the widget holding a dead token. */
-export const RENEW_BEFORE_MS = 60_000;
+const RENEW_BEFORE_MS = 60_000;
 const MAX_RETRIES = 8;
 const TRANSIENT: readonly string[] = ['network', 'rate_limited', 'unknown'];
 

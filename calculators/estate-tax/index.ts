@@ -5,9 +5,6 @@ import { ESTATE_TAX_LISTING } from './listing.ts';
 import { type RuleSetRow, rulesCatalog } from './rules-catalog.ts';
 import { type EstateTaxInput, estateTaxSchema } from './schema.ts';
 
-export { estateTaxCore } from './core.ts';
-export { ESTATE_TAX_RULES } from './listing.ts';
-
 let byId: Map<string, RuleSetRow> | undefined;
 const ruleSetRow = (id: string) => {
   byId ??= new Map(rulesCatalog().ruleSets.map((r) => [r.id, r]));

@@ -2,7 +2,7 @@ import type { RuleSet } from '../types.ts';
 import { COVERAGE, INPUT_LABELS } from './labels.ts';
 
 /** The calculator's rules in general (its listing); each result names the versions it used. */
-export const ESTATE_TAX_RULES: RuleSet = {
+const ESTATE_TAX_RULES: RuleSet = {
   id: 'estate-tax-2026',
   taxYear: 2026,
   effectiveDate: COVERAGE.from,

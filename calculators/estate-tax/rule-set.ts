@@ -15,7 +15,7 @@ const MONTHS = 'January February March April May June July August September Octo
 );
 
 /** "2026-07-01" → "1 July 2026" (the form the issue and the firm's documents use). */
-export const longDate = (iso: string): string =>
+const longDate = (iso: string): string =>
   `${Number(iso.slice(8, 10))} ${MONTHS[Number(iso.slice(5, 7)) - 1]} ${iso.slice(0, 4)}`;
 
 const dayBefore = (iso: string): string =>
@@ -45,7 +45,7 @@ export function deathsInWords(part: RulePart): string {
 }
 
 /** "Washington rules for deaths on or after 1 July 2026". */
-export const partInWords = (part: RulePart): string => `${part.name} rules for deaths ${deathsInWords(part)}`;
+const partInWords = (part: RulePart): string => `${part.name} rules for deaths ${deathsInWords(part)}`;
 
 /**
  * When the death falls in a later year than an indexed amount speaks for, the amount for that

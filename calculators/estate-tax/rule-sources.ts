@@ -22,7 +22,7 @@ export interface Source {
   checked: string;
 }
 
-export interface FigureSource {
+interface FigureSource {
   status: Status;
   sources: readonly Source[];
   note?: string;

@@ -6,7 +6,7 @@ import { PENDING, RULE_SOURCES, type Source, type Status } from './rule-sources.
 import { STATE_TABLES, type StateVersion } from './state-tables.ts';
 
 /** One figure of a rule set as the firm reads it: its value, status and sources. */
-export interface FigureRow {
+interface FigureRow {
   key: string;
   label: string;
   value: string;
@@ -38,7 +38,7 @@ export interface RulesCatalog {
 }
 
 const RANK: Record<Status, number> = { primary: 0, secondary: 1, missing: 2 };
-export const weakest = (statuses: Status[]): Status =>
+const weakest = (statuses: Status[]): Status =>
   statuses.reduce<Status>((w, s) => (RANK[s] > RANK[w] ? s : w), 'primary');
 
 const percent = (rate: string) => `${rate} %`;

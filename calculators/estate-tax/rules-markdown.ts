@@ -1,7 +1,7 @@
 import type { Source, Status } from './rule-sources.ts';
 import type { RulesCatalog } from './rules-catalog.ts';
 
-export const STATUS_WORDS: Record<Status, string> = {
+const STATUS_WORDS: Record<Status, string> = {
   primary: 'Confirmed by a primary source',
   secondary: 'Secondary sources only',
   missing: 'Missing (not published)',

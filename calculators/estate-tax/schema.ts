@@ -2,8 +2,6 @@ import { z } from 'zod';
 import { dateIn, money, usState } from '../fields.ts';
 import { COVERAGE, INPUT_LABELS } from './labels.ts';
 
-export { COVERAGE, INPUT_LABELS } from './labels.ts';
-
 export const estateTaxSchema = z.object({
   estateValue: money(INPUT_LABELS.estateValue, {
     description:

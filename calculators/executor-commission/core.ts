@@ -13,7 +13,7 @@ const TIERS = [
   [null, '2'],
 ] as const;
 
-export const COMMISSION_RULES: RuleSet = {
+const COMMISSION_RULES: RuleSet = {
   id: 'ny-executor-commission-2026',
   taxYear: 2026,
   effectiveDate: '2026-01-01',

@@ -3,8 +3,6 @@ import { money } from '../fields.ts';
 import type { CalculatorDefinition } from '../types.ts';
 import { executorCommissionCore } from './core.ts';
 
-export { COMMISSION_RULES, executorCommissionCore } from './core.ts';
-
 const schema = z.object({
   estateValue: money('Commissionable estate', { description: 'Sums received and paid out by the executor' }),
 });

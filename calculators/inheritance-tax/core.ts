@@ -9,7 +9,7 @@ const ENTRIES: Readonly<Record<string, (typeof INHERITANCE_TAXES)[keyof typeof I
   INHERITANCE_TAXES;
 export const ALL_CLASSES = [...new Set(Object.values(HEIR_CLASSES).flat())] as [string, ...string[]];
 
-export const INHERITANCE_RULES: RuleSet = {
+const INHERITANCE_RULES: RuleSet = {
   id: 'inheritance-tax-2026',
   taxYear: 2026,
   effectiveDate: '2026-01-01',

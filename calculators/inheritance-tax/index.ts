@@ -4,7 +4,6 @@ import type { CalculatorDefinition } from '../types.ts';
 import { ALL_CLASSES, INPUT_LABELS, inheritanceTaxCore } from './core.ts';
 import { HEIR_CLASSES, REFUSED } from './tables.ts';
 
-export { INHERITANCE_RULES, inheritanceTaxCore } from './core.ts';
 export { HEIR_CLASSES } from './tables.ts';
 
 const schema = z

@@ -14,7 +14,7 @@ const TIERS = [
 ] as const;
 const CAP = 25_000_000;
 
-export const PROBATE_RULES: RuleSet = {
+const PROBATE_RULES: RuleSet = {
   id: 'ca-probate-fees-2026',
   taxYear: 2026,
   effectiveDate: '2026-01-01',

@@ -3,8 +3,6 @@ import { money } from '../fields.ts';
 import type { CalculatorDefinition } from '../types.ts';
 import { probateFeesCore } from './core.ts';
 
-export { PROBATE_RULES, probateFeesCore } from './core.ts';
-
 const schema = z.object({
   estateValue: money('Estate value for fees', {
     description:

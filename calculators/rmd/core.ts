@@ -7,7 +7,7 @@ import { lifetimeFactor, TABLE_SOURCE } from './uniform-lifetime-table.ts';
 /** SECURE 2.0 §107: required beginning age 73 (75 for those reaching 74 after 2032). */
 export const RMD_START_AGE = 73;
 
-export const RMD_RULES: RuleSet = {
+const RMD_RULES: RuleSet = {
   id: 'rmd-2026',
   taxYear: 2026,
   effectiveDate: '2026-01-01',

@@ -3,8 +3,6 @@ import { money } from '../fields.ts';
 import type { CalculatorDefinition } from '../types.ts';
 import { RMD_START_AGE, rmdCore } from './core.ts';
 
-export { RMD_RULES, RMD_START_AGE, rmdCore } from './core.ts';
-
 const schema = z.object({
   balance: money('Balance on 31 December of last year'),
   age: z

@@ -22,7 +22,7 @@ export function startPortalStack(env: Record<string, string> = {}): Promise<Runn
   return startStack({ RATE_LIMIT_SCALE: '10', ...env });
 }
 
-export interface CapturedMail {
+interface CapturedMail {
   to: string;
   raw: string;
 }

@@ -15,7 +15,7 @@ import { DeliveryInspector } from './delivery-inspector.tsx';
 
 const TONE = { pending: 'neutral', succeeded: 'good', failed: 'bad', cancelled: 'neutral' } as const;
 
-export const EVENT_HELP: Record<string, string> = {
+const EVENT_HELP: Record<string, string> = {
   'lead.created': 'A visitor sent their details.',
   'lead.updated': 'A lead’s status changed.',
   'result.created': 'A visitor finished a calculation.',

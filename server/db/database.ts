@@ -99,7 +99,7 @@ export async function createDatabase(opts: DatabaseOptions): Promise<Database> {
  * in throughput (bench/memory.ts). Passed as start parameters, so the data directory's own
  * postgresql.conf (time zone, locale) is left as initdb wrote it.
  */
-export const PGLITE_SETTINGS = ['shared_buffers=16MB'];
+const PGLITE_SETTINGS = ['shared_buffers=16MB'];
 
 const run = promisify(execFile);
 

@@ -35,7 +35,7 @@ export interface Keyset {
   id: string;
 }
 
-export type LinkedResult = Pick<ResultRow, 'id' | 'calculator' | 'state' | 'inputs' | 'outputs'>;
+type LinkedResult = Pick<ResultRow, 'id' | 'calculator' | 'state' | 'inputs' | 'outputs'>;
 export type LeadWithResult = LeadRow & { result: LinkedResult | null };
 
 const LIVE_LEAD = sql`${leads.test} = false and ${leads.quarantinedAt} is null`;

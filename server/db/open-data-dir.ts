@@ -6,7 +6,7 @@ import { secureDataDir } from './data-dir-permissions.ts';
 import { createDatabase, type Database } from './database.ts';
 
 /** DATA_DIR cannot be used: it is a file, someone else's directory, or holds a broken database. */
-export class DataDirError extends Error {
+class DataDirError extends Error {
   override name = 'DataDirError';
 }
 
@@ -18,7 +18,7 @@ const SVC_ENTRIES = ['pglite', 'secret.key', 'admin-token', 'svc.lock', 'server.
  * of svc's files (a mistyped path pointing at a home or project directory would otherwise be
  * chmodded 0700 and filled with a database). A missing or empty directory is a new data dir.
  */
-export function checkDataDir(dataDir: string): void {
+function checkDataDir(dataDir: string): void {
   let isDirectory: boolean;
   try {
     isDirectory = statSync(dataDir).isDirectory();

@@ -4,7 +4,7 @@ import type { Principal } from '../domain/credentials/principal.ts';
 import type { RateDecision } from './rate-limiter.ts';
 
 /** Per-request variables shared by the middleware chain and handlers. */
-export interface AppVariables {
+interface AppVariables {
   requestId: string;
   logger: Logger;
   rateDecision?: RateDecision;

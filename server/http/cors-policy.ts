@@ -9,7 +9,7 @@ const OPEN_PATHS = new Set(['/v1/api/license/activate']);
 /** The MCP endpoint answers its own origin rule (docs/mcp.md): API origin, CORS_ORIGINS, dev hosts. */
 const MCP_PATH = '/v1/mcp';
 
-export const EXPOSED_HEADERS = [
+const EXPOSED_HEADERS = [
   'X-Request-Id',
   'X-RateLimit-Limit',
   'X-RateLimit-Remaining',

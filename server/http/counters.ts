@@ -2,7 +2,7 @@ import type { Redis } from 'ioredis';
 import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 
 /** One event counted in a fixed window. */
-export interface WindowCount {
+interface WindowCount {
   /** Events in the window so far, this one included. */
   consumed: number;
   limit: number;

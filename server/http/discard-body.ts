@@ -3,7 +3,7 @@ import type { Context } from 'hono';
 /** Bodies up to this size are read and dropped so the keep-alive connection stays usable. */
 export const DISCARD_CAP_BYTES = 8 * 1024 * 1024;
 /** A client that sends slower than this gets its answer with `Connection: close` instead. */
-export const DISCARD_TIMEOUT_MS = 10_000;
+const DISCARD_TIMEOUT_MS = 10_000;
 
 /**
  * Called when the app answers before reading a request's whole body (413). If the answer went out

@@ -5,7 +5,7 @@ import { Server as NetServer } from 'node:net';
  * How long a connection that is idle when draining starts may still bring a request. Clients
  * that keep connections alive send their next request at once; this spares them a reset.
  */
-export const IDLE_GRACE_MS = 1_000;
+const IDLE_GRACE_MS = 1_000;
 const SWEEP_MS = 100;
 
 /**

@@ -30,7 +30,7 @@ const OUTAGE_RETRY_AFTER_S = 5;
  * with `Retry-After` (the request was fine and may be sent again); other unknown errors become a
  * detail-free INTERNAL_ERROR.
  */
-export function toAppError(err: unknown): { error: AppError; unexpected: boolean; outage?: boolean } {
+function toAppError(err: unknown): { error: AppError; unexpected: boolean; outage?: boolean } {
   if (err instanceof AppError) return { error: err, unexpected: false };
   if (err instanceof ZodError) {
     return {

@@ -7,7 +7,7 @@ import type { AppEnv } from './app-env.ts';
 import { rateLimitGroupOf } from './rate-limit-groups.ts';
 
 /** A gauge read when Prometheus scrapes (outbox depth, pool use, cache sizes). */
-export type GaugeSource = () => number | Promise<number>;
+type GaugeSource = () => number | Promise<number>;
 
 export interface Metrics {
   registry: Registry;

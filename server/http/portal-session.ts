@@ -8,7 +8,7 @@ import { AppError } from '../lib/errors.ts';
 import type { AppEnv } from './app-env.ts';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
-export const CSRF_HEADER = 'X-CSRF-Token';
+const CSRF_HEADER = 'X-CSRF-Token';
 
 /**
  * The session cookie: HttpOnly, SameSite=Lax, Path=/; Secure with the `__Host-` prefix whenever

@@ -7,7 +7,7 @@ import type { RateDecision, RateLimiter, WatchedCounter } from './rate-limiter.t
 import { addHeaders } from './response-headers.ts';
 
 /** An embed token's license, whose ceilings may tighten the per-IP budget. */
-export interface EmbedCaller {
+interface EmbedCaller {
   licenseId: string;
   plan: string;
 }
@@ -41,7 +41,7 @@ export interface RateLimitOptions {
 }
 
 /** The GitHub-style X-RateLimit-* trio and the IETF draft RateLimit/RateLimit-Policy pair. */
-export function rateLimitHeaders(d: RateDecision, nowMs: number): Record<string, string> {
+function rateLimitHeaders(d: RateDecision, nowMs: number): Record<string, string> {
   const resetSeconds = Math.max(0, Math.ceil(d.resetMs / 1000));
   const remaining = Math.max(0, d.remaining);
   return {

@@ -6,7 +6,7 @@ import type { Context } from 'hono';
  * immutable (`Response.redirect`, a `fetch` answer passed through) is first copied into one that
  * is not, so it keeps its status, body and headers and still gets the caller's.
  */
-export function writeHeaders(c: Context, write: (headers: Headers) => void): void {
+function writeHeaders(c: Context, write: (headers: Headers) => void): void {
   try {
     write(c.res.headers);
   } catch (err) {

@@ -8,7 +8,7 @@ import { addHeaders } from './response-headers.ts';
  * CSP, which wins (`addHeaders`). The same list Hono's `secureHeaders` made with our options,
  * written once instead of through a Fetch header list per answer.
  */
-export const SECURITY_HEADERS: Readonly<Record<string, string>> = {
+const SECURITY_HEADERS: Readonly<Record<string, string>> = {
   'Content-Security-Policy': "default-src 'none'; frame-ancestors 'none'",
   'Cross-Origin-Opener-Policy': 'same-origin',
   'Cross-Origin-Resource-Policy': 'cross-origin',

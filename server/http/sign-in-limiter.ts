@@ -8,7 +8,7 @@ import { createCounters, type FixedWindow } from './counters.ts';
  * person out. Counted silently: mails actually sent per address (`mail`), so asking from many IPs
  * cannot flood a mailbox either; over it the answer stays 202 and no mail goes out.
  */
-export const SIGN_IN_LIMITS = {
+const SIGN_IN_LIMITS = {
   ip: { points: 30, duration: 15 * 60 },
   emailClient: { points: 5, duration: 15 * 60 },
   mail: { points: 10, duration: 60 * 60 },

@@ -47,7 +47,7 @@ const resultFilters = {
     .describe('nextCursor of the previous page; repeat the same filters with it.'),
 };
 
-export const Status = z.enum(['new', 'contacted', 'converted']);
+const Status = z.enum(['new', 'contacted', 'converted']);
 
 export const getLeadsInput = strict({
   status: Status.optional().describe('Only leads in this status.'),
@@ -98,7 +98,7 @@ const Consent = z.object({
   assumed: z.boolean().describe('True when an older widget named no version and the current one was stored.'),
 });
 
-export const Lead = z.object({
+const Lead = z.object({
   id: z.string(),
   name: z.string(),
   email: z.string(),
@@ -120,7 +120,7 @@ export const getLeadsOutput = z.object({
   asOf: Iso.describe('Rows created after this instant are not part of this listing.'),
 });
 
-export const Result = LinkedResult.extend({ createdAt: Iso });
+const Result = LinkedResult.extend({ createdAt: Iso });
 
 export const getResultsOutput = z.object({
   results: z.array(Result),

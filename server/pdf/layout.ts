@@ -24,7 +24,7 @@ export interface Row {
 const VALUE_SHARE = 0.36;
 const COLUMN_GAP = 10;
 
-export const pageBottom = (doc: Doc): number => doc.page.height - PAGE.bottom;
+const pageBottom = (doc: Doc): number => doc.page.height - PAGE.bottom;
 
 /** Starts a new page when `height` would not fit; says whether it did. */
 export function ensureSpace(ctx: Ctx, height: number): boolean {
@@ -35,7 +35,7 @@ export function ensureSpace(ctx: Ctx, height: number): boolean {
   return true;
 }
 
-export const atPageTop = (ctx: Ctx): boolean => ctx.doc.y <= PAGE.top + 1;
+const atPageTop = (ctx: Ctx): boolean => ctx.doc.y <= PAGE.top + 1;
 
 export function hairline(ctx: Ctx, y: number, color: string = COLOR.rule, width = 0.5, inset = 0): void {
   ctx.doc

@@ -19,9 +19,9 @@ export interface Density {
 }
 
 export const REGULAR: Density = { body: 9.5, small: 7.5, pad: 3.6, gap: 18 };
-export const COMPACT: Density = { body: 8.5, small: 7, pad: 2.2, gap: 13 };
+const COMPACT: Density = { body: 8.5, small: 7, pad: 2.2, gap: 13 };
 /** The floor: 8 pt is still comfortable to read on paper; longer reports take more pages. */
-export const TIGHT: Density = { body: 8, small: 6.5, pad: 1.4, gap: 10 };
+const TIGHT: Density = { body: 8, small: 6.5, pad: 1.4, gap: 10 };
 
 /** Loosest first: the renderer takes the first that fits. */
 export const DENSITIES: readonly Density[] = [REGULAR, COMPACT, TIGHT];

@@ -10,7 +10,7 @@ import {
 
 /** Answers of the admin API's webhook, privacy and retention routes. */
 
-export const EndpointSchema = WebhookEndpoint;
+const EndpointSchema = WebhookEndpoint;
 
 export const EndpointAnswerSchema = z
   .object({ endpoint: EndpointSchema })

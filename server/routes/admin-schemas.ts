@@ -7,7 +7,7 @@ import { ActivationReleased, License, LicenseDetail } from './shared-schemas.ts'
 
 const IsoOrNull = Iso.nullable();
 
-export const AccountSchema = z
+const AccountSchema = z
   .object({
     id: z.string(),
     name: z.string(),
@@ -41,7 +41,7 @@ export const AccountDetailSchema = z
   })
   .openapi('AdminAccountDetail');
 
-export const LicenseViewSchema = License;
+const LicenseViewSchema = License;
 
 export const LicenseDetailSchema = LicenseDetail;
 

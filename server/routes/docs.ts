@@ -39,7 +39,7 @@ const PAGE = `<!doctype html>
  * Scalar injects its styles at run time (hence 'unsafe-inline' for styles only) and draws icons as
  * data: images; it never needs eval, fonts or another origin.
  */
-export const DOCS_CSP =
+const DOCS_CSP =
   "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'";
 
 /** The API reference at /docs: Scalar from the installed package, no CDN, works offline. */

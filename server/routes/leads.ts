@@ -39,7 +39,7 @@ const ConsentSchema = z
   .openapi('LeadConsent');
 
 /** A calculation as data: what `GET /api/results/{id}` answers and what a lead carries. */
-export const ResultSchema = z
+const ResultSchema = z
   .object({
     id: z.string(),
     calculator: z.string().openapi({ description: 'Calculator slug', example: 'estate-tax' }),
@@ -57,7 +57,7 @@ export const ResultSchema = z
   })
   .openapi('LeadResult');
 
-export const LeadCreatedSchema = z
+const LeadCreatedSchema = z
   .object({ leadId: z.string(), status: Status, createdAt: Iso })
   .openapi('LeadCreated');
 

@@ -44,7 +44,7 @@ export const API_DOCUMENTS: readonly ApiDocument[] = [
   },
 ];
 
-export function documentOf(path: string): ApiDocumentName {
+function documentOf(path: string): ApiDocumentName {
   if (path.startsWith('/admin/')) return 'admin';
   if (path.startsWith('/v1/portal/')) return 'portal';
   return 'public';
@@ -70,7 +70,7 @@ export function registerApiDocuments(app: OpenAPIHono<AppEnv>, serverUrl: string
 }
 
 /** The operations of one document, with only the components they reach. */
-export function pickDocument(whole: Json, name: ApiDocumentName): Json {
+function pickDocument(whole: Json, name: ApiDocumentName): Json {
   const paths = Object.fromEntries(
     Object.entries((whole.paths ?? {}) as Json).filter(([path]) => documentOf(path) === name),
   );

@@ -34,7 +34,7 @@ export const License = z
   })
   .openapi('License');
 
-export const Activation = z
+const Activation = z
   .object({
     id: z.string(),
     domain: z.string(),

@@ -4,7 +4,7 @@ import { secrets } from '../db/schema.ts';
 import { decrypt, encrypt } from './encryption.ts';
 
 /** The secret key in use cannot open what the database holds: wrong SECRET_KEY or foreign key file. */
-export class WrongSecretKeyError extends Error {
+class WrongSecretKeyError extends Error {
   override name = 'WrongSecretKeyError';
   constructor() {
     super(

@@ -5,8 +5,6 @@ import { createDatabase, type Database } from '../db/database.ts';
 import { migrate } from '../db/migrate.ts';
 import { templatePath } from './pglite-template.ts';
 
-export { templatePath } from './pglite-template.ts';
-
 let template: Blob | undefined;
 
 /**

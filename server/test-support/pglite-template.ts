@@ -24,7 +24,7 @@ export function templatePath(): string {
 export const templateDataDirPath = () => templatePath().replace(/\.tar$/, '.pgdata');
 
 /** Copies the on-disk template to `dest` (a server's `DATA_DIR/pglite`); false when there is none yet. */
-export function copyTemplateDataDir(dest: string): boolean {
+function copyTemplateDataDir(dest: string): boolean {
   const source = templateDataDirPath();
   if (!existsSync(join(source, 'PG_VERSION'))) return false;
   cpSync(source, dest, { recursive: true });
@@ -43,7 +43,7 @@ export function startFromTemplate(dataDir: string): void {
   copyTemplateDataDir(target);
 }
 
-export const templateDir = () => join(repoRoot(), '.tmp');
+const templateDir = () => join(repoRoot(), '.tmp');
 
 /** Templates of older migrations: 40 MB each, so they are removed once a newer one exists. */
 export function removeStaleTemplates(keep: string): void {

@@ -25,9 +25,9 @@ import { INVITE_LINK_TTL_MS, type PortalDeps, type PortalPrincipal } from './por
 const TOKEN_PREFIX = 'svc_inv_';
 const DAY_MS = 86_400_000;
 /** Invitations one address may receive in a day, from all firms together. */
-export const INVITATIONS_PER_ADDRESS_PER_DAY = 3;
+const INVITATIONS_PER_ADDRESS_PER_DAY = 3;
 /** Invitations one firm may send in a day. */
-export const INVITATIONS_PER_FIRM_PER_DAY = 20;
+const INVITATIONS_PER_FIRM_PER_DAY = 20;
 
 /**
  * A firm invites `email` (issue 23): an offer, not a membership. The invitation row holds the

@@ -101,7 +101,7 @@ export async function resolveSession(deps: PortalDeps, token: string): Promise<P
 }
 
 /** The CSRF token of a session: derived, so nothing more is stored; useless without the session. */
-export function csrfTokenOf(pepper: Buffer, sessionId: string): string {
+function csrfTokenOf(pepper: Buffer, sessionId: string): string {
   return createHmac('sha256', pepper).update(`csrf:${sessionId}`).digest('base64url');
 }
 

@@ -12,7 +12,7 @@ import { findUsableLicenseById, invalidLicense } from '../licensing/lookup.ts';
 import { activateSite, assertDomainAllowed, requireSiteDomain } from './site-activation.ts';
 import { SCOPES, type Scope, type TokenSet } from './token-set.ts';
 
-export const CONNECT_CODE_TTL_MS = 60_000;
+const CONNECT_CODE_TTL_MS = 60_000;
 
 /**
  * What Connect grants a site (issue 23). A public domain and the developer's own machine

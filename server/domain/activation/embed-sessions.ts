@@ -17,9 +17,9 @@ import {
 import type { LicenseState } from '../licensing/status.ts';
 import { assertDomainAllowed } from './site-activation.ts';
 
-export const EMBED_TOKEN_TTL_MS = 10 * 60_000;
+const EMBED_TOKEN_TTL_MS = 10 * 60_000;
 
-export interface EmbedWarning {
+interface EmbedWarning {
   code: 'SECRET_KEY_IN_PAGE';
   message: string;
 }

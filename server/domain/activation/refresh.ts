@@ -24,8 +24,7 @@ import {
   toTokenSet,
 } from './token-set.ts';
 
-export const invalidGrant = (message = 'The refresh token is not valid.') =>
-  new AppError('INVALID_GRANT', message);
+const invalidGrant = (message = 'The refresh token is not valid.') => new AppError('INVALID_GRANT', message);
 
 /**
  * `POST /licenses/refresh`. Every use rotates the token. The use is claimed with one atomic

@@ -7,7 +7,7 @@ import { childTokenOf } from '../credentials/rotation.ts';
 import type { LicensingDeps } from '../deps.ts';
 import { type LicenseDates, licenseState } from '../licensing/status.ts';
 
-export const ACCESS_TOKEN_TTL_MS = 15 * 60_000;
+const ACCESS_TOKEN_TTL_MS = 15 * 60_000;
 export const REFRESH_IDLE_TTL_MS = 60 * 86_400_000;
 /** A retry of the just-rotated refresh token inside this window gets the same new pair back. */
 export const REFRESH_RETRY_WINDOW_MS = 30_000;
@@ -36,7 +36,7 @@ export interface LicenseForToken extends LicenseDates {
 }
 
 /** The access token of one refresh token: deterministic given the row, so a retry re-creates it. */
-export async function accessTokenFor(
+async function accessTokenFor(
   deps: LicensingDeps,
   license: LicenseForToken,
   row: RefreshTokenRow,

@@ -8,7 +8,7 @@ import type { Principal } from '../credentials/principal.ts';
 import type { TokenService } from '../credentials/tokens.ts';
 import type { PlanTable } from '../licensing/plans.ts';
 
-export const BILLING_LINK_TTL_MS = 10 * 60_000;
+const BILLING_LINK_TTL_MS = 10 * 60_000;
 
 export interface BillingDeps {
   db: Db;

@@ -51,7 +51,7 @@ const idOf = (value: unknown): string | undefined =>
       : undefined;
 
 /** The subscription an event is about: its own id, an invoice's parent, or a checkout's result. */
-export function subscriptionIdOf(event: Stripe.Event): string | undefined {
+function subscriptionIdOf(event: Stripe.Event): string | undefined {
   const object = event.data.object as unknown as Loose;
   if (event.type.startsWith('customer.subscription.')) return idOf(object);
   if (event.type.startsWith('invoice.')) {

@@ -13,7 +13,7 @@ import type { Clock } from '../../lib/clock.ts';
  */
 export type CacheMode = 'local' | 'shared' | 'off';
 
-export const CACHE_NAMES = [
+const CACHE_NAMES = [
   'token',
   'license',
   'license-key',

@@ -11,7 +11,7 @@ export type ApiKeyScope = (typeof API_KEY_SCOPES)[number];
 
 export const DEFAULT_API_KEY_SCOPES: readonly ApiKeyScope[] = ['leads:read'];
 
-export const isApiKeyScope = (value: string): value is ApiKeyScope =>
+const isApiKeyScope = (value: string): value is ApiKeyScope =>
   (API_KEY_SCOPES as readonly string[]).includes(value);
 
 /** The stored form (space separated, as OAuth writes scopes) read back; unknown words are dropped. */
@@ -22,7 +22,7 @@ export function parseScopes(stored: string): ApiKeyScope[] {
 export const formatScopes = (scopes: readonly ApiKeyScope[]) => [...new Set(scopes)].join(' ');
 
 /** A credential that is valid but lacks the scope: 403, with the OAuth hint for clients that read it. */
-export const forbidden = (message = 'This credential may not do that.') =>
+const forbidden = (message = 'This credential may not do that.') =>
   new AppError('FORBIDDEN', message, {
     headers: { 'WWW-Authenticate': 'Bearer error="insufficient_scope"' },
   });

@@ -1,4 +1,12 @@
-import { exportJWK, exportPKCS8, generateKeyPair, importJWK, importPKCS8, type JWK } from 'jose';
+import {
+  type CryptoKey,
+  exportJWK,
+  exportPKCS8,
+  generateKeyPair,
+  importJWK,
+  importPKCS8,
+  type JWK,
+} from 'jose';
 import type { Db } from '../../db/database.ts';
 import {
   insertSigningKey,

@@ -1,5 +1,5 @@
 import { KeyObject, sign } from 'node:crypto';
-import { errors, type JWK, type JWTPayload, jwtVerify } from 'jose';
+import { type CryptoKey, errors, type JWK, type JWTPayload, jwtVerify } from 'jose';
 import type { Clock } from '../../lib/clock.ts';
 import { AppError } from '../../lib/errors.ts';
 import type { LookupCaches } from '../caches/lookup-caches.ts';
@@ -16,7 +16,7 @@ export const TOKEN_KINDS = {
   mcp: { typ: 'mcp+jwt', aud: undefined },
 } as const;
 
-export type TokenKind = keyof typeof TOKEN_KINDS;
+type TokenKind = keyof typeof TOKEN_KINDS;
 
 export interface SigningKey {
   kid: string;
@@ -30,7 +30,7 @@ export interface KeyRing {
   jwks(): Promise<{ keys: JWK[] }>;
 }
 
-export interface IssueOptions {
+interface IssueOptions {
   subject: string;
   claims: Record<string, unknown>;
   expiresAt: Date;
@@ -41,7 +41,7 @@ export interface IssueOptions {
   audience?: string;
 }
 
-export interface IssuedToken {
+interface IssuedToken {
   token: string;
   jti: string;
   expiresAt: Date;

@@ -7,7 +7,7 @@ import type { WebhookBody } from './event-types.ts';
 import { alertAddresses } from './outbox.ts';
 
 /** Past the plan's daily figure, alerts are grouped per hour: one mail and one event per hour. */
-export const DIGEST_WINDOW_MS = 3_600_000;
+const DIGEST_WINDOW_MS = 3_600_000;
 const DAY_MS = 86_400_000;
 
 const windowOf = (at: Date, size: number) => new Date(Math.floor(at.getTime() / size) * size);

@@ -32,7 +32,7 @@ export const DEFAULT_ROLL_OVERLAP_SECONDS = 24 * 3600;
 /** The operator (admin token, CLI): sees every account. A portal user passes its account too. */
 export const OPERATOR: ActingAs = { actor: 'admin' };
 
-export function endpointView(row: EndpointRow, now: Date) {
+function endpointView(row: EndpointRow, now: Date) {
   const rolling = row.previousSecretExpiresAt && row.previousSecretExpiresAt > now;
   return {
     id: row.id,
@@ -78,7 +78,7 @@ export function checkEndpointUrl(text: string, allowPrivateHosts: readonly strin
   return url.toString();
 }
 
-export function parseEventTypes(events: readonly string[]): WebhookEventType[] {
+function parseEventTypes(events: readonly string[]): WebhookEventType[] {
   const unique = [...new Set(events.map((e) => e.trim()).filter(Boolean))];
   const unknown = unique.filter((e) => !(WEBHOOK_EVENT_TYPES as readonly string[]).includes(e));
   if (unique.length === 0 || unknown.length > 0) {

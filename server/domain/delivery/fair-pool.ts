@@ -1,5 +1,5 @@
 /** The share of an instance's slots one firm may hold: max(2, C/4). */
-export const perFirmShare = (capacity: number) => Math.max(2, Math.floor(capacity / 4));
+const perFirmShare = (capacity: number) => Math.max(2, Math.floor(capacity / 4));
 
 export interface FairPoolOptions<T> {
   /** Attempts this instance keeps in flight at most (C). */

@@ -22,7 +22,7 @@ import type { DeliveryDeps } from './deps.ts';
 import { nextAttemptAt } from './retry-schedule.ts';
 
 /** A claimed mail's lease when `mailLeaseMs` is not set; renewed every third of it while sending. */
-export const MAIL_LEASE_MS = 60_000;
+const MAIL_LEASE_MS = 60_000;
 const leaseOf = (deps: DeliveryDeps) => deps.mailLeaseMs ?? MAIL_LEASE_MS;
 
 /**

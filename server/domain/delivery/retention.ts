@@ -12,9 +12,9 @@ import { removeMailFiles } from './mail-files.ts';
 
 const DAY_MS = 86_400_000;
 /** Delivery logs (events, deliveries, attempts, sent alert mails) are kept this long. */
-export const DELIVERY_LOG_DAYS = 30;
+const DELIVERY_LOG_DAYS = 30;
 /** A connect code lives 60 s; a used or expired one is kept a day for reuse detection, then purged. */
-export const AUTH_CODE_KEEP_MS = DAY_MS;
+const AUTH_CODE_KEEP_MS = DAY_MS;
 
 type Deps = Pick<DeliveryDeps, 'db' | 'clock' | 'resultRetentionDays' | 'accountCloseGraceDays'>;
 

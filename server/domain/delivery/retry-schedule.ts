@@ -15,7 +15,7 @@ export const RETRY_DELAYS_MS = [
 ] as const;
 
 export const MAX_ATTEMPTS = RETRY_DELAYS_MS.length + 1;
-export const JITTER = 0.2;
+const JITTER = 0.2;
 
 /** When attempt `attempts + 1` is due after `attempts` failures, or null when none is left. */
 export function nextAttemptAt(attempts: number, now: Date, random: () => number = Math.random): Date | null {

@@ -4,8 +4,6 @@ import { Webhook } from 'standardwebhooks';
 /** A Standard Webhooks secret: `whsec_` + base64 of 32 random bytes. */
 export const generateWebhookSecret = () => `whsec_${randomBytes(32).toString('base64')}`;
 
-export const isWebhookSecret = (text: string) => /^whsec_[A-Za-z0-9+/]{43}=$/.test(text);
-
 /**
  * The three Standard Webhooks headers. During a secret roll `secrets` holds the new and the old
  * secret and the signature header carries one `v1,…` per secret, space-separated, so a receiver

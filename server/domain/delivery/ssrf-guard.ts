@@ -47,7 +47,7 @@ for (const [net, prefix] of V4) blocked.addSubnet(net, prefix, 'ipv4');
 for (const [net, prefix] of V6) blocked.addSubnet(net, prefix, 'ipv6');
 
 /** The eight 16-bit groups of an IPv6 address (zone id dropped, dotted tail folded), or undefined. */
-export function ipv6Groups(address: string): number[] | undefined {
+function ipv6Groups(address: string): number[] | undefined {
   let text = address
     .toLowerCase()
     .replace(/^\[|\]$/g, '')

@@ -25,9 +25,9 @@ export interface DeliveryWorker {
 }
 
 /** Webhook attempts one instance keeps in flight unless `DeliveryDeps.concurrency` says otherwise. */
-export const DEFAULT_CONCURRENCY = 16;
+const DEFAULT_CONCURRENCY = 16;
 /** Alert mails one instance sends at once unless `DeliveryDeps.mailConcurrency` says otherwise. */
-export const DEFAULT_MAIL_CONCURRENCY = 4;
+const DEFAULT_MAIL_CONCURRENCY = 4;
 
 /**
  * The background work `npm start` runs on every instance (they share it through row locks and

@@ -4,7 +4,7 @@ import { findMembership, putMembership, upsertUser } from '../../db/users-repo.t
 import { mintLink } from '../accounts/magic-links.ts';
 import type { PortalDeps } from '../accounts/portal-deps.ts';
 
-export const DEMO_ADMIN_EMAIL = 'demo@svc.test';
+const DEMO_ADMIN_EMAIL = 'demo@svc.test';
 const START_LINK_TTL_MS = 60 * 60_000;
 
 /**

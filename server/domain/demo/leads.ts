@@ -10,7 +10,7 @@ import type { LicensingDeps } from '../deps.ts';
 
 const DAY_MS = 86_400_000;
 const BATCH = 1_000;
-export const MAX_DEMO_LEADS = 1_000_000;
+const MAX_DEMO_LEADS = 1_000_000;
 
 const FIRST = [
   'Zoë',

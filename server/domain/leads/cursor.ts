@@ -2,7 +2,7 @@ import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import { AppError } from '../../lib/errors.ts';
 
 /** A cursor older than this is refused ("stale"); the caller starts again without one. */
-export const CURSOR_TTL_MS = 24 * 3_600_000;
+const CURSOR_TTL_MS = 24 * 3_600_000;
 
 export type CursorKind = 'leads' | 'results';
 
@@ -30,7 +30,7 @@ export const cursorKeyFrom = (pepper: Buffer): Buffer =>
   createHmac('sha256', pepper).update('svc:cursor:v1').digest();
 
 /** Filters written in one order with undefined dropped: the same query always hashes the same. */
-export function filtersHash(filters: Record<string, unknown>): string {
+function filtersHash(filters: Record<string, unknown>): string {
   const canonical = Object.keys(filters)
     .sort()
     .filter((k) => filters[k] !== undefined)

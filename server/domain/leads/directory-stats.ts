@@ -4,7 +4,7 @@ import type { LeadStatus } from '../../db/leads-repo.ts';
 import type { QueryDeps } from './lead-query.ts';
 
 const DAY_MS = 86_400_000;
-export const TOP_CALCULATORS = 10;
+const TOP_CALCULATORS = 10;
 
 export interface DirectoryStats {
   windowDays: number;

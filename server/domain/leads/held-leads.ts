@@ -2,7 +2,7 @@ import { countHeldLeads, heldLeadReasons, latestHeldLeads } from '../../db/held-
 import type { PortalDeps, PortalPrincipal } from '../accounts/portal-deps.ts';
 
 /** How many held leads the banner lists by name (the Leads page filter shows them all). */
-export const HELD_LISTED = 5;
+const HELD_LISTED = 5;
 
 export interface HeldLeads {
   total: number;

@@ -33,7 +33,7 @@ import { type LeadResult, leadResult, type ResultSource } from './lead-result.ts
 import { type Triage, triageLead } from './lead-triage.ts';
 
 /** Idempotency keys are kept this long (Stripe keeps them 24 hours). */
-export const IDEMPOTENCY_TTL_MS = 24 * 3_600_000;
+const IDEMPOTENCY_TTL_MS = 24 * 3_600_000;
 
 export interface LeadInput {
   resultId?: string;
@@ -444,7 +444,7 @@ export async function findLeadView(db: Db, accountId: string, leadId: string): P
 }
 
 /** The calculation a lead names (of the same firm), or null. */
-export async function linkedResult(
+async function linkedResult(
   db: Db,
   lead: Pick<LeadRow, 'accountId' | 'resultId'>,
 ): Promise<ResultSource | null> {

@@ -22,7 +22,7 @@ export interface LeadResult {
  * The figure a firm wants first: a "total…" output when the calculator has one (total estate tax,
  * total fees), else the first output it names ("Inheritance tax", "Required minimum distribution").
  */
-export function headlineOf(calculator: string, outputs: Record<string, unknown> | undefined): string | null {
+function headlineOf(calculator: string, outputs: Record<string, unknown> | undefined): string | null {
   const info = getCalculator(calculator);
   if (!info || !outputs) return null;
   const entries = Object.entries(info.outputLabels);

@@ -7,14 +7,14 @@ export type { QuarantineReason };
  * How many leads one client network (IPv4 /24, IPv6 /64) may send one license in
  * `NETWORK_WINDOW_MS` before further ones are held: a household or an office sends one or two.
  */
-export const NETWORK_BURST = 3;
+const NETWORK_BURST = 3;
 export const NETWORK_WINDOW_MS = 3_600_000;
 
 /**
  * A short list of throwaway-inbox services (the common ones seen in form spam). Kept small on
  * purpose: a long list goes stale and holds real people's leads; the network signal does the rest.
  */
-export const DISPOSABLE_DOMAINS: ReadonlySet<string> = new Set([
+const DISPOSABLE_DOMAINS: ReadonlySet<string> = new Set([
   '10minutemail.com',
   'dispostable.com',
   'fakeinbox.com',
@@ -31,9 +31,9 @@ export const DISPOSABLE_DOMAINS: ReadonlySet<string> = new Set([
 ]);
 
 /** A name a person types has no URL in it; `defang` knows what a URL looks like. */
-export const hasLink = (name: string) => defang(name) !== name || /\bwww\b/i.test(name);
+const hasLink = (name: string) => defang(name) !== name || /\bwww\b/i.test(name);
 
-export function isDisposableEmail(email: string): boolean {
+function isDisposableEmail(email: string): boolean {
   const domain = email.slice(email.lastIndexOf('@') + 1).toLowerCase();
   const labels = domain.split('.');
   // A subdomain of a listed service counts too (x.mailinator.com).

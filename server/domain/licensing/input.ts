@@ -3,13 +3,13 @@ import { AppError } from '../../lib/errors.ts';
 import { parseDomainPattern } from './domains.ts';
 import { findPlan, type PlanTable } from './plans.ts';
 
-export const DATE_FORMAT_HINT = 'Expected a real date as YYYY-MM-DD (or an ISO 8601 date-time with offset)';
+const DATE_FORMAT_HINT = 'Expected a real date as YYYY-MM-DD (or an ISO 8601 date-time with offset)';
 
 const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
 const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/;
 
 /** A calendar date (midnight UTC) or an exact instant; anything else names the expected format. */
-export function parseDateText(text: string): Date | undefined {
+function parseDateText(text: string): Date | undefined {
   if (!DATE_ONLY.test(text) && !DATE_TIME.test(text)) return undefined;
   const date = new Date(DATE_ONLY.test(text) ? `${text}T00:00:00Z` : text);
   if (Number.isNaN(date.getTime())) return undefined;

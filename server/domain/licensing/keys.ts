@@ -14,7 +14,7 @@ import { generateLicenseKey, generatePublishableKey, hmacSecret, lastFour } from
 import type { LicensingDeps } from '../deps.ts';
 
 /** Longest overlap a roll may keep the old key for. */
-export const MAX_KEY_OVERLAP_MS = 30 * 86_400_000;
+const MAX_KEY_OVERLAP_MS = 30 * 86_400_000;
 export const DEFAULT_KEY_OVERLAP_MS = 24 * 3_600_000;
 
 /** Stores a license's two keys; the secret one as an HMAC, the publishable one as is. */

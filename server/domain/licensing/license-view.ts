@@ -32,8 +32,6 @@ export function toLicenseView(license: LicenseRow, seatsUsed: number, now: Date)
   };
 }
 
-export type LicenseView = ReturnType<typeof toLicenseView>;
-
 /** An activation; `idle` = live but unused for longer than a refresh token lives, so it holds no seat. */
 export function toActivationView(activation: ActivationRow, now: Date) {
   return {
@@ -46,5 +44,3 @@ export function toActivationView(activation: ActivationRow, now: Date) {
     idle: activation.releasedAt === null && isIdleActivation(activation, now),
   };
 }
-
-export type ActivationView = ReturnType<typeof toActivationView>;

@@ -3,7 +3,7 @@
  * trial until the trial ends; active while paid; grace for 7 days after `paidThrough`;
  * then expired; revoked whenever revoked.
  */
-export const GRACE_DAYS = 7;
+const GRACE_DAYS = 7;
 const DAY_MS = 86_400_000;
 
 export type LicenseStatus = 'trial' | 'active' | 'grace' | 'expired' | 'revoked';
@@ -24,7 +24,7 @@ export interface LicenseState {
   usableUntil: Date | null;
 }
 
-export function graceEndOf(paidThrough: Date): Date {
+function graceEndOf(paidThrough: Date): Date {
   return new Date(paidThrough.getTime() + GRACE_DAYS * DAY_MS);
 }
 

@@ -30,7 +30,7 @@ const bad = (message: string, field: string) =>
  * host; otherwise the page shows the error and redirects nowhere (RFC 6749 §4.1.2.1: never send a
  * user to an unchecked URI).
  */
-export function checkAuthorizeRequest(params: AuthorizeParams) {
+function checkAuthorizeRequest(params: AuthorizeParams) {
   if (!/^[\p{L}\p{N} .,'&()_:/-]{1,100}$/u.test(params.client_id))
     throw bad('client_id names the integration, e.g. "svc for WordPress".', 'client_id');
   const site = canonicalHost(params.site_domain);

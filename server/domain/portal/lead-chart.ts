@@ -3,7 +3,7 @@ import type { PortalDeps, PortalPrincipal } from '../accounts/portal-deps.ts';
 
 const DAY_MS = 86_400_000;
 /** The chart covers this many days, today included. */
-export const CHART_DAYS = 90;
+const CHART_DAYS = 90;
 
 const dayOf = (d: Date) => d.toISOString().slice(0, 10);
 
@@ -13,7 +13,7 @@ function weekStart(day: string): string {
   return dayOf(new Date(d.getTime() - ((d.getUTCDay() + 6) % 7) * DAY_MS));
 }
 
-export interface LeadWeek {
+interface LeadWeek {
   /** The week's first day in the window (a Monday, or the window's first day). */
   from: string;
   /** The week's last day in the window (a Sunday, or today). */

@@ -48,7 +48,7 @@ export function csvField(value: string | null): string {
   return `"${text.replace(/"/g, '""')}"`;
 }
 
-export const csvRow = (values: (string | null)[]) => `${values.map(csvField).join(',')}\r\n`;
+const csvRow = (values: (string | null)[]) => `${values.map(csvField).join(',')}\r\n`;
 
 const PAGE = 500;
 

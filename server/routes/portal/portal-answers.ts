@@ -33,7 +33,7 @@ export const Removed = z.object({ removed: z.literal(true) });
 export const Changed = z.object({ changed: z.literal(true) });
 
 /** A domain as stored (ASCII, punycode) and as people read it (Unicode). */
-export const DomainName = z.object({ ascii: z.string(), unicode: z.string() }).openapi('PortalDomain');
+const DomainName = z.object({ ascii: z.string(), unicode: z.string() }).openapi('PortalDomain');
 
 // --- Signing in (no session yet) ------------------------------------------------------------
 
@@ -82,7 +82,7 @@ export const PasskeySignInOptions = webAuthnOptions('PublicKeyCredentialRequestO
 
 // --- Licenses ----------------------------------------------------------------------------------
 
-export const PortalActivation = z.object({
+const PortalActivation = z.object({
   id: z.string(),
   domain: DomainName,
   env: z.enum(['prod', 'dev']),
@@ -263,7 +263,7 @@ export const Invited = z.union([
   z.object({ status: z.literal('invited'), invitationId: z.string(), expiresAt: Iso }),
   z.object({ status: z.literal('role_changed'), userId: z.string() }),
 ]);
-export const Invitation = z.object({
+const Invitation = z.object({
   id: z.string(),
   email: z.string(),
   role: Role,
