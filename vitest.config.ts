@@ -7,7 +7,12 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     // skip-reporter: every skip listed at the end; with CI=true any skip fails the run.
-    reporters: ['default', './server/test-support/skip-reporter.ts'],
+    // slowest-reporter: with SVC_SLOWEST=n, the n slowest files (npm test sets it).
+    reporters: [
+      'default',
+      './server/test-support/skip-reporter.ts',
+      './server/test-support/slowest-reporter.ts',
+    ],
     projects: [
       {
         test: {

@@ -394,7 +394,12 @@ describe('host SDK and raw messages', () => {
     await page.evaluate(() =>
       window.postMessage({ type: 'svc-lead', v: 1, payload: { leadId: 'forged' } }, '*'),
     );
-    await page.waitForTimeout(200);
+    // The sentinel: a real result from the widget, posted after the forgery was queued on this
+    // window, is logged after it would have been; once it shows, the forgery had its chance.
+    const frame = page.frames().find((f) => f.url().includes('/w/rmd'))!;
+    await fill(frame, SAMPLES.rmd!.fill);
+    await frame.getByRole('button', { name: 'Calculate' }).click();
+    await expect.poll(() => page.locator('#log li').last().textContent(), WAIT).toMatch(/^svc-result/);
     expect(await page.locator('#log').textContent()).not.toContain('forged');
     await context.close();
   });

@@ -54,7 +54,7 @@ function run(name) {
     let output = '';
     const child = spawn(cmd[0], cmd.slice(1), {
       cwd: root,
-      env: { ...process.env, FORCE_COLOR: process.stdout.isTTY ? '1' : '0' },
+      env: { SVC_SLOWEST: '12', ...process.env, FORCE_COLOR: process.stdout.isTTY ? '1' : '0' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     child.stdout.on('data', (d) => {

@@ -1,7 +1,4 @@
-import { randomBytes } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { randomBytes, randomInt } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { createPostgresTestDatabase } from './test-support/db.ts';
 import {
@@ -13,10 +10,31 @@ import {
   postLead,
 } from './test-support/firm-over-http.ts';
 import { needs } from './test-support/needs.ts';
+import { freshDataDir } from './test-support/pglite-template.ts';
 import { type ServerProcess, startServerProcess, stopServerProcess } from './test-support/server-process.ts';
 
 const ROUNDS = 3;
 const WORKERS = 6;
+
+/**
+ * The kill times are random but repeatable: printed with the seed they came from, and
+ * `SVC_CRASH_SEED=<seed>` gives the same ones again.
+ */
+const SEED = process.env.SVC_CRASH_SEED ? Number(process.env.SVC_CRASH_SEED) : randomInt(2 ** 31);
+if (!Number.isSafeInteger(SEED))
+  throw new Error(`SVC_CRASH_SEED must be an integer, not ${process.env.SVC_CRASH_SEED}`);
+
+/** mulberry32: a small seeded generator of numbers in [0, 1); one per backend, so order does not matter. */
+function seededRandom(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
 
 /**
  * Streams leads with Idempotency-Keys from several concurrent clients until the server dies.
@@ -80,13 +98,15 @@ async function crashRounds(backend: string, env: Record<string, string>): Promis
     DELIVERY_WORKER: 'false',
   };
   const rows: number[][] = [];
+  const random = seededRandom(SEED + backend.length);
+  console.log(`crash test, ${backend}: kill times from seed ${SEED} (SVC_CRASH_SEED=${SEED} repeats them)`);
   let server: ServerProcess | undefined = await startServerProcess(fullEnv);
   try {
     const firm: Firm = await createFirm(server.url, adminToken, `Crash Test ${backend}`);
     const everAcknowledged = new Map<string, string>();
     const everSent = new Set<string>();
     for (let round = 1; round <= ROUNDS; round++) {
-      const killAfterMs = 200 + Math.floor(Math.random() * 1300);
+      const killAfterMs = 200 + Math.floor(random() * 1300);
       const token = await openEmbedSession(server.url, firm.publishableKey);
       const prefix = `crash-${round}-${randomBytes(3).toString('hex')}`;
       const streamed = await streamUntilKilled(server, token, prefix, killAfterMs);
@@ -149,7 +169,7 @@ function printTable(backend: string, rows: number[][]): void {
     cells.map((c, i) => (i === 0 ? String(c).padEnd(widths[i]!) : String(c).padStart(widths[i]!))).join('  ');
   console.log(
     [
-      `crash test, ${backend}: ${rows.length} round(s) of SIGKILL and restart`,
+      `crash test, ${backend}: ${rows.length} round(s) of SIGKILL and restart (seed ${SEED})`,
       line(HEADINGS),
       ...rows.map(line),
     ].join('\n'),
@@ -161,7 +181,7 @@ describe.concurrent('crash test: SIGKILL while leads stream in, then restart', {
     await crashRounds('embedded', {
       DATABASE_URL: '',
       REDIS_URL: '',
-      DATA_DIR: mkdtempSync(join(tmpdir(), 'svc-crash-')),
+      DATA_DIR: freshDataDir('svc-crash-'),
     });
   });
 

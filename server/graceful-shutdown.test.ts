@@ -1,8 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
 import { request } from 'node:http';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
   compareStoredLeads,
@@ -13,6 +10,7 @@ import {
   postJson,
   postLead,
 } from './test-support/firm-over-http.ts';
+import { freshDataDir } from './test-support/pglite-template.ts';
 import { type ServerProcess, startServerProcess, stopServerProcess } from './test-support/server-process.ts';
 
 const WORKERS = 4;
@@ -86,7 +84,7 @@ describe('graceful shutdown under load (SIGTERM)', () => {
     const env = {
       DATABASE_URL: '',
       REDIS_URL: '',
-      DATA_DIR: mkdtempSync(join(tmpdir(), 'svc-drain-')),
+      DATA_DIR: freshDataDir('svc-drain-'),
       ADMIN_TOKEN: adminToken,
       SEED_DEMO: 'false',
       RATE_LIMIT_SCALE: '1000',

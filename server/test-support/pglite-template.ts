@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { migrationFiles } from '../db/migrate.ts';
 import { repoRoot } from '../repo-root.ts';
@@ -43,7 +44,14 @@ export function startFromTemplate(dataDir: string): void {
   copyTemplateDataDir(target);
 }
 
-const templateDir = () => join(repoRoot(), '.tmp');
+/** A fresh DATA_DIR under the system's temporary folder, its embedded database copied from the template. */
+export function freshDataDir(prefix: string): string {
+  const dataDir = mkdtempSync(join(tmpdir(), prefix));
+  startFromTemplate(dataDir);
+  return dataDir;
+}
+
+export const templateDir = () => join(repoRoot(), '.tmp');
 
 /** Templates of older migrations: 40 MB each, so they are removed once a newer one exists. */
 export function removeStaleTemplates(keep: string): void {

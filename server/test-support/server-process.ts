@@ -2,6 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { freshDataDir } from './pglite-template.ts';
 
 export interface ServerProcess {
   child: ChildProcess;
@@ -21,7 +22,8 @@ export interface ProcessEnd {
 
 /**
  * Runs `server/index.ts` as its own process with `env` over the test's environment, on OS-chosen
- * loopback ports and (unless `DATA_DIR` is given) a fresh data directory. Returns once it listens,
+ * loopback ports and (unless `DATA_DIR` is given) a fresh data directory holding a copy of the
+ * migrated template database. Returns once it listens,
  * or rejects with its last output when it exits or does not start within `timeoutMs`.
  */
 export async function startServerProcess(
@@ -93,7 +95,12 @@ function spawnServer(env: Record<string, string>, options: SpawnOptions = {}): O
       API_PORT: '0',
       EMBED_PORT: '0',
       EXAMPLES_PORT: '0',
-      DATA_DIR: mkdtempSync(join(tmpdir(), 'svc-proc-')),
+      // Embedded: the migrated template, as on any later start (initdb is tested in server/db).
+      DATA_DIR:
+        env.DATA_DIR ??
+        ((env.DATABASE_URL ?? process.env.DATABASE_URL)
+          ? mkdtempSync(join(tmpdir(), 'svc-proc-'))
+          : freshDataDir('svc-proc-')),
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
