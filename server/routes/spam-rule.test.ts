@@ -132,4 +132,41 @@ describe('spam cannot silence a firm', () => {
     expect(await reasons(throwaway)).toEqual(['disposable_email']);
     expect(await reasons(v6[3]!)).toEqual(['network_burst']); // a whole /64 is one source
   });
+
+  it('IPv6 farming: one /48 rotating through its /64s is held past 6 leads an hour; an office never is', async () => {
+    const firm = await trialFirm();
+    const reasons = async (id: string) =>
+      (await t.database.db.select().from(leads).where(eq(leads.id, id)))[0]!.quarantineReasons;
+    // An attacker with a /48 sends each lead from another /64 (65,536 of them).
+    const farmed = [];
+    for (let i = 1; i <= 9; i++)
+      farmed.push(
+        await firm.post(`2001:db8:77:${i.toString(16)}::5`, { name: `Lee ${i}`, email: `l${i}@example.com` }),
+      );
+    expect(await Promise.all(farmed.map(reasons))).toEqual([
+      [],
+      [],
+      [],
+      [],
+      [],
+      [],
+      ['block_burst'],
+      ['block_burst'],
+      ['block_burst'],
+    ]);
+    // A neighbouring /48 of the same provider is another block.
+    expect(
+      await reasons(await firm.post('2001:db8:78:1::5', { name: 'Ann Roe', email: 'a@example.com' })),
+    ).toEqual([]);
+    // A law firm's office: a few visitors on a few LANs of one /48, two behind one IPv4 /24.
+    const office = [
+      await firm.post('2001:db8:99:1::10', { name: 'Dr.Jones', email: 'j@example.com' }),
+      await firm.post('2001:db8:99:1::11', { name: 'St.John Smith', email: 's@example.com' }),
+      await firm.post('2001:db8:99:2::10', { name: 'Mary-Jane O’Neil', email: 'm@example.com' }),
+      await firm.post('2001:db8:99:3::10', { name: 'J.R.R. Tolkien', email: 't@example.com' }),
+      await firm.post('198.51.100.200', { name: 'Pat Kim', email: 'p@example.com' }),
+      await firm.post('198.51.100.201', { name: 'Kim Pat', email: 'k@example.com' }),
+    ];
+    expect(await Promise.all(office.map(reasons))).toEqual([[], [], [], [], [], []]);
+  });
 });
