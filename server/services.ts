@@ -87,7 +87,15 @@ export async function createServices(opts: {
   await ensureActiveSigningKey({ db, secretKey, clock });
   const keys = createSigningKeyRing({ db, secretKey, clock });
   const tokens = createTokenService({ issuer: await tokenIssuer(config, store), keys, clock, caches });
-  const licensing: LicensingDeps = { db, clock, tokens, pepper, plans: config.plans, caches };
+  const licensing: LicensingDeps = {
+    db,
+    clock,
+    tokens,
+    pepper,
+    plans: config.plans,
+    caches,
+    portalLeadsUrl: `${config.publicPortalUrl}/portal/leads`,
+  };
   const billing: BillingDeps = {
     db,
     clock,

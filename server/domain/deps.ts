@@ -18,4 +18,6 @@ export interface LicensingDeps {
   plans?: PlanTable;
   /** Lookup caches (verified tokens, licenses, keys); every write that changes them invalidates. */
   caches?: LookupCaches;
+  /** The portal's leads page (`<PUBLIC_PORTAL_URL>/portal/leads`), linked from digest events. */
+  portalLeadsUrl?: string;
 }

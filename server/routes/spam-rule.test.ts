@@ -1,6 +1,6 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { accounts, leads, mailMessages } from '../db/schema.ts';
+import { accounts, leads, mailMessages, outboxEvents } from '../db/schema.ts';
 import type { DeliveryDeps } from '../domain/delivery/deps.ts';
 import { runDeliveryOnce } from '../domain/delivery/worker.ts';
 import type { OutgoingMail } from '../mail/mailer.ts';
@@ -94,13 +94,33 @@ describe('spam cannot silence a firm', () => {
     expect(alerts.length).toBeLessThanOrEqual(QUOTA + 12 + 1);
     expect(await mailsOf(firm.account.id, 'lead_digest')).toHaveLength(1);
 
-    // The hour ends: one digest mail, its visitor text defanged in both parts.
+    // The one `leads.digest` event carries enough to act on: how many, why, which, and where.
+    const digested = all.filter((l) => l.digestId).map((l) => l.id);
+    expect(digested.length).toBeGreaterThan(0);
+    const events = await t.database.db
+      .select()
+      .from(outboxEvents)
+      .where(and(eq(outboxEvents.accountId, firm.account.id), eq(outboxEvents.type, 'leads.digest')));
+    expect(events).toHaveLength(1);
+    const data = events[0]!.payload.data as Record<string, unknown>;
+    expect(data.count).toBe(digested.length);
+    expect([...(data.leadIds as string[])].sort()).toEqual([...digested].sort());
+    expect(data.reason).toBe('past_daily_figure');
+    expect(data.dailyFigure).toBe(QUOTA);
+    expect(String(data.portalUrl)).toMatch(/^https?:\/\/[^ ]+\/portal\/leads\?from=2026-03-01$/);
+
+    // The hour ends: one digest mail naming each lead (id, name defanged) and the portal link.
     t.clock.advance(3_600_000);
     await deliverAll();
     const digest = sent.filter((m) => m.subject.includes('(digest)'));
     expect(digest).toHaveLength(1);
     expect(digest[0]!.to).toEqual(['intake@smithlaw.example']);
-    expect(digest[0]!.text).toContain('Jordan Lee');
+    expect(digest[0]!.subject).toContain(`${digested.length} more new leads`);
+    for (const part of [digest[0]!.text, digest[0]!.html]) {
+      expect(part).toContain('Jordan Lee');
+      for (const id of digested) expect(part).toContain(id);
+      expect(part).toContain('/portal/leads?from=2026-03-01');
+    }
 
     // The day ends: one quarantine report lists the held leads with reasons, links defanged.
     t.clock.advance(11 * 3_600_000);
