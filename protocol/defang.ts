@@ -16,11 +16,11 @@ export function defang(text: string): string {
 }
 
 /** Full stop, ideographic and fullwidth full stops: browsers read all of them as dots in a host. */
-const DOTS = /[.\u3002\uff0e\uff61]/g;
+export const DOTS = /[.\u3002\uff0e\uff61]/g;
 
 /**
  * A dotted name whose last label has two letters or more (`spam.example`, `xn--bcher-kva.ch`), or
  * a dotted-quad address. Single-letter labels (`J.R. Smith`) and plain numbers (`1.5`) stay.
  */
-const HOST_LIKE =
+export const HOST_LIKE =
   /(?:[\p{L}\p{N}](?:[\p{L}\p{N}-]*[\p{L}\p{N}])?[.\u3002\uff0e\uff61])+(?:xn--[a-z0-9-]+|\p{L}{2,63})(?![\p{L}\p{N}])|\b\d{1,3}(?:[.\u3002\uff0e\uff61]\d{1,3}){3}\b/gu;

@@ -95,6 +95,7 @@ export async function createServices(opts: {
     plans: config.plans,
     caches,
     accessTokenTtlMs: config.ACCESS_TOKEN_TTL_SECONDS * 1000,
+    portalLeadsUrl: `${config.publicPortalUrl}/portal/leads`,
   };
   const billing: BillingDeps = {
     db,

@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { SMTPServer } from 'smtp-server';
 import { expect } from 'vitest';
+import { type Challenge, solveChallenge } from '../../server/domain/leads/proof-of-work.ts';
 import type { RunningServers } from '../../server/servers.ts';
 import { startStack } from '../../server/test-support/stack.ts';
 
@@ -238,10 +239,23 @@ export async function submitWidgetLead(
     body: JSON.stringify({ licenseKey: stack.demo.publishableKey }),
   });
   const { token } = (await session.json()) as { token: string };
+  // The proof of work the widget would solve (a lead without one is held).
+  const challenge = await fetch(`${stack.apiUrl}/v1/api/leads/challenge`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+    body: '{}',
+  });
+  const { tries: _tries, ...solution } = solveChallenge((await challenge.json()) as Challenge);
+  const altcha = Buffer.from(JSON.stringify(solution)).toString('base64');
   const res = await fetch(`${stack.apiUrl}/v1/api/leads`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', authorization: `Bearer ${token}`, 'idempotency-key': key },
-    body: JSON.stringify({ ...lead, consent: true, consentText: 'ignored: the server stores its own' }),
+    body: JSON.stringify({
+      ...lead,
+      consent: true,
+      consentText: 'ignored: the server stores its own',
+      altcha,
+    }),
   });
   expect(res.status).toBe(201);
   return ((await res.json()) as { leadId: string }).leadId;

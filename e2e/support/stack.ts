@@ -9,14 +9,14 @@ const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
 /**
  * The real server stack (API, embed host, examples host) on loopback ports, over a fresh
- * embedded database. `npm run test:e2e` builds first; a bare `vitest --project e2e` builds the
+ * embedded database (`overrides` add to its environment). `npm run test:e2e` builds first; a bare `vitest --project e2e` builds the
  * embed only when there is none (a stale one is the runner's to rebuild).
  */
-export function startStack(): Promise<RunningServers> {
+export function startStack(overrides: Record<string, string> = {}): Promise<RunningServers> {
   if (!existsSync(`${ROOT}/dist/embed/loader.js`)) {
     execSync('npm run build:embed --silent', { cwd: ROOT, stdio: 'inherit' });
   }
-  return startServerStack({ RATE_LIMIT_SCALE: '10' });
+  return startServerStack({ RATE_LIMIT_SCALE: '10', ...overrides });
 }
 
 /**

@@ -1,4 +1,4 @@
-import { and, count, eq, gte, isNotNull, isNull, type SQL } from 'drizzle-orm';
+import { and, count, eq, gte, isNotNull, isNull, like, type SQL } from 'drizzle-orm';
 import type { Db } from './database.ts';
 import { leads } from './schema.ts';
 
@@ -68,6 +68,26 @@ export async function countNetworkLeadsSince(
     db,
     eq(leads.licenseId, licenseId),
     eq(leads.sourceNet, sourceNet),
+    eq(leads.test, false),
+    gte(leads.createdAt, since),
+  );
+}
+
+/**
+ * Leads (held ones too, not test) from any network inside one wider block (an IPv6 /48, written
+ * as the stored network keys' common start, `2001:db8:77:`) that a license received since `since`.
+ */
+export async function countBlockLeadsSince(
+  db: Db,
+  licenseId: string,
+  blockPrefix: string,
+  since: Date,
+): Promise<number> {
+  if (!/^[0-9a-f:]+:$/.test(blockPrefix)) throw new Error('not an IPv6 block prefix');
+  return countLeadsWhere(
+    db,
+    eq(leads.licenseId, licenseId),
+    like(leads.sourceNet, `${blockPrefix}%`),
     eq(leads.test, false),
     gte(leads.createdAt, since),
   );

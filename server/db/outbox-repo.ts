@@ -1,4 +1,4 @@
-import { count, eq } from 'drizzle-orm';
+import { count, eq, sql } from 'drizzle-orm';
 import type { Db } from './database.ts';
 import { mailMessages, outboxEvents, webhookDeliveries } from './schema.ts';
 
@@ -36,4 +36,22 @@ export async function countPending(db: Db, what: 'webhooks' | 'mails'): Promise<
   const table = what === 'webhooks' ? webhookDeliveries : mailMessages;
   const [row] = await db.select({ n: count() }).from(table).where(eq(table.status, 'pending'));
   return row?.n ?? 0;
+}
+
+/**
+ * Adds a lead to a `leads.digest` event before it is sent: `count` goes up by one and the id joins
+ * `leadIds` (the first `maxIds`). One UPDATE, so leads joining at once each count.
+ */
+export async function addLeadToDigestEvent(db: Db, eventId: string, leadId: string, maxIds: number) {
+  await db
+    .update(outboxEvents)
+    .set({
+      payload: sql`jsonb_set(jsonb_set(${outboxEvents.payload}, '{data,count}',
+        to_jsonb(coalesce((${outboxEvents.payload}->'data'->>'count')::int, 0) + 1)),
+        '{data,leadIds}',
+        case when jsonb_array_length(coalesce(${outboxEvents.payload}->'data'->'leadIds', '[]'::jsonb)) < ${maxIds}
+          then coalesce(${outboxEvents.payload}->'data'->'leadIds', '[]'::jsonb) || to_jsonb(${leadId}::text)
+          else ${outboxEvents.payload}->'data'->'leadIds' end)`,
+    })
+    .where(eq(outboxEvents.id, eventId));
 }

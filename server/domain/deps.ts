@@ -20,4 +20,6 @@ export interface LicensingDeps {
   caches?: LookupCaches;
   /** Access-token lifetime (`ACCESS_TOKEN_TTL_SECONDS`); 15 minutes when absent. */
   accessTokenTtlMs?: number;
+  /** The portal's leads page (`<PUBLIC_PORTAL_URL>/portal/leads`), linked from digest events. */
+  portalLeadsUrl?: string;
 }

@@ -1,6 +1,6 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { accounts, leads, mailMessages } from '../db/schema.ts';
+import { accounts, leads, mailMessages, outboxEvents } from '../db/schema.ts';
 import type { DeliveryDeps } from '../domain/delivery/deps.ts';
 import { runDeliveryOnce } from '../domain/delivery/worker.ts';
 import type { OutgoingMail } from '../mail/mailer.ts';
@@ -94,13 +94,33 @@ describe('spam cannot silence a firm', () => {
     expect(alerts.length).toBeLessThanOrEqual(QUOTA + 12 + 1);
     expect(await mailsOf(firm.account.id, 'lead_digest')).toHaveLength(1);
 
-    // The hour ends: one digest mail, its visitor text defanged in both parts.
+    // The one `leads.digest` event carries enough to act on: how many, why, which, and where.
+    const digested = all.filter((l) => l.digestId).map((l) => l.id);
+    expect(digested.length).toBeGreaterThan(0);
+    const events = await t.database.db
+      .select()
+      .from(outboxEvents)
+      .where(and(eq(outboxEvents.accountId, firm.account.id), eq(outboxEvents.type, 'leads.digest')));
+    expect(events).toHaveLength(1);
+    const data = events[0]!.payload.data as Record<string, unknown>;
+    expect(data.count).toBe(digested.length);
+    expect([...(data.leadIds as string[])].sort()).toEqual([...digested].sort());
+    expect(data.reason).toBe('past_daily_figure');
+    expect(data.dailyFigure).toBe(QUOTA);
+    expect(String(data.portalUrl)).toMatch(/^https?:\/\/[^ ]+\/portal\/leads\?from=2026-03-01$/);
+
+    // The hour ends: one digest mail naming each lead (id, name defanged) and the portal link.
     t.clock.advance(3_600_000);
     await deliverAll();
     const digest = sent.filter((m) => m.subject.includes('(digest)'));
     expect(digest).toHaveLength(1);
     expect(digest[0]!.to).toEqual(['intake@smithlaw.example']);
-    expect(digest[0]!.text).toContain('Jordan Lee');
+    expect(digest[0]!.subject).toContain(`${digested.length} more new leads`);
+    for (const part of [digest[0]!.text, digest[0]!.html]) {
+      expect(part).toContain('Jordan Lee');
+      for (const id of digested) expect(part).toContain(id);
+      expect(part).toContain('/portal/leads?from=2026-03-01');
+    }
 
     // The day ends: one quarantine report lists the held leads with reasons, links defanged.
     t.clock.advance(11 * 3_600_000);
@@ -131,5 +151,42 @@ describe('spam cannot silence a firm', () => {
     expect(await reasons(link)).toEqual(['link_in_name']);
     expect(await reasons(throwaway)).toEqual(['disposable_email']);
     expect(await reasons(v6[3]!)).toEqual(['network_burst']); // a whole /64 is one source
+  });
+
+  it('IPv6 farming: one /48 rotating through its /64s is held past 6 leads an hour; an office never is', async () => {
+    const firm = await trialFirm();
+    const reasons = async (id: string) =>
+      (await t.database.db.select().from(leads).where(eq(leads.id, id)))[0]!.quarantineReasons;
+    // An attacker with a /48 sends each lead from another /64 (65,536 of them).
+    const farmed = [];
+    for (let i = 1; i <= 9; i++)
+      farmed.push(
+        await firm.post(`2001:db8:77:${i.toString(16)}::5`, { name: `Lee ${i}`, email: `l${i}@example.com` }),
+      );
+    expect(await Promise.all(farmed.map(reasons))).toEqual([
+      [],
+      [],
+      [],
+      [],
+      [],
+      [],
+      ['block_burst'],
+      ['block_burst'],
+      ['block_burst'],
+    ]);
+    // A neighbouring /48 of the same provider is another block.
+    expect(
+      await reasons(await firm.post('2001:db8:78:1::5', { name: 'Ann Roe', email: 'a@example.com' })),
+    ).toEqual([]);
+    // A law firm's office: a few visitors on a few LANs of one /48, two behind one IPv4 /24.
+    const office = [
+      await firm.post('2001:db8:99:1::10', { name: 'Dr.Jones', email: 'j@example.com' }),
+      await firm.post('2001:db8:99:1::11', { name: 'St.John Smith', email: 's@example.com' }),
+      await firm.post('2001:db8:99:2::10', { name: 'Mary-Jane O’Neil', email: 'm@example.com' }),
+      await firm.post('2001:db8:99:3::10', { name: 'J.R.R. Tolkien', email: 't@example.com' }),
+      await firm.post('198.51.100.200', { name: 'Pat Kim', email: 'p@example.com' }),
+      await firm.post('198.51.100.201', { name: 'Kim Pat', email: 'k@example.com' }),
+    ];
+    expect(await Promise.all(office.map(reasons))).toEqual([[], [], [], [], [], []]);
   });
 });

@@ -99,8 +99,10 @@ export function renderEndpointDisabled(input: {
   );
 }
 
-/** One line per lead of a digest or report: name (defanged), e-mail, calculator, time, reasons. */
+/** One line per lead of a digest or report: name (defanged), e-mail, calculator, id, time, reasons. */
 export interface ListedLead {
+  /** The lead's id, to find it in the portal or the API. */
+  id?: string;
   name: string;
   email: string;
   calculator: string;
@@ -115,6 +117,7 @@ function listRows(list: ListedLead[]): [string, string][] {
       defang(l.name),
       `<${l.email}>`,
       getCalculator(l.calculator)?.name ?? l.calculator,
+      ...(l.id ? [l.id] : []),
       ...(l.reasons?.length ? [`held for ${l.reasons.map(quarantineReasonLabel).join(', ')}`] : []),
     ].join(' · '),
   ]);

@@ -1,7 +1,12 @@
 import type { Db } from '../../db/database.ts';
 import { newId } from '../../db/ids.ts';
 import { openDigest } from '../../db/lead-digests-repo.ts';
-import { insertDeliveries, insertMail, insertOutboxEvent } from '../../db/outbox-repo.ts';
+import {
+  addLeadToDigestEvent,
+  insertDeliveries,
+  insertMail,
+  insertOutboxEvent,
+} from '../../db/outbox-repo.ts';
 import { liveEndpointsOf } from '../../db/webhook-endpoints-repo.ts';
 import type { WebhookBody } from './event-types.ts';
 import { alertAddresses } from './outbox.ts';
@@ -9,6 +14,8 @@ import { alertAddresses } from './outbox.ts';
 /** Past the plan's daily figure, alerts are grouped per hour: one mail and one event per hour. */
 const DIGEST_WINDOW_MS = 3_600_000;
 const DAY_MS = 86_400_000;
+/** A digest event names at most this many leads (its `count` counts them all). */
+export const DIGEST_MAX_IDS = 200;
 
 const windowOf = (at: Date, size: number) => new Date(Math.floor(at.getTime() / size) * size);
 
@@ -20,9 +27,10 @@ const windowOf = (at: Date, size: number) => new Date(Math.floor(at.getTime() / 
  */
 export async function joinAlertDigest(
   tx: Db,
-  lead: { accountId: string; licenseId: string },
+  lead: { id: string; accountId: string; licenseId: string },
   quota: number,
   now: Date,
+  portalLeadsUrl?: string,
 ): Promise<string> {
   const windowStart = windowOf(now, DIGEST_WINDOW_MS);
   const sendAt = new Date(windowStart.getTime() + DIGEST_WINDOW_MS);
@@ -33,23 +41,32 @@ export async function joinAlertDigest(
     sendAt,
     now,
   });
-  if (!created) return digest.id;
+  // The digest's one event has an id of its own digest's: later leads find it to join.
+  const eventId = `msg_${digest.id.slice(digest.id.indexOf('_') + 1)}`;
+  if (!created) {
+    await addLeadToDigestEvent(tx, eventId, lead.id, DIGEST_MAX_IDS);
+    return digest.id;
+  }
   const endpoints = (await liveEndpointsOf(tx, lead.accountId)).filter(
     (e) => e.events.includes('lead.created') || e.events.includes('leads.digest'),
   );
   const alertTo = await alertAddresses(tx, lead.accountId);
   if (endpoints.length === 0 && alertTo.length === 0) return digest.id;
-  const eventId = newId('msg');
+  const from = windowStart.toISOString();
   const body: WebhookBody = {
     type: 'leads.digest',
     timestamp: sendAt.toISOString(),
     data: {
       digestId: digest.id,
       licenseId: lead.licenseId,
+      reason: 'past_daily_figure',
       dailyFigure: quota,
-      from: windowStart.toISOString(),
+      from,
       to: sendAt.toISOString(),
-      note: 'Leads past the plan’s daily figure in this hour; list them with GET /v1/api/leads (createdFrom/createdTo).',
+      count: 1,
+      leadIds: [lead.id],
+      ...(portalLeadsUrl ? { portalUrl: `${portalLeadsUrl}?from=${from.slice(0, 10)}` } : {}),
+      note: `Live leads past the plan’s daily figure in this hour, alerted together: count, the first ${DIGEST_MAX_IDS} ids, and all with GET /v1/api/leads (createdFrom/createdTo).`,
     },
   };
   await insertOutboxEvent(tx, {

@@ -274,9 +274,12 @@ async function leadValues(
 ) {
   const now = deps.clock.now();
   const held = context.triage.reasons.length > 0;
-  const digestId = context.triage.digest ? await joinAlertDigest(tx, principal, context.quota, now) : null;
+  const id = newId('lead');
+  const digestId = context.triage.digest
+    ? await joinAlertDigest(tx, { ...principal, id }, context.quota, now, deps.portalLeadsUrl)
+    : null;
   return {
-    id: newId('lead'),
+    id,
     accountId: principal.accountId,
     licenseId: principal.licenseId,
     calculator: input.calculator,

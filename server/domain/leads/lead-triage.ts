@@ -1,6 +1,6 @@
 import type { Db } from '../../db/database.ts';
-import { countLiveLeadsSince, countNetworkLeadsSince } from '../../db/leads-repo.ts';
-import { NETWORK_WINDOW_MS, type QuarantineReason, spamSignals } from './spam-signals.ts';
+import { countBlockLeadsSince, countLiveLeadsSince, countNetworkLeadsSince } from '../../db/leads-repo.ts';
+import { blockOf, NETWORK_WINDOW_MS, type QuarantineReason, spamSignals } from './spam-signals.ts';
 
 const DAY_MS = 86_400_000;
 
@@ -16,7 +16,8 @@ export interface Triage {
 /**
  * The spam rule, decided per lead before it is stored:
  * - held (quarantined) only for its own signals: its network sent this license NETWORK_BURST
- *   leads in the last hour already, a link in the name, a throwaway e-mail domain;
+ *   leads in the last hour already (or its IPv6 /48 BLOCK_BURST), a link in the name, a throwaway
+ *   e-mail domain;
  * - otherwise live. Under the plan's daily figure it is alerted on its own; past it, a lead from
  *   a network this license has not heard from in 24 hours (a fresh visitor) still is, and the
  *   others are grouped into one digest per hour. The license's total never holds a lead back.
@@ -37,7 +38,11 @@ export async function triageLead(
   const lastHour = sourceNet
     ? await countNetworkLeadsSince(db, licenseId, sourceNet, since(NETWORK_WINDOW_MS))
     : 0;
-  const reasons = spamSignals(input, lastHour);
+  const block = blockOf(sourceNet);
+  const blockLastHour = block
+    ? await countBlockLeadsSince(db, licenseId, block, since(NETWORK_WINDOW_MS))
+    : 0;
+  const reasons = spamSignals(input, lastHour, blockLastHour);
   const live = await countLiveLeadsSince(db, licenseId, since(DAY_MS));
   const overQuota = live >= input.quota;
   if (reasons.length > 0 || !overQuota) return { reasons, digest: false, overQuota };
