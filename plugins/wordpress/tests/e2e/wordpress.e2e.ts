@@ -298,4 +298,30 @@ describe('the svc plugin in a real WordPress', () => {
     expect(await visitor.page.content()).not.toContain('/loader.js');
     await visitor.page.context().close();
   });
+
+  it('activates with the secret key instead (the path for sites Connect cannot reach), and keeps no key', async () => {
+    await page.goto(`${site.url}/wp-admin/options-general.php?page=svc`);
+    await page.getByText('Use a secret license key instead').click();
+    await page.getByLabel('Secret license key (SVC-…)').fill(stack.demo.publishableKey);
+    await page.getByRole('button', { name: 'Activate' }).click();
+    await page.waitForURL((u) => u.searchParams.get('svc_notice') === 'key_publishable', WAIT);
+    await page.getByText('Use a secret license key instead').click();
+    await page.getByLabel('Secret license key (SVC-…)').fill(stack.demo.licenseKey);
+    await page.getByRole('button', { name: 'Activate' }).click();
+    await page.waitForURL((u) => u.searchParams.get('svc_notice') === 'activated', WAIT);
+    expect(await page.locator('.svc-settings').textContent()).toContain(
+      'connected through a secret license key',
+    );
+    const leak = site.run(
+      `global $wpdb; echo (int) $wpdb->get_var($wpdb->prepare("SELECT COUNT(*) FROM {$wpdb->options} WHERE option_value LIKE %s", '%' . $wpdb->esc_like(${JSON.stringify(stack.demo.licenseKey)}) . '%'));`,
+    );
+    expect(leak.trim()).toBe('0');
+    expect(storedTokens()).toMatchObject({ scope: 'site', via: 'key' });
+    // A key activation reads no leads: the dashboard says where they are.
+    await page.goto(`${site.url}/wp-admin/index.php`);
+    expect(await page.locator('#svc_latest_leads').textContent()).toContain('cannot read leads');
+    await page.goto(`${site.url}/wp-admin/options-general.php?page=svc`);
+    await page.getByRole('button', { name: 'Disconnect' }).click();
+    await page.waitForURL((u) => u.searchParams.get('svc_notice') === 'disconnected', WAIT);
+  });
 });
