@@ -1,5 +1,5 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -125,6 +125,7 @@ afterAll(async () => {
   await browser?.close();
   await site?.close();
   await stack?.close();
+  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
 });
 
 describe('the svc plugin in a real WordPress', () => {
@@ -228,7 +229,7 @@ describe('the svc plugin in a real WordPress', () => {
     const widget = page.locator('#svc_latest_leads');
     await expect.poll(() => widget.textContent(), WAIT).toContain('Zoë Visitor');
     expect(await widget.locator('.svc-test-badge').first().textContent()).toBe('Test');
-    await widget.scrollIntoViewIfNeeded();
+    await page.evaluate('window.scrollTo(0, 0)');
     await shot(page, 'dashboard-leads');
     const href = (await widget.getByRole('link', { name: 'Zoë Visitor' }).getAttribute('href'))!;
     expect(href.startsWith(`${stack.portalUrl}/portal/leads/`)).toBe(true);
