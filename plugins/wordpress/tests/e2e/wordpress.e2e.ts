@@ -321,8 +321,26 @@ describe('the svc plugin in a real WordPress', () => {
     // A key activation reads no leads: the dashboard says where they are.
     await page.goto(`${site.url}/wp-admin/index.php`);
     expect(await page.locator('#svc_latest_leads').textContent()).toContain('cannot read leads');
-    await page.goto(`${site.url}/wp-admin/options-general.php?page=svc`);
-    await page.getByRole('button', { name: 'Disconnect' }).click();
-    await page.waitForURL((u) => u.searchParams.get('svc_notice') === 'disconnected', WAIT);
+    expect(await liveSites()).toContain('127.0.0.1');
+  });
+
+  it('refuses a callback whose state this admin session did not start', async () => {
+    await page.goto(`${site.url}/wp-admin/options-general.php?page=svc&code=svc_ac_forged&state=forged`);
+    await page.waitForURL((u) => u.searchParams.get('svc_notice') === 'bad_state', WAIT);
+    expect(await page.locator('.svc-settings').textContent()).toContain(
+      'connected through a secret license key',
+    );
+  });
+
+  it('deleting the plugin revokes its tokens, frees the seat and removes its options', async () => {
+    const out = site.run(
+      "require_once ABSPATH . 'wp-admin/includes/plugin.php'; require_once ABSPATH . 'wp-admin/includes/file.php'; deactivate_plugins('svc/svc.php'); echo delete_plugins(array('svc/svc.php')) === true ? 'deleted' : 'failed';",
+    );
+    expect(out.trim().split('\n').pop()).toBe('deleted');
+    expect(await liveSites()).not.toContain('127.0.0.1');
+    const left = site.run(
+      `global $wpdb; echo (int) $wpdb->get_var("SELECT COUNT(*) FROM {$wpdb->options} WHERE option_name LIKE 'svc\\_%' OR option_name LIKE '%svc\\_state%'");`,
+    );
+    expect(left.trim()).toBe('0');
   });
 });
