@@ -66,6 +66,17 @@ function storedTokens(): {
   return JSON.parse(out.trim().split('\n').pop() ?? 'null');
 }
 
+const AXE = readFileSync(join(ROOT, 'node_modules', 'axe-core', 'axe.min.js'), 'utf8');
+
+/** axe-core's WCAG 2.x A/AA rules on the plugin's own part of a WordPress screen. */
+async function axeOn(target: Page, selector: string): Promise<string[]> {
+  if (!(await target.evaluate('typeof window.axe !== "undefined"'))) await target.evaluate(AXE);
+  return (await target.evaluate(
+    `axe.run(${JSON.stringify(selector)}, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } })
+      .then(r => r.violations.map(v => v.id + ': ' + v.nodes.map(n => n.target.join(' ')).join(', ')))`,
+  )) as string[];
+}
+
 async function portalJson<T>(path: string): Promise<T> {
   const res = await admin.request.get(`${stack.portalUrl}/v1/portal/${path}`);
   expect(res.status()).toBe(200);
@@ -164,12 +175,17 @@ describe('the svc plugin in a real WordPress', () => {
     await page.goto(`${site.url}/wp-admin/options-general.php?page=svc`);
     await page.getByRole('button', { name: 'Connect to svc' }).waitFor(WAIT);
     await shot(page, 'settings-before-connect');
+    expect(await axeOn(page, '.svc-settings')).toEqual([]);
+    // Keyboard: Tab reaches the Connect button.
+    await page.locator('#svc-connect').focus();
+    expect(await page.evaluate('document.activeElement.id')).toBe('svc-connect');
     await connectThroughPortal(true);
     const body = await page.locator('.svc-settings').textContent();
     expect(body).toContain('Connected.');
     expect(body).toContain('127.0.0.1 is connected through Connect');
     expect(body).toMatch(/Seats\s*\d+ of \d+ in use/);
     await shot(page, 'settings-connected');
+    expect(await axeOn(page, '.svc-settings')).toEqual([]);
     const stored = storedTokens()!;
     expect(stored).toMatchObject({ scope: 'site leads:read', via: 'connect' });
     expect(stored.expires_at - stored.issued_at).toBeLessThanOrEqual(ACCESS_TTL_S);
@@ -224,6 +240,12 @@ describe('the svc plugin in a real WordPress', () => {
     await frame.getByRole('button', { name: 'Send my details' }).click();
     await frame.locator('.lead.done').waitFor(WAIT);
     await visitor.page.context().close();
+    const phone = await browser.newContext({ viewport: { width: 390, height: 844 } });
+    const phonePage = await phone.newPage();
+    await phonePage.goto(pageUrl);
+    await phonePage.frameLocator('.svc-calculator iframe').locator('#f-estateValue').waitFor(WAIT);
+    await shot(phonePage, 'published-page-phone');
+    await phone.close();
 
     await page.goto(`${site.url}/wp-admin/index.php`);
     const widget = page.locator('#svc_latest_leads');
@@ -231,6 +253,7 @@ describe('the svc plugin in a real WordPress', () => {
     expect(await widget.locator('.svc-test-badge').first().textContent()).toBe('Test');
     await page.evaluate('window.scrollTo(0, 0)');
     await shot(page, 'dashboard-leads');
+    expect(await axeOn(page, '#svc_latest_leads')).toEqual([]);
     const href = (await widget.getByRole('link', { name: 'Zoë Visitor' }).getAttribute('href'))!;
     expect(href.startsWith(`${stack.portalUrl}/portal/leads/`)).toBe(true);
     leadId = decodeURIComponent(href.split('/').pop()!);
@@ -342,5 +365,17 @@ describe('the svc plugin in a real WordPress', () => {
       `global $wpdb; echo (int) $wpdb->get_var("SELECT COUNT(*) FROM {$wpdb->options} WHERE option_name LIKE 'svc\\_%' OR option_name LIKE '%svc\\_state%'");`,
     );
     expect(left.trim()).toBe('0');
+  });
+
+  it('left no PHP warning, notice or error from the plugin in debug.log', () => {
+    let log = '';
+    try {
+      log = readFileSync(site.debugLog, 'utf8');
+    } catch {
+      // no log: nothing was logged
+    }
+    // WordPress 6.1's own libraries log PHP 8.2 deprecations; the plugin's lines are what count.
+    const ours = log.split('\n').filter((line) => line.includes('/plugins/svc/'));
+    expect(ours).toEqual([]);
   });
 });
