@@ -158,6 +158,7 @@ describe('the svc plugin in a real WordPress', () => {
     const run = spawnSync(
       'phpunit',
       [
+        '--do-not-cache-result',
         '--bootstrap',
         'plugins/wordpress/tests/integration/bootstrap.php',
         'plugins/wordpress/tests/integration',
