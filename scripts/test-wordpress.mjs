@@ -51,6 +51,7 @@ const step = (name, cmd, args) => {
 };
 
 step('PHPUnit (pure functions)', 'phpunit', [
+  '--do-not-cache-result',
   '--bootstrap',
   'plugins/wordpress/tests/unit/bootstrap.php',
   'plugins/wordpress/tests/unit',

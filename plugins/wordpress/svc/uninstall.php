@@ -20,3 +20,6 @@ svc_disconnect();
 foreach ( array( 'svc_tokens', 'svc_publishable_key', 'svc_reconnect' ) as $svc_option ) {
 	delete_option( $svc_option );
 }
+// Connect attempts never finished (their one-time state and PKCE verifier).
+global $wpdb;
+$wpdb->query( "DELETE FROM {$wpdb->options} WHERE option_name LIKE '\\_transient\\_svc\\_state\\_%' OR option_name LIKE '\\_transient\\_timeout\\_svc\\_state\\_%'" ); // phpcs:ignore WordPress.DB.DirectDatabaseQuery

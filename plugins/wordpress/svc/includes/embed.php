@@ -82,6 +82,7 @@ add_action(
 	'init',
 	function () {
 		register_block_type( SVC_PLUGIN_DIR . 'blocks/calculator' );
+		wp_set_script_translations( 'svc-calculator-editor-script', 'svc', SVC_PLUGIN_DIR . 'languages' );
 	}
 );
 

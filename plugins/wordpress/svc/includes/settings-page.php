@@ -119,7 +119,8 @@ function svc_render_status(): void {
 			__( 'Status', 'svc' )          => ucfirst( (string) $status['status'] ),
 			__( 'Plan', 'svc' )            => ucfirst( (string) $status['plan'] ),
 			/* translators: 1: seats in use, 2: seats in the plan */
-			__( 'Seats', 'svc' )           => sprintf( __( '%1$d of %2$d in use', 'svc' ), (int) $status['seatsUsed'], (int) $status['seats'] ),
+			__( 'Seats', 'svc' )           => sprintf( __( '%1$d of %2$d in use', 'svc' ), (int) $status['seatsUsed'], (int) $status['seats'] )
+				. ( svc_is_dev_host( $site ) ? ' ' . __( '(this development site takes none)', 'svc' ) : '' ),
 			__( 'Allowed domains', 'svc' ) => implode( ', ', $domains ),
 			__( 'Expires', 'svc' )         => $expires,
 			__( 'What happens next', 'svc' ) => (string) $status['next'],
@@ -139,7 +140,7 @@ function svc_render_status(): void {
 	echo '<form method="post" action="' . esc_url( admin_url( 'admin-post.php' ) ) . '">';
 	wp_nonce_field( 'svc_disconnect' );
 	echo '<input type="hidden" name="action" value="svc_disconnect">';
-	submit_button( __( 'Disconnect', 'svc' ), 'delete', 'svc-disconnect', false );
-	echo ' <span class="description">' . esc_html__( 'Ends this site’s access and frees its seat. Calculators on the site stop loading.', 'svc' ) . '</span>';
+	echo '<p class="description">' . esc_html__( 'Disconnect ends this site’s access and frees its seat. Calculators on the site stop loading.', 'svc' ) . '</p>';
+	submit_button( __( 'Disconnect', 'svc' ), 'secondary', 'svc-disconnect', false );
 	echo '</form></div>';
 }

@@ -185,6 +185,10 @@ require $_SERVER['DOCUMENT_ROOT'] . '/index.php';
     };
     // No gravatar requests from the browser (the suite runs offline).
     run("update_option('show_avatars', 0);");
+    // A calm dashboard for the screenshots: no welcome panel, no news feed (it would go online).
+    run(
+      "update_user_meta(1, 'show_welcome_panel', 0); update_user_meta(1, 'metaboxhidden_dashboard', array('dashboard_primary', 'dashboard_quick_press', 'dashboard_site_health'));",
+    );
     return { url, root, database, admin, debugLog, run, close };
   } catch (error) {
     await close();
