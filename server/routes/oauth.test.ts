@@ -119,7 +119,11 @@ interface TokenBody {
 
 async function connected() {
   const firm = await firmWithOwner();
-  const reg = await register({ client_name: 'Claude', redirect_uris: [REDIRECT], token_endpoint_auth_method: 'none' });
+  const reg = await register({
+    client_name: 'Claude',
+    redirect_uris: [REDIRECT],
+    token_endpoint_auth_method: 'none',
+  });
   const clientId = reg.body.client_id as string;
   const { code } = await approve(firm.owner, clientId);
   const issued = await tokens(clientId, code);
@@ -202,8 +206,17 @@ describe('dynamic client registration', () => {
       'http://localhost:6274/oauth/callback',
       'http://[::1]:8080/cb',
     ];
-    const unusable = ['http://evil.example/cb', 'javascript:alert(1)', 'https://a.example/cb#frag', 'data:text/html,x'];
-    const reg = await register({ client_name: 'Many', redirect_uris: [...usable, ...unusable], token_endpoint_auth_method: 'none' });
+    const unusable = [
+      'http://evil.example/cb',
+      'javascript:alert(1)',
+      'https://a.example/cb#frag',
+      'data:text/html,x',
+    ];
+    const reg = await register({
+      client_name: 'Many',
+      redirect_uris: [...usable, ...unusable],
+      token_endpoint_auth_method: 'none',
+    });
     expect(reg.status).toBe(201);
     expect(reg.body.redirect_uris).toEqual(usable);
     expect(reg.body.client_secret).toBeUndefined();
@@ -219,7 +232,10 @@ describe('dynamic client registration', () => {
 
   it('gives a confidential client a secret it must present by its registered method', async () => {
     const firm = await firmWithOwner();
-    const reg = await register({ redirect_uris: [REDIRECT], token_endpoint_auth_method: 'client_secret_basic' });
+    const reg = await register({
+      redirect_uris: [REDIRECT],
+      token_endpoint_auth_method: 'client_secret_basic',
+    });
     const id = reg.body.client_id as string;
     const secret = reg.body.client_secret as string;
     expect(secret).toMatch(/^svc_cs_/);
@@ -241,7 +257,11 @@ describe('dynamic client registration', () => {
 describe('consent', () => {
   it('describes the request for the page and shows (never redirects) an unregistered redirect', async () => {
     const firm = await firmWithOwner();
-    const reg = await register({ client_name: 'Claude', redirect_uris: [REDIRECT], token_endpoint_auth_method: 'none' });
+    const reg = await register({
+      client_name: 'Claude',
+      redirect_uris: [REDIRECT],
+      token_endpoint_auth_method: 'none',
+    });
     const q = new URLSearchParams(authorizeParams(reg.body.client_id as string)).toString();
     const ok = await firm.owner.call('GET', `oauth/mcp-consent?${q}`);
     expect(ok.status).toBe(200);
@@ -252,7 +272,11 @@ describe('consent', () => {
       redirectHost: 'claude.ai',
       localhostOnly: false,
     });
-    expect(ok.body).toMatchObject({ firm: { name: 'Smith & Søn Estate Law' }, canApprove: true, role: 'owner' });
+    expect(ok.body).toMatchObject({
+      firm: { name: 'Smith & Søn Estate Law' },
+      canApprove: true,
+      role: 'owner',
+    });
     const evil = new URLSearchParams(
       authorizeParams(reg.body.client_id as string, { redirect_uri: 'https://evil.example/cb' }),
     ).toString();
@@ -300,7 +324,10 @@ describe('token endpoint', () => {
     expect(c.token_type).toBe('Bearer');
     expect(Number(c.expires_in)).toBe(3600);
     expect(c.scope).toBe('leads:read');
-    const [header, payload] = c.access_token!!.split('.').map((p: string) => JSON.parse(Buffer.from(p, 'base64url').toString()));
+    const [header, payload] = c.access_token
+      .split('.')
+      .slice(0, 2)
+      .map((p: string) => JSON.parse(Buffer.from(p, 'base64url').toString()));
     expect(header).toMatchObject({ alg: 'EdDSA', typ: 'mcp+jwt' });
     expect(payload).toMatchObject({ aud: `${origin}/v1/mcp`, acc: c.accountId, client_id: c.clientId });
     const res = await mcpCall(c.access_token);
@@ -315,7 +342,10 @@ describe('token endpoint', () => {
     expect(json.headers.get('cache-control')).toBe('no-store');
     expect(await json.json()).toMatchObject({ error: 'invalid_request' });
     const reg = await register({ redirect_uris: [REDIRECT], token_endpoint_auth_method: 'none' });
-    const grant = await form('/oauth/token', { grant_type: 'password', client_id: reg.body.client_id as string });
+    const grant = await form('/oauth/token', {
+      grant_type: 'password',
+      client_id: reg.body.client_id as string,
+    });
     expect((await grant.json()).error).toBe('unsupported_grant_type');
     const unknown = await form('/oauth/token', { grant_type: 'authorization_code', client_id: 'nobody' });
     expect(unknown.status).toBe(401);
@@ -330,7 +360,9 @@ describe('token endpoint', () => {
     expect(a.body.error).toBe('invalid_grant');
     const b = await tokens(id, (await approve(firm.owner, id)).code, { redirect_uri: `${REDIRECT}x` });
     expect(b.body.error).toBe('invalid_grant');
-    const c = await tokens(id, (await approve(firm.owner, id)).code, { resource: 'https://elsewhere.example/mcp' });
+    const c = await tokens(id, (await approve(firm.owner, id)).code, {
+      resource: 'https://elsewhere.example/mcp',
+    });
     expect(c.body.error).toBe('invalid_target');
   });
 
@@ -350,7 +382,12 @@ describe('token endpoint', () => {
   it('rotates refresh tokens, gives a parallel retry the same successor, and ends the grant on a later reuse', async () => {
     const c = await connected();
     const refresh = (token: string, extra: Record<string, string> = {}) =>
-      form('/oauth/token', { grant_type: 'refresh_token', client_id: c.clientId, refresh_token: token, ...extra });
+      form('/oauth/token', {
+        grant_type: 'refresh_token',
+        client_id: c.clientId,
+        refresh_token: token,
+        ...extra,
+      });
     const one = await (await refresh(c.refresh_token)).json();
     expect(one.refresh_token).not.toBe(c.refresh_token);
     ctx.clock.advance(30_000);
@@ -385,7 +422,12 @@ describe('grants', () => {
     const list = await c.owner.call('GET', 'connected-apps');
     expect(list.status).toBe(200);
     const [app] = list.body.apps;
-    expect(app).toMatchObject({ clientId: c.clientId, kind: 'dynamic', redirectHost: 'claude.ai', scopes: ['leads:read'] });
+    expect(app).toMatchObject({
+      clientId: c.clientId,
+      kind: 'dynamic',
+      redirectHost: 'claude.ai',
+      scopes: ['leads:read'],
+    });
     expect(app.approvedBy.email).toBe(c.owner.email);
     const other = await firmWithOwner();
     const foreign = await other.owner.call('POST', `connected-apps/${app.grantId}/revoke`);
@@ -395,7 +437,11 @@ describe('grants', () => {
     expect((await mcpCall(c.access_token)).status).toBe(200);
     const res = await ctx.app.request(`/v1/portal/connected-apps/${app.grantId}/revoke`, {
       method: 'POST',
-      headers: { cookie: c.owner.cookie, origin: ctx.services.config.publicPortalUrl, 'x-csrf-token': c.owner.csrfToken },
+      headers: {
+        cookie: c.owner.cookie,
+        origin: ctx.services.config.publicPortalUrl,
+        'x-csrf-token': c.owner.csrfToken,
+      },
     });
     expect(res.status).toBe(204);
     expect((await mcpCall(c.access_token)).status).toBe(401);
@@ -438,12 +484,21 @@ describe('client metadata documents', () => {
     clearClientDocumentCache();
     const firm = await firmWithOwner();
     const clientId = `${stubUrl}/oauth/client.json`;
-    stubDoc = (url) => ({ client_id: url, client_name: 'Stub AI', redirect_uris: [REDIRECT], token_endpoint_auth_method: 'none' });
+    stubDoc = (url) => ({
+      client_id: url,
+      client_name: 'Stub AI',
+      redirect_uris: [REDIRECT],
+      token_endpoint_auth_method: 'none',
+    });
     const before = stubHits;
     const q = new URLSearchParams(authorizeParams(clientId)).toString();
     const described = await firm.owner.call('GET', `oauth/mcp-consent?${q}`);
     expect(described.status, JSON.stringify(described.body)).toBe(200);
-    expect(described.body.client).toMatchObject({ kind: 'metadata-document', documentHost: new URL(stubUrl).host, name: 'Stub AI' });
+    expect(described.body.client).toMatchObject({
+      kind: 'metadata-document',
+      documentHost: new URL(stubUrl).host,
+      name: 'Stub AI',
+    });
     const { code } = await approve(firm.owner, clientId);
     const issued = await tokens(clientId, code);
     expect(issued.status).toBe(200);
