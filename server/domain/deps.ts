@@ -22,4 +22,6 @@ export interface LicensingDeps {
   accessTokenTtlMs?: number;
   /** The portal's leads page (`<PUBLIC_PORTAL_URL>/portal/leads`), linked from digest events. */
   portalLeadsUrl?: string;
+  /** The MCP resource URLs (`/v1/mcp`, `/mcp`) an `mcp+jwt` must name as its audience. */
+  mcpResources?: readonly string[];
 }

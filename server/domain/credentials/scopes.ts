@@ -35,6 +35,7 @@ export function hasScope(principal: Principal, scope: ApiKeyScope): boolean {
   if (principal.kind === 'apikey')
     return principal.scopes.includes('admin') || principal.scopes.includes(scope);
   if (principal.kind === 'access' && scope === 'leads:read') return principal.leadsRead;
+  if (principal.kind === 'mcp') return principal.scopes.includes(scope);
   return isAdmin(principal);
 }
 
