@@ -83,12 +83,8 @@ function AppRow(props: { app: ConnectedApp; manage: boolean; onRevoke: (app: Con
           'never'
         )}
       </td>
-      <td data-label="Access">
-        <span class="chips-inline">
-          {app.scopes.map((s) => (
-            <Badge key={s}>{SCOPE_WORDS[s] ?? s}</Badge>
-          ))}
-        </span>
+      <td class="apps-access" data-label="Access">
+        {app.scopes.map((s) => SCOPE_WORDS[s] ?? s).join('; ')}
       </td>
       <td class="actions">
         {props.manage ? (
