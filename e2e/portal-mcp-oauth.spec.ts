@@ -297,6 +297,8 @@ describe('MCP consent', () => {
     const url = authorizeUrl(CLAUDE, 'st-detour');
     await page.goto(url);
     await expect.poll(() => page.locator('h1').textContent(), WAIT).toContain('Sign in');
+    expect(await page.locator('main').textContent()).toContain('An application is asking to connect');
+    await screenshot(page, 'mcp-sign-in-desktop');
     const since = mail.mails.length;
     await page.getByLabel('Work e-mail').fill(OWNER);
     await page.getByRole('button', { name: 'Email me a sign-in link' }).click();
