@@ -28,7 +28,9 @@ let mail: Awaited<ReturnType<typeof startMailCapture>>;
 let callback: Awaited<ReturnType<typeof startConnectClient>>;
 
 /** As server/domain/oauth/mcp-resource.ts describes the one MCP scope. */
-const SCOPES = [{ scope: 'leads:read', description: 'Read your leads, calculator results and lead statistics' }];
+const SCOPES = [
+  { scope: 'leads:read', description: 'Read your leads, calculator results and lead statistics' },
+];
 
 const CLAUDE: McpConsentRequest['client'] = {
   clientId: 'https://claude.ai/oauth/mcp-oauth-client-metadata',
@@ -285,6 +287,45 @@ describe('MCP consent', () => {
     expect(new URL(page.url()).origin).toBe(stack.portalUrl);
     expect(await axeViolations(page)).toEqual([]);
     await screenshot(page, 'mcp-consent-error-desktop');
+    await context.close();
+  });
+
+  it('a refused request whose return address is the client’s offers to go back with the error, on a click', async () => {
+    const back = new URL(callback.redirectUri);
+    back.searchParams.set('error', 'invalid_scope');
+    back.searchParams.set('state', 'st-scope');
+    const state = contract({
+      error: {
+        code: 'INVALID_REQUEST',
+        message: 'The application asked for access svc does not offer.',
+        status: 400,
+        details: [{ path: 'scope', message: 'unknown scope leads:write', redirectTo: back.toString() }],
+      },
+    });
+    const { context, page } = await signedIn(await mintLink(OWNER, 'owner'), state);
+    const before = callback.received.length;
+    await page.goto(authorizeUrl(CLAUDE, 'st-scope'));
+    await expect.poll(() => page.locator('h1').textContent(), WAIT).toContain('cannot be used');
+    // Nothing happens by itself: the page stays on the portal until the person chooses to return.
+    expect(new URL(page.url()).origin).toBe(stack.portalUrl);
+    expect(callback.received.length).toBe(before);
+    expect(await axeViolations(page)).toEqual([]);
+    await screenshot(page, 'mcp-consent-error-return-desktop');
+    await page.getByRole('button', { name: 'Return to the application' }).click();
+    await expect.poll(() => callback.received.length, WAIT).toBe(before + 1);
+    expect(callback.received.at(-1)!.get('error')).toBe('invalid_scope');
+    expect(callback.received.at(-1)!.get('state')).toBe('st-scope');
+    await context.close();
+  });
+
+  it('an application that gave no name is called unnamed and marked unverified', async () => {
+    const state = contract(consentFor({ ...VSCODE, name: null }));
+    const { context, page } = await signedIn(await mintLink(OWNER, 'owner'), state);
+    await page.goto(authorizeUrl(VSCODE));
+    await expect.poll(() => page.locator('.consent-facts').count(), WAIT).toBe(1);
+    const facts = (await page.locator('.consent-facts').textContent()) ?? '';
+    expect(facts).toContain('An unnamed application');
+    expect(facts).toContain('unverified name');
     await context.close();
   });
 

@@ -10,8 +10,8 @@ export type McpClientKind = 'metadata-document' | 'dynamic';
 export interface McpConsentRequest {
   client: {
     clientId: string;
-    /** The name the client claims; `nameVerified` is false for a dynamically registered name. */
-    name: string;
+    /** The name the client claims (null when it gave none); `nameVerified` is false for a dynamically registered name. */
+    name: string | null;
     nameVerified: boolean;
     kind: McpClientKind;
     /** The host serving the metadata document (null for dynamic registration). */
@@ -28,6 +28,19 @@ export interface McpConsentRequest {
   role: 'owner' | 'admin' | 'viewer';
 }
 
+/**
+ * A detail of a refused consent request. Once the server knows the redirect URI is the client's,
+ * `redirectTo` carries the OAuth error (with state and iss) for the page to send the browser back.
+ */
+export interface McpConsentProblem {
+  path: string;
+  message: string;
+  redirectTo?: string;
+}
+
+/** What the page calls an application that gave no name. */
+export const appName = (name: string | null) => name ?? 'An unnamed application';
+
 export interface McpRedirect {
   redirectTo: string;
 }
@@ -35,7 +48,7 @@ export interface McpRedirect {
 export interface ConnectedApp {
   grantId: string;
   clientId: string;
-  clientName: string;
+  clientName: string | null;
   nameVerified: boolean;
   kind: McpClientKind;
   redirectHost: string;
