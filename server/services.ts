@@ -12,11 +12,14 @@ import { createSigningKeyRing, ensureActiveSigningKey } from './domain/credentia
 import { createTokenService, type KeyRing } from './domain/credentials/tokens.ts';
 import { createDeliveryDeps, type DeliveryDeps } from './domain/delivery/deps.ts';
 import { outboxDepth } from './domain/delivery/outbox.ts';
+import { systemResolver } from './domain/delivery/ssrf-guard.ts';
 import type { LicensingDeps } from './domain/deps.ts';
 import { cursorKeyFrom } from './domain/leads/cursor.ts';
 import { createLicenseCeilings } from './domain/licensing/ceilings.ts';
+import { type McpOAuthConfig, mcpOAuthConfigOf, type OAuthDeps } from './domain/oauth/mcp-resource.ts';
 import type { Config } from './env.ts';
 import { credentialRateKey } from './http/auth.ts';
+import { createCounters } from './http/counters.ts';
 import { createMetrics, type Metrics } from './http/metrics.ts';
 import { createRateLimiter } from './http/rate-limiter.ts';
 import { createSignInLimiter } from './http/sign-in-limiter.ts';
@@ -32,6 +35,7 @@ import { createJwksRoutes } from './routes/jwks.ts';
 import { createLeadChallengeRoutes } from './routes/lead-challenge.ts';
 import { createLeadRoutes } from './routes/leads.ts';
 import { createLicenseRoutes } from './routes/licenses.ts';
+import { createOAuthRoutes } from './routes/oauth.ts';
 import { createPortalRoutes } from './routes/portal/index.ts';
 import { createPortalPageRoutes } from './routes/portal/portal-pages.ts';
 import { createStripeWebhookRoutes } from './routes/stripe-webhooks.ts';
@@ -54,6 +58,8 @@ export interface Services {
   /** Lead queries (MCP tools, REST lead list): database, clock and the cursor-signing key. */
   queries: McpDeps;
   delivery: DeliveryDeps;
+  /** The OAuth server for MCP clients (metadata, registration, tokens, consent). */
+  oauth: OAuthDeps;
 }
 
 /**
@@ -87,7 +93,16 @@ export async function createServices(opts: {
   await ensureActiveSigningKey({ db, secretKey, clock });
   const keys = createSigningKeyRing({ db, secretKey, clock });
   const tokens = createTokenService({ issuer: await tokenIssuer(config, store), keys, clock, caches });
-  const licensing: LicensingDeps = { db, clock, tokens, pepper, plans: config.plans, caches };
+  const mcpOAuth = mcpOAuthConfigOf(config.publicApiUrl);
+  const licensing: LicensingDeps = {
+    db,
+    clock,
+    tokens,
+    pepper,
+    plans: config.plans,
+    caches,
+    mcpResources: [mcpOAuth.canonical, mcpOAuth.alias],
+  };
   const billing: BillingDeps = {
     db,
     clock,
@@ -134,7 +149,39 @@ export async function createServices(opts: {
     billing,
   };
   delivery.sendPortalMails = () => sendSignInMails(portal);
-  return { ...opts, caches, keys, licensing, billing, metrics, queries, delivery, portal };
+  const oauth = createOAuthDeps(licensing, mcpOAuth, config, opts.logger, opts.redis);
+  return { ...opts, caches, keys, licensing, billing, metrics, queries, delivery, portal, oauth };
+}
+
+/**
+ * The OAuth server's deps: its limits on the service's counters (per client IP for registration,
+ * per client for tokens, per document host for metadata fetches) and the webhooks' outbound rules.
+ */
+function createOAuthDeps(
+  licensing: LicensingDeps,
+  oauth: McpOAuthConfig,
+  config: Config,
+  logger: Logger,
+  redis: Redis | undefined,
+): OAuthDeps {
+  const counters = createCounters({ redis, prefix: config.REDIS_KEY_PREFIX });
+  const scaled = (n: number) => Math.max(1, Math.round(n * config.RATE_LIMIT_SCALE));
+  const windows = {
+    register: counters.window('oauth:register', scaled(20), 3600),
+    token: counters.window('oauth:token', scaled(60), 60),
+    document: counters.window('oauth:document', scaled(20), 60),
+  };
+  return {
+    ...licensing,
+    oauth,
+    allow: async (limit, key) => (await windows[limit].hit(key)).allowed,
+    fetchRules: {
+      resolver: systemResolver,
+      allowPrivateHosts: config.WEBHOOK_ALLOW_PRIVATE_HOSTS,
+      timeoutMs: 5_000,
+    },
+    logger,
+  };
 }
 
 /**
@@ -211,10 +258,12 @@ export function createApiApp(
           ...(opts.redis ? { redis: opts.redis } : {}),
         }),
         config.TRUST_PROXY,
+        services.oauth,
       ),
     ],
     rootRoutes: [
       createJwksRoutes(services.keys),
+      createOAuthRoutes(services.oauth),
       createBillingPageRoutes(services.billing),
       createPortalPageRoutes({
         distDir: `${repoRoot()}/dist/portal`,

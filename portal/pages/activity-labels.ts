@@ -123,7 +123,8 @@ const LABELS: Record<AuditAction, Describe> = {
   'webhook.replayed': () => 'Replayed a webhook delivery',
   'mcp.tool_call': (d) =>
     `An AI assistant ran ${text(d.tool)} (${text(d.rows)} row${d.rows === 1 ? '' : 's'}${d.outcome && d.outcome !== 'ok' ? `, ${text(d.outcome)}` : ''})`,
-  'mcp_grant.approved': (d) => `Connected the AI app ${text(d.clientName || d.redirectHost)} (${text(d.scopes)})`,
+  'mcp_grant.approved': (d) =>
+    `Connected the AI app ${text(d.clientName || d.redirectHost)} (${text(d.scopes)})`,
   'mcp_grant.revoked': (d) =>
     `Disconnected the AI app ${text(d.clientName || d.redirectHost)}${d.reason && d.reason !== 'revoked_in_portal' ? ` (${text(d.reason)})` : ''}`,
   'mcp_grant.code_reused': () => 'An AI app’s sign-in code was used twice; that app was disconnected',

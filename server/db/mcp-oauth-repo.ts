@@ -65,8 +65,7 @@ export async function revokeGrants(
   const conditions = [isNull(mcpGrants.revokedAt)];
   if (where.id !== undefined) conditions.push(eq(mcpGrants.id, where.id));
   if (where.accountId !== undefined) conditions.push(eq(mcpGrants.accountId, where.accountId));
-  if (where.approverUserId !== undefined)
-    conditions.push(eq(mcpGrants.approverUserId, where.approverUserId));
+  if (where.approverUserId !== undefined) conditions.push(eq(mcpGrants.approverUserId, where.approverUserId));
   const revoked = await db
     .update(mcpGrants)
     .set({ revokedAt: at, revokeReason: reason })

@@ -18,4 +18,6 @@ export interface LicensingDeps {
   plans?: PlanTable;
   /** Lookup caches (verified tokens, licenses, keys); every write that changes them invalidates. */
   caches?: LookupCaches;
+  /** The MCP resource URLs (`/v1/mcp`, `/mcp`) an `mcp+jwt` must name as its audience. */
+  mcpResources?: readonly string[];
 }

@@ -7,7 +7,7 @@ import type { AppEnv } from './app-env.ts';
 import { ipRateKey } from './client-ip.ts';
 import type { CredentialKeyResolver } from './rate-limit.ts';
 
-const ALL_KINDS: readonly CredentialKind[] = ['access', 'embed', 'apikey'];
+const ALL_KINDS: readonly CredentialKind[] = ['access', 'embed', 'apikey', 'mcp'];
 
 export function bearerOf(c: Context): string | undefined {
   const header = c.req.header('authorization');
@@ -54,17 +54,26 @@ export function credentialRateKey(deps: LicensingDeps): CredentialKeyResolver {
   };
 }
 
+/** The request's verified principal of one of `accept` kinds, or the error to answer. */
+export async function verifiedPrincipal(
+  deps: LicensingDeps,
+  c: Context<AppEnv>,
+  accept: readonly CredentialKind[],
+): Promise<Principal> {
+  const principal = await principalOf(deps, c);
+  if (principal instanceof Error) throw principal;
+  if (!accept.includes(principal.kind))
+    throw invalidToken('This endpoint does not accept this kind of credential.');
+  return principal;
+}
+
 /** Requires a credential of one of `accept` kinds; the principal is then `c.get('principal')`. */
 export function requireCredential(
   deps: LicensingDeps,
   accept: readonly CredentialKind[],
 ): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
-    const principal = await principalOf(deps, c);
-    if (principal instanceof Error) throw principal;
-    if (!accept.includes(principal.kind))
-      throw invalidToken('This endpoint does not accept this kind of credential.');
-    c.set('principal', principal);
+    c.set('principal', await verifiedPrincipal(deps, c, accept));
     await next();
   };
 }

@@ -236,7 +236,10 @@ describe('Origin (DNS rebinding) and CORS', () => {
 describe('authentication', () => {
   const expect401 = async (res: Response) => {
     expect(res.status).toBe(401);
-    expect(res.headers.get('www-authenticate')).toBe('Bearer error="invalid_token"');
+    // RFC 6750 §3.1: no error code when no credential was sent; always the metadata and the scope.
+    const metadata = `resource_metadata="${new URL(stack.apiUrl).origin}/.well-known/oauth-protected-resource/v1/mcp", scope="leads:read"`;
+    const challenge = res.headers.get('www-authenticate');
+    expect([`Bearer ${metadata}`, `Bearer error="invalid_token", ${metadata}`]).toContain(challenge);
     expect((await res.json()).error).toMatchObject({ code: 'UNAUTHORIZED', status: 401 });
   };
 
@@ -271,16 +274,18 @@ describe('authentication', () => {
     await expect401(await post(INIT, { key: site.accessJwt }));
   });
 
-  it('keeps /.well-known/oauth-* a JSON 404, so clients start no OAuth flow', async () => {
-    for (const path of [
-      '/.well-known/oauth-protected-resource',
-      '/.well-known/oauth-protected-resource/v1/mcp',
-      '/.well-known/oauth-authorization-server',
-    ]) {
-      const res = await fetch(`${stack.apiUrl}${path}`);
-      expect(res.status, path).toBe(404);
-      expect((await res.json()).error.code).toBe('NOT_FOUND');
+  it('publishes the OAuth metadata of the MCP resource and its authorization server (no longer 404)', async () => {
+    const origin = new URL(stack.apiUrl).origin;
+    for (const path of ['/v1/mcp', '/mcp']) {
+      const res = await fetch(`${stack.apiUrl}/.well-known/oauth-protected-resource${path}`);
+      expect(res.status, path).toBe(200);
+      expect((await res.json()).resource).toBe(`${origin}${path}`);
     }
+    const as = await fetch(`${stack.apiUrl}/.well-known/oauth-authorization-server`);
+    expect((await as.json()).issuer).toBe(origin);
+    const root = await fetch(`${stack.apiUrl}/.well-known/oauth-protected-resource`);
+    expect(root.status).toBe(404);
+    expect((await root.json()).error.code).toBe('NOT_FOUND');
   });
 
   it('stops a revoked key on the very next call', async () => {

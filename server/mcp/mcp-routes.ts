@@ -5,13 +5,16 @@ import {
   WebStandardStreamableHTTPServerTransport,
 } from '@modelcontextprotocol/server';
 import type { Context } from 'hono';
-import { requireScope } from '../domain/credentials/scopes.ts';
+import type { Principal } from '../domain/credentials/principal.ts';
+import { hasScope } from '../domain/credentials/scopes.ts';
 import type { LicensingDeps } from '../domain/deps.ts';
+import { actorOfPrincipal } from '../domain/leads/intake.ts';
+import { mcpOAuthConfigOf, metadataUrlOf } from '../domain/oauth/mcp-resource.ts';
 import type { AppEnv } from '../http/app-env.ts';
-import { requireCredential } from '../http/auth.ts';
+import { bearerOf, verifiedPrincipal } from '../http/auth.ts';
 import { isAllowedMcpOrigin } from '../http/mcp-origin-policy.ts';
 import { createRouter } from '../http/openapi-router.ts';
-import { AppError } from '../lib/errors.ts';
+import { AppError, isAppError } from '../lib/errors.ts';
 import { createSvcMcpServer, type McpCaller, type McpDeps } from './tools.ts';
 
 export interface McpRouteDeps {
@@ -29,9 +32,46 @@ const jsonRpcError = (status: number, code: number, message: string) =>
 
 const callerOf = (authInfo: AuthInfo | undefined): McpCaller => {
   const extra = authInfo?.extra as Partial<McpCaller> | undefined;
-  if (!extra?.accountId || !extra.apiKeyId) throw new Error('MCP request without a verified caller');
-  return { accountId: extra.accountId, apiKeyId: extra.apiKeyId };
+  if (!extra?.accountId || !extra.actor) throw new Error('MCP request without a verified caller');
+  return { accountId: extra.accountId, actor: extra.actor };
 };
+
+const REQUIRED_SCOPE = 'leads:read';
+
+/**
+ * The MCP endpoint's credential check with the challenges the MCP authorization specification
+ * asks for (RFC 6750 §3, RFC 9728 §5.1): a 401 names the resource metadata and the scope, with
+ * `error="invalid_token"` only when a token was sent; a valid credential without `leads:read` gets
+ * 403 `insufficient_scope`. API keys and MCP OAuth tokens are accepted; every other kind is not.
+ * (The SDK's `bearerAuthChallengeResponse` always writes `error="invalid_token"`, even without a
+ * token, and answers the OAuth error body: hence this small formatter.)
+ */
+type McpPrincipal = Extract<Principal, { kind: 'apikey' | 'mcp' }>;
+
+async function mcpPrincipal(
+  deps: McpRouteDeps,
+  c: Context<AppEnv>,
+  metadataUrl: string,
+): Promise<McpPrincipal> {
+  const params = `resource_metadata="${metadataUrl}", scope="${REQUIRED_SCOPE}"`;
+  let principal: McpPrincipal;
+  try {
+    principal = (await verifiedPrincipal(deps.licensing, c, ['apikey', 'mcp'])) as McpPrincipal;
+  } catch (error) {
+    if (!isAppError(error) || error.status !== 401) throw error;
+    const sent = bearerOf(c) !== undefined || c.req.header('authorization') !== undefined;
+    throw new AppError(error.code, sent ? error.message : 'A bearer credential is required.', {
+      headers: { 'WWW-Authenticate': sent ? `Bearer error="invalid_token", ${params}` : `Bearer ${params}` },
+    });
+  }
+  if (!hasScope(principal, REQUIRED_SCOPE))
+    throw new AppError('FORBIDDEN', `This credential lacks the "${REQUIRED_SCOPE}" scope.`, {
+      headers: {
+        'WWW-Authenticate': `Bearer error="insufficient_scope", scope="${REQUIRED_SCOPE}", resource_metadata="${metadataUrl}"`,
+      },
+    });
+  return principal;
+}
 
 /**
  * The 2025-era leg: one fresh server per request over the SDK's streamable HTTP transport in JSON
@@ -67,8 +107,9 @@ function forwardedRequest(original: Request, body: string): Request {
 
 /**
  * `POST /v1/mcp` (and `/mcp`): stateless MCP over Streamable HTTP for both protocol eras, behind
- * thin HTTP rules the SDK leaves to its host — Origin allow-list (403), POST only (405), API key
- * with `leads:read` (401/403 in the standard error shape), single messages only (batches refused).
+ * thin HTTP rules the SDK leaves to its host — Origin allow-list (403), POST only (405), an API key
+ * or an MCP OAuth token with `leads:read` (401/403 in the standard error shape, with the OAuth
+ * challenge), single messages only (batches refused).
  * Rate limiting (default group, per key) has already happened in the app's middleware.
  */
 export function createMcpRoutes(deps: McpRouteDeps) {
@@ -90,11 +131,10 @@ export function createMcpRoutes(deps: McpRouteDeps) {
     }
     await next();
   });
-  router.use('/mcp', requireCredential(deps.licensing, ['apikey']));
+  const oauth = mcpOAuthConfigOf(deps.publicApiUrl);
   router.post('/mcp', async (c: Context<AppEnv>) => {
-    const principal = c.get('principal');
-    if (principal?.kind !== 'apikey') throw new Error('unreachable');
-    requireScope(principal, 'leads:read');
+    const alias = new URL(c.req.url).pathname.replace(/\/+$/, '') === '/mcp';
+    const principal = await mcpPrincipal(deps, c, metadataUrlOf(alias ? oauth.alias : oauth.canonical));
     const text = await c.req.text();
     let parsedBody: unknown;
     try {
@@ -109,10 +149,10 @@ export function createMcpRoutes(deps: McpRouteDeps) {
         'Invalid Request: JSON-RPC batches are not supported; send one message per POST.',
       );
     const authInfo: AuthInfo = {
-      token: 'svc_pat_…',
-      clientId: principal.apiKeyId,
+      token: principal.kind === 'apikey' ? 'svc_pat_…' : 'mcp+jwt…',
+      clientId: principal.kind === 'apikey' ? principal.apiKeyId : principal.clientId,
       scopes: [...principal.scopes],
-      extra: { accountId: principal.accountId, apiKeyId: principal.apiKeyId },
+      extra: { accountId: principal.accountId, actor: actorOfPrincipal(principal) } satisfies McpCaller,
     };
     const request = forwardedRequest(c.req.raw, text);
     if (await isLegacyRequest(request, parsedBody))

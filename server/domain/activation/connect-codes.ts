@@ -96,7 +96,8 @@ export async function exchangeConnectCode(
   if (claimed.redirectUri !== input.redirectUri) throw invalidGrant('redirectUri does not match the code.');
   if (requireSiteDomain(input.siteDomain) !== claimed.domain)
     throw invalidGrant('siteDomain does not match the code.');
-  if (!pkceMatches(input.codeVerifier, claimed.codeChallenge)) throw invalidGrant('codeVerifier does not match the code challenge.');
+  if (!pkceMatches(input.codeVerifier, claimed.codeChallenge))
+    throw invalidGrant('codeVerifier does not match the code challenge.');
   const found = await findUsableLicenseById(deps, claimed.licenseId);
   if (!found) throw invalidLicense();
   const { tokenSet } = await activateSite(

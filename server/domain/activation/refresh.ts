@@ -77,7 +77,8 @@ async function retryOrRevoke(
   const now = deps.clock.now();
   const parent = (await findRefreshToken(deps.db, parentId))!;
   const child = parent.replacedById ? await findRefreshToken(deps.db, parent.replacedById) : undefined;
-  if (isRotationRetry(parent, child, now, REFRESH_RETRY_WINDOW_MS)) return toTokenSet(deps, license, child!, childToken);
+  if (isRotationRetry(parent, child, now, REFRESH_RETRY_WINDOW_MS))
+    return toTokenSet(deps, license, child!, childToken);
   await revokeFamily(deps.db, parent.familyId, now);
   await invalidateCaches(deps);
   await recordAudit(deps.db, {
@@ -89,4 +90,3 @@ async function retryOrRevoke(
   });
   throw invalidGrant('The refresh token was already used; its token family is revoked.');
 }
-

@@ -23,6 +23,7 @@ export const CACHE_NAMES = [
   'api-key',
   'account',
   'result-subscribers',
+  'mcp-grant',
 ] as const;
 export type CacheName = (typeof CACHE_NAMES)[number];
 

@@ -3,6 +3,7 @@ import { cachedActivation, cachedApiKey, cachedFamilyRevoked } from '../caches/c
 import type { LicensingDeps } from '../deps.ts';
 import { isDevHost, isDomainAllowed } from '../licensing/domains.ts';
 import { findUsableLicenseById } from '../licensing/lookup.ts';
+import { cachedGrant, isGrantLive, touchGrantThrottled } from '../oauth/grants.ts';
 import { hmacSecret, isWellFormedApiKey } from './formats.ts';
 import type { CredentialKind, Principal } from './principal.ts';
 import { parseScopes } from './scopes.ts';
@@ -26,6 +27,7 @@ export async function authenticate(
   }
   const kind = tokenKindOf(bearer);
   if (!kind || !accept.includes(kind)) throw invalidToken();
+  if (kind === 'mcp') return authenticateMcp(deps, bearer);
   return kind === 'access' ? authenticateAccess(deps, bearer) : authenticateEmbed(deps, bearer);
 }
 
@@ -34,7 +36,7 @@ export async function authenticate(
  * cache: only to choose what to verify it as, so a plain decode does (verification then pins `typ`
  * against the exact header that was signed).
  */
-function tokenKindOf(token: string): 'access' | 'embed' | undefined {
+function tokenKindOf(token: string): 'access' | 'embed' | 'mcp' | undefined {
   const end = token.indexOf('.');
   if (end <= 0 || end > 1024) return undefined;
   try {
@@ -43,6 +45,7 @@ function tokenKindOf(token: string): 'access' | 'embed' | undefined {
     };
     if (typ === TOKEN_KINDS.access.typ) return 'access';
     if (typ === TOKEN_KINDS.embed.typ) return 'embed';
+    if (typ === TOKEN_KINDS.mcp.typ) return 'mcp';
   } catch {
     // not a JWT
   }
@@ -66,6 +69,29 @@ async function authenticateAccess(deps: LicensingDeps, token: string): Promise<P
     familyId: String(claims.fam),
     domain: String(claims.dom),
     admin: String(claims.scope).split(' ').includes('admin'),
+    jti: String(claims.jti),
+  };
+}
+
+/**
+ * An MCP access token: its audience must be the MCP resource, and its grant must be live on this
+ * request (not revoked, the approver still an owner or admin of the firm), so a revocation in the
+ * portal, a demotion or a closed firm stops it on the next call, as for API keys.
+ */
+async function authenticateMcp(deps: LicensingDeps, token: string): Promise<Principal> {
+  if (!deps.mcpResources?.length) throw invalidToken();
+  const claims = await deps.tokens.verify('mcp', token, deps.mcpResources);
+  const grant = await cachedGrant(deps, String(claims.gid));
+  if (!grant || !isGrantLive(grant) || grant.accountId !== claims.acc)
+    throw invalidToken('The access token was revoked.');
+  await touchGrantThrottled(deps, grant);
+  return {
+    kind: 'mcp',
+    accountId: grant.accountId,
+    grantId: grant.id,
+    clientId: grant.clientId,
+    userId: grant.approverUserId,
+    scopes: String(claims.scope).split(' ').filter(Boolean),
     jti: String(claims.jti),
   };
 }

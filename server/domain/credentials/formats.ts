@@ -119,7 +119,9 @@ export function licenseKeyKindOf(input: string): 'publishable' | 'secret' | unde
  * (`svc_rt_`, `svc_ac_`); MCP refresh tokens, MCP codes and OAuth client secrets (`svc_mrt_`,
  * `svc_mac_`, `svc_cs_`).
  */
-export function generateOpaqueToken(prefix: 'svc_rt_' | 'svc_ac_' | 'svc_mrt_' | 'svc_mac_' | 'svc_cs_'): string {
+export function generateOpaqueToken(
+  prefix: 'svc_rt_' | 'svc_ac_' | 'svc_mrt_' | 'svc_mac_' | 'svc_cs_',
+): string {
   return prefix + toBase62(randomBytes(32));
 }
 

@@ -26,7 +26,18 @@ export type Principal =
       /** Test mode (development host or portal preview): data stays out of the firm's pipeline. */
       test: boolean;
     }
-  | { kind: 'apikey'; accountId: string; apiKeyId: string; admin: true; scopes: ApiKeyScope[] };
+  | { kind: 'apikey'; accountId: string; apiKeyId: string; admin: true; scopes: ApiKeyScope[] }
+  | {
+      /** An MCP OAuth access token (`mcp+jwt`): accepted on the MCP endpoint only. */
+      kind: 'mcp';
+      accountId: string;
+      grantId: string;
+      clientId: string;
+      /** The approver. */
+      userId: string;
+      scopes: string[];
+      jti: string;
+    };
 
 export type CredentialKind = Principal['kind'];
 
@@ -41,5 +52,6 @@ export const isAdmin = (p: Principal) => (p.kind === 'access' && p.admin) || p.k
 export function rateKeyOf(p: Principal, ipKey: string): string {
   if (p.kind === 'access') return `license:${p.licenseId}`;
   if (p.kind === 'embed') return `embed:${p.licenseId}:${ipKey}`;
+  if (p.kind === 'mcp') return `mcp:${p.grantId}`;
   return `apikey:${p.apiKeyId}`;
 }

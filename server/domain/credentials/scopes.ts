@@ -31,6 +31,7 @@ export const forbidden = (message = 'This credential may not do that.') =>
 export function hasScope(principal: Principal, scope: ApiKeyScope): boolean {
   if (principal.kind === 'apikey')
     return principal.scopes.includes('admin') || principal.scopes.includes(scope);
+  if (principal.kind === 'mcp') return principal.scopes.includes(scope);
   return isAdmin(principal);
 }
 

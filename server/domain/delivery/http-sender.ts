@@ -57,12 +57,18 @@ export function postJson(
   headers: Record<string, string>,
   opts: SendOptions,
 ): Promise<SendOutcome> {
-  return send('POST', url, body, {
-    ...headers,
-    'content-type': 'application/json',
-    'content-length': String(Buffer.byteLength(body)),
-    'user-agent': 'svc-webhooks/1',
-  }, opts);
+  return send(
+    'POST',
+    url,
+    body,
+    {
+      ...headers,
+      'content-type': 'application/json',
+      'content-length': String(Buffer.byteLength(body)),
+      'user-agent': 'svc-webhooks/1',
+    },
+    opts,
+  );
 }
 
 /**

@@ -351,9 +351,15 @@ const TRANSITIONS: Record<LeadStatus, LeadStatus[]> = {
 /** The statuses a lead in `from` may move to (what a picker offers). */
 export const nextStatuses = (from: LeadStatus): readonly LeadStatus[] => TRANSITIONS[from];
 
-/** Who acted, for the audit trail: `user:<e-mail>` (portal), `apikey:<id>`, `operator`. */
-export const actorOfPrincipal = (principal: Principal) =>
-  principal.kind === 'apikey' ? `apikey:${principal.apiKeyId}` : `${principal.kind}:${principal.domain}`;
+/**
+ * Who acted, for the audit trail: `user:<e-mail>` (portal), `apikey:<id>`, `mcp_grant:<id>` (an AI
+ * app connected by OAuth), `operator`.
+ */
+export function actorOfPrincipal(principal: Principal): string {
+  if (principal.kind === 'apikey') return `apikey:${principal.apiKeyId}`;
+  if (principal.kind === 'mcp') return `mcp_grant:${principal.grantId}`;
+  return `${principal.kind}:${principal.domain}`;
+}
 
 /**
  * new → contacted → converted, and new → converted; anything else is INVALID_TRANSITION. The

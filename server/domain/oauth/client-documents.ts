@@ -1,8 +1,8 @@
 import { getDocument } from '../delivery/http-sender.ts';
 import { hostOf } from '../delivery/ssrf-guard.ts';
-import { isUsableRedirectUri } from './redirect-uris.ts';
 import type { OAuthDeps } from './mcp-resource.ts';
 import { oauthError } from './oauth-error.ts';
+import { isUsableRedirectUri } from './redirect-uris.ts';
 
 /** What the server keeps of a Client ID Metadata Document. */
 export interface ClientDocument {
@@ -72,13 +72,21 @@ export async function fetchClientDocument(deps: OAuthDeps, clientId: string): Pr
   if (hit && hit.until > now) return hit.doc;
   const url = checkClientIdUrl(deps, clientId);
   if (!(await deps.allow('document', url.host)))
-    throw oauthError('invalid_client', 'Too many metadata document fetches for this client; try again shortly.');
-  const outcome = await getDocument(url.toString(), { accept: 'application/json', 'user-agent': 'svc-oauth/1' }, {
-    ...deps.fetchRules,
-    logger: deps.logger,
-  });
+    throw oauthError(
+      'invalid_client',
+      'Too many metadata document fetches for this client; try again shortly.',
+    );
+  const outcome = await getDocument(
+    url.toString(),
+    { accept: 'application/json', 'user-agent': 'svc-oauth/1' },
+    {
+      ...deps.fetchRules,
+      logger: deps.logger,
+    },
+  );
   const refuse = (why: string) => oauthError('invalid_client', `The client metadata document ${why}.`);
-  if (outcome.statusCode !== 200) throw refuse(outcome.error ? 'could not be fetched' : `answered ${outcome.statusCode}`);
+  if (outcome.statusCode !== 200)
+    throw refuse(outcome.error ? 'could not be fetched' : `answered ${outcome.statusCode}`);
   if (outcome.truncated) throw refuse('is larger than 4 KB');
   let json: Record<string, unknown>;
   try {
@@ -86,9 +94,11 @@ export async function fetchClientDocument(deps: OAuthDeps, clientId: string): Pr
   } catch {
     throw refuse('is not JSON');
   }
-  if (!json || typeof json !== 'object' || json.client_id !== clientId) throw refuse('does not name itself as client_id');
+  if (!json || typeof json !== 'object' || json.client_id !== clientId)
+    throw refuse('does not name itself as client_id');
   const method = json.token_endpoint_auth_method ?? 'none';
-  if (method !== 'none') throw refuse('asks for a client authentication this server does not offer such clients');
+  if (method !== 'none')
+    throw refuse('asks for a client authentication this server does not offer such clients');
   const redirectUris = Array.isArray(json.redirect_uris)
     ? json.redirect_uris.filter((u): u is string => typeof u === 'string').filter(isUsableRedirectUri)
     : [];

@@ -4,8 +4,8 @@ import { safeEqual } from '../../lib/constant-time.ts';
 import { generateOpaqueToken, hmacSecret } from '../credentials/formats.ts';
 import { fetchClientDocument } from './client-documents.ts';
 import type { OAuthDeps } from './mcp-resource.ts';
-import { isUsableRedirectUri } from './redirect-uris.ts';
 import { oauthError } from './oauth-error.ts';
+import { isUsableRedirectUri } from './redirect-uris.ts';
 
 export const AUTH_METHODS = ['none', 'client_secret_basic', 'client_secret_post'] as const;
 export type AuthMethod = (typeof AUTH_METHODS)[number];
@@ -47,11 +47,17 @@ export async function registerClient(deps: OAuthDeps, body: unknown, clientIp: s
     );
   const method = (meta.token_endpoint_auth_method ?? 'client_secret_basic') as AuthMethod;
   if (!AUTH_METHODS.includes(method))
-    throw oauthError('invalid_client_metadata', `token_endpoint_auth_method must be one of ${AUTH_METHODS.join(', ')}.`);
+    throw oauthError(
+      'invalid_client_metadata',
+      `token_endpoint_auth_method must be one of ${AUTH_METHODS.join(', ')}.`,
+    );
   const grantTypes = meta.grant_types ?? ['authorization_code'];
   if (!Array.isArray(grantTypes) || !grantTypes.includes('authorization_code'))
     throw oauthError('invalid_client_metadata', 'grant_types must include authorization_code.');
-  if (meta.response_types !== undefined && !(Array.isArray(meta.response_types) && meta.response_types.includes('code')))
+  if (
+    meta.response_types !== undefined &&
+    !(Array.isArray(meta.response_types) && meta.response_types.includes('code'))
+  )
     throw oauthError('invalid_client_metadata', 'response_types must include code.');
   const name = text(meta.client_name, 200)?.trim() || null;
   const now = deps.clock.now();
@@ -124,7 +130,10 @@ export interface PresentedClient {
  * Authenticates the client of a token or revocation request by its registered method: a public
  * client names itself; a confidential one proves its secret by exactly the method it registered.
  */
-export async function authenticateClient(deps: OAuthDeps, presented: PresentedClient): Promise<ResolvedClient> {
+export async function authenticateClient(
+  deps: OAuthDeps,
+  presented: PresentedClient,
+): Promise<ResolvedClient> {
   if (!presented.clientId) throw oauthError('invalid_client', 'client_id is required.');
   const client = await resolveClient(deps, presented.clientId).catch(() => undefined);
   if (!client) throw oauthError('invalid_client', 'Unknown client.');

@@ -3,7 +3,9 @@ import type { Resolver } from '../delivery/ssrf-guard.ts';
 import type { LicensingDeps } from '../deps.ts';
 
 /** What an MCP grant may be given. One scope today: reading the firm's leads, results and stats. */
-export const MCP_SCOPES = { 'leads:read': 'Read your leads, calculator results and lead statistics' } as const;
+export const MCP_SCOPES = {
+  'leads:read': 'Read your leads, calculator results and lead statistics',
+} as const;
 export type McpScope = keyof typeof MCP_SCOPES;
 export const DEFAULT_MCP_SCOPE: McpScope = 'leads:read';
 
@@ -70,5 +72,5 @@ export interface OAuthDeps extends LicensingDeps {
   allow(limit: 'register' | 'token' | 'document', key: string): Promise<boolean>;
   /** Outbound fetches of client metadata documents (the webhooks' SSRF rules). */
   fetchRules: { resolver: Resolver; allowPrivateHosts: readonly string[]; timeoutMs: number };
-  logger: Pick<Logger, 'warn'>;
+  logger: Logger;
 }

@@ -20,6 +20,7 @@ import { toResultView } from './calculations.ts';
 function mayRead(principal: Principal, row: ResultRow): boolean {
   if (principal.kind === 'apikey') return hasScope(principal, 'leads:read');
   if (isAdmin(principal)) return true;
+  if (principal.kind === 'mcp') return false;
   if (row.embedSessionId === null || principal.licenseId !== row.licenseId) return false;
   return principal.kind === 'embed'
     ? principal.sid === row.embedSessionId

@@ -1,4 +1,5 @@
 import type { PortalDeps } from '../../domain/accounts/portal-deps.ts';
+import type { OAuthDeps } from '../../domain/oauth/mcp-resource.ts';
 import type { TrustProxy } from '../../http/client-ip.ts';
 import { createRouter } from '../../http/openapi-router.ts';
 import { requirePortalSession } from '../../http/portal-session.ts';
@@ -9,6 +10,7 @@ import { registerPortalConnectRoutes } from './portal-connect.ts';
 import { registerPortalFirmRoutes } from './portal-firm.ts';
 import { registerPortalLeadRoutes } from './portal-leads.ts';
 import { registerPortalLifecycleRoutes } from './portal-lifecycle.ts';
+import { registerPortalMcpOAuthRoutes } from './portal-mcp-oauth.ts';
 import { registerPortalRulesRoutes } from './portal-rules.ts';
 import { registerPortalSettingsRoutes } from './portal-settings.ts';
 
@@ -16,7 +18,12 @@ import { registerPortalSettingsRoutes } from './portal-settings.ts';
  * `/v1/portal/...`: the portal app's JSON API. Sign-in endpoints stand alone; everything else
  * needs the session cookie, and writes need the CSRF token (see `requirePortalSession`).
  */
-export function createPortalRoutes(deps: PortalDeps, limiter: SignInLimiter, trustProxy: TrustProxy) {
+export function createPortalRoutes(
+  deps: PortalDeps,
+  limiter: SignInLimiter,
+  trustProxy: TrustProxy,
+  oauth: OAuthDeps,
+) {
   const auth = createPortalAuthRoutes(deps, limiter, trustProxy);
   const router = createRouter();
   router.openAPIRegistry.registerComponent('securitySchemes', 'portalSession', {
@@ -34,6 +41,7 @@ export function createPortalRoutes(deps: PortalDeps, limiter: SignInLimiter, tru
   registerPortalAccountRoutes(router, deps);
   registerPortalFirmRoutes(router, deps);
   registerPortalConnectRoutes(router, deps);
+  registerPortalMcpOAuthRoutes(router, { ...deps, ...oauth });
   registerPortalLifecycleRoutes(router, deps);
   registerPortalSettingsRoutes(router, deps);
   registerPortalLeadRoutes(router, deps);

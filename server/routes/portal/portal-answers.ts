@@ -315,6 +315,42 @@ export const ConnectRequest = z.object({
 });
 export const RedirectTo = z.object({ redirectTo: z.string() });
 
+const McpClientKind = z.enum(['metadata-document', 'dynamic']);
+export const McpConsent = z.object({
+  client: z.object({
+    clientId: z.string(),
+    /** The client's own claim, never verified. */
+    name: z.string().nullable(),
+    nameVerified: z.boolean(),
+    kind: McpClientKind,
+    documentHost: z.string().nullable(),
+    redirectUri: z.string(),
+    redirectHost: z.string(),
+    localhostOnly: z.boolean(),
+  }),
+  firm: z.object({ name: z.string() }),
+  scopes: z.array(z.object({ scope: z.string(), description: z.string() })),
+  resource: z.string(),
+  canApprove: z.boolean(),
+  role: z.enum(['owner', 'admin', 'viewer']),
+});
+export const ConnectedApps = z.object({
+  apps: z.array(
+    z.object({
+      grantId: z.string(),
+      clientId: z.string(),
+      clientName: z.string().nullable(),
+      nameVerified: z.boolean(),
+      kind: McpClientKind,
+      redirectHost: z.string(),
+      approvedBy: z.object({ email: z.string(), name: z.string().nullable() }),
+      approvedAt: z.string(),
+      lastUsedAt: z.string().nullable(),
+      scopes: z.array(z.string()),
+    }),
+  ),
+});
+
 const RuleStatus = z.enum(['primary', 'secondary', 'missing']);
 export const RulesCatalog = z.object({
   checked: Day,

@@ -50,6 +50,9 @@ const ROLES: Record<string, Role> = {
   'GET /v1/portal/activity': 'viewer',
   'GET /v1/portal/members': 'viewer',
   'GET /v1/portal/connect': 'viewer',
+  'GET /v1/portal/oauth/mcp-consent': 'viewer',
+  'POST /v1/portal/oauth/mcp-consent': 'viewer',
+  'GET /v1/portal/connected-apps': 'viewer',
   'POST /v1/portal/connect/deny': 'viewer',
   'GET /v1/portal/billing': 'viewer',
   'GET /v1/portal/settings/firm': 'viewer',
@@ -58,6 +61,7 @@ const ROLES: Record<string, Role> = {
   'GET /v1/portal/rules': 'viewer',
 
   'POST /v1/portal/api-keys': 'admin',
+  'POST /v1/portal/connected-apps/:grantId/revoke': 'admin',
   'POST /v1/portal/api-keys/:id/revoke': 'admin',
   'GET /v1/portal/leads/export.csv': 'admin',
   'PATCH /v1/portal/leads/:id': 'admin',
