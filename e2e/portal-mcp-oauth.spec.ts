@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ConnectedApp, McpConsentRequest } from '../portal/mcp-oauth-types.ts';
@@ -28,7 +28,9 @@ let mail: Awaited<ReturnType<typeof startMailCapture>>;
 let callback: Awaited<ReturnType<typeof startConnectClient>>;
 
 /** As server/domain/oauth/mcp-resource.ts describes the one MCP scope. */
-const SCOPES = [{ scope: 'leads:read', description: 'Read your leads, calculator results and lead statistics' }];
+const SCOPES = [
+  { scope: 'leads:read', description: 'Read your leads, calculator results and lead statistics' },
+];
 
 const CLAUDE: McpConsentRequest['client'] = {
   clientId: 'https://claude.ai/oauth/mcp-oauth-client-metadata',
@@ -288,6 +290,45 @@ describe('MCP consent', () => {
     await context.close();
   });
 
+  it('a refused request whose return address is the client’s offers to go back with the error, on a click', async () => {
+    const back = new URL(callback.redirectUri);
+    back.searchParams.set('error', 'invalid_scope');
+    back.searchParams.set('state', 'st-scope');
+    const state = contract({
+      error: {
+        code: 'INVALID_REQUEST',
+        message: 'The application asked for access svc does not offer.',
+        status: 400,
+        details: [{ path: 'scope', message: 'unknown scope leads:write', redirectTo: back.toString() }],
+      },
+    });
+    const { context, page } = await signedIn(await mintLink(OWNER, 'owner'), state);
+    const before = callback.received.length;
+    await page.goto(authorizeUrl(CLAUDE, 'st-scope'));
+    await expect.poll(() => page.locator('h1').textContent(), WAIT).toContain('cannot be used');
+    // Nothing happens by itself: the page stays on the portal until the person chooses to return.
+    expect(new URL(page.url()).origin).toBe(stack.portalUrl);
+    expect(callback.received.length).toBe(before);
+    expect(await axeViolations(page)).toEqual([]);
+    await screenshot(page, 'mcp-consent-error-return-desktop');
+    await page.getByRole('button', { name: 'Return to the application' }).click();
+    await expect.poll(() => callback.received.length, WAIT).toBe(before + 1);
+    expect(callback.received.at(-1)!.get('error')).toBe('invalid_scope');
+    expect(callback.received.at(-1)!.get('state')).toBe('st-scope');
+    await context.close();
+  });
+
+  it('an application that gave no name is called unnamed and marked unverified', async () => {
+    const state = contract(consentFor({ ...VSCODE, name: null }));
+    const { context, page } = await signedIn(await mintLink(OWNER, 'owner'), state);
+    await page.goto(authorizeUrl(VSCODE));
+    await expect.poll(() => page.locator('.consent-facts').count(), WAIT).toBe(1);
+    const facts = (await page.locator('.consent-facts').textContent()) ?? '';
+    expect(facts).toContain('An unnamed application');
+    expect(facts).toContain('unverified name');
+    await context.close();
+  });
+
   it('a signed-out visitor signs in by e-mail link and lands back on the MCP consent', async () => {
     const state = contract(consentFor(CLAUDE));
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
@@ -297,6 +338,8 @@ describe('MCP consent', () => {
     const url = authorizeUrl(CLAUDE, 'st-detour');
     await page.goto(url);
     await expect.poll(() => page.locator('h1').textContent(), WAIT).toContain('Sign in');
+    expect(await page.locator('main').textContent()).toContain('An application is asking to connect');
+    await screenshot(page, 'mcp-sign-in-desktop');
     const since = mail.mails.length;
     await page.getByLabel('Work e-mail').fill(OWNER);
     await page.getByRole('button', { name: 'Email me a sign-in link' }).click();
@@ -371,5 +414,122 @@ describe('Settings → Connected apps', () => {
     expect(await page.getByRole('button', { name: /Revoke/ }).count()).toBe(0);
     expect(await page.locator('main').textContent()).toContain('Viewers can see connected apps');
     await context.close();
+  });
+});
+
+/**
+ * The same screens against part A's real OAuth server: a client registered by DCR with a loopback
+ * redirect, consent approved by keyboard, the code exchanged for an MCP token that works on
+ * /v1/mcp, the grant listed in Connected apps, revoked by keyboard, and the token refused after.
+ */
+describe('against the real OAuth server', () => {
+  const register = async (name: string) => {
+    const res = await fetch(`${stack.apiUrl}/oauth/register`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        client_name: name,
+        redirect_uris: [callback.redirectUri],
+        grant_types: ['authorization_code', 'refresh_token'],
+        response_types: ['code'],
+        token_endpoint_auth_method: 'none',
+      }),
+    });
+    expect(res.status).toBe(201);
+    return ((await res.json()) as { client_id: string }).client_id;
+  };
+  const request = (clientId: string, state: string) => {
+    const verifier = randomBytes(32).toString('base64url');
+    const url = new URL(`${stack.portalUrl}/oauth/authorize`);
+    for (const [k, v] of Object.entries({
+      response_type: 'code',
+      client_id: clientId,
+      redirect_uri: callback.redirectUri,
+      state,
+      code_challenge: createHash('sha256').update(verifier).digest('base64url'),
+      code_challenge_method: 'S256',
+      scope: 'leads:read',
+      resource: `${stack.apiUrl}/v1/mcp`,
+    }))
+      url.searchParams.set(k, v);
+    return { url: url.toString(), verifier };
+  };
+  const callTool = (token: string) =>
+    fetch(`${stack.apiUrl}/v1/mcp`, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${token}`,
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-protocol-version': '2025-06-18',
+      },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }),
+    });
+
+  it('DCR client: consent approved by keyboard, token works, Connected apps revokes it by keyboard', async () => {
+    const clientId = await register('Assistant on Dana’s laptop');
+    const owner = await signInWithLink(browser, await mintLink(OWNER, 'owner'));
+    const { page, context, pageErrors } = owner;
+    const { url, verifier } = request(clientId, 'st-real-1');
+    await page.goto(url);
+    await expect.poll(() => page.locator('.consent-facts').count(), WAIT).toBe(1);
+    const facts = (await page.locator('.consent-facts').textContent()) ?? '';
+    expect(facts).toContain('Assistant on Dana’s laptop');
+    expect(facts).toContain('unverified name');
+    expect(facts).toContain(clientId);
+    expect(await page.getByRole('note').textContent()).toContain('only returns to this computer');
+    expect(await axeViolations(page)).toEqual([]);
+    await screenshot(page, 'mcp-consent-real-desktop');
+
+    const before = callback.received.length;
+    await tabTo(page, 'Approve');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => callback.received.length, WAIT).toBe(before + 1);
+    const back = callback.received.at(-1)!;
+    expect(back.get('state')).toBe('st-real-1');
+    const token = await fetch(`${stack.apiUrl}/oauth/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({
+        grant_type: 'authorization_code',
+        code: back.get('code')!,
+        redirect_uri: callback.redirectUri,
+        client_id: clientId,
+        code_verifier: verifier,
+        resource: `${stack.apiUrl}/v1/mcp`,
+      }),
+    });
+    expect(token.status).toBe(200);
+    const { access_token } = (await token.json()) as { access_token: string };
+    expect((await callTool(access_token)).status).toBe(200);
+
+    await page.goto(`${stack.portalUrl}/portal/settings/connected-apps`);
+    await expect.poll(() => page.locator('tbody tr').count(), WAIT).toBe(1);
+    const row = (await page.locator('tbody tr').textContent()) ?? '';
+    expect(row).toContain('Assistant on Dana’s laptop');
+    expect(row).toContain('unverified name');
+    expect(row).toContain(OWNER);
+    expect(await axeViolations(page)).toEqual([]);
+    await screenshot(page, 'connected-apps-real-desktop');
+    await tabTo(page, 'Revoke Assistant');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.locator('dialog[open]').count(), WAIT).toBe(1);
+    await tabTo(page, 'Revoke access');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.getByTestId('connected-apps-empty').count(), WAIT).toBe(1);
+    // The revocation takes effect on the token's next call.
+    expect((await callTool(access_token)).status).toBe(401);
+    expect(pageErrors).toEqual([]);
+    await context.close();
+  });
+
+  it('a viewer gets the real consent without Approve', async () => {
+    const clientId = await register('Viewer’s assistant');
+    const viewer = await signInWithLink(browser, await mintLink('viewer-real@demo.svc.test', 'viewer'));
+    await viewer.page.goto(request(clientId, 'st-real-viewer').url);
+    await expect.poll(() => viewer.page.getByTestId('viewer-note').count(), WAIT).toBe(1);
+    expect(await viewer.page.getByRole('button', { name: 'Approve' }).count()).toBe(0);
+    expect(await axeViolations(viewer.page)).toEqual([]);
+    await viewer.context.close();
   });
 });

@@ -1,52 +1,30 @@
+import type { ConnectedApps, McpConsent } from '../server/routes/portal/portal-types.ts';
+
 /**
- * Answers of the portal API for MCP OAuth (issue 27): the consent request and the firm's
- * connected apps. The server routes (part A) own these shapes; the portal keeps this copy until
- * they are exported from server/routes/portal/portal-types.ts, then re-exports those.
+ * The portal API's answers for MCP OAuth (issue 27), typed from the server's schemas
+ * (server/routes/portal/portal-answers.ts): the consent request and the firm's connected apps.
  */
-
+export type McpConsentRequest = McpConsent;
+export type ConnectedAppList = ConnectedApps;
+export type ConnectedApp = ConnectedApps['apps'][number];
 /** How the application identified itself: a Client ID Metadata Document or dynamic registration. */
-export type McpClientKind = 'metadata-document' | 'dynamic';
+export type McpClientKind = McpConsent['client']['kind'];
 
-export interface McpConsentRequest {
-  client: {
-    clientId: string;
-    /** The name the client claims; `nameVerified` is false for a dynamically registered name. */
-    name: string;
-    nameVerified: boolean;
-    kind: McpClientKind;
-    /** The host serving the metadata document (null for dynamic registration). */
-    documentHost: string | null;
-    redirectUri: string;
-    redirectHost: string;
-    /** Every redirect URI is a loopback address: whatever runs on that computer gets the access. */
-    localhostOnly: boolean;
-  };
-  firm: { name: string };
-  scopes: { scope: string; description: string }[];
-  resource: string;
-  canApprove: boolean;
-  role: 'owner' | 'admin' | 'viewer';
+/**
+ * A detail of a refused consent request. Once the server knows the redirect URI is the client's,
+ * `redirectTo` carries the OAuth error (with state and iss) for the page to send the browser back.
+ */
+export interface McpConsentProblem {
+  path: string;
+  message: string;
+  redirectTo?: string;
 }
+
+/** What the page calls an application that gave no name. */
+export const appName = (name: string | null) => name ?? 'An unnamed application';
 
 export interface McpRedirect {
   redirectTo: string;
-}
-
-export interface ConnectedApp {
-  grantId: string;
-  clientId: string;
-  clientName: string;
-  nameVerified: boolean;
-  kind: McpClientKind;
-  redirectHost: string;
-  approvedBy: { email: string; name: string | null };
-  approvedAt: string;
-  lastUsedAt: string | null;
-  scopes: string[];
-}
-
-export interface ConnectedAppList {
-  apps: ConnectedApp[];
 }
 
 /** `/oauth/authorize` asks for the MCP resource (not a site Connect) when `resource` names it. */

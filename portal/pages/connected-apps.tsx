@@ -12,7 +12,7 @@ import {
   TableWrap,
 } from '../components/ui.tsx';
 import { formatDate, formatDateTime, formatRelative } from '../format.ts';
-import { type ConnectedApp, type ConnectedAppList, clientIdentity } from '../mcp-oauth-types.ts';
+import { appName, type ConnectedApp, type ConnectedAppList, clientIdentity } from '../mcp-oauth-types.ts';
 import { canManage, session$ } from '../session.ts';
 import { useResource } from '../use-resource.ts';
 
@@ -49,7 +49,7 @@ function AppRow(props: { app: ConnectedApp; manage: boolean; onRevoke: (app: Con
     <tr>
       <td>
         <span class="cell-main">
-          {app.clientName}
+          {appName(app.clientName)}
           {app.nameVerified ? null : (
             <>
               {' '}
@@ -83,17 +83,13 @@ function AppRow(props: { app: ConnectedApp; manage: boolean; onRevoke: (app: Con
           'never'
         )}
       </td>
-      <td data-label="Access">
-        <span class="chips-inline">
-          {app.scopes.map((s) => (
-            <Badge key={s}>{SCOPE_WORDS[s] ?? s}</Badge>
-          ))}
-        </span>
+      <td class="apps-access" data-label="Access">
+        {app.scopes.map((s) => SCOPE_WORDS[s] ?? s).join('; ')}
       </td>
       <td class="actions">
         {props.manage ? (
           <button type="button" class="button button-small button-danger" onClick={() => props.onRevoke(app)}>
-            Revoke<span class="visually-hidden"> {app.clientName}</span>
+            Revoke<span class="visually-hidden"> {appName(app.clientName)}</span>
           </button>
         ) : null}
       </td>
@@ -163,13 +159,13 @@ export function ConnectedAppsPage() {
           const app = revoking!;
           await api.post(`connected-apps/${encodeURIComponent(app.grantId)}/revoke`);
           setRevoking(null);
-          setRevoked(app.clientName);
+          setRevoked(appName(app.clientName));
           await reload();
         }}
       >
         <p>
-          {revoking?.clientName} ({revoking ? clientIdentity(revoking) : ''}) stops working on its next
-          request. To use it again, someone must connect it and approve it again.
+          {revoking ? appName(revoking.clientName) : ''} ({revoking ? clientIdentity(revoking) : ''}) stops
+          working on its next request. To use it again, someone must connect it and approve it again.
         </p>
       </ConfirmDialog>
     </div>

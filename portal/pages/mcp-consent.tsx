@@ -1,7 +1,13 @@
 import { useState } from 'preact/hooks';
 import { api, PortalError } from '../api.ts';
 import { Badge, ErrorNote, Loading } from '../components/ui.tsx';
-import { clientIdentity, type McpConsentRequest, type McpRedirect } from '../mcp-oauth-types.ts';
+import {
+  appName,
+  clientIdentity,
+  type McpConsentProblem,
+  type McpConsentRequest,
+  type McpRedirect,
+} from '../mcp-oauth-types.ts';
 import { session$ } from '../session.ts';
 import { useResource } from '../use-resource.ts';
 
@@ -18,6 +24,7 @@ function authorizeParams(): Record<string, string> {
 }
 
 function Refused(props: { error: PortalError }) {
+  const back = (props.error.details as McpConsentProblem[]).find((d) => d.redirectTo)?.redirectTo;
   return (
     <>
       <h1>This connection request cannot be used</h1>
@@ -31,10 +38,24 @@ function Refused(props: { error: PortalError }) {
           ))}
         </ul>
       ) : null}
-      <p class="muted">
-        Nothing was sent to the application. Go back to your AI assistant and start the connection again; if
-        it fails the same way, tell whoever set the assistant up.
-      </p>
+      {back ? (
+        <>
+          <p class="muted">
+            Nothing was approved. Return to the application to tell it the request failed; if it fails the
+            same way again, tell whoever set the assistant up.
+          </p>
+          <div class="button-row">
+            <button type="button" class="button" onClick={() => window.location.assign(back)}>
+              Return to the application
+            </button>
+          </div>
+        </>
+      ) : (
+        <p class="muted">
+          Nothing was sent to the application. Go back to your AI assistant and start the connection again; if
+          it fails the same way, tell whoever set the assistant up.
+        </p>
+      )}
     </>
   );
 }
@@ -46,7 +67,7 @@ function ApplicationFacts({ client }: { client: McpConsentRequest['client'] }) {
       <div>
         <dt>Application</dt>
         <dd>
-          <strong>{client.name}</strong>{' '}
+          <strong>{appName(client.name)}</strong>{' '}
           {client.nameVerified ? null : <Badge tone="warn">unverified name</Badge>}
           {client.nameVerified ? null : (
             <span class="check-help">

@@ -58,3 +58,6 @@ export type PasskeySignInOptions = WithOptions<
   z.infer<typeof A.PasskeySignInOptions>,
   PublicKeyCredentialRequestOptionsJSON
 >;
+/** Issue 27: the MCP consent request and the firm's connected apps. */
+export type McpConsent = z.infer<typeof A.McpConsent>;
+export type ConnectedApps = z.infer<typeof A.ConnectedApps>;
