@@ -51,7 +51,7 @@ export interface AppDeps {
  * A trailing slash is dropped (`/v1/api/leads/` is `/v1/api/leads`), so a route, its 405 and its
  * `Allow` header agree whichever way the path is written.
  */
-function canonicalPath(request: Request): string {
+export function canonicalPath(request: Request): string {
   const raw = getPath(request);
   const path = raw.length > 1 ? raw.replace(/\/+$/, '') || '/' : raw;
   if (path.startsWith('/api/') || path === '/mcp') return `/v1${path}`;

@@ -2,7 +2,7 @@
  * The one table of error codes. The HTTP status of every error comes from here, and the type of a
  * code is derived from the table, so a new code is a one-line change.
  */
-const ERROR_CODES = {
+export const ERROR_CODES = {
   INVALID_REQUEST: 400,
   INVALID_SIGNATURE: 400,
   INVALID_GRANT: 400,

@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
 
-interface CapturedMail {
+export interface CapturedMail {
   to: string[];
   raw: string;
   messageId: string | null;
