@@ -1,4 +1,5 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
+import type { MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { getPath } from 'hono/utils/url';
 import type { Logger } from 'pino';
@@ -112,7 +113,7 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
       );
     },
   });
-  app.use('/v1/*', (c, next) => {
+  const limitBodies: MiddlewareHandler<AppEnv> = (c, next) => {
     // A body framed by Content-Length within the limit, or a GET without one, passes on the headers
     // alone: Hono's check would build a full Fetch Request for every call, GETs included, and the
     // profile showed that cost. Chunked, unannounced and oversized bodies go through the real check.
@@ -124,7 +125,10 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
       if (c.req.method === 'GET' || c.req.method === 'HEAD') return next();
     }
     return limitBody(c, next);
-  });
+  };
+  app.use('/v1/*', limitBodies);
+  // The OAuth endpoints (token, registration, revocation) take bodies too, under the same limit.
+  app.use('/oauth/*', limitBodies);
   app.use('/v1/*', requireJsonBody(FORM_PATHS));
   // Everywhere, not only /v1: admin, portal and OAuth paths carry ids and text to the database too.
   app.use(refuseNul());

@@ -1,6 +1,5 @@
 import { buildOAuthProtectedResourceMetadata } from '@modelcontextprotocol/server';
 import type { Context } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
 import {
   type AuthMethod,
   authenticateClient,
@@ -133,15 +132,7 @@ export function createOAuthRoutes(deps: OAuthDeps) {
   ])
     router.options(path, preflight);
 
-  const limitBody = bodyLimit({
-    maxSize: 16 * 1024,
-    onError: (c) =>
-      oauthJson(c, { error: 'invalid_request', error_description: 'The body is too large.' }, 400),
-  });
-  router.use('/oauth/register', limitBody);
-  router.use('/oauth/token', limitBody);
-  router.use('/oauth/revoke', limitBody);
-
+  // Bodies are limited by the app (BODY_LIMIT_BYTES on /oauth/*, as on /v1/*).
   router.post('/oauth/register', async (c: Context<AppEnv>) => {
     try {
       const ip = c.get('clientIp') ?? 'unknown';

@@ -20,9 +20,10 @@ import {
 } from '../../db/users-repo.ts';
 import { AppError } from '../../lib/errors.ts';
 import { oneLine } from '../../mail/one-line.ts';
+import { endGrants } from '../oauth/grants.ts';
 import { createInvitation } from './invitations.ts';
 import { mintLink, sendLink } from './magic-links.ts';
-import { normalizeEmail, type PortalDeps, type PortalPrincipal } from './portal-deps.ts';
+import { actorOf, normalizeEmail, type PortalDeps, type PortalPrincipal } from './portal-deps.ts';
 import { requireRole } from './roles.ts';
 
 /**
@@ -151,6 +152,14 @@ export async function changeMemberRole(
     return target.role;
   });
   if (from === role) return;
+  // A grant lives only while its approver may approve (issue 27): a demotion to viewer ends theirs.
+  if (role === 'viewer')
+    await endGrants(
+      deps,
+      { accountId: actor.accountId, approverUserId: userId },
+      'approver_demoted',
+      actorOf(actor),
+    );
   await recordAudit(deps.db, {
     accountId: actor.accountId,
     actor: `user:${actor.email}`,
@@ -179,6 +188,12 @@ export async function removeMember(deps: PortalDeps, actor: PortalPrincipal, use
     await closeOpenInvitations(tx, actor.accountId, { email: user?.email, invitedBy: userId }, now);
     return target;
   });
+  await endGrants(
+    deps,
+    { accountId: actor.accountId, approverUserId: userId },
+    'approver_removed',
+    actorOf(actor),
+  );
   await recordAudit(deps.db, {
     accountId: actor.accountId,
     actor: `user:${actor.email}`,
