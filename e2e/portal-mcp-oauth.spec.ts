@@ -438,7 +438,7 @@ describe('against the real OAuth server', () => {
     expect(res.status).toBe(201);
     return ((await res.json()) as { client_id: string }).client_id;
   };
-  const request = (clientId: string, state: string) => {
+  const request = (clientId: string, state: string, withResource = true) => {
     const verifier = randomBytes(32).toString('base64url');
     const url = new URL(`${stack.portalUrl}/oauth/authorize`);
     for (const [k, v] of Object.entries({
@@ -449,9 +449,9 @@ describe('against the real OAuth server', () => {
       code_challenge: createHash('sha256').update(verifier).digest('base64url'),
       code_challenge_method: 'S256',
       scope: 'leads:read',
-      resource: `${stack.apiUrl}/v1/mcp`,
     }))
       url.searchParams.set(k, v);
+    if (withResource) url.searchParams.set('resource', `${stack.apiUrl}/v1/mcp`);
     return { url: url.toString(), verifier };
   };
   const callTool = (token: string) =>
@@ -523,10 +523,10 @@ describe('against the real OAuth server', () => {
     await context.close();
   });
 
-  it('a viewer gets the real consent without Approve', async () => {
+  it('a viewer gets the real consent without Approve (a request without resource is the MCP flow too)', async () => {
     const clientId = await register('Viewer’s assistant');
     const viewer = await signInWithLink(browser, await mintLink('viewer-real@demo.svc.test', 'viewer'));
-    await viewer.page.goto(request(clientId, 'st-real-viewer').url);
+    await viewer.page.goto(request(clientId, 'st-real-viewer', false).url);
     await expect.poll(() => viewer.page.getByTestId('viewer-note').count(), WAIT).toBe(1);
     expect(await viewer.page.getByRole('button', { name: 'Approve' }).count()).toBe(0);
     expect(await axeViolations(viewer.page)).toEqual([]);

@@ -2,7 +2,7 @@ import type { ComponentChildren } from 'preact';
 import { useEffect } from 'preact/hooks';
 import { api } from './api.ts';
 import { Link, Loading } from './components/ui.tsx';
-import { isMcpResource } from './mcp-oauth-types.ts';
+import { isMcpAuthorizeRequest } from './mcp-oauth-types.ts';
 import { ActivityPage } from './pages/activity.tsx';
 import { ApiKeysPage } from './pages/api-keys.tsx';
 import { ConnectPage } from './pages/connect.tsx';
@@ -63,8 +63,8 @@ export function App() {
   if (path === '/oauth/authorize') {
     if (!session) return <SignInPage next={location$.value} />;
     // The same endpoint serves two flows: an AI application asking for the MCP resource, or a site's Connect.
-    const resource = new URLSearchParams(location$.value.split('?')[1] ?? '').get('resource');
-    return isMcpResource(resource) ? <McpConsentPage /> : <ConnectPage />;
+    const search = location$.value.split('?')[1] ?? '';
+    return isMcpAuthorizeRequest(search) ? <McpConsentPage /> : <ConnectPage />;
   }
   // Signed out on a deep link (e.g. a lead alert's "open in the portal"): continue there after sign-in.
   if (!session) return <SignInPage {...(path !== '/portal/' ? { next: location$.value } : {})} />;

@@ -2,12 +2,14 @@ import type { BrowserContext, Request } from 'playwright-core';
 import type { ConnectedApp, McpConsentRequest } from '../../portal/mcp-oauth-types.ts';
 
 /**
- * A stand-in for the four portal routes of issue 27 part A (GET/POST /v1/portal/oauth/mcp-consent,
+ * A stand-in for the four portal routes of issue 27 (GET/POST /v1/portal/oauth/mcp-consent,
  * GET /v1/portal/connected-apps, POST /v1/portal/connected-apps/{grantId}/revoke), answering in
- * the contract's shapes inside one browser context. Everything else (session cookie, CSRF token,
- * sign-in, the built portal under its CSP) is the real server. It checks what part A checks at the
- * edge that the screens depend on: a session cookie, the CSRF token on writes, 403 for a viewer.
- * Remove it once h-oauth's routes are merged: the spec then runs against them unchanged.
+ * the same shapes inside one browser context. Everything else (session cookie, CSRF token,
+ * sign-in, the built portal under its CSP) is the real server. It checks what the real routes check
+ * at the edge that the screens depend on: a session cookie, the CSRF token on writes, 403 for a
+ * viewer's approval. The spec's last block runs against the real routes; this one shows states the
+ * real server cannot be put in cheaply from a test (a metadata-document client from claude.ai, a
+ * verified name, a refusal that carries redirectTo, many grants from several members).
  */
 export interface ContractState {
   consent:

@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { closeAccount } from '../domain/accounts/closure.ts';
 import { changeMemberRole } from '../domain/accounts/members.ts';
 import { pkceChallenge } from '../domain/credentials/pkce.ts';
 import { clearClientDocumentCache } from '../domain/oauth/client-documents.ts';
@@ -470,6 +471,23 @@ describe('grants', () => {
       refresh_token: issued.body.refresh_token!,
     });
     expect((await refreshed.json()).error).toBe('invalid_grant');
+  });
+
+  it('ends when the firm is closed, and when the approver is removed', async () => {
+    const c = await connected();
+    expect((await mcpCall(c.access_token)).status).toBe(200);
+    await closeAccount(ctx.services.delivery, c.accountId);
+    expect((await mcpCall(c.access_token)).status).toBe(401);
+
+    const firm = await firmWithOwner();
+    const admin = await portalCaller(ctx, firm.accountId, 'admin');
+    const reg = await register({ redirect_uris: [REDIRECT], token_endpoint_auth_method: 'none' });
+    const id = reg.body.client_id as string;
+    const issued = await tokens(id, (await approve(admin, id)).code);
+    expect((await mcpCall(issued.body.access_token)).status).toBe(200);
+    const removed = await firm.owner.call('DELETE', `members/${admin.userId}`);
+    expect(removed.status).toBeLessThan(300);
+    expect((await mcpCall(issued.body.access_token)).status).toBe(401);
   });
 
   it('keeps token kinds apart: an MCP token is refused on REST', async () => {
