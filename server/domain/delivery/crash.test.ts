@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, describe, expect, it } from 'vitest';
+import { solvedAltcha } from '../../test-support/pow.ts';
 import { startReceiver } from '../../test-support/webhook-receiver.ts';
 
 const ADMIN_TOKEN = 'crash-test-admin-token-'.padEnd(48, 'z');
@@ -115,6 +116,7 @@ describe('crash safety (child server killed with SIGKILL)', () => {
           state: 'NY',
           consent: true,
           consentText: 'OK',
+          altcha: await solvedAltcha(first.apiUrl, token),
         }),
       });
       expect(lead.status).toBe(201);
