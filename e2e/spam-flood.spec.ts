@@ -83,12 +83,25 @@ async function allLeads(): Promise<Lead[]> {
 const mailsTo = (text: string) => smtp.messages.filter((m: CapturedMail) => m.raw.includes(text));
 
 /** POSTs JSON as a script would, from `ip` (X-Forwarded-For, one trusted proxy hop). */
-async function postAs(ip: string, path: string, body: unknown, headers: Record<string, string> = {}) {
-  return fetch(`${stack.apiUrl}${path}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-forwarded-for': ip, ...headers },
-    body: JSON.stringify(body),
-  });
+async function postAs(
+  ip: string,
+  path: string,
+  body: unknown,
+  headers: Record<string, string> = {},
+): Promise<Response> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await fetch(`${stack.apiUrl}${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-forwarded-for': ip, ...headers },
+        body: JSON.stringify(body),
+      });
+    } catch (error) {
+      // Solving blocks this process (the server's too) for seconds, and a kept-alive socket the
+      // server closed meanwhile resets: send again, as a script would (leads carry a key).
+      if (attempt >= 3) throw error;
+    }
+  }
 }
 
 /** The attacker's session: the public key and a forged Origin of the firm's own site. */
@@ -166,8 +179,13 @@ describe('spam cannot silence a firm (issue 22)', () => {
   it('the visitor’s lead, solved in the browser on a plain-HTTP page, is live and alerted', async () => {
     const port = new URL(stack.examplesUrl).port;
     const host = await openHostPage(browser, `http://${SITE}:${port}/events.html`);
-    // The visitor's own address, as the firm's proxy would forward it.
-    await host.page.context().setExtraHTTPHeaders({ 'x-forwarded-for': VISITOR_IP });
+    // The visitor's own address, as a proxy in front of the API would forward it (added on the
+    // wire, so the page's CORS requests are unchanged).
+    await host.page
+      .context()
+      .route(`${stack.apiUrl}/v1/api/**`, (route) =>
+        route.continue({ headers: { ...route.request().headers(), 'x-forwarded-for': VISITOR_IP } }),
+      );
     await host.page.setViewportSize({ width: 1280, height: 3200 });
     await expect.poll(() => host.count('svc-ready'), WAIT).toBe(1);
     expect(await host.page.evaluate(() => window.isSecureContext)).toBe(false);
@@ -185,7 +203,13 @@ describe('spam cannot silence a firm (issue 22)', () => {
     await frame.locator('#lead-consent').check();
     const started = Date.now();
     await frame.getByRole('button', { name: 'Send my details' }).click();
-    await expect.poll(() => host.count('svc-lead'), WAIT).toBe(1);
+    // The visitor pays the flood's price (the cap), in page JS on a shared, loaded machine.
+    await expect
+      .poll(async () => (await host.count('svc-lead')) + (await host.count('svc-error')), {
+        timeout: 400_000,
+        interval: 500,
+      })
+      .toBe(1);
     visitorMs = Date.now() - started;
     expect(await host.count('svc-error')).toBe(0);
     await host.page
@@ -200,7 +224,7 @@ describe('spam cannot silence a firm (issue 22)', () => {
     await expect.poll(() => hooks.requests.filter((r) => r.body.includes(lead.leadId)).length, WAIT).toBe(1);
     expect(host.pageErrors).toEqual([]);
     await host.close();
-  }, 180_000);
+  }, 600_000);
 
   it('the firm: few alerts and no digest yet, held leads listed with reasons, one released (alert + webhook)', async () => {
     // Alerts: the leads under the daily figure and those from networks new to the license.

@@ -2,6 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, describe, expect, it } from 'vitest';
 import { freshDataDir } from '../../test-support/pglite-template.ts';
+import { solvedAltcha } from '../../test-support/pow.ts';
 import { startReceiver } from '../../test-support/webhook-receiver.ts';
 
 const ADMIN_TOKEN = 'crash-test-admin-token-'.padEnd(48, 'z');
@@ -86,6 +87,7 @@ async function postLead(apiUrl: string, publishableKey: string, idempotencyKey: 
       state: 'NY',
       consent: true,
       consentText: 'OK',
+      altcha: await solvedAltcha(apiUrl, token),
     }),
   });
 }
