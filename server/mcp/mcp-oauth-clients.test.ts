@@ -108,7 +108,7 @@ interface ToolCaller {
 async function threeTools(client: ToolCaller) {
   const leads = await client.callTool({ name: 'get_leads', arguments: { limit: 5 } });
   expect(leads.isError).toBeFalsy();
-  expect((leads.structuredContent?.leads as unknown[]).length).toBe(5);
+  expect(leads.structuredContent?.leads).toHaveLength(5);
   const results = await client.callTool({ name: 'get_calculator_results', arguments: { limit: 3 } });
   expect(results.isError).toBeFalsy();
   const stats = await client.callTool({ name: 'get_directory_stats', arguments: {} });
