@@ -118,7 +118,7 @@ export interface EnvDoc {
   /** What happens when the variable is unset and the schema has no default of its own. */
   unset?: string;
 }
-export type EnvSection = (typeof ENV_SECTIONS)[number];
+type EnvSection = (typeof ENV_SECTIONS)[number];
 export const ENV_SECTIONS = [
   'Listeners and addresses',
   'Database and Redis',

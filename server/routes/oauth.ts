@@ -16,7 +16,7 @@ const SCOPES = Object.keys(MCP_SCOPES);
 const AUTH_METHODS: AuthMethod[] = ['none', 'client_secret_basic', 'client_secret_post'];
 
 /** RFC 8414 metadata of the API origin as the MCP endpoint's authorization server. */
-export function authorizationServerMetadata(issuer: string) {
+function authorizationServerMetadata(issuer: string) {
   return {
     issuer,
     authorization_endpoint: `${issuer}/oauth/authorize`,
@@ -36,7 +36,7 @@ export function authorizationServerMetadata(issuer: string) {
 }
 
 /** RFC 9728 metadata of one name of the MCP resource (the SDK's builder, plus the bearer method). */
-export function protectedResourceMetadata(issuer: string, resource: string) {
+function protectedResourceMetadata(issuer: string, resource: string) {
   return {
     ...buildOAuthProtectedResourceMetadata({
       oauthMetadata: authorizationServerMetadata(issuer),

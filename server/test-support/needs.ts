@@ -17,7 +17,7 @@ import { hasRedisServer } from './redis-server.ts';
 export type Need = 'postgres' | 'redis' | 'redis-server' | 'faketime' | Custom;
 
 /** A requirement a single suite checks itself (`missing` is the reason, or undefined when met). */
-export interface Custom {
+interface Custom {
   what: string;
   missing: string | undefined;
   howTo: string;
@@ -30,8 +30,8 @@ declare module 'vitest' {
   }
 }
 
-export const POSTGRES_HOW_TO = 'DATABASE_URL=postgres://postgres@127.0.0.1:5432/test';
-export const REDIS_HOW_TO = 'REDIS_URL=redis://127.0.0.1:6379';
+const POSTGRES_HOW_TO = 'DATABASE_URL=postgres://postgres@127.0.0.1:5432/test';
+const REDIS_HOW_TO = 'REDIS_URL=redis://127.0.0.1:6379';
 
 const hasFaketime = () => spawnSync('faketime', ['-f', '+120s', 'true'], { timeout: 10_000 }).status === 0;
 

@@ -51,7 +51,7 @@ export function freshDataDir(prefix: string): string {
   return dataDir;
 }
 
-export const templateDir = () => join(repoRoot(), '.tmp');
+const templateDir = () => join(repoRoot(), '.tmp');
 
 /** Templates of older migrations: 40 MB each, so they are removed once a newer one exists. */
 export function removeStaleTemplates(keep: string): void {

@@ -23,7 +23,7 @@ import type { BillingDeps } from './billing-portal.ts';
 import { subscriptionBilling } from './subscription-billing.ts';
 
 /** The events that carry (or point to) a subscription; docs/licensing.md lists them for the operator. */
-export const HANDLED_EVENTS = [
+const HANDLED_EVENTS = [
   'checkout.session.completed',
   'customer.subscription.created',
   'customer.subscription.updated',

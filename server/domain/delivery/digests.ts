@@ -15,7 +15,7 @@ import { alertAddresses } from './outbox.ts';
 const DIGEST_WINDOW_MS = 3_600_000;
 const DAY_MS = 86_400_000;
 /** A digest event names at most this many leads (its `count` counts them all). */
-export const DIGEST_MAX_IDS = 200;
+const DIGEST_MAX_IDS = 200;
 
 const windowOf = (at: Date, size: number) => new Date(Math.floor(at.getTime() / size) * size);
 

@@ -30,7 +30,7 @@ export interface Solution {
  * A challenge is good for this long after it is issued. The widget fetches it when send is
  * pressed, so a visitor needs seconds; a short life keeps a stockpile from lasting.
  */
-export const CHALLENGE_TTL_MS = 5 * 60_000;
+const CHALLENGE_TTL_MS = 5 * 60_000;
 
 /**
  * The difficulty curve: maxnumber by the license's leads in the last hour (`recent`). Up to

@@ -16,7 +16,7 @@ export const NETWORK_WINDOW_MS = 3_600_000;
  * BLOCK_BURST of them (from any of its /64s) further ones are held. An office's few visitors on a
  * few LANs stay far below it; IPv4 needs no wider count, a /24 already is the network.
  */
-export const BLOCK_BURST = 6;
+const BLOCK_BURST = 6;
 
 /**
  * The /48 of a stored IPv6 network key (`2001:db8:77:1::/64` → `2001:db8:77:`), as the common

@@ -31,7 +31,7 @@ export const clearClientDocumentCache = () => cache.clear();
  * How long a document may be reused: `Cache-Control: max-age` (or `Expires`), clamped between a
  * minute and a day; `no-store`/`no-cache` still keep it a minute so a burst of sign-ins fetches once.
  */
-export function cacheLifetimeMs(headers: Record<string, string | string[] | undefined>, now: number): number {
+function cacheLifetimeMs(headers: Record<string, string | string[] | undefined>, now: number): number {
   const control = String(headers['cache-control'] ?? '').toLowerCase();
   const maxAge = /(?:^|[,\s])max-age=(\d+)/.exec(control)?.[1];
   let ttl = DEFAULT_TTL_MS;

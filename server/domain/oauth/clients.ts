@@ -7,7 +7,7 @@ import type { OAuthDeps } from './mcp-resource.ts';
 import { oauthError } from './oauth-error.ts';
 import { isUsableRedirectUri } from './redirect-uris.ts';
 
-export const AUTH_METHODS = ['none', 'client_secret_basic', 'client_secret_post'] as const;
+const AUTH_METHODS = ['none', 'client_secret_basic', 'client_secret_post'] as const;
 export type AuthMethod = (typeof AUTH_METHODS)[number];
 
 /** A client as the authorization and token endpoints see it, however it registered. */
@@ -85,7 +85,7 @@ export async function registerClient(deps: OAuthDeps, body: unknown, clientIp: s
 }
 
 /** Whether a client_id names a metadata document (an https URL with a path), not a DCR id. */
-export const isMetadataDocumentId = (clientId: string) => /^https?:\/\//i.test(clientId);
+const isMetadataDocumentId = (clientId: string) => /^https?:\/\//i.test(clientId);
 
 /**
  * The client a `client_id` names: a registered (DCR) client, or the metadata document at the

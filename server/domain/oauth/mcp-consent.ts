@@ -53,10 +53,7 @@ interface Checked {
  * to be one the client registered, an error is only shown (RFC 6749 §4.1.2.1); after that, the
  * error's detail carries `redirectTo` (`error`, `state`, `iss`) for the page to send the browser back.
  */
-export async function checkMcpAuthorizeRequest(
-  deps: OAuthDeps,
-  params: McpAuthorizeParams,
-): Promise<Checked> {
+async function checkMcpAuthorizeRequest(deps: OAuthDeps, params: McpAuthorizeParams): Promise<Checked> {
   let client: ResolvedClient | undefined;
   try {
     client = await resolveClient(deps, params.client_id);

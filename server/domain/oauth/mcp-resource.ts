@@ -7,7 +7,7 @@ export const MCP_SCOPES = {
   'leads:read': 'Read your leads, calculator results and lead statistics',
 } as const;
 export type McpScope = keyof typeof MCP_SCOPES;
-export const DEFAULT_MCP_SCOPE: McpScope = 'leads:read';
+const DEFAULT_MCP_SCOPE: McpScope = 'leads:read';
 
 /** MCP access tokens live about an hour; the grant row is still checked on every request. */
 export const MCP_ACCESS_TTL_MS = 60 * 60_000;
@@ -53,7 +53,7 @@ export function mcpResourceOf(config: McpOAuthConfig, resource: string | undefin
 }
 
 /** Whether an authorization request is for the MCP resource (see docs/decisions/mcp-oauth.md). */
-export const namesMcpResource = (config: McpOAuthConfig, resource: string | undefined) =>
+const namesMcpResource = (config: McpOAuthConfig, resource: string | undefined) =>
   resource !== undefined && resource !== '' && mcpResourceOf(config, resource) !== undefined;
 
 /** Requested scopes → granted: the supported ones asked for, or the default when none is. */

@@ -6,11 +6,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 /** Debian's WordPress (apt `wordpress`), copied fresh for every run. */
-export const WORDPRESS_SOURCE = '/usr/share/wordpress';
+const WORDPRESS_SOURCE = '/usr/share/wordpress';
 const DB = ['-h', '127.0.0.1', '-P', '3306', '-u', 'root'];
 
 /** What the suite needs on the machine; empty when everything is there. */
-export function missingPrerequisites(): string[] {
+function missingPrerequisites(): string[] {
   const missing: string[] = [];
   if (!existsSync(`${WORDPRESS_SOURCE}/wp-load.php`)) missing.push('Debian package wordpress');
   for (const [bin, pkg] of [
