@@ -38,6 +38,9 @@ export default defineConfig({
         test: {
           name: 'browser',
           environment: 'happy-dom',
+          // The same worker count as the node project: vitest runs two projects side by side only
+          // when they agree on it (otherwise it asks for a sequence.groupOrder per project).
+          maxWorkers: 3,
           include: [
             'loader/**/*.test.ts',
             'widget/**/*.test.{ts,tsx}',
