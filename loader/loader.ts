@@ -169,7 +169,7 @@ export function createLoader(config: LoaderConfig, win: Window = window, onDestr
           !port &&
           widget.fail({
             reason: 'network',
-            message: 'The page did not start: check data-calculator and the CSP frame-src',
+            message: 'The page did not start: check data-calculator and CSP frame-src',
           }),
         READY_TIMEOUT_MS,
       );
