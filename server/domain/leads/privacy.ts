@@ -1,6 +1,6 @@
 import { findAccountById } from '../../db/accounts-repo.ts';
 import { recordAudit } from '../../db/audit-repo.ts';
-import { type Db, withTransaction } from '../../db/database.ts';
+import { withTransaction } from '../../db/database.ts';
 import { findLead } from '../../db/leads-repo.ts';
 import {
   deleteLeadRows,

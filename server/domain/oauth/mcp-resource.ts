@@ -52,10 +52,6 @@ export function mcpResourceOf(config: McpOAuthConfig, resource: string | undefin
   return trimmed === config.canonical || trimmed === config.alias ? trimmed : undefined;
 }
 
-/** Whether an authorization request is for the MCP resource (see docs/decisions/mcp-oauth.md). */
-const namesMcpResource = (config: McpOAuthConfig, resource: string | undefined) =>
-  resource !== undefined && resource !== '' && mcpResourceOf(config, resource) !== undefined;
-
 /** Requested scopes → granted: the supported ones asked for, or the default when none is. */
 export function grantedScopes(requested: string | undefined): McpScope[] {
   const asked = (requested ?? '').split(' ').filter((s): s is McpScope => Object.hasOwn(MCP_SCOPES, s));

@@ -1,6 +1,6 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,32 +8,6 @@ import { join } from 'node:path';
 /** Debian's WordPress (apt `wordpress`), copied fresh for every run. */
 const WORDPRESS_SOURCE = '/usr/share/wordpress';
 const DB = ['-h', '127.0.0.1', '-P', '3306', '-u', 'root'];
-
-/** What the suite needs on the machine; empty when everything is there. */
-function missingPrerequisites(): string[] {
-  const missing: string[] = [];
-  if (!existsSync(`${WORDPRESS_SOURCE}/wp-load.php`)) missing.push('Debian package wordpress');
-  for (const [bin, pkg] of [
-    ['php', 'php-cli'],
-    ['phpunit', 'phpunit'],
-    ['mariadb', 'mariadb-client'],
-    ['zip', 'zip'],
-  ] as const) {
-    try {
-      execFileSync('sh', ['-c', `command -v ${bin}`], { stdio: 'ignore' });
-    } catch {
-      missing.push(`${bin} (${pkg})`);
-    }
-  }
-  if (missing.length === 0) {
-    try {
-      execFileSync('mariadb', [...DB, '-e', 'SELECT 1'], { stdio: 'ignore', timeout: 5000 });
-    } catch {
-      missing.push('MariaDB at 127.0.0.1:3306 (root, no password)');
-    }
-  }
-  return missing;
-}
 
 export function wordpressVersion(root = WORDPRESS_SOURCE): string {
   return /\$wp_version = '([^']+)'/.exec(readFileSync(`${root}/wp-includes/version.php`, 'utf8'))?.[1] ?? '?';
