@@ -34,11 +34,12 @@ const redirectUrl = 'http://127.0.0.1:33419/callback';
 beforeAll(async () => {
   const dir = mkdtempSync(join(tmpdir(), 'svc-cimd-'));
   try {
+    // biome-ignore format: one openssl command, flags paired on lines
     execFileSync('openssl', [
       'req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '1',
       '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1',
       '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem'),
-    ], { stdio: 'ignore' }); // biome-ignore format: one openssl command
+    ], { stdio: 'ignore' });
     certPem = readFileSync(join(dir, 'cert.pem'), 'utf8');
     const key = readFileSync(join(dir, 'key.pem'), 'utf8');
     docs = createHttpsServer({ key, cert: certPem }, (req, res) => {
