@@ -21,6 +21,8 @@ export interface SendOptions {
   allowPrivateHosts: readonly string[];
   /** Gets what the firm is not told: which address a refused name resolved to. */
   logger?: Pick<Logger, 'warn'>;
+  /** Trusted CA certificates (PEM) replacing the system's: only tests that serve HTTPS with a self-signed certificate set it. */
+  ca?: string;
 }
 
 /**
@@ -130,6 +132,7 @@ function send(
         agent: false,
         headers: requestHeaders,
         ...(allowPrivate ? {} : { lookup: guardedLookup(opts.resolver) }),
+        ...(opts.ca ? { ca: opts.ca } : {}),
       },
       (res) => {
         responseHeaders = res.headers;

@@ -67,6 +67,6 @@ export interface OAuthDeps extends LicensingDeps {
    */
   allow(limit: 'register' | 'token' | 'document', key: string): Promise<boolean>;
   /** Outbound fetches of client metadata documents (the webhooks' SSRF rules). */
-  fetchRules: { resolver: Resolver; allowPrivateHosts: readonly string[]; timeoutMs: number };
+  fetchRules: { resolver: Resolver; allowPrivateHosts: readonly string[]; timeoutMs: number; ca?: string };
   logger: Logger;
 }
