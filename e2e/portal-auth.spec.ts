@@ -249,7 +249,7 @@ describe('Connect consent', () => {
     const text = (await page.locator('main').textContent()) ?? '';
     expect(text).toContain('This site will be able to');
     expect(text).toContain('Show your calculators on this site');
-    expect(text).toMatch(/will not be able to.*Read and update your leads/);
+    expect(text).toMatch(/will not be able to.*Read your leads.*Change your leads.*Manage billing/);
     expect(await page.getByRole('note').textContent()).toContain('never your leads');
     expect(await axeViolations(page)).toEqual([]);
     await screenshot(page, 'connect-private-desktop');

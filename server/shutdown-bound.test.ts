@@ -7,7 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { pgliteDir } from './db/backup.ts';
 import { createDatabase } from './db/database.ts';
 import { mailMessages } from './db/schema.ts';
-import { createFirm, openEmbedSession, postLead } from './test-support/firm-over-http.ts';
+import { createFirm, openEmbedSession, postLiveLead } from './test-support/firm-over-http.ts';
 import { startFromTemplate } from './test-support/pglite-template.ts';
 import { type ServerProcess, startServerProcess, stopServerProcess } from './test-support/server-process.ts';
 
@@ -62,7 +62,7 @@ describe('SIGTERM while an SMTP server never answers', { timeout: 120_000 }, () 
     });
     expect(patched.status).toBe(200);
     const token = await openEmbedSession(server.url, firm.publishableKey);
-    expect((await postLead(server.url, token, 'silent-smtp-lead')).status).toBe(201);
+    expect((await postLiveLead(server.url, token, 'silent-smtp-lead')).status).toBe(201);
     // The mail loop is now inside the send, waiting for a greeting that never comes.
     await expect.poll(() => smtp!.connections(), { timeout: 20_000 }).toBeGreaterThan(0);
 

@@ -3,6 +3,8 @@
  * make, for the suites that drive real server processes (crash, shutdown, key rotation).
  */
 
+import { solvedAltcha } from './pow.ts';
+
 export const FIRM_ORIGIN = 'https://smithlaw.com';
 
 export interface Firm {
@@ -83,6 +85,17 @@ export const postLead = (apiUrl: string, embedToken: string, key: string) =>
     authorization: `Bearer ${embedToken}`,
     'idempotency-key': key,
   });
+
+/**
+ * A lead as the widget sends it: with a solved proof of work, so it is live (alerted, delivered).
+ * Without one (`postLead`) the lead is stored but held (`no_proof_of_work`).
+ */
+export const postLiveLead = async (apiUrl: string, embedToken: string, key: string) =>
+  postJson(
+    `${apiUrl}/v1/api/leads`,
+    { ...leadFor(key), altcha: await solvedAltcha(apiUrl, embedToken) },
+    { authorization: `Bearer ${embedToken}`, 'idempotency-key': key },
+  );
 
 export interface StoredLead {
   leadId: string;
