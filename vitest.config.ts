@@ -31,7 +31,7 @@ export default defineConfig({
           // from 371 s to 215 s alone, but beside the e2e suite in `npm test` they starved the
           // timing-bound tests (leases, shutdown bounds, proof-of-work floods) and made e2e twice
           // as slow (CI run of 2026-11-25: unit 1,350 s, e2e 1,182 s, six timing failures).
-          globalSetup: ['server/test-support/global-setup.ts'],
+          globalSetup: ['server/test-support/global-setup.ts', 'server/test-support/compile-setup.ts'],
         },
       },
       {

@@ -5,7 +5,8 @@
 // Each suite's output is printed whole when it ends (never interleaved), then one table of what
 // each suite cost; the exit code is 1 when any suite failed.
 import { spawn, spawnSync } from 'node:child_process';
-import { statSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 const root = join(import.meta.dirname, '..');
@@ -47,14 +48,38 @@ const started = performance.now();
 const results = new Map();
 const seconds = (ms) => `${(ms / 1000).toFixed(1)} s`;
 
+// Each suite runs under bash, whose `times` reports the CPU its process tree used (user + system
+// of every waited-for descendant): on 2 cores the sum of these, not the wall times, sets the floor.
+const cpuDir = mkdtempSync(join(tmpdir(), 'svc-test-cpu-'));
+const CPU_WRAPPER = '"$@"; rc=$?; times > "$SVC_CPU_FILE"; exit $rc';
+
+/** Seconds of CPU from bash's `times` (its second line: the children's user and system time). */
+function cpuSeconds(file) {
+  try {
+    const children = readFileSync(file, 'utf8').trim().split('\n')[1] ?? '';
+    return [...children.matchAll(/(\d+)m([\d.]+)s/g)].reduce(
+      (s, m) => s + Number(m[1]) * 60 + Number(m[2]),
+      0,
+    );
+  } catch {
+    return undefined;
+  }
+}
+
 function run(name) {
   const { cmd } = SUITES[name];
   return new Promise((resolve) => {
     const t0 = performance.now();
     let output = '';
-    const child = spawn(cmd[0], cmd.slice(1), {
+    const cpuFile = join(cpuDir, name);
+    const child = spawn('bash', ['-c', CPU_WRAPPER, name, ...cmd], {
       cwd: root,
-      env: { SVC_SLOWEST: '12', ...process.env, FORCE_COLOR: process.stdout.isTTY ? '1' : '0' },
+      env: {
+        SVC_SLOWEST: '12',
+        ...process.env,
+        FORCE_COLOR: process.stdout.isTTY ? '1' : '0',
+        SVC_CPU_FILE: cpuFile,
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     child.stdout.on('data', (d) => {
@@ -64,7 +89,14 @@ function run(name) {
       output += d;
     });
     child.on('close', (code, signal) => {
-      const result = { code: code ?? 1, signal, ms: performance.now() - t0, startedAt: t0 - started, output };
+      const result = {
+        code: code ?? 1,
+        signal,
+        ms: performance.now() - t0,
+        cpu: cpuSeconds(cpuFile),
+        startedAt: t0 - started,
+        output,
+      };
       results.set(name, result);
       const status = result.code === 0 ? 'ok' : `FAILED (${signal ?? `exit ${code}`})`;
       process.stdout.write(`\n── ${name}: ${status} in ${seconds(result.ms)} ──\n${output}\n`);
@@ -104,14 +136,17 @@ for (const name of only.length ? only : Object.keys(SUITES)) {
 }
 await Promise.all(pending.values());
 
-console.log('suite       started   took      result');
+rmSync(cpuDir, { recursive: true, force: true });
+const cpu = (s) => (s === undefined ? '–' : `${s.toFixed(1)} s`);
+console.log('suite       started   took (wall)   CPU      result');
 for (const [name, r] of [...results].sort((a, b) => a[1].startedAt - b[1].startedAt)) {
   const outcome = r.skipped ? 'not run' : r.code === 0 ? 'ok' : 'FAILED';
   console.log(
-    `${name.padEnd(11)} ${seconds(r.startedAt).padStart(7)}  ${seconds(r.ms).padStart(7)}   ${outcome}`,
+    `${name.padEnd(11)} ${seconds(r.startedAt).padStart(7)}  ${seconds(r.ms).padStart(9)}  ${cpu(r.cpu).padStart(9)}   ${outcome}`,
   );
 }
-console.log(`total ${seconds(performance.now() - started)}`);
+const cpuTotal = [...results.values()].reduce((s, r) => s + (r.cpu ?? 0), 0);
+console.log(`total ${seconds(performance.now() - started)} wall, ${cpuTotal.toFixed(1)} s CPU`);
 
 // The skip reporter's block (server/test-support/skip-reporter.ts), repeated where it is seen.
 for (const [name, r] of results) {

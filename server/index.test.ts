@@ -4,6 +4,7 @@ import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { compiledPath } from './test-support/compiled-server.ts';
 import { stackEnv, startStack } from './test-support/stack.ts';
 
 describe('startServers', () => {
@@ -105,7 +106,7 @@ describe('graceful shutdown', () => {
 
 describe('the server process', () => {
   it('finishes in-flight work and exits 0 on SIGTERM', async () => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'server/index.ts'], {
+    const child = spawn(process.execPath, [compiledPath('server/index.ts')], {
       env: { ...process.env, ...stackEnv(), DATABASE_URL: '', REDIS_URL: '' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -116,7 +117,7 @@ describe('the server process', () => {
     child.stderr.on('data', (chunk) => {
       output += chunk;
     });
-    // Generous: on a loaded 2-core CI machine a cold tsx start can take tens of seconds.
+    // Generous: on a loaded 2-core CI machine a cold start can take tens of seconds.
     await expect.poll(() => output, { timeout: 90_000, interval: 100 }).toContain('Demo credentials');
     const apiUrl = /API\s+(http:\/\/\S+)\/v1/.exec(output)![1]!;
     expect((await fetch(`${apiUrl}/readyz`)).status).toBe(200);

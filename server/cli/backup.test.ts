@@ -5,7 +5,9 @@ import { describe, expect, it } from 'vitest';
 import { runCli } from '../test-support/cli.ts';
 import { startStack } from '../test-support/stack.ts';
 
-const svc = (dataDir: string, ...args: string[]) => runCli(dataDir, args, { SECRET_KEY: '' });
+// No template copy: the restores below go into directories that must stay without a database.
+const svc = (dataDir: string, ...args: string[]) =>
+  runCli(dataDir, args, { SECRET_KEY: '' }, { fromTemplate: false });
 
 async function leadCount(apiUrl: string, apiKey: string): Promise<number> {
   const res = await fetch(`${apiUrl}/v1/api/leads?limit=100`, {

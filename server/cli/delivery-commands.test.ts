@@ -1,10 +1,9 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAdminRoutes } from '../routes/admin.ts';
+import { compiledPath } from '../test-support/compiled-server.ts';
+import { freshDataDir } from '../test-support/pglite-template.ts';
 import { createTestContext, type TestContext } from '../test-support/services.ts';
 import { parseCli, toRequest, UsageError } from './commands.ts';
 
@@ -113,9 +112,9 @@ describe('webhook, lead and account commands', () => {
 
 describe('the svc binary', () => {
   it('creates a webhook on the embedded database and prints JSON with --json', async () => {
-    const dataDir = mkdtempSync(join(tmpdir(), 'svc-cli-webhook-'));
+    const dataDir = freshDataDir('svc-cli-webhook-');
     const run = (...args: string[]) =>
-      promisify(execFile)(process.execPath, ['--import', 'tsx', 'server/cli/main.ts', ...args], {
+      promisify(execFile)(process.execPath, [compiledPath('server/cli/main.ts'), ...args], {
         env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '', LOG_LEVEL: 'silent' },
       });
     const account = JSON.parse((await run('account', 'create', '--name', 'CLI Law', '--json')).stdout).account

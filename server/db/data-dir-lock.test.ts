@@ -3,8 +3,8 @@ import { existsSync, linkSync, lstatSync, mkdirSync, mkdtempSync, renameSync, wr
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { compiledPath } from '../test-support/compiled-server.ts';
 import { acquireDataDirLock, DataDirInUseError } from './data-dir-lock.ts';
 
 const tempDir = () => mkdtempSync(join(tmpdir(), 'svc-lock-'));
@@ -85,7 +85,7 @@ describe('data directory lock (a Unix socket the owner listens on)', () => {
   });
 });
 
-const lockModule = fileURLToPath(new URL('./data-dir-lock.ts', import.meta.url));
+const lockModule = compiledPath('server/db/data-dir-lock.ts');
 
 /** A process that takes the lock, says `locked;` and keeps it until it is killed. */
 function spawnHolder(dir: string) {
@@ -95,7 +95,7 @@ function spawnHolder(dir: string) {
     process.stdout.write('locked;');
     setInterval(() => {}, 1000);
   `;
-  const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+  const child = spawn(process.execPath, ['--input-type=module', '-e', script], {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   let text = '';
@@ -124,7 +124,7 @@ async function contendTogether(dir: string, count: number): Promise<string[]> {
     await until(${done});
   `;
   const children = Array.from({ length: count }, () =>
-    spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+    spawn(process.execPath, ['--input-type=module', '-e', script], {
       stdio: ['ignore', 'pipe', 'inherit'],
     }),
   );

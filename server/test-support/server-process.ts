@@ -2,6 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { compiledPath } from './compiled-server.ts';
 import { freshDataDir } from './pglite-template.ts';
 
 export interface ServerProcess {
@@ -21,7 +22,7 @@ export interface ProcessEnd {
 }
 
 /**
- * Runs `server/index.ts` as its own process with `env` over the test's environment, on OS-chosen
+ * Runs the server (`server/index.ts`, compiled as `npm start` runs it: compiled-server.ts) as its own process with `env` over the test's environment, on OS-chosen
  * loopback ports and (unless `DATA_DIR` is given) a fresh data directory holding a copy of the
  * migrated template database. Returns once it listens,
  * or rejects with its last output when it exits or does not start within `timeoutMs`.
@@ -80,13 +81,7 @@ export interface SpawnOptions {
 }
 
 function spawnServer(env: Record<string, string>, options: SpawnOptions = {}): Omit<ServerProcess, 'url'> {
-  const [command, ...args] = [
-    ...(options.prefix ?? []),
-    process.execPath,
-    '--import',
-    'tsx',
-    'server/index.ts',
-  ];
+  const [command, ...args] = [...(options.prefix ?? []), process.execPath, compiledPath('server/index.ts')];
   const child = spawn(command!, args, {
     env: {
       ...process.env,
