@@ -1,4 +1,5 @@
-import { closeSync, existsSync, lstatSync, mkdirSync, openSync, unlinkSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { closeSync, existsSync, linkSync, lstatSync, mkdirSync, openSync, rmSync, unlinkSync } from 'node:fs';
 import { connect, createServer, type Server } from 'node:net';
 import { join, resolve } from 'node:path';
 
@@ -11,6 +12,8 @@ const LOCK = 'svc.lock';
 // Held (also a listening socket) only while a stale lock is removed, so two starters cannot both
 // remove it and each bind their own.
 const TAKEOVER = 'svc.lock.takeover';
+/** A socket is bound and listening under `<name>.<12 hex digits>` before it is linked to its name. */
+const STAGING_SUFFIX_BYTES = 13;
 /** A socket address holds at most 107 bytes of path (108 with its NUL) on Linux. */
 const SUN_PATH_MAX = 107;
 /** How long a connect or the owner's pid may take before the owner counts as live anyway. */
@@ -37,8 +40,8 @@ export async function acquireDataDirLock(dataDir: string): Promise<DataDirLock> 
   const dir = openDirectory(dataDir);
   try {
     for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
-      const server = await listenOn(dir.address(LOCK));
-      if (server) return lockHandle(server, dir);
+      const held = await listenOn(dir, LOCK);
+      if (held) return lockHandle(held, dir);
       const owner = await probe(dir, LOCK);
       if (owner.state === 'live') throw inUse(dataDir, owner.pid);
       if (owner.state === 'stale') await removeStale(dir, owner.inode);
@@ -52,15 +55,14 @@ export async function acquireDataDirLock(dataDir: string): Promise<DataDirLock> 
   throw new DataDirInUseError(`Could not lock the data directory ${dataDir}; another process is starting.`);
 }
 
-function lockHandle(server: Server, dir: Directory): DataDirLock {
+function lockHandle(held: Held, dir: Directory): DataDirLock {
   let released = false;
   return {
     release() {
       if (released) return;
       released = true;
-      // Closing a bound Unix socket also removes its file (libuv does), while the directory's
-      // descriptor, which a long path goes through, is still open.
-      server.close();
+      // While the directory's descriptor, which a long path goes through, is still open.
+      held.close();
       dir.close();
     },
   };
@@ -71,7 +73,7 @@ function lockHandle(server: Server, dir: Directory): DataDirLock {
  * same file: one that a faster starter bound meanwhile is left alone.
  */
 async function removeStale(dir: Directory, staleInode: number): Promise<void> {
-  const guard = await listenOn(dir.address(TAKEOVER));
+  const guard = await listenOn(dir, TAKEOVER);
   if (!guard) {
     const holder = await probe(dir, TAKEOVER);
     // Another starter is taking over: once it is done, the next attempt finds it live.
@@ -134,8 +136,46 @@ async function probe(dir: Directory, name: string): Promise<Probe> {
   });
 }
 
+/** A socket listening under a name in the directory; `close` stops it and removes the name. */
+interface Held {
+  close(): void;
+}
+
+/**
+ * A socket listening under `name`, or undefined when a file is already there. The name never
+ * shows a socket that is bound but not yet listening: one that did, for the instant between
+ * bind() and listen() (longer when a garbage collection or the scheduler paused its process
+ * there), refused connections like a dead owner's, and a starter probing it then removed a live
+ * lock and took one of its own (seen with four processes starting together on a loaded machine).
+ * So the socket is bound and listening under a name of its own first, then hard-linked to `name`,
+ * which fails if `name` exists: the lock appears atomically, already answering.
+ */
+async function listenOn(dir: Directory, name: string): Promise<Held | undefined> {
+  const staging = `${name}.${randomBytes(6).toString('hex')}`;
+  const server = await listenAt(dir.address(staging));
+  if (!server) return undefined; // a staging name taken: as good as losing the race
+  let inode: number;
+  try {
+    inode = lstatSync(dir.file(staging)).ino;
+    linkSync(dir.file(staging), dir.file(name));
+  } catch (error) {
+    server.close();
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return undefined;
+    throw error;
+  } finally {
+    rmSync(dir.file(staging), { force: true });
+  }
+  return {
+    close() {
+      // libuv removes the staging name on close (already gone); the name itself is ours to remove.
+      server.close();
+      unlinkIfSame(dir.file(name), inode);
+    },
+  };
+}
+
 /** A listening socket at `address`, or undefined when a file is already there. */
-function listenOn(address: string): Promise<Server | undefined> {
+function listenAt(address: string): Promise<Server | undefined> {
   return new Promise((resolvePromise, reject) => {
     const server = createServer((connection) => {
       connection.on('error', () => {});
@@ -172,11 +212,12 @@ interface Directory {
 function openDirectory(dataDir: string): Directory {
   const absolute = resolve(dataDir);
   const file = (name: string) => join(absolute, name);
-  if (Buffer.byteLength(file(TAKEOVER)) <= SUN_PATH_MAX) return { address: file, file, close() {} };
+  if (Buffer.byteLength(file(TAKEOVER)) + STAGING_SUFFIX_BYTES <= SUN_PATH_MAX)
+    return { address: file, file, close() {} };
   if (!existsSync('/proc/self/fd')) {
     throw new Error(
       `The data directory path ${absolute} is too long to hold svc's lock socket ` +
-        `(at most ${SUN_PATH_MAX - TAKEOVER.length - 1} bytes without /proc): choose a shorter DATA_DIR.`,
+        `(at most ${SUN_PATH_MAX - TAKEOVER.length - 1 - STAGING_SUFFIX_BYTES} bytes without /proc): choose a shorter DATA_DIR.`,
     );
   }
   const fd = openSync(absolute, 'r');
