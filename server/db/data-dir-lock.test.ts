@@ -1,5 +1,15 @@
 import { spawn } from 'node:child_process';
-import { existsSync, linkSync, lstatSync, mkdirSync, mkdtempSync, renameSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  linkSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  renameSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -28,8 +38,22 @@ describe('data directory lock (a Unix socket the owner listens on)', () => {
     await expect(acquireDataDirLock(dir)).rejects.toThrow(DataDirInUseError);
     await expect(acquireDataDirLock(dir)).rejects.toThrow(new RegExp(`in use by process ${process.pid}\\b`));
     lock.release();
-    expect(existsSync(join(dir, 'svc.lock'))).toBe(false);
+    expect(readdirSync(dir)).toEqual([]);
     (await acquireDataDirLock(dir)).release();
+  });
+
+  it('clears staging names left by a process that died between binding and linking', async () => {
+    const dir = tempDir();
+    const left = join(dir, 'svc.lock.0123456789ab');
+    const fresh = join(dir, 'svc.lock.takeover.ba9876543210');
+    writeFileSync(left, '');
+    writeFileSync(fresh, '');
+    const twoMinutesAgo = new Date(Date.now() - 120_000);
+    utimesSync(left, twoMinutesAgo, twoMinutesAgo);
+    const lock = await acquireDataDirLock(dir);
+    // A staging name younger than a minute may belong to a starter that is still linking.
+    expect(readdirSync(dir).sort()).toEqual(['svc.lock', 'svc.lock.takeover.ba9876543210']);
+    lock.release();
   });
 
   it('takes over at once a lock whose owner was killed with SIGKILL (the kernel closed its socket)', async () => {
@@ -73,7 +97,7 @@ describe('data directory lock (a Unix socket the owner listens on)', () => {
     expect(lstatSync(join(dir, 'svc.lock')).isSocket()).toBe(true);
     await expect(acquireDataDirLock(dir)).rejects.toThrow(DataDirInUseError);
     lock.release();
-    expect(existsSync(join(dir, 'svc.lock'))).toBe(false);
+    expect(readdirSync(dir)).toEqual([]);
   });
 
   it('gives a stale lock to exactly one of several processes starting together', async () => {

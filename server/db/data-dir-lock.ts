@@ -1,5 +1,15 @@
 import { randomBytes } from 'node:crypto';
-import { closeSync, existsSync, linkSync, lstatSync, mkdirSync, openSync, rmSync, unlinkSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  linkSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  rmSync,
+  unlinkSync,
+} from 'node:fs';
 import { connect, createServer, type Server } from 'node:net';
 import { join, resolve } from 'node:path';
 
@@ -44,7 +54,7 @@ export async function acquireDataDirLock(dataDir: string): Promise<DataDirLock> 
       if (held) return lockHandle(held, dir);
       const owner = await probe(dir, LOCK);
       if (owner.state === 'live') throw inUse(dataDir, owner.pid);
-      if (owner.state === 'stale') await removeStale(dir, owner.inode);
+      if (owner.state === 'stale') await removeStale(dir, owner.identity);
       // 'gone': released in between; try again at once.
     }
   } catch (error) {
@@ -72,25 +82,26 @@ function lockHandle(held: Held, dir: Directory): DataDirLock {
  * Removes a lock that refused connections, under the takeover guard, and only if it is still the
  * same file: one that a faster starter bound meanwhile is left alone.
  */
-async function removeStale(dir: Directory, staleInode: number): Promise<void> {
+async function removeStale(dir: Directory, staleIdentity: string): Promise<void> {
   const guard = await listenOn(dir, TAKEOVER);
   if (!guard) {
     const holder = await probe(dir, TAKEOVER);
     // Another starter is taking over: once it is done, the next attempt finds it live.
     if (holder.state === 'live') return sleep(25);
     // Left by a process that died while taking over.
-    if (holder.state === 'stale') unlinkIfSame(dir.file(TAKEOVER), holder.inode);
+    if (holder.state === 'stale') unlinkIfSame(dir.file(TAKEOVER), holder.identity);
     return;
   }
   try {
     const lock = await probe(dir, LOCK);
-    if (lock.state === 'stale' && lock.inode === staleInode) unlinkIfSame(dir.file(LOCK), staleInode);
+    if (lock.state === 'stale' && lock.identity === staleIdentity)
+      unlinkIfSame(dir.file(LOCK), staleIdentity);
   } finally {
     guard.close();
   }
 }
 
-type Probe = { state: 'live'; pid?: number } | { state: 'stale'; inode: number } | { state: 'gone' };
+type Probe = { state: 'live'; pid?: number } | { state: 'stale'; identity: string } | { state: 'gone' };
 
 /**
  * Who holds `name`: a connect that succeeds is a live owner (it answers with its pid); one refused
@@ -98,9 +109,9 @@ type Probe = { state: 'live'; pid?: number } | { state: 'stale'; inode: number }
  * unexpected, such as a full backlog or an owner too busy to answer, counts as live.
  */
 async function probe(dir: Directory, name: string): Promise<Probe> {
-  let inode: number;
+  let identity: string;
   try {
-    inode = lstatSync(dir.file(name)).ino;
+    identity = identityOf(dir.file(name));
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { state: 'gone' };
     throw error;
@@ -129,7 +140,7 @@ async function probe(dir: Directory, name: string): Promise<Probe> {
     socket.on('end', () => finish(live()));
     socket.on('error', (error: NodeJS.ErrnoException) => {
       if (connected) return finish(live());
-      if (error.code === 'ECONNREFUSED') return finish({ state: 'stale', inode });
+      if (error.code === 'ECONNREFUSED') return finish({ state: 'stale', identity });
       if (error.code === 'ENOENT') return finish({ state: 'gone' });
       finish(live());
     });
@@ -154,24 +165,55 @@ async function listenOn(dir: Directory, name: string): Promise<Held | undefined>
   const staging = `${name}.${randomBytes(6).toString('hex')}`;
   const server = await listenAt(dir.address(staging));
   if (!server) return undefined; // a staging name taken: as good as losing the race
-  let inode: number;
+  let identity: string;
   try {
-    inode = lstatSync(dir.file(staging)).ino;
+    identity = identityOf(dir.file(staging));
     linkSync(dir.file(staging), dir.file(name));
   } catch (error) {
     server.close();
-    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return undefined;
+    // EEXIST: the name is taken; ENOENT: a holder cleared our staging name as left over.
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EEXIST' || code === 'ENOENT') return undefined;
     throw error;
   } finally {
     rmSync(dir.file(staging), { force: true });
   }
+  if (name === LOCK) removeLeftStagingNames(dir);
   return {
     close() {
-      // libuv removes the staging name on close (already gone); the name itself is ours to remove.
+      // The name goes before the socket stops listening (libuv orders its own unlink so too): a
+      // name that refuses connections while its owner is releasing it would look dead to a
+      // contender, and be removed by it after a new owner had linked a live lock there.
+      unlinkIfSame(dir.file(name), identity);
       server.close();
-      unlinkIfSame(dir.file(name), inode);
     },
   };
+}
+
+/**
+ * A file's identity: its inode and its birth time. The inode alone is not enough, since a file
+ * system gives a freed inode number to the next file made (ext4 does at once), so a new live lock
+ * could pass for the dead one a contender saw.
+ */
+function identityOf(file: string): string {
+  const stat = lstatSync(file, { bigint: true });
+  return `${stat.ino}:${stat.birthtimeNs}`;
+}
+
+/**
+ * Staging names of processes that died between binding and linking (or unlinking): the lock's
+ * new holder removes those older than a minute, so they do not pile up in the data directory.
+ */
+function removeLeftStagingNames(dir: Directory): void {
+  const staging = /^svc\.lock(\.takeover)?\.[0-9a-f]{12}$/;
+  for (const entry of readdirSync(dir.file('.'))) {
+    if (!staging.test(entry)) continue;
+    try {
+      if (Date.now() - lstatSync(dir.file(entry)).mtimeMs > 60_000) rmSync(dir.file(entry), { force: true });
+    } catch {
+      // Gone meanwhile: what was wanted.
+    }
+  }
 }
 
 /** A listening socket at `address`, or undefined when a file is already there. */
@@ -193,9 +235,9 @@ function listenAt(address: string): Promise<Server | undefined> {
   });
 }
 
-function unlinkIfSame(file: string, inode: number): void {
+function unlinkIfSame(file: string, identity: string): void {
   try {
-    if (lstatSync(file).ino === inode) unlinkSync(file);
+    if (identityOf(file) === identity) unlinkSync(file);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
   }
