@@ -38,6 +38,8 @@ export default defineConfig({
           // what a file changes globally (env, timers, mocks) it restores. Measured alone with two
           // workers: 409 s wall and 745 s CPU isolated, 257 s and 453 s not.
           isolate: false,
+          // PGlite's WebAssembly at V8's baseline compiler only (compiled-server.ts says why).
+          execArgv: ['--liftoff-only'],
           globalSetup: ['server/test-support/global-setup.ts', 'server/test-support/compile-setup.ts'],
         },
       },

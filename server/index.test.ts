@@ -4,7 +4,7 @@ import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { compiledPath } from './test-support/compiled-server.ts';
+import { compiledArgs } from './test-support/compiled-server.ts';
 import { stackEnv, startStack } from './test-support/stack.ts';
 
 describe('startServers', () => {
@@ -106,7 +106,7 @@ describe('graceful shutdown', () => {
 
 describe('the server process', () => {
   it('finishes in-flight work and exits 0 on SIGTERM', async () => {
-    const child = spawn(process.execPath, [compiledPath('server/index.ts')], {
+    const child = spawn(process.execPath, compiledArgs('server/index.ts'), {
       env: { ...process.env, ...stackEnv(), DATABASE_URL: '', REDIS_URL: '' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });

@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAdminRoutes } from '../routes/admin.ts';
-import { compiledPath } from '../test-support/compiled-server.ts';
+import { compiledArgs } from '../test-support/compiled-server.ts';
 import { freshDataDir } from '../test-support/pglite-template.ts';
 import { createTestContext, type TestContext } from '../test-support/services.ts';
 import { parseCli, toRequest, UsageError } from './commands.ts';
@@ -114,7 +114,7 @@ describe('the svc binary', () => {
   it('creates a webhook on the embedded database and prints JSON with --json', async () => {
     const dataDir = freshDataDir('svc-cli-webhook-');
     const run = (...args: string[]) =>
-      promisify(execFile)(process.execPath, [compiledPath('server/cli/main.ts'), ...args], {
+      promisify(execFile)(process.execPath, [...compiledArgs('server/cli/main.ts'), ...args], {
         env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '', LOG_LEVEL: 'silent' },
       });
     const account = JSON.parse((await run('account', 'create', '--name', 'CLI Law', '--json')).stdout).account

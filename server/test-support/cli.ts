@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { compiledPath } from './compiled-server.ts';
+import { compiledArgs } from './compiled-server.ts';
 import { startFromTemplate } from './pglite-template.ts';
 
 const run = promisify(execFile);
@@ -26,7 +26,7 @@ export async function runCli(
 ): Promise<CliRun> {
   if (fromTemplate && !env.DATABASE_URL) startFromTemplate(dataDir);
   try {
-    const { stdout, stderr } = await run(process.execPath, [compiledPath('server/cli/main.ts'), ...args], {
+    const { stdout, stderr } = await run(process.execPath, [...compiledArgs('server/cli/main.ts'), ...args], {
       env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '', LOG_LEVEL: 'silent', ...env },
     });
     return { code: 0, stdout, stderr };

@@ -2,7 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { compiledPath } from './compiled-server.ts';
+import { compiledArgs } from './compiled-server.ts';
 import { freshDataDir } from './pglite-template.ts';
 
 export interface ServerProcess {
@@ -81,7 +81,11 @@ export interface SpawnOptions {
 }
 
 function spawnServer(env: Record<string, string>, options: SpawnOptions = {}): Omit<ServerProcess, 'url'> {
-  const [command, ...args] = [...(options.prefix ?? []), process.execPath, compiledPath('server/index.ts')];
+  const [command, ...args] = [
+    ...(options.prefix ?? []),
+    process.execPath,
+    ...compiledArgs('server/index.ts'),
+  ];
   const child = spawn(command!, args, {
     env: {
       ...process.env,

@@ -1,7 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, describe, expect, it } from 'vitest';
-import { compiledPath } from '../../test-support/compiled-server.ts';
+import { compiledArgs } from '../../test-support/compiled-server.ts';
 import { freshDataDir } from '../../test-support/pglite-template.ts';
 import { solvedAltcha } from '../../test-support/pow.ts';
 import { startReceiver } from '../../test-support/webhook-receiver.ts';
@@ -10,7 +10,7 @@ const ADMIN_TOKEN = 'crash-test-admin-token-'.padEnd(48, 'z');
 
 /** The real server in a child process (`node server/index.ts`), so it can be killed with SIGKILL. */
 async function startChild(dataDir: string, env: Record<string, string>) {
-  const child = spawn(process.execPath, [compiledPath('server/index.ts')], {
+  const child = spawn(process.execPath, compiledArgs('server/index.ts'), {
     env: {
       ...process.env,
       NODE_ENV: 'test',
