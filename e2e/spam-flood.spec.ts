@@ -14,14 +14,15 @@ import { LOCAL_NETWORK_ARGS, launchChromium, startStack } from './support/stack.
  * Issue 22's proof, end to end: the real stack with the e2e rate limits (RATE_LIMIT_SCALE 10),
  * a plan whose daily figure the flood crosses, alert mails to a local SMTP receiver and a
  * webhook receiver. An attacker that solves every challenge (node:crypto, the server's own
- * solver math) floods the demo firm's publishable key from twelve addresses with a forged
+ * solver math) floods the demo firm's publishable key from ten addresses with a forged
  * Origin; then a visitor on a plain-HTTP, non-loopback page sends a lead through the widget.
+ * Forty leads take the price to 64 times a usual day's; the visitor then pays that price.
  */
 const SITE = 'site.example';
 const QUOTA = 10;
 const WAIT = { timeout: 60_000, interval: 250 };
 const SHOTS = fileURLToPath(new URL('./screenshots/spam-flood/', import.meta.url));
-const ATTACKERS = Array.from({ length: 12 }, (_v, i) => `203.0.113.${i + 1}`);
+const ATTACKERS = Array.from({ length: 10 }, (_v, i) => `203.0.113.${i + 1}`);
 const PER_ADDRESS = 4;
 const VISITOR_IP = '192.0.2.55';
 
@@ -137,7 +138,7 @@ describe('spam cannot silence a firm (issue 22)', () => {
   const cost: { ms: number; tries: number; maxnumber: number }[] = [];
   let visitorMs = 0;
 
-  it('an attacker solving every challenge floods from twelve addresses; every lead is stored', async () => {
+  it('an attacker solving every challenge floods from ten addresses; every lead is stored', async () => {
     const tokens = await Promise.all(ATTACKERS.map(attackerToken));
     let n = 0;
     for (let round = 0; round < PER_ADDRESS; round++)
@@ -302,13 +303,16 @@ describe('spam cannot silence a firm (issue 22)', () => {
     const pastFew = cost.slice(10);
     const attackerMs = pastFew.reduce((s, c) => s + c.ms, 0) / pastFew.length;
     const attackerTries = pastFew.reduce((s, c) => s + c.tries, 0) / pastFew.length;
+    // What a lead costs on average is half its price (the answer is uniform in 0..maxnumber);
+    // the tries of 30 solves scatter around that, so the rule is asserted on the price.
+    const attackerPrice = pastFew.reduce((s, c) => s + c.maxnumber / 2, 0) / pastFew.length;
     const visitorTries = maxNumberFor(0) / 2;
     console.log(
       `attacker (node:crypto): ${attackerMs.toFixed(0)} ms and ${attackerTries.toFixed(0)} hashes per lead past the first 10 ` +
         `(price up to maxnumber ${Math.max(...cost.map((c) => c.maxnumber))}); ` +
         `visitor (browser, own SHA-256): ${visitorMs} ms from Send to stored, ~${visitorTries} hashes expected at a usual day's price; ` +
-        `ratio in hashes ${(attackerTries / visitorTries).toFixed(1)}×`,
+        `ratio in hashes ${(attackerTries / visitorTries).toFixed(1)}× (expected from the prices ${(attackerPrice / visitorTries).toFixed(1)}×)`,
     );
-    expect(attackerTries / visitorTries).toBeGreaterThanOrEqual(10);
+    expect(attackerPrice / visitorTries).toBeGreaterThanOrEqual(10);
   });
 });
