@@ -16,7 +16,7 @@ import { LOCAL_NETWORK_ARGS, launchChromium, startStack } from './support/stack.
  * webhook receiver. An attacker that solves every challenge (node:crypto, the server's own
  * solver math) floods the demo firm's publishable key from ten addresses with a forged
  * Origin; then a visitor on a plain-HTTP, non-loopback page sends a lead through the widget.
- * Forty leads take the price to 64 times a usual day's; the visitor then pays that price.
+ * Forty leads take the price to 64 times a usual day's or more; the visitor then pays that price.
  */
 const SITE = 'site.example';
 const QUOTA = 10;
