@@ -188,6 +188,9 @@ describe('Connect consent', () => {
     await phone.context().close();
 
     await page.getByRole('button', { name: 'Approve' }).click();
+    // The browser lands on the callback before the next navigation: the client's server can have
+    // the request while the page is still loading it, and a goto then is interrupted by it.
+    await page.waitForURL((url) => url.searchParams.has('code'));
     await expect.poll(() => client.received.length, WAIT).toBe(1);
     const back = client.received[0]!;
     expect(back.get('state')).toBe(state);
