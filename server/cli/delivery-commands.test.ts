@@ -1,9 +1,9 @@
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAdminRoutes } from '../routes/admin.ts';
-import { compiledArgs } from '../test-support/compiled-server.ts';
-import { freshDataDir } from '../test-support/pglite-template.ts';
+import { runCli } from '../test-support/cli.ts';
 import { createTestContext, type TestContext } from '../test-support/services.ts';
 import { parseCli, toRequest, UsageError } from './commands.ts';
 
@@ -112,11 +112,12 @@ describe('webhook, lead and account commands', () => {
 
 describe('the svc binary', () => {
   it('creates a webhook on the embedded database and prints JSON with --json', async () => {
-    const dataDir = freshDataDir('svc-cli-webhook-');
-    const run = (...args: string[]) =>
-      promisify(execFile)(process.execPath, [...compiledArgs('server/cli/main.ts'), ...args], {
-        env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '', LOG_LEVEL: 'silent' },
-      });
+    const dataDir = mkdtempSync(join(tmpdir(), 'svc-cli-webhook-'));
+    const run = async (...args: string[]) => {
+      const result = await runCli(dataDir, args);
+      expect(result.code, result.stderr).toBe(0);
+      return result;
+    };
     const account = JSON.parse((await run('account', 'create', '--name', 'CLI Law', '--json')).stdout).account
       .id;
     const { stdout } = await run(

@@ -22,8 +22,10 @@ const LOCK = 'svc.lock';
 // Held (also a listening socket) only while a stale lock is removed, so two starters cannot both
 // remove it and each bind their own.
 const TAKEOVER = 'svc.lock.takeover';
-/** A socket is bound and listening under `<name>.<12 hex digits>` before it is linked to its name. */
-const STAGING_SUFFIX_BYTES = 13;
+/** A socket is bound and listening under `<name>.<hex digits>` before it is linked to its name. */
+const STAGING_HEX_DIGITS = 12;
+const STAGING_SUFFIX_BYTES = '.'.length + STAGING_HEX_DIGITS;
+const STAGING_NAME = new RegExp(`^svc\\.lock(\\.takeover)?\\.[0-9a-f]{${STAGING_HEX_DIGITS}}$`);
 /** A socket address holds at most 107 bytes of path (108 with its NUL) on Linux. */
 const SUN_PATH_MAX = 107;
 /** How long a connect or the owner's pid may take before the owner counts as live anyway. */
@@ -162,7 +164,7 @@ interface Held {
  * which fails if `name` exists: the lock appears atomically, already answering.
  */
 async function listenOn(dir: Directory, name: string): Promise<Held | undefined> {
-  const staging = `${name}.${randomBytes(6).toString('hex')}`;
+  const staging = `${name}.${randomBytes(STAGING_HEX_DIGITS / 2).toString('hex')}`;
   const server = await listenAt(dir.address(staging));
   if (!server) return undefined; // a staging name taken: as good as losing the race
   let identity: string;
@@ -205,9 +207,8 @@ function identityOf(file: string): string {
  * new holder removes those older than a minute, so they do not pile up in the data directory.
  */
 function removeLeftStagingNames(dir: Directory): void {
-  const staging = /^svc\.lock(\.takeover)?\.[0-9a-f]{12}$/;
   for (const entry of readdirSync(dir.file('.'))) {
-    if (!staging.test(entry)) continue;
+    if (!STAGING_NAME.test(entry)) continue;
     try {
       if (Date.now() - lstatSync(dir.file(entry)).mtimeMs > 60_000) rmSync(dir.file(entry), { force: true });
     } catch {

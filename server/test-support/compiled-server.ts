@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { fingerprint } from '../../scripts/fingerprint.mjs';
 import { repoRoot } from '../repo-root.ts';
 
 /**
@@ -35,28 +35,12 @@ export function compiledArgs(source: string): string[] {
   return ['--liftoff-only', compiledPath(source)];
 }
 
-/** Paths, sizes and modification times of everything the emit reads (tests excluded). */
-function sourcesDigest(root: string): string {
-  const hash = createHash('sha256');
-  const files = [...CONFIGS];
-  for (const dir of INPUTS) {
-    for (const entry of readdirSync(join(root, dir), { recursive: true, encoding: 'utf8' })) {
-      if (/\.tsx?$|\.json$|\.sql$/.test(entry) && !entry.endsWith('.test.ts')) files.push(join(dir, entry));
-    }
-  }
-  for (const file of files.sort()) {
-    const stat = statSync(join(root, file));
-    hash.update(`${file}\0${stat.size}\0${stat.mtimeMs}\n`);
-  }
-  return hash.digest('hex');
-}
-
 /** Emits the server into `.tmp/test-server/` unless the copy there matches the sources (vitest's global setup). */
 export function compileServerForTests(): void {
   const root = repoRoot();
   const out = outDir();
   const stamp = join(out, '.sources');
-  const digest = sourcesDigest(root);
+  const digest = fingerprint(root, INPUTS, CONFIGS);
   if (existsSync(stamp) && readFileSync(stamp, 'utf8') === digest) return;
   const started = performance.now();
   // A name of our own, then a rename: a run started beside this one never reads a half-written tree.

@@ -22,10 +22,11 @@ export interface ProcessEnd {
 }
 
 /**
- * Runs the server (`server/index.ts`, compiled as `npm start` runs it: compiled-server.ts) as its own process with `env` over the test's environment, on OS-chosen
- * loopback ports and (unless `DATA_DIR` is given) a fresh data directory holding a copy of the
- * migrated template database. Returns once it listens,
- * or rejects with its last output when it exits or does not start within `timeoutMs`.
+ * Runs the server (`server/index.ts`, compiled as `npm start` runs it: compiled-server.ts) as its
+ * own process with `env` over the test's environment, on OS-chosen loopback ports and (unless
+ * `DATA_DIR` is given) a fresh data directory holding a copy of the migrated template database.
+ * Returns once it listens, or rejects with its last output when it exits or does not start within
+ * `timeoutMs`.
  */
 export async function startServerProcess(
   env: Record<string, string>,
