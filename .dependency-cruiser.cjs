@@ -1,4 +1,4 @@
-// The layering, written down so that `npm test` keeps it true (server/layers.test.ts runs it; `npm run layers` prints it).
+// The layering, written down so that `npm test` keeps it true (server/checks/layers.test.ts runs it; `npm run layers` prints it).
 // The rules bind production code: tests (`*.test.ts`, `*.spec.ts`) and `server/test-support/` may
 // reach across layers to set a scene. The README ("Layout") says the same in prose.
 const TESTS = '\\.(test|spec)\\.tsx?$|^server/test-support/';

@@ -1,8 +1,8 @@
 import { defineConfig } from 'drizzle-kit';
 
 /**
- * drizzle-kit writes new migrations from server/db/schema.ts into the folder the runner
- * (server/db/migrate.ts) already applies, numbered after the last: `npm run db:generate -- --name=x`
+ * drizzle-kit writes new migrations from server/db/engine/schema.ts into the folder the runner
+ * (server/db/engine/migrate.ts) already applies, numbered after the last: `npm run db:generate -- --name=x`
  * writes `NNNN_x.sql` and `meta/NNNN_snapshot.json`; `-- --custom --name=x` writes an empty file
  * for what the schema cannot express (triggers, functions, data changes), to be filled by hand.
  * `meta/0013_snapshot.json` is the baseline: the state the hand-written 0001–0013 leave.
@@ -10,8 +10,8 @@ import { defineConfig } from 'drizzle-kit';
  */
 export default defineConfig({
   dialect: 'postgresql',
-  schema: './server/db/schema.ts',
-  out: './server/db/migrations',
+  schema: './server/db/engine/schema.ts',
+  out: './server/db/engine/migrations',
   // One statement per line-ending semicolon: the runner splits on those, not on drizzle's
   // `--> statement-breakpoint` markers.
   breakpoints: false,

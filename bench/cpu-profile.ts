@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { repoRoot } from '../server/repo-root.ts';
+import { repoRoot } from '../server/infra/repo-root.ts';
 
 interface ProfileNode {
   id: number;

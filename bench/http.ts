@@ -4,7 +4,7 @@ import { mkdirSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { repoRoot } from '../server/repo-root.ts';
+import { repoRoot } from '../server/infra/repo-root.ts';
 import { createPostgresTestDatabase } from '../server/test-support/db.ts';
 import { formatSelfTime, type SelfTimeEntry, topSelfTime } from './cpu-profile.ts';
 import { type BenchCredentials, provision } from './http-fixtures.ts';

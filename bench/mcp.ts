@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { sql } from 'drizzle-orm';
-import { createDatabase, type Database } from '../server/db/database.ts';
+import { createDatabase, type Database } from '../server/db/engine/database.ts';
 import { startStack } from '../server/test-support/stack.ts';
 
 export interface McpFigure {

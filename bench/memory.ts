@@ -7,13 +7,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
-import { repoRoot } from '../server/repo-root.ts';
+import { repoRoot } from '../server/infra/repo-root.ts';
 
 export interface MemoryFigures {
   backend: 'pglite' | 'postgres';
   /** `fresh`: an empty DATA_DIR / database (initdb, migrations, demo seed); `existing`: a second start on it. */
   data: 'fresh' | 'existing';
-  /** Seconds from spawning `node dist/server/server/index.js` to the first 200 from `/readyz`. */
+  /** Seconds from spawning `node dist/server/server/main/index.js` to the first 200 from `/readyz`. */
   readySeconds: number;
   /** Resident set size (MB) right after `/readyz`, after the warm-up load, and after settling. */
   idleMb: number;
@@ -50,7 +50,7 @@ type Autocannon = (opts: {
 }>;
 const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
 
-const SERVER_ENTRY = () => join(repoRoot(), 'dist', 'server', 'server', 'index.js');
+const SERVER_ENTRY = () => join(repoRoot(), 'dist', 'server', 'server', 'main', 'index.js');
 
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {

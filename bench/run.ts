@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { repoRoot } from '../server/repo-root.ts';
+import { repoRoot } from '../server/infra/repo-root.ts';
 import { type Backend, type HttpBenchResult, printHttpBench, runHttpBench, writeHttpBench } from './http.ts';
 import { formatLayout, runLayoutBench } from './layout.ts';
 import { printMcpFigures, runMcpBench } from './mcp.ts';

@@ -2,7 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { closeSync, mkdtempSync, openSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { repoRoot } from '../server/repo-root.ts';
+import { repoRoot } from '../server/infra/repo-root.ts';
 
 export interface ServerProcess {
   url: string;
@@ -84,7 +84,7 @@ export async function startBuiltServer(
 ): Promise<ServerProcess> {
   const args = [
     ...(opts.cpuProfileDir ? ['--cpu-prof', `--cpu-prof-dir=${opts.cpuProfileDir}`] : []),
-    'dist/server/server/index.js',
+    'dist/server/server/main/index.js',
   ];
   const { child, ready } = launch(args, env, /API\s+(http:\/\/\S+)\/v1/);
   return handle(child, await ready);

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { repoRoot } from '../server/repo-root.ts';
+import { repoRoot } from '../server/infra/repo-root.ts';
 import { scratchPostgres, spawnServer } from './memory.ts';
 
 const run = promisify(execFile);
@@ -31,7 +31,7 @@ async function npmStart(env: Record<string, string>): Promise<number> {
 
 /** A new node process that imports the server's database layer and opens `dataDir`. */
 async function pgliteColdStart(dataDir: string): Promise<number> {
-  const module = join(repoRoot(), 'dist', 'server', 'server', 'db', 'database.js');
+  const module = join(repoRoot(), 'dist', 'server', 'server', 'db', 'engine', 'database.js');
   const script = `const { createDatabase } = await import(${JSON.stringify(`file://${module}`)});
 const db = await createDatabase({ dataDir: process.argv[1] });
 await db.ping();

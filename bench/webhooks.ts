@@ -3,10 +3,10 @@ import { createAccount } from '../server/domain/accounts/accounts.ts';
 import { createEndpoint } from '../server/domain/delivery/endpoints.ts';
 import { enqueueEvent } from '../server/domain/delivery/outbox.ts';
 import { runDeliveryOnce } from '../server/domain/delivery/worker.ts';
-import { loadConfig } from '../server/env.ts';
+import { loadConfig } from '../server/infra/env.ts';
+import { silentLogger } from '../server/infra/logger.ts';
 import { createFixedClock } from '../server/lib/clock.ts';
-import { silentLogger } from '../server/logger.ts';
-import { createServices } from '../server/services.ts';
+import { createServices } from '../server/main/services.ts';
 import { createTestDatabase } from '../server/test-support/db.ts';
 import { startReceiver } from '../server/test-support/webhook-receiver.ts';
 

@@ -3,7 +3,7 @@ import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { Browser, Frame } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunningServers } from '../server/servers.ts';
+import type { RunningServers } from '../server/main/servers.ts';
 import { startReceiver } from '../server/test-support/webhook-receiver.ts';
 import { axeViolations as frameAxe, openCustomPage, pageKey } from './support/custom-page.ts';
 import { checkPortalPage, signInWithLink, startPortalStack, WAIT } from './support/portal.ts';

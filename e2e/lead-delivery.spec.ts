@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import type { Browser, Route } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { snippetOf } from '../portal/snippet.ts';
-import type { RunningServers } from '../server/servers.ts';
+import type { RunningServers } from '../server/main/servers.ts';
 import { axeViolations, openCustomPage } from './support/custom-page.ts';
 import { type HostPage, openHostPage } from './support/host-page.ts';
 import { LOCAL_NETWORK_ARGS, launchChromium, startStack } from './support/stack.ts';

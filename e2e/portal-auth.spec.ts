@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunningServers } from '../server/servers.ts';
+import type { RunningServers } from '../server/main/servers.ts';
 import {
   axeViolations,
   newPhoneContext,

@@ -2,7 +2,7 @@ import { domainToASCII } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunningServers } from '../server/servers.ts';
+import type { RunningServers } from '../server/main/servers.ts';
 import { startReceiver } from '../server/test-support/webhook-receiver.ts';
 import {
   checkPortalPage,

@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ConnectedApp, McpConsentRequest } from '../portal/mcp-oauth-types.ts';
-import type { RunningServers } from '../server/servers.ts';
+import type { RunningServers } from '../server/main/servers.ts';
 import { type ContractState, serveMcpOAuthContract } from './support/mcp-oauth-contract.ts';
 import {
   axeViolations,

@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Challenge, maxNumberFor, solveChallenge } from '../server/domain/leads/proof-of-work.ts';
-import type { RunningServers } from '../server/servers.ts';
+import type { RunningServers } from '../server/main/servers.ts';
 import { type CapturedMail, startSmtpCapture } from '../server/test-support/smtp-capture.ts';
 import { startReceiver } from '../server/test-support/webhook-receiver.ts';
 import { openHostPage } from './support/host-page.ts';

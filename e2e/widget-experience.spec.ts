@@ -5,7 +5,7 @@ import { build } from 'esbuild';
 import type { Browser, Frame } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCalculator } from '../calculators/index.ts';
-import type { RunningServers } from '../server/servers.ts';
+import type { RunningServers } from '../server/main/servers.ts';
 import { readPdf, renderPdfPage } from '../server/test-support/pdf-reader.ts';
 import {
   axeViolations,

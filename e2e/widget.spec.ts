@@ -1,7 +1,7 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCalculator } from '../calculators/index.ts';
-import type { RunningServers } from '../server/servers.ts';
+import type { RunningServers } from '../server/main/servers.ts';
 import { type HostPage, openHostPage } from './support/host-page.ts';
 import { launchChromium, startStack } from './support/stack.ts';
 

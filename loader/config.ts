@@ -1,4 +1,4 @@
-/** Written into loader.js by the embed host when it serves the file (server/embed-host.ts). */
+/** Written into loader.js by the embed host when it serves the file (server/infra/embed-host.ts). */
 export const API_URL_PLACEHOLDER = '__SVC_API_URL__';
 
 /** The look the host page asks for; passed to each iframe in its URL hash. */

@@ -1,4 +1,4 @@
-import type { PortalLicense } from '../server/routes/portal/portal-types.ts';
+import type { PortalLicense } from '../server/routes/portal/types.ts';
 
 const dateFmt = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium' });
 const dateTimeFmt = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'short' });

@@ -1,8 +1,8 @@
-import type { ConnectedApps, McpConsent } from '../server/routes/portal/portal-types.ts';
+import type { ConnectedApps, McpConsent } from '../server/routes/portal/types.ts';
 
 /**
  * The portal API's answers for MCP OAuth (issue 27), typed from the server's schemas
- * (server/routes/portal/portal-answers.ts): the consent request and the firm's connected apps.
+ * (server/routes/portal/answers.ts): the consent request and the firm's connected apps.
  */
 export type McpConsentRequest = McpConsent;
 export type ConnectedAppList = ConnectedApps;

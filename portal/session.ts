@@ -1,5 +1,5 @@
 import { signal } from '@preact/signals';
-import type { PortalSession } from '../server/routes/portal/portal-types.ts';
+import type { PortalSession } from '../server/routes/portal/types.ts';
 import { api, type PortalError, setCsrfToken } from './api.ts';
 
 /** undefined while loading; null when signed out. */

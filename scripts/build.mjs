@@ -26,7 +26,7 @@ const preactJsx = { jsx: { runtime: 'automatic', importSource: 'preact' } };
  * The stylesheet goes into a widget page as a `<style>` element: the page's script waits for its
  * stylesheet, so a separate file put one more request (over HTTP/1.1, a second connection) on the
  * way to `svc-ready`. The embed host allows exactly that element by its hash in the page's CSP
- * (server/embed-host.ts); no 'unsafe-inline'.
+ * (server/infra/embed-host.ts); no 'unsafe-inline'.
  * @type {import('vite').Plugin}
  */
 const inlineStylesheet = {

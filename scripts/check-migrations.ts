@@ -5,10 +5,10 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import config from '../drizzle.config.ts';
-import { repoRoot } from '../server/repo-root.ts';
+import { repoRoot } from '../server/infra/repo-root.ts';
 
 /**
- * `npm run db:check`: fails when server/db/schema.ts says something its migrations do not, i.e.
+ * `npm run db:check`: fails when server/db/engine/schema.ts says something its migrations do not, i.e.
  * when `npm run db:generate` would write a new file. It runs the same `drizzle-kit generate` (same
  * settings, from drizzle.config.ts) on a temporary copy of the migrations folder and reports what
  * appeared there. Offline: drizzle-kit compares schema.ts with the last snapshot, no database.
@@ -49,9 +49,9 @@ if (process.argv[1] && resolve(process.argv[1]) === resolve(import.meta.filename
   const { files, sql } = await pendingMigration();
   if (files.length) {
     console.error(
-      `server/db/schema.ts has changes no migration carries; \`npm run db:generate -- --name=what_changed\` would write ${files.join(', ')}:\n${sql}`,
+      `server/db/engine/schema.ts has changes no migration carries; \`npm run db:generate -- --name=what_changed\` would write ${files.join(', ')}:\n${sql}`,
     );
     process.exit(1);
   }
-  console.log('migrations are up to date with server/db/schema.ts');
+  console.log('migrations are up to date with server/db/engine/schema.ts');
 }

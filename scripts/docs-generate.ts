@@ -1,10 +1,10 @@
 /**
  * Writes the generated parts of docs/ (`npm run docs`): the configuration tables from
- * server/env.ts, the CLI reference from the CLI's own usage text, and the whole of
+ * server/infra/env.ts, the CLI reference from the CLI's own usage text, and the whole of
  * docs/rules-and-sources.md from the estate-tax rule catalog. A part of a page sits between
  * `<!-- generated:NAME -->` and `<!-- /generated:NAME -->`; the words around it are written by hand.
  * `--check` writes nothing and exits 1 when a part differs from what would be written
- * (server/docs.test.ts makes the same comparison in `npm test`).
+ * (server/checks/docs.test.ts makes the same comparison in `npm test`).
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -14,7 +14,7 @@ import { rulesMarkdown } from '../calculators/estate-tax/rules-markdown.ts';
 import { BACKUP_USAGE } from '../server/cli/backup-commands.ts';
 import { USAGE } from '../server/cli/commands.ts';
 import { SECRETS_USAGE } from '../server/cli/secrets-commands.ts';
-import { ENV_DOCS, ENV_SECTIONS, type EnvDoc, EnvSchema } from '../server/env.ts';
+import { ENV_DOCS, ENV_SECTIONS, type EnvDoc, EnvSchema } from '../server/infra/env.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
@@ -50,7 +50,7 @@ function defaultCell(name: string, doc: EnvDoc): string {
   return doc.unset ? `unset: ${doc.unset}` : 'unset';
 }
 
-/** One table per section of every variable `server/env.ts` reads, in the schema's order. */
+/** One table per section of every variable `server/infra/env.ts` reads, in the schema's order. */
 function configurationTables(): string {
   const entries = Object.entries(ENV_DOCS) as [string, EnvDoc][];
   return ENV_SECTIONS.map((section) => {

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Browser, BrowserContextOptions, Frame, Page } from 'playwright-core';
-import type { RunningServers } from '../../server/servers.ts';
+import type { RunningServers } from '../../server/main/servers.ts';
 
 /** The key a page puts in `data-key`: the publishable key once the stack has one, else the license key. */
 export function pageKey(stack: RunningServers): string {

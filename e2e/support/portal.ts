@@ -7,7 +7,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { SMTPServer } from 'smtp-server';
 import { expect } from 'vitest';
 import { type Challenge, solveChallenge } from '../../server/domain/leads/proof-of-work.ts';
-import type { RunningServers } from '../../server/servers.ts';
+import type { RunningServers } from '../../server/main/servers.ts';
 import { startStack } from '../../server/test-support/stack.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));

@@ -2,7 +2,7 @@ import { execSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { type Browser, chromium } from 'playwright-core';
-import type { RunningServers } from '../../server/servers.ts';
+import type { RunningServers } from '../../server/main/servers.ts';
 import { startStack as startServerStack } from '../../server/test-support/stack.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));

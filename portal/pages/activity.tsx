@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import type { ActivityEvent, ActivityPage as Page } from '../../server/routes/portal/portal-types.ts';
+import type { ActivityEvent, ActivityPage as Page } from '../../server/routes/portal/types.ts';
 import { api } from '../api.ts';
 import { Card, Empty, ErrorNote, Link, Loading, PageHeader } from '../components/ui.tsx';
 import { formatDateTime } from '../format.ts';

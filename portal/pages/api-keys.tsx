@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import type { ApiKey, ApiKeyList, CreatedApiKey } from '../../server/routes/portal/portal-types.ts';
+import type { ApiKey, ApiKeyList, CreatedApiKey } from '../../server/routes/portal/types.ts';
 import { api, type PortalError } from '../api.ts';
 import {
   Badge,

@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import type { ConnectRequest, RedirectTo } from '../../server/routes/portal/portal-types.ts';
+import type { ConnectRequest, RedirectTo } from '../../server/routes/portal/types.ts';
 import { api, type PortalError } from '../api.ts';
 import { ErrorNote, Loading } from '../components/ui.tsx';
 import { domainLabel } from '../format.ts';

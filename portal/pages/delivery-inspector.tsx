@@ -1,5 +1,5 @@
 import { useEffect, useRef } from 'preact/hooks';
-import type { Attempt, Delivery } from '../../server/routes/portal/portal-types.ts';
+import type { Attempt, Delivery } from '../../server/routes/portal/types.ts';
 import { Badge } from '../components/ui.tsx';
 import { formatDateTime } from '../format.ts';
 

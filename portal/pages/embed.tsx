@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
-import type { LicenseList } from '../../server/routes/portal/portal-types.ts';
+import type { LicenseList } from '../../server/routes/portal/types.ts';
 import { api } from '../api.ts';
 import { Card, CodeBlock, ErrorNote, PageHeader, TableWrap } from '../components/ui.tsx';
 import { CALCULATORS } from '../format.ts';

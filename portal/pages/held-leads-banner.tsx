@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import { defang } from '../../protocol/defang.ts';
 import { quarantineReasonLabel } from '../../protocol/quarantine.ts';
-import type { HeldLeads } from '../../server/routes/portal/portal-types.ts';
+import type { HeldLeads } from '../../server/routes/portal/types.ts';
 import { api, type PortalError } from '../api.ts';
 import { ErrorNote, Link } from '../components/ui.tsx';
 import { formatDateTime, plural } from '../format.ts';

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
-import type { InvitationOffer, SignedIn } from '../../server/routes/portal/portal-types.ts';
+import type { InvitationOffer, SignedIn } from '../../server/routes/portal/types.ts';
 import { api, type PortalError } from '../api.ts';
 import { ErrorNote, Loading } from '../components/ui.tsx';
 import { navigate } from '../router.ts';

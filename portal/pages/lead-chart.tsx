@@ -1,4 +1,4 @@
-import type { LeadChart as LeadChartData } from '../../server/routes/portal/portal-types.ts';
+import type { LeadChart as LeadChartData } from '../../server/routes/portal/types.ts';
 import { TableWrap } from '../components/ui.tsx';
 import { calculatorName, formatDate, plural } from '../format.ts';
 

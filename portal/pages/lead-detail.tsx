@@ -2,7 +2,7 @@ import { useState } from 'preact/hooks';
 import { stateName } from '../../calculators/limits.ts';
 import { defang } from '../../protocol/defang.ts';
 import { quarantineReasonLabel } from '../../protocol/quarantine.ts';
-import type { LeadDetail as Detail } from '../../server/routes/portal/portal-types.ts';
+import type { LeadDetail as Detail } from '../../server/routes/portal/types.ts';
 import { api, type PortalError } from '../api.ts';
 import { ConfirmDialog } from '../components/confirm-dialog.tsx';
 import { Badge, Card, ErrorNote, Link, Loading, PageHeader } from '../components/ui.tsx';

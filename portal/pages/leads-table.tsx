@@ -1,6 +1,6 @@
 import { stateName } from '../../calculators/limits.ts';
 import { defang } from '../../protocol/defang.ts';
-import type { PortalLead } from '../../server/routes/portal/portal-types.ts';
+import type { PortalLead } from '../../server/routes/portal/types.ts';
 import { Badge, Link, TableWrap } from '../components/ui.tsx';
 import { calculatorName, formatDateTime } from '../format.ts';
 

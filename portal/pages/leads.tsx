@@ -4,7 +4,7 @@ import type {
   LeadChart as LeadChartData,
   LeadPage as Page,
   PortalLead,
-} from '../../server/routes/portal/portal-types.ts';
+} from '../../server/routes/portal/types.ts';
 import { api, type PortalError } from '../api.ts';
 import { Card, Empty, ErrorNote, Loading, PageHeader } from '../components/ui.tsx';
 import { CALCULATORS, plural } from '../format.ts';

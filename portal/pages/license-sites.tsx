@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import type { PortalLicense } from '../../server/routes/portal/portal-types.ts';
+import type { PortalLicense } from '../../server/routes/portal/types.ts';
 import { api } from '../api.ts';
 import { useAction } from '../components/action.ts';
 import { Empty, ErrorNote, TableWrap } from '../components/ui.tsx';

@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import type { BillingOptions, LicenseList, PortalLicense } from '../../server/routes/portal/portal-types.ts';
+import type { BillingOptions, LicenseList, PortalLicense } from '../../server/routes/portal/types.ts';
 import { api } from '../api.ts';
 import { useAction } from '../components/action.ts';
 import { Badge, Card, Empty, ErrorNote, Loading, PageHeader } from '../components/ui.tsx';

@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import type { SignedIn } from '../../server/routes/portal/portal-types.ts';
+import type { SignedIn } from '../../server/routes/portal/types.ts';
 import { api, type PortalError } from '../api.ts';
 import { ErrorNote } from '../components/ui.tsx';
 import { navigate } from '../router.ts';

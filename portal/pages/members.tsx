@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import type { InvitationList, Invited, Member, MemberList } from '../../server/routes/portal/portal-types.ts';
+import type { InvitationList, Invited, Member, MemberList } from '../../server/routes/portal/types.ts';
 import { api, type PortalError } from '../api.ts';
 import { Badge, Card, ErrorNote, Loading, PageHeader, TableWrap } from '../components/ui.tsx';
 import { formatRelative } from '../format.ts';

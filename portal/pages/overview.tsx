@@ -1,4 +1,4 @@
-import type { Overview } from '../../server/routes/portal/portal-types.ts';
+import type { Overview } from '../../server/routes/portal/types.ts';
 import { api } from '../api.ts';
 import { Card, Empty, ErrorNote, Link, Loading, PageHeader } from '../components/ui.tsx';
 import { licenseStatusWords, plural, STATUS_TONE } from '../format.ts';

@@ -6,7 +6,7 @@ import type {
   PasskeyRegistrationOptions,
   SessionList,
   SessionRow,
-} from '../../server/routes/portal/portal-types.ts';
+} from '../../server/routes/portal/types.ts';
 import { api, PortalError } from '../api.ts';
 import { Card, Empty, ErrorNote, Loading, PageHeader } from '../components/ui.tsx';
 import { formatDate, formatRelative } from '../format.ts';

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
-import type { FirmSettings } from '../../server/routes/portal/portal-types.ts';
+import type { FirmSettings } from '../../server/routes/portal/types.ts';
 import { api } from '../api.ts';
 import { useAction } from '../components/action.ts';
 import { Badge, Card, ErrorNote, Loading, PageHeader } from '../components/ui.tsx';

@@ -1,6 +1,6 @@
 import { startAuthentication } from '@simplewebauthn/browser';
 import { useState } from 'preact/hooks';
-import type { PasskeySignInOptions, SignedIn } from '../../server/routes/portal/portal-types.ts';
+import type { PasskeySignInOptions, SignedIn } from '../../server/routes/portal/types.ts';
 import { api, PortalError } from '../api.ts';
 import { ErrorNote } from '../components/ui.tsx';
 import { navigate } from '../router.ts';

@@ -1,5 +1,5 @@
 import { defang } from '../../protocol/defang.ts';
-import type { OneLead, PortalLead } from '../../server/routes/portal/portal-types.ts';
+import type { OneLead, PortalLead } from '../../server/routes/portal/types.ts';
 import { api, type PortalError } from '../api.ts';
 import { type LeadStatus, NEXT_STATUSES, StatusBadge } from './leads-table.tsx';
 

@@ -4,7 +4,7 @@ import type {
   DeliveryList,
   Endpoint,
   EndpointWithSecret,
-} from '../../server/routes/portal/portal-types.ts';
+} from '../../server/routes/portal/types.ts';
 import { api } from '../api.ts';
 import { useAction } from '../components/action.ts';
 import { Badge, CopyButton, Empty, ErrorNote, TableWrap } from '../components/ui.tsx';

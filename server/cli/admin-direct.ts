@@ -1,16 +1,16 @@
-import { createApp } from '../app.ts';
-import { migrate } from '../db/migrate.ts';
-import { openConfiguredDatabase } from '../db/open-data-dir.ts';
+import { migrate } from '../db/engine/migrate.ts';
+import { openConfiguredDatabase } from '../db/engine/open-data-dir.ts';
 import { ensurePublishableKeys } from '../domain/licensing/keys.ts';
-import type { Config } from '../env.ts';
-import { createRateLimiter } from '../http/rate-limiter.ts';
+import { createRateLimiter } from '../http/rate-limit/rate-limiter.ts';
+import type { Config } from '../infra/env.ts';
+import { silentLogger } from '../infra/logger.ts';
+import { createRedisClient } from '../infra/redis-client.ts';
 import { systemClock } from '../lib/clock.ts';
-import { silentLogger } from '../logger.ts';
-import { createRedisClient } from '../redis-client.ts';
-import { createAdminRoutes } from '../routes/admin.ts';
-import { createAdminUserRoutes } from '../routes/admin-users.ts';
+import { createApp } from '../main/app.ts';
+import { createServices } from '../main/services.ts';
+import { createAdminRoutes } from '../routes/admin/index.ts';
+import { createAdminUserRoutes } from '../routes/admin/users.ts';
 import { loadSecretKey } from '../secrets/secret-key.ts';
-import { createServices } from '../services.ts';
 import { type AdminTransport, request } from './admin-transport.ts';
 
 /**

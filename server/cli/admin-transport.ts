@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { loadAdminToken, serverInfoFile } from '../admin-token.ts';
-import type { Config } from '../env.ts';
+import { loadAdminToken, serverInfoFile } from '../infra/admin-token.ts';
+import type { Config } from '../infra/env.ts';
 
 export interface AdminTransport {
   mode: 'server' | 'direct';

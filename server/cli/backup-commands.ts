@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
-import { loadAdminToken } from '../admin-token.ts';
-import { acquireDataDirLock, DataDirInUseError, type DataDirLock } from '../db/data-dir-lock.ts';
-import type { Config } from '../env.ts';
+import { acquireDataDirLock, DataDirInUseError, type DataDirLock } from '../db/engine/data-dir-lock.ts';
+import { loadAdminToken } from '../infra/admin-token.ts';
+import type { Config } from '../infra/env.ts';
 import { systemClock } from '../lib/clock.ts';
 import { loadSecretKey } from '../secrets/secret-key.ts';
 import { reachServer } from './admin-transport.ts';
@@ -41,8 +41,8 @@ async function backup(config: Config, file: string): Promise<string> {
   }
   // The database layer (PGlite, drizzle) is loaded only when this process opens the database.
   const [{ createDatabase }, { backupEmbedded }] = await Promise.all([
-    import('../db/database.ts'),
-    import('../db/backup.ts'),
+    import('../db/engine/database.ts'),
+    import('../db/engine/backup.ts'),
   ]);
   const lock = await acquireDataDirLock(config.DATA_DIR);
   const database = await createDatabase({ dataDir: `${config.DATA_DIR}/pglite` });
@@ -67,7 +67,7 @@ async function restore(config: Config, file: string): Promise<string> {
   }
   try {
     const secretKey = loadSecretKey({ secretKey: config.SECRET_KEY, dataDir: config.DATA_DIR });
-    const { restoreEmbedded } = await import('../db/backup.ts');
+    const { restoreEmbedded } = await import('../db/engine/backup.ts');
     const { previous } = await restoreEmbedded({
       dataDir: config.DATA_DIR,
       file,

@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { parseOverlap } from '../domain/licensing/keys.ts';
 import type {
   AdminAccountCreated,
   AdminApiKeyCreated,
@@ -9,8 +10,7 @@ import type {
   AdminInvite,
   AdminKeyRolled,
   AdminKeyRotation,
-} from '../api-types.ts';
-import { parseOverlap } from '../domain/licensing/keys.ts';
+} from '../routes/api-types.ts';
 import { DELIVERY_OPTIONS, DELIVERY_USAGE, deliveryRequest } from './delivery-commands.ts';
 import {
   LIFECYCLE_OPTIONS,

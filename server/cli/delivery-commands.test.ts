@@ -2,7 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAdminRoutes } from '../routes/admin.ts';
+import { createAdminRoutes } from '../routes/admin/index.ts';
 import { runCli } from '../test-support/cli.ts';
 import { createTestContext, type TestContext } from '../test-support/services.ts';
 import { parseCli, toRequest, UsageError } from './commands.ts';

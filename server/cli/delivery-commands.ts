@@ -1,3 +1,4 @@
+import { parseOverlap } from '../domain/licensing/keys.ts';
 import type {
   AdminAccountClosure,
   AdminDeleted,
@@ -9,8 +10,7 @@ import type {
   AdminWebhookEndpoint,
   AdminWebhookEndpoints,
   AdminWebhookEndpointWithSecret,
-} from '../api-types.ts';
-import { parseOverlap } from '../domain/licensing/keys.ts';
+} from '../routes/api-types.ts';
 import type { CliRequest } from './commands.ts';
 import { rendering } from './rendering.ts';
 

@@ -2,7 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadConfig } from '../env.ts';
+import { loadConfig } from '../infra/env.ts';
 import { runCli } from '../test-support/cli.ts';
 import { startStack } from '../test-support/stack.ts';
 import { type AdminTransport, connectAdmin } from './admin-transport.ts';

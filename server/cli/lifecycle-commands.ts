@@ -5,7 +5,7 @@ import type {
   AdminLicenseCreated,
   AdminLicenseDetail,
   AdminLicenseList,
-} from '../api-types.ts';
+} from '../routes/api-types.ts';
 import type { CliRequest } from './commands.ts';
 import { rendering } from './rendering.ts';
 

@@ -1,4 +1,4 @@
-import { ConfigError, loadConfig } from '../env.ts';
+import { ConfigError, loadConfig } from '../infra/env.ts';
 import { connectAdmin } from './admin-transport.ts';
 import { BACKUP_USAGE, runBackupCommand } from './backup-commands.ts';
 import { parseCli, toRequest, USAGE, UsageError } from './commands.ts';

@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { DataDirInUseError } from '../db/data-dir-lock.ts';
-import { migrate } from '../db/migrate.ts';
-import { openConfiguredDatabase } from '../db/open-data-dir.ts';
-import type { Config } from '../env.ts';
+import { DataDirInUseError } from '../db/engine/data-dir-lock.ts';
+import { migrate } from '../db/engine/migrate.ts';
+import { openConfiguredDatabase } from '../db/engine/open-data-dir.ts';
+import type { Config } from '../infra/env.ts';
 import { type RotationCounts, rotateSecretKey } from '../secrets/rotate-secret-key.ts';
 import { loadSecretKey } from '../secrets/secret-key.ts';
 

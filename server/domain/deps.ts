@@ -1,4 +1,4 @@
-import type { Db } from '../db/database.ts';
+import type { Db } from '../db/engine/database.ts';
 import type { Clock } from '../lib/clock.ts';
 import type { LookupCaches } from './caches/lookup-caches.ts';
 import type { TokenService } from './credentials/tokens.ts';

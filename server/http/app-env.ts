@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import type { PortalPrincipal } from '../domain/accounts/portal-deps.ts';
 import type { Principal } from '../domain/credentials/principal.ts';
-import type { RateDecision } from './rate-limiter.ts';
+import type { RateDecision } from './rate-limit/rate-limiter.ts';
 
 /** Per-request variables shared by the middleware chain and handlers. */
 interface AppVariables {

@@ -1,7 +1,7 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
 import { AppError } from '../lib/errors.ts';
 import type { AppEnv } from './app-env.ts';
-import { zodIssues } from './error-handler.ts';
+import { zodIssues } from './errors/error-handler.ts';
 
 /**
  * A router whose zod validation failures become INVALID_REQUEST with field-level details, so

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunningServers } from '../servers.ts';
+import type { RunningServers } from '../main/servers.ts';
 import { startStack } from '../test-support/stack.ts';
 
 /**

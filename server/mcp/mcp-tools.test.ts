@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { newId } from '../db/ids.ts';
-import { insertLead } from '../db/leads-repo.ts';
-import { insertResult } from '../db/results-repo.ts';
-import { apiKeys, auditEvents, leads } from '../db/schema.ts';
+import { newId } from '../db/engine/ids.ts';
+import { apiKeys, auditEvents, leads } from '../db/engine/schema.ts';
+import { insertLead } from '../db/repos/leads-repo.ts';
+import { insertResult } from '../db/repos/results-repo.ts';
 import { invalidateCaches } from '../domain/caches/lookup-caches.ts';
 import { seedDemoLeads } from '../domain/demo/leads.ts';
 import { COUNT_CAP } from '../domain/leads/lead-query.ts';

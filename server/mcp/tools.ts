@@ -1,8 +1,8 @@
 import { McpServer } from '@modelcontextprotocol/server';
 import type { Logger } from 'pino';
 import type { z } from 'zod';
-import type { LeadWithResult } from '../db/lead-search-repo.ts';
-import type { ResultRow } from '../db/results-repo.ts';
+import type { LeadWithResult } from '../db/repos/lead-search-repo.ts';
+import type { ResultRow } from '../db/repos/results-repo.ts';
 import { directoryStats } from '../domain/leads/directory-stats.ts';
 import { leadConsent } from '../domain/leads/lead-consent.ts';
 import {

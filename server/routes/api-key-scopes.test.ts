@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { newId } from '../db/ids.ts';
-import { insertLead } from '../db/leads-repo.ts';
+import { newId } from '../db/engine/ids.ts';
+import { insertLead } from '../db/repos/leads-repo.ts';
 import { createApiKey } from '../domain/accounts/api-keys.ts';
 import type { ApiKeyScope } from '../domain/credentials/scopes.ts';
 import { createTestContext, type TestContext } from '../test-support/services.ts';
-import { createAdminRoutes } from './admin.ts';
+import { createAdminRoutes } from './admin/index.ts';
 
 let t: TestContext;
 const ADMIN = 'admin-token-for-scope-tests-0123456789abcdef';

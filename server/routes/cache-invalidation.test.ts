@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { outboxEvents } from '../db/schema.ts';
+import { outboxEvents } from '../db/engine/schema.ts';
 import { listApiKeys, revokeApiKey } from '../domain/accounts/api-keys.ts';
 import { closeAccount } from '../domain/accounts/closure.ts';
 import { updateAccount } from '../domain/accounts/settings.ts';

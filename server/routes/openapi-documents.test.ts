@@ -2,9 +2,9 @@ import { Validator } from '@seriousme/openapi-schema-validator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHotBackup } from '../domain/backup/hot-backup.ts';
 import { createTestContext, type TestContext } from '../test-support/services.ts';
-import { createAdminRoutes } from './admin.ts';
-import { createBackupRoutes } from './admin-backup.ts';
-import { createAdminUserRoutes } from './admin-users.ts';
+import { createBackupRoutes } from './admin/backup.ts';
+import { createAdminRoutes } from './admin/index.ts';
+import { createAdminUserRoutes } from './admin/users.ts';
 import { API_DOCUMENTS, type ApiDocumentName } from './openapi-documents.ts';
 import operationIds from './operation-ids.json' with { type: 'json' };
 

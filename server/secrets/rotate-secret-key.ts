@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
-import { type Db, withTransaction } from '../db/database.ts';
-import { secrets, signingKeys, webhookEndpoints } from '../db/schema.ts';
+import { type Db, withTransaction } from '../db/engine/database.ts';
+import { secrets, signingKeys, webhookEndpoints } from '../db/engine/schema.ts';
 import { encrypt } from './encryption.ts';
 import { openSecret } from './secret-store.ts';
 

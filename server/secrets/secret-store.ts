@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
-import type { Db } from '../db/database.ts';
-import { secrets } from '../db/schema.ts';
+import type { Db } from '../db/engine/database.ts';
+import { secrets } from '../db/engine/schema.ts';
 import { decrypt, encrypt } from './encryption.ts';
 
 /** The secret key in use cannot open what the database holds: wrong SECRET_KEY or foreign key file. */

@@ -1,8 +1,8 @@
-import type { AppDeps } from '../app.ts';
-import { loadConfig } from '../env.ts';
-import { createRateLimiter } from '../http/rate-limiter.ts';
+import { createRateLimiter } from '../http/rate-limit/rate-limiter.ts';
+import { loadConfig } from '../infra/env.ts';
+import { silentLogger } from '../infra/logger.ts';
 import { createFixedClock } from '../lib/clock.ts';
-import { silentLogger } from '../logger.ts';
+import type { AppDeps } from '../main/app.ts';
 
 /** Deps for HTTP-core tests: no database behind it (ping succeeds), frozen clock, silent logs. */
 export function coreDeps(overrides: Partial<AppDeps> = {}, env: Record<string, string> = {}): AppDeps {

@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fingerprint } from '../../scripts/fingerprint.mjs';
-import { repoRoot } from '../repo-root.ts';
+import { repoRoot } from '../infra/repo-root.ts';
 
 /**
  * Test processes (`startServerProcess`, `runCli`, the crash tests) run the server as `npm start`
@@ -20,7 +20,7 @@ const CONFIGS = ['tsconfig.base.json', 'tsconfig.build.json', 'package-lock.json
 
 const outDir = () => join(repoRoot(), '.tmp', 'test-server');
 
-/** The compiled counterpart of a source file, e.g. `server/index.ts` → `.tmp/test-server/server/index.js`. */
+/** The compiled counterpart of a source file, e.g. `server/main/index.ts` → `.tmp/test-server/server/main/index.js`. */
 export function compiledPath(source: string): string {
   return join(outDir(), source.replace(/\.ts$/, '.js'));
 }

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { sql } from 'drizzle-orm';
-import { createDatabase, type Database } from '../db/database.ts';
-import { migrate } from '../db/migrate.ts';
+import { createDatabase, type Database } from '../db/engine/database.ts';
+import { migrate } from '../db/engine/migrate.ts';
 import { templatePath } from './pglite-template.ts';
 
 let template: Blob | undefined;

@@ -1,8 +1,8 @@
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { PGlite } from '@electric-sql/pglite';
-import { createDatabase } from '../db/database.ts';
-import { migrate } from '../db/migrate.ts';
+import { createDatabase } from '../db/engine/database.ts';
+import { migrate } from '../db/engine/migrate.ts';
 import { removeStaleTemplates, templateDataDirPath, templatePath } from './pglite-template.ts';
 
 /**

@@ -2,8 +2,8 @@ import { createHash } from 'node:crypto';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { migrationFiles } from '../db/migrate.ts';
-import { repoRoot } from '../repo-root.ts';
+import { migrationFiles } from '../db/engine/migrate.ts';
+import { repoRoot } from '../infra/repo-root.ts';
 
 const PREFIX = 'pglite-template-';
 

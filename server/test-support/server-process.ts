@@ -22,7 +22,7 @@ export interface ProcessEnd {
 }
 
 /**
- * Runs the server (`server/index.ts`, compiled as `npm start` runs it: compiled-server.ts) as its
+ * Runs the server (`server/main/index.ts`, compiled as `npm start` runs it: compiled-server.ts) as its
  * own process with `env` over the test's environment, on OS-chosen loopback ports and (unless
  * `DATA_DIR` is given) a fresh data directory holding a copy of the migrated template database.
  * Returns once it listens, or rejects with its last output when it exits or does not start within
@@ -85,7 +85,7 @@ function spawnServer(env: Record<string, string>, options: SpawnOptions = {}): O
   const [command, ...args] = [
     ...(options.prefix ?? []),
     process.execPath,
-    ...compiledArgs('server/index.ts'),
+    ...compiledArgs('server/main/index.ts'),
   ];
   const child = spawn(command!, args, {
     env: {

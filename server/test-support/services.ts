@@ -1,15 +1,15 @@
 import { randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
-import type { Database } from '../db/database.ts';
+import type { Database } from '../db/engine/database.ts';
 import { createAccount } from '../domain/accounts/accounts.ts';
 import { createApiKey } from '../domain/accounts/api-keys.ts';
 import type { ApiKeyScope } from '../domain/credentials/scopes.ts';
 import { createLicense, type NewLicenseInput } from '../domain/licensing/licenses.ts';
-import { loadConfig } from '../env.ts';
+import { loadConfig } from '../infra/env.ts';
+import { silentLogger } from '../infra/logger.ts';
 import { createFixedClock } from '../lib/clock.ts';
-import { silentLogger } from '../logger.ts';
+import { createApiApp, createServices, type Services } from '../main/services.ts';
 import { loadSecretKey } from '../secrets/secret-key.ts';
-import { createApiApp, createServices, type Services } from '../services.ts';
 import { createTestDatabase } from './db.ts';
 import { mintAltcha } from './pow.ts';
 

@@ -1,8 +1,8 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { loadConfig } from '../env.ts';
-import { type RunningServers, startServers } from '../servers.ts';
+import { loadConfig } from '../infra/env.ts';
+import { type RunningServers, startServers } from '../main/servers.ts';
 import { startFromTemplate } from './pglite-template.ts';
 
 /**

@@ -1,6 +1,7 @@
 /** Firm accounts, as the admin CLI, the admin API and the demo seed create them. */
-import { findAccountById, insertAccount } from '../../db/accounts-repo.ts';
-import { newId } from '../../db/ids.ts';
+
+import { newId } from '../../db/engine/ids.ts';
+import { findAccountById, insertAccount } from '../../db/repos/accounts-repo.ts';
 import { AppError } from '../../lib/errors.ts';
 import type { LicensingDeps } from '../deps.ts';
 

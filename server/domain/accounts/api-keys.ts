@@ -1,10 +1,10 @@
+import { newId } from '../../db/engine/ids.ts';
 import {
   insertApiKey,
   listApiKeysByAccount,
   revokeApiKey as revokeApiKeyRow,
-} from '../../db/api-keys-repo.ts';
-import { recordAudit } from '../../db/audit-repo.ts';
-import { newId } from '../../db/ids.ts';
+} from '../../db/repos/api-keys-repo.ts';
+import { recordAudit } from '../../db/repos/audit-repo.ts';
 import { AppError } from '../../lib/errors.ts';
 import { invalidateCaches } from '../caches/lookup-caches.ts';
 import { generateApiKey, hmacSecret, lastFour } from '../credentials/formats.ts';

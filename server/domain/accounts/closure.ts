@@ -1,13 +1,13 @@
+import { withTransaction } from '../../db/engine/database.ts';
 import {
   closuresDue,
   deleteAccountRows,
   mailFilesOfAccount,
   openClosure,
   stopAccountActivity,
-} from '../../db/account-closure-repo.ts';
-import { findAccountById } from '../../db/accounts-repo.ts';
-import { recordAudit } from '../../db/audit-repo.ts';
-import { withTransaction } from '../../db/database.ts';
+} from '../../db/repos/account-closure-repo.ts';
+import { findAccountById } from '../../db/repos/accounts-repo.ts';
+import { recordAudit } from '../../db/repos/audit-repo.ts';
 import { AppError } from '../../lib/errors.ts';
 import { invalidateCaches } from '../caches/lookup-caches.ts';
 import type { DeliveryDeps } from '../delivery/deps.ts';
@@ -51,7 +51,7 @@ export async function closeAccount(deps: Deps, accountId: string, actor = 'admin
 }
 
 // Which tables an account's deletion empties, and the deletion itself, live with the queries.
-export { ACCOUNT_DATA_TABLES } from '../../db/account-closure-repo.ts';
+export { ACCOUNT_DATA_TABLES } from '../../db/repos/account-closure-repo.ts';
 
 /** Deletes the accounts whose grace period is over; one audit line each, with the id only. */
 export async function purgeClosedAccounts(deps: Deps): Promise<number> {

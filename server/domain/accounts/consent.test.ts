@@ -3,11 +3,11 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { insertAccount } from '../../db/accounts-repo.ts';
-import type { Database } from '../../db/database.ts';
-import { newId } from '../../db/ids.ts';
-import { migrationsDir, splitStatements } from '../../db/migrate.ts';
-import { consentVersions } from '../../db/schema.ts';
+import type { Database } from '../../db/engine/database.ts';
+import { newId } from '../../db/engine/ids.ts';
+import { migrationsDir, splitStatements } from '../../db/engine/migrate.ts';
+import { consentVersions } from '../../db/engine/schema.ts';
+import { insertAccount } from '../../db/repos/accounts-repo.ts';
 import { createFixedClock } from '../../lib/clock.ts';
 import { createTestDatabase } from '../../test-support/db.ts';
 import {

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
-import { findCurrentConsent, insertConsentVersion } from '../../db/consent-versions-repo.ts';
-import type { Db } from '../../db/database.ts';
-import { newId } from '../../db/ids.ts';
+import type { Db } from '../../db/engine/database.ts';
+import { newId } from '../../db/engine/ids.ts';
+import { findCurrentConsent, insertConsentVersion } from '../../db/repos/consent-versions-repo.ts';
 import type { Clock } from '../../lib/clock.ts';
 
 /**
@@ -28,7 +28,7 @@ export {
   findConsentVersion,
   findCurrentConsent,
   listConsentVersions,
-} from '../../db/consent-versions-repo.ts';
+} from '../../db/repos/consent-versions-repo.ts';
 
 /**
  * Records `text` as the firm's new consent version, unless it equals the one in force (then that one

@@ -1,9 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { html } from 'hono/html';
-import { findAccountById } from '../../db/accounts-repo.ts';
-import { recordAudit } from '../../db/audit-repo.ts';
-import { withTransaction } from '../../db/database.ts';
-import { newId } from '../../db/ids.ts';
+import { withTransaction } from '../../db/engine/database.ts';
+import { newId } from '../../db/engine/ids.ts';
+import type { MembershipRole } from '../../db/engine/schema.ts';
+import { findAccountById } from '../../db/repos/accounts-repo.ts';
+import { recordAudit } from '../../db/repos/audit-repo.ts';
 import {
   closeInvitation,
   closeOpenInvitations,
@@ -12,10 +13,9 @@ import {
   insertInvitation,
   listOpenInvitations,
   lockInvitationCounters,
-} from '../../db/invitations-repo.ts';
-import { insertPortalMail } from '../../db/portal-mails-repo.ts';
-import type { MembershipRole } from '../../db/schema.ts';
-import { findMembership, putMembership, upsertUser } from '../../db/users-repo.ts';
+} from '../../db/repos/invitations-repo.ts';
+import { insertPortalMail } from '../../db/repos/portal-mails-repo.ts';
+import { findMembership, putMembership, upsertUser } from '../../db/repos/users-repo.ts';
 import { AppError } from '../../lib/errors.ts';
 import { htmlText } from '../../lib/html.ts';
 import { oneLine } from '../../mail/one-line.ts';

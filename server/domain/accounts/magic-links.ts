@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { html } from 'hono/html';
-import { newId } from '../../db/ids.ts';
-import { claimMagicLink, insertMagicLink } from '../../db/portal-sessions-repo.ts';
-import type { UserRow } from '../../db/users-repo.ts';
+import { newId } from '../../db/engine/ids.ts';
+import { claimMagicLink, insertMagicLink } from '../../db/repos/portal-sessions-repo.ts';
+import type { UserRow } from '../../db/repos/users-repo.ts';
 import { AppError } from '../../lib/errors.ts';
 import { htmlText } from '../../lib/html.ts';
 import { hmacSecret, toBase62 } from '../credentials/formats.ts';

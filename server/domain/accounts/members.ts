@@ -1,11 +1,11 @@
-import { findAccountById } from '../../db/accounts-repo.ts';
-import { recordAudit } from '../../db/audit-repo.ts';
-import { withTransaction } from '../../db/database.ts';
-import { newId } from '../../db/ids.ts';
-import { closeOpenInvitations } from '../../db/invitations-repo.ts';
-import { insertPortalMail } from '../../db/portal-mails-repo.ts';
-import { revokeSessionsInAccount } from '../../db/portal-sessions-repo.ts';
-import type { MembershipRole } from '../../db/schema.ts';
+import { withTransaction } from '../../db/engine/database.ts';
+import { newId } from '../../db/engine/ids.ts';
+import type { MembershipRole } from '../../db/engine/schema.ts';
+import { findAccountById } from '../../db/repos/accounts-repo.ts';
+import { recordAudit } from '../../db/repos/audit-repo.ts';
+import { closeOpenInvitations } from '../../db/repos/invitations-repo.ts';
+import { insertPortalMail } from '../../db/repos/portal-mails-repo.ts';
+import { revokeSessionsInAccount } from '../../db/repos/portal-sessions-repo.ts';
 import {
   deleteMembership,
   findMembership,
@@ -17,7 +17,7 @@ import {
   putMembership,
   setMembershipRole,
   upsertUser,
-} from '../../db/users-repo.ts';
+} from '../../db/repos/users-repo.ts';
 import { AppError } from '../../lib/errors.ts';
 import { oneLine } from '../../mail/one-line.ts';
 import { endGrants } from '../oauth/grants.ts';

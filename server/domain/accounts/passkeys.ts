@@ -1,6 +1,6 @@
 import type { AuthenticationResponseJSON, RegistrationResponseJSON } from '@simplewebauthn/server';
-import { recordAudit } from '../../db/audit-repo.ts';
-import { newId } from '../../db/ids.ts';
+import { newId } from '../../db/engine/ids.ts';
+import { recordAudit } from '../../db/repos/audit-repo.ts';
 import {
   claimChallenge,
   deletePasskey,
@@ -9,7 +9,7 @@ import {
   insertPasskey,
   listPasskeysOfUser,
   updatePasskeyUse,
-} from '../../db/portal-sessions-repo.ts';
+} from '../../db/repos/portal-sessions-repo.ts';
 import { AppError } from '../../lib/errors.ts';
 import type { PortalDeps, PortalPrincipal } from './portal-deps.ts';
 

@@ -1,7 +1,7 @@
 import { createHmac, randomBytes } from 'node:crypto';
-import { findAccountById } from '../../db/accounts-repo.ts';
-import { recordAudit } from '../../db/audit-repo.ts';
-import { newId } from '../../db/ids.ts';
+import { newId } from '../../db/engine/ids.ts';
+import { findAccountById } from '../../db/repos/accounts-repo.ts';
+import { recordAudit } from '../../db/repos/audit-repo.ts';
 import {
   findLiveSession,
   insertPortalSession,
@@ -10,8 +10,13 @@ import {
   revokeSessionByToken,
   setSessionAccount,
   touchSession,
-} from '../../db/portal-sessions-repo.ts';
-import { findMembership, findUserById, listMembershipsOfUser, touchUserSignIn } from '../../db/users-repo.ts';
+} from '../../db/repos/portal-sessions-repo.ts';
+import {
+  findMembership,
+  findUserById,
+  listMembershipsOfUser,
+  touchUserSignIn,
+} from '../../db/repos/users-repo.ts';
 import { safeEqual } from '../../lib/constant-time.ts';
 import { AppError } from '../../lib/errors.ts';
 import { hmacSecret, toBase62 } from '../credentials/formats.ts';

@@ -1,14 +1,14 @@
 import { z } from 'zod';
+import type { Db } from '../../db/engine/database.ts';
 import {
   type AccountChanges,
   type AccountRow,
   findAccountById,
   listAccounts as listAccountRows,
   updateAccount as updateAccountRow,
-} from '../../db/accounts-repo.ts';
-import { recordAudit } from '../../db/audit-repo.ts';
-import type { Db } from '../../db/database.ts';
-import { listLicensesByAccount } from '../../db/licenses-repo.ts';
+} from '../../db/repos/accounts-repo.ts';
+import { recordAudit } from '../../db/repos/audit-repo.ts';
+import { listLicensesByAccount } from '../../db/repos/licenses-repo.ts';
 import { invalidateCaches } from '../caches/lookup-caches.ts';
 import type { LicensingDeps } from '../deps.ts';
 import { type ActingAs, diff, notFound } from '../licensing/lifecycle.ts';

@@ -1,6 +1,6 @@
-import { newId } from '../../db/ids.ts';
-import { claimPortalMails, insertPortalMail, settlePortalMail } from '../../db/portal-mails-repo.ts';
-import { findUserByEmail, listMembershipsOfUser } from '../../db/users-repo.ts';
+import { newId } from '../../db/engine/ids.ts';
+import { claimPortalMails, insertPortalMail, settlePortalMail } from '../../db/repos/portal-mails-repo.ts';
+import { findUserByEmail, listMembershipsOfUser } from '../../db/repos/users-repo.ts';
 import { mintLink, safeNextPath, sendLink } from './magic-links.ts';
 import { normalizeEmail, type PortalDeps } from './portal-deps.ts';
 

@@ -1,7 +1,7 @@
-import { hasAudit, recordAudit } from '../../db/audit-repo.ts';
-import { claimAuthCode, findAuthCodeByHmac, insertAuthCode } from '../../db/auth-codes-repo.ts';
-import { newId } from '../../db/ids.ts';
-import { revokeFamily } from '../../db/refresh-tokens-repo.ts';
+import { newId } from '../../db/engine/ids.ts';
+import { hasAudit, recordAudit } from '../../db/repos/audit-repo.ts';
+import { claimAuthCode, findAuthCodeByHmac, insertAuthCode } from '../../db/repos/auth-codes-repo.ts';
+import { revokeFamily } from '../../db/repos/refresh-tokens-repo.ts';
 import { AppError } from '../../lib/errors.ts';
 import { invalidateCaches } from '../caches/lookup-caches.ts';
 import { generateOpaqueToken, hmacSecret } from '../credentials/formats.ts';

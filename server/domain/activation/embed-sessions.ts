@@ -1,7 +1,7 @@
 import { calculators, isCalculatorSlug } from '../../../calculators/index.ts';
-import { hasAuditSince, recordAudit } from '../../db/audit-repo.ts';
-import { newId } from '../../db/ids.ts';
-import type { LicenseRow } from '../../db/licenses-repo.ts';
+import { newId } from '../../db/engine/ids.ts';
+import { hasAuditSince, recordAudit } from '../../db/repos/audit-repo.ts';
+import type { LicenseRow } from '../../db/repos/licenses-repo.ts';
 import { AppError } from '../../lib/errors.ts';
 import { ensureCurrentConsent } from '../accounts/consent.ts';
 import { cachedAccount } from '../caches/cached-lookups.ts';

@@ -1,13 +1,13 @@
-import { touchActivation } from '../../db/activations-repo.ts';
-import { recordAudit } from '../../db/audit-repo.ts';
-import type { Db } from '../../db/database.ts';
-import { newId } from '../../db/ids.ts';
+import type { Db } from '../../db/engine/database.ts';
+import { newId } from '../../db/engine/ids.ts';
+import { touchActivation } from '../../db/repos/activations-repo.ts';
+import { recordAudit } from '../../db/repos/audit-repo.ts';
 import {
   claimRefreshToken,
   findRefreshToken,
   findRefreshTokenByHmac,
   revokeFamily,
-} from '../../db/refresh-tokens-repo.ts';
+} from '../../db/repos/refresh-tokens-repo.ts';
 import { AppError } from '../../lib/errors.ts';
 import { invalidateCaches } from '../caches/lookup-caches.ts';
 import { hmacSecret } from '../credentials/formats.ts';

@@ -1,10 +1,10 @@
-import { releaseActivation } from '../../db/activations-repo.ts';
-import type { Db } from '../../db/database.ts';
+import type { Db } from '../../db/engine/database.ts';
+import { releaseActivation } from '../../db/repos/activations-repo.ts';
 import {
   findRefreshTokenByHmac,
   isFamilyRevoked,
   revokeActivationTokens,
-} from '../../db/refresh-tokens-repo.ts';
+} from '../../db/repos/refresh-tokens-repo.ts';
 import { invalidateCaches } from '../caches/lookup-caches.ts';
 import { hmacSecret } from '../credentials/formats.ts';
 import type { LicensingDeps } from '../deps.ts';

@@ -1,3 +1,4 @@
+import type { Db } from '../../db/engine/database.ts';
 import {
   countLiveProdActivations,
   findLiveActivation,
@@ -6,10 +7,9 @@ import {
   lockLicense,
   releaseActivation,
   touchActivation,
-} from '../../db/activations-repo.ts';
-import type { Db } from '../../db/database.ts';
-import { findLicenseById } from '../../db/licenses-repo.ts';
-import { revokeActivationTokens } from '../../db/refresh-tokens-repo.ts';
+} from '../../db/repos/activations-repo.ts';
+import { findLicenseById } from '../../db/repos/licenses-repo.ts';
+import { revokeActivationTokens } from '../../db/repos/refresh-tokens-repo.ts';
 import { AppError } from '../../lib/errors.ts';
 import { invalidateCaches } from '../caches/lookup-caches.ts';
 import type { LicensingDeps } from '../deps.ts';

@@ -1,6 +1,6 @@
-import type { Db } from '../../db/database.ts';
-import { newId } from '../../db/ids.ts';
-import { insertRefreshToken, type RefreshTokenRow } from '../../db/refresh-tokens-repo.ts';
+import type { Db } from '../../db/engine/database.ts';
+import { newId } from '../../db/engine/ids.ts';
+import { insertRefreshToken, type RefreshTokenRow } from '../../db/repos/refresh-tokens-repo.ts';
 import { AppError } from '../../lib/errors.ts';
 import { generateOpaqueToken, hmacSecret } from '../credentials/formats.ts';
 import { childTokenOf } from '../credentials/rotation.ts';

@@ -1,5 +1,5 @@
-import { BackupError, backupEmbedded } from '../../db/backup.ts';
-import type { Database } from '../../db/database.ts';
+import { BackupError, backupEmbedded } from '../../db/engine/backup.ts';
+import type { Database } from '../../db/engine/database.ts';
 import { AppError } from '../../lib/errors.ts';
 
 /** Takes a gzipped tarball of the running database (see `createHotBackup`). */

@@ -1,7 +1,7 @@
 import { html } from 'hono/html';
-import { findAccountById } from '../../db/accounts-repo.ts';
-import { countLiveProdActivations } from '../../db/activations-repo.ts';
-import { listLicensesByAccount } from '../../db/licenses-repo.ts';
+import { findAccountById } from '../../db/repos/accounts-repo.ts';
+import { countLiveProdActivations } from '../../db/repos/activations-repo.ts';
+import { listLicensesByAccount } from '../../db/repos/licenses-repo.ts';
 import { htmlText } from '../../lib/html.ts';
 import { idleCutoff } from '../activation/site-activation.ts';
 import { licenseOutlook } from '../licensing/status.ts';

@@ -1,6 +1,6 @@
 import type Stripe from 'stripe';
-import { findAccountById, setStripeCustomerId } from '../../db/accounts-repo.ts';
-import type { Db } from '../../db/database.ts';
+import type { Db } from '../../db/engine/database.ts';
+import { findAccountById, setStripeCustomerId } from '../../db/repos/accounts-repo.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { AppError } from '../../lib/errors.ts';
 import type { LookupCaches } from '../caches/lookup-caches.ts';

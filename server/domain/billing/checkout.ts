@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { findAccountById } from '../../db/accounts-repo.ts';
-import { findLicenseById, listLicensesByAccount } from '../../db/licenses-repo.ts';
+import { findAccountById } from '../../db/repos/accounts-repo.ts';
+import { findLicenseById, listLicensesByAccount } from '../../db/repos/licenses-repo.ts';
 import { AppError } from '../../lib/errors.ts';
 import type { Principal } from '../credentials/principal.ts';
 import { requirePlan } from '../licensing/input.ts';

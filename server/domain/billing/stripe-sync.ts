@@ -1,12 +1,12 @@
 import type Stripe from 'stripe';
+import type { Db } from '../../db/engine/database.ts';
 import {
   findAccountById,
   findAccountByStripeCustomerId,
   setStripeCustomerId,
-} from '../../db/accounts-repo.ts';
-import { lockLicense } from '../../db/activations-repo.ts';
-import { recordAudit } from '../../db/audit-repo.ts';
-import type { Db } from '../../db/database.ts';
+} from '../../db/repos/accounts-repo.ts';
+import { lockLicense } from '../../db/repos/activations-repo.ts';
+import { recordAudit } from '../../db/repos/audit-repo.ts';
 import {
   findLicenseById,
   findLicenseBySubscriptionId,
@@ -14,8 +14,8 @@ import {
   type LicenseRow,
   listLicensesByAccount,
   updateLicense,
-} from '../../db/licenses-repo.ts';
-import { claimStripeEvent, findStripeEvent } from '../../db/stripe-events-repo.ts';
+} from '../../db/repos/licenses-repo.ts';
+import { claimStripeEvent, findStripeEvent } from '../../db/repos/stripe-events-repo.ts';
 import { AppError } from '../../lib/errors.ts';
 import { invalidateCaches } from '../caches/lookup-caches.ts';
 import { diff } from '../licensing/lifecycle.ts';

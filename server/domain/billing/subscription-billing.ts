@@ -1,5 +1,5 @@
 import type Stripe from 'stripe';
-import type { LicenseChanges } from '../../db/licenses-repo.ts';
+import type { LicenseChanges } from '../../db/repos/licenses-repo.ts';
 import { findPlan, type PlanTable } from '../licensing/plans.ts';
 
 const fromUnix = (seconds: number | null | undefined) =>

@@ -1,10 +1,10 @@
-import { type AccountRow, findAccountById } from '../../db/accounts-repo.ts';
-import { type ActivationRow, findActivation, seatUse } from '../../db/activations-repo.ts';
-import { type ApiKeyRow, findApiKeyByHmac } from '../../db/api-keys-repo.ts';
-import type { Db } from '../../db/database.ts';
-import { findLicenseByKey } from '../../db/license-keys-repo.ts';
-import { findLicenseById, type LicenseRow } from '../../db/licenses-repo.ts';
-import { isFamilyRevoked } from '../../db/refresh-tokens-repo.ts';
+import type { Db } from '../../db/engine/database.ts';
+import { type AccountRow, findAccountById } from '../../db/repos/accounts-repo.ts';
+import { type ActivationRow, findActivation, seatUse } from '../../db/repos/activations-repo.ts';
+import { type ApiKeyRow, findApiKeyByHmac } from '../../db/repos/api-keys-repo.ts';
+import { findLicenseByKey } from '../../db/repos/license-keys-repo.ts';
+import { findLicenseById, type LicenseRow } from '../../db/repos/licenses-repo.ts';
+import { isFamilyRevoked } from '../../db/repos/refresh-tokens-repo.ts';
 import type { CacheName, LookupCaches } from './lookup-caches.ts';
 
 /**

@@ -1,4 +1,4 @@
-import { touchApiKey } from '../../db/api-keys-repo.ts';
+import { touchApiKey } from '../../db/repos/api-keys-repo.ts';
 import { cachedActivation, cachedApiKey, cachedFamilyRevoked } from '../caches/cached-lookups.ts';
 import type { LicensingDeps } from '../deps.ts';
 import { isDevHost, isDomainAllowed } from '../licensing/domains.ts';

@@ -7,14 +7,14 @@ import {
   importPKCS8,
   type JWK,
 } from 'jose';
-import type { Db } from '../../db/database.ts';
+import type { Db } from '../../db/engine/database.ts';
 import {
   insertSigningKey,
   listSigningKeys,
   type SigningKeyRow,
   updateSigningKeyStatus,
   withSigningKeyLock,
-} from '../../db/signing-keys-repo.ts';
+} from '../../db/repos/signing-keys-repo.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { encrypt } from '../../secrets/encryption.ts';
 import { openSecret } from '../../secrets/secret-store.ts';

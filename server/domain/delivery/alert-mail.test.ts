@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { eq } from 'drizzle-orm';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { accounts, mailMessages } from '../../db/schema.ts';
+import { accounts, mailMessages } from '../../db/engine/schema.ts';
 import { createMailer } from '../../mail/mailer.ts';
 import { createTestContext, type TestContext } from '../../test-support/services.ts';
 import { renderLeadAlert } from './alert-mail.ts';

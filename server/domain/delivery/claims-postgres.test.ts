@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { createDatabase, type Database } from '../../db/database.ts';
+import { createDatabase, type Database } from '../../db/engine/database.ts';
 import { createPostgresTestDatabase } from '../../test-support/db.ts';
 import { needs } from '../../test-support/needs.ts';
 import { createTestContext, type TestContext } from '../../test-support/services.ts';

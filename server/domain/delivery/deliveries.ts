@@ -1,14 +1,14 @@
 import { createHash } from 'node:crypto';
-import { recordAudit } from '../../db/audit-repo.ts';
-import { withTransaction } from '../../db/database.ts';
-import { newId } from '../../db/ids.ts';
-import { insertDeliveries, insertDelivery, insertOutboxEvent } from '../../db/outbox-repo.ts';
+import { withTransaction } from '../../db/engine/database.ts';
+import { newId } from '../../db/engine/ids.ts';
+import { recordAudit } from '../../db/repos/audit-repo.ts';
+import { insertDeliveries, insertDelivery, insertOutboxEvent } from '../../db/repos/outbox-repo.ts';
 import {
   type AttemptRow,
   attemptsOf,
   findDelivery,
   latestDeliveriesOf,
-} from '../../db/webhook-deliveries-repo.ts';
+} from '../../db/repos/webhook-deliveries-repo.ts';
 import { AppError } from '../../lib/errors.ts';
 import type { ActingAs } from '../licensing/lifecycle.ts';
 import type { DeliveryDeps } from './deps.ts';

@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
-import type { Db } from '../../db/database.ts';
-import type { Config } from '../../env.ts';
+import type { Db } from '../../db/engine/database.ts';
+import type { Config } from '../../infra/env.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { createMailer, type Mailer, outboxDirOf } from '../../mail/mailer.ts';
 import type { LookupCaches } from '../caches/lookup-caches.ts';

@@ -1,13 +1,13 @@
-import type { Db } from '../../db/database.ts';
-import { newId } from '../../db/ids.ts';
-import { openDigest } from '../../db/lead-digests-repo.ts';
+import type { Db } from '../../db/engine/database.ts';
+import { newId } from '../../db/engine/ids.ts';
+import { openDigest } from '../../db/repos/lead-digests-repo.ts';
 import {
   addLeadToDigestEvent,
   insertDeliveries,
   insertMail,
   insertOutboxEvent,
-} from '../../db/outbox-repo.ts';
-import { liveEndpointsOf } from '../../db/webhook-endpoints-repo.ts';
+} from '../../db/repos/outbox-repo.ts';
+import { liveEndpointsOf } from '../../db/repos/webhook-endpoints-repo.ts';
 import type { WebhookBody } from './event-types.ts';
 import { alertAddresses } from './outbox.ts';
 

@@ -1,9 +1,9 @@
-import { findAccountById } from '../../db/accounts-repo.ts';
-import { recordAudit } from '../../db/audit-repo.ts';
-import { withTransaction } from '../../db/database.ts';
-import { newId } from '../../db/ids.ts';
-import { insertMail } from '../../db/outbox-repo.ts';
-import { disableEndpointFailingSince } from '../../db/webhook-endpoints-repo.ts';
+import { withTransaction } from '../../db/engine/database.ts';
+import { newId } from '../../db/engine/ids.ts';
+import { findAccountById } from '../../db/repos/accounts-repo.ts';
+import { recordAudit } from '../../db/repos/audit-repo.ts';
+import { insertMail } from '../../db/repos/outbox-repo.ts';
+import { disableEndpointFailingSince } from '../../db/repos/webhook-endpoints-repo.ts';
 import type { DeliveryDeps } from './deps.ts';
 
 /** An endpoint that has failed every attempt for this long is disabled (as Svix does). */

@@ -1,9 +1,9 @@
 import { isIP } from 'node:net';
 import { z } from 'zod';
-import { findAccountById } from '../../db/accounts-repo.ts';
-import { recordAudit } from '../../db/audit-repo.ts';
-import { type Db, withTransaction } from '../../db/database.ts';
-import { newId } from '../../db/ids.ts';
+import { type Db, withTransaction } from '../../db/engine/database.ts';
+import { newId } from '../../db/engine/ids.ts';
+import { findAccountById } from '../../db/repos/accounts-repo.ts';
+import { recordAudit } from '../../db/repos/audit-repo.ts';
 import {
   deleteEndpointRow,
   type EndpointChangeSet,
@@ -13,7 +13,7 @@ import {
   listEndpointsOf,
   lockEndpointRoom,
   updateEndpointRow,
-} from '../../db/webhook-endpoints-repo.ts';
+} from '../../db/repos/webhook-endpoints-repo.ts';
 import { AppError } from '../../lib/errors.ts';
 import { decrypt, encrypt } from '../../secrets/encryption.ts';
 import { invalidateCaches } from '../caches/lookup-caches.ts';

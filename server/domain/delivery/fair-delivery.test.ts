@@ -1,6 +1,6 @@
 import { eq, inArray } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { accounts, mailMessages, webhookDeliveries } from '../../db/schema.ts';
+import { accounts, mailMessages, webhookDeliveries } from '../../db/engine/schema.ts';
 import { systemClock } from '../../lib/clock.ts';
 import { createMailer } from '../../mail/mailer.ts';
 import { createTestContext, type TestContext } from '../../test-support/services.ts';

@@ -1,15 +1,15 @@
-import { findAccountById } from '../../db/accounts-repo.ts';
-import { dbNow, dbNowPlus } from '../../db/db-now.ts';
-import { findDigest, heldLeadsBetween, leadsOfDigest } from '../../db/lead-digests-repo.ts';
+import { dbNow, dbNowPlus } from '../../db/engine/db-now.ts';
+import { findAccountById } from '../../db/repos/accounts-repo.ts';
+import { findDigest, heldLeadsBetween, leadsOfDigest } from '../../db/repos/lead-digests-repo.ts';
 import {
   claimDueMails,
   dueMailFirmIds,
   type MailRow,
   renewMailLease,
   updateMail,
-} from '../../db/mail-messages-repo.ts';
-import { findOutboxEvent } from '../../db/outbox-repo.ts';
-import { findResult } from '../../db/results-repo.ts';
+} from '../../db/repos/mail-messages-repo.ts';
+import { findOutboxEvent } from '../../db/repos/outbox-repo.ts';
+import { findResult } from '../../db/repos/results-repo.ts';
 import { type LeadResult, leadResult } from '../leads/lead-result.ts';
 import {
   type RenderedMail,

@@ -1,8 +1,8 @@
-import { findAccountById } from '../../db/accounts-repo.ts';
-import type { Db } from '../../db/database.ts';
-import { newId } from '../../db/ids.ts';
-import { countPending, insertDeliveries, insertMail, insertOutboxEvent } from '../../db/outbox-repo.ts';
-import { liveEndpointsOf } from '../../db/webhook-endpoints-repo.ts';
+import type { Db } from '../../db/engine/database.ts';
+import { newId } from '../../db/engine/ids.ts';
+import { findAccountById } from '../../db/repos/accounts-repo.ts';
+import { countPending, insertDeliveries, insertMail, insertOutboxEvent } from '../../db/repos/outbox-repo.ts';
+import { liveEndpointsOf } from '../../db/repos/webhook-endpoints-repo.ts';
 import { type CacheDeps, cachedLookup } from '../caches/cached-lookups.ts';
 import type { WebhookBody, WebhookEventType } from './event-types.ts';
 

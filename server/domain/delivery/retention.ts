@@ -1,11 +1,11 @@
-import { deleteSpentPortalMails } from '../../db/portal-mails-repo.ts';
+import { deleteSpentPortalMails } from '../../db/repos/portal-mails-repo.ts';
 import {
   deleteDeliveryLogs,
   deleteExpiredIdempotencyKeys,
   deleteExpiredRefreshFamilies,
   deleteOldAuthCodes,
   deleteOldResults,
-} from '../../db/retention-repo.ts';
+} from '../../db/repos/retention-repo.ts';
 import { purgeClosedAccounts } from '../accounts/closure.ts';
 import type { DeliveryDeps } from './deps.ts';
 import { removeMailFiles } from './mail-files.ts';

@@ -1,6 +1,6 @@
-import { withTransaction } from '../../db/database.ts';
-import { dbNow, dbNowPlus } from '../../db/db-now.ts';
-import { newId } from '../../db/ids.ts';
+import { withTransaction } from '../../db/engine/database.ts';
+import { dbNow, dbNowPlus } from '../../db/engine/db-now.ts';
+import { newId } from '../../db/engine/ids.ts';
 import {
   claimDueDeliveries,
   type DeliveryRow,
@@ -8,8 +8,8 @@ import {
   findAttemptTarget,
   insertAttempt,
   settleAttempt,
-} from '../../db/webhook-deliveries-repo.ts';
-import { noteEndpointOutcome } from '../../db/webhook-endpoints-repo.ts';
+} from '../../db/repos/webhook-deliveries-repo.ts';
+import { noteEndpointOutcome } from '../../db/repos/webhook-endpoints-repo.ts';
 import type { DeliveryDeps } from './deps.ts';
 import { disableFailingEndpoint } from './endpoint-health.ts';
 import { signingSecrets } from './endpoints.ts';

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { newId } from '../../db/ids.ts';
+import { newId } from '../../db/engine/ids.ts';
 import {
   accounts,
   auditEvents,
@@ -9,8 +9,8 @@ import {
   leads,
   mailMessages,
   webhookDeliveries,
-} from '../../db/schema.ts';
-import { createAdminRoutes } from '../../routes/admin.ts';
+} from '../../db/engine/schema.ts';
+import { createAdminRoutes } from '../../routes/admin/index.ts';
 import { createTestContext, type TestContext } from '../../test-support/services.ts';
 import { startReceiver } from '../../test-support/webhook-receiver.ts';
 import { releaseQuarantinedLead } from '../leads/intake.ts';

@@ -1,6 +1,6 @@
-import { findAccountByEmail } from '../../db/accounts-repo.ts';
-import { newId } from '../../db/ids.ts';
-import { findMembership, putMembership, upsertUser } from '../../db/users-repo.ts';
+import { newId } from '../../db/engine/ids.ts';
+import { findAccountByEmail } from '../../db/repos/accounts-repo.ts';
+import { findMembership, putMembership, upsertUser } from '../../db/repos/users-repo.ts';
 import { mintLink } from '../accounts/magic-links.ts';
 import type { PortalDeps } from '../accounts/portal-deps.ts';
 

@@ -1,10 +1,10 @@
 import { US_STATES } from '../../../calculators/fields.ts';
 import { runCalculator } from '../../../calculators/index.ts';
 import { HEIR_CLASSES } from '../../../calculators/inheritance-tax/tables.ts';
-import { findAccountById } from '../../db/accounts-repo.ts';
-import { insertDemoBatch, vacuumLeadTables } from '../../db/demo-leads-repo.ts';
-import { newId } from '../../db/ids.ts';
-import { listLicensesByAccount } from '../../db/licenses-repo.ts';
+import { newId } from '../../db/engine/ids.ts';
+import { findAccountById } from '../../db/repos/accounts-repo.ts';
+import { insertDemoBatch, vacuumLeadTables } from '../../db/repos/demo-leads-repo.ts';
+import { listLicensesByAccount } from '../../db/repos/licenses-repo.ts';
 import { AppError } from '../../lib/errors.ts';
 import type { LicensingDeps } from '../deps.ts';
 

@@ -1,7 +1,7 @@
-import { countAccounts } from '../../db/accounts-repo.ts';
-import { newId } from '../../db/ids.ts';
-import { insertLead } from '../../db/leads-repo.ts';
-import { findLicenseByKey, insertLicenseKey, listUsableKeys } from '../../db/license-keys-repo.ts';
+import { newId } from '../../db/engine/ids.ts';
+import { countAccounts } from '../../db/repos/accounts-repo.ts';
+import { insertLead } from '../../db/repos/leads-repo.ts';
+import { findLicenseByKey, insertLicenseKey, listUsableKeys } from '../../db/repos/license-keys-repo.ts';
 import { createAccount } from '../accounts/accounts.ts';
 import { createApiKey } from '../accounts/api-keys.ts';
 import { hmacSecret, lastFour } from '../credentials/formats.ts';

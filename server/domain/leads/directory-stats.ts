@@ -1,6 +1,6 @@
 import { getCalculator } from '../../../calculators/index.ts';
-import { countLiveLeads, leadWindowBreakdown } from '../../db/lead-search-repo.ts';
-import type { LeadStatus } from '../../db/leads-repo.ts';
+import { countLiveLeads, leadWindowBreakdown } from '../../db/repos/lead-search-repo.ts';
+import type { LeadStatus } from '../../db/repos/leads-repo.ts';
 import type { QueryDeps } from './lead-query.ts';
 
 const DAY_MS = 86_400_000;

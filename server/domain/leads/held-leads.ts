@@ -1,4 +1,4 @@
-import { countHeldLeads, heldLeadReasons, latestHeldLeads } from '../../db/held-leads-repo.ts';
+import { countHeldLeads, heldLeadReasons, latestHeldLeads } from '../../db/repos/held-leads-repo.ts';
 import type { PortalDeps, PortalPrincipal } from '../accounts/portal-deps.ts';
 
 /** How many held leads the banner lists by name (the Leads page filter shows them all). */

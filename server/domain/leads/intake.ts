@@ -1,16 +1,16 @@
 import { createHash } from 'node:crypto';
 import { calculators, isCalculatorSlug } from '../../../calculators/index.ts';
 import { pageOfText } from '../../../protocol/page.ts';
-import { findAccountById } from '../../db/accounts-repo.ts';
-import { recordAudit } from '../../db/audit-repo.ts';
-import { type Db, withTransaction } from '../../db/database.ts';
+import { type Db, withTransaction } from '../../db/engine/database.ts';
+import { newId } from '../../db/engine/ids.ts';
+import { findAccountById } from '../../db/repos/accounts-repo.ts';
+import { recordAudit } from '../../db/repos/audit-repo.ts';
 import {
   deleteIdempotencyKey,
   findIdempotencyKey,
   insertIdempotencyKey,
   purgeExpiredKeys,
-} from '../../db/idempotency-repo.ts';
-import { newId } from '../../db/ids.ts';
+} from '../../db/repos/idempotency-repo.ts';
 import {
   findLead,
   insertLead,
@@ -18,8 +18,8 @@ import {
   type LeadStatus,
   releaseLead,
   updateLeadStatus,
-} from '../../db/leads-repo.ts';
-import { findResult } from '../../db/results-repo.ts';
+} from '../../db/repos/leads-repo.ts';
+import { findResult } from '../../db/repos/results-repo.ts';
 import { AppError } from '../../lib/errors.ts';
 import { type ConsentVersion, ensureCurrentConsent, findConsentVersion } from '../accounts/consent.ts';
 import type { Principal } from '../credentials/principal.ts';

@@ -1,5 +1,5 @@
-import type { Db } from '../../db/database.ts';
-import { countLicenseLeadsSince, spendChallenge } from '../../db/spent-challenges-repo.ts';
+import type { Db } from '../../db/engine/database.ts';
+import { countLicenseLeadsSince, spendChallenge } from '../../db/repos/spent-challenges-repo.ts';
 import { AppError } from '../../lib/errors.ts';
 import type { Principal } from '../credentials/principal.ts';
 import type { LicensingDeps } from '../deps.ts';

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { LeadRow } from '../../db/leads-repo.ts';
+import type { LeadRow } from '../../db/repos/leads-repo.ts';
 
 /**
  * The consent a lead carries, the same object in REST, webhooks, the alert mail, the CSV and MCP:

@@ -1,6 +1,6 @@
 import { calculators, isCalculatorSlug } from '../../../calculators/index.ts';
-import { recordAudit } from '../../db/audit-repo.ts';
-import type { Db } from '../../db/database.ts';
+import type { Db } from '../../db/engine/database.ts';
+import { recordAudit } from '../../db/repos/audit-repo.ts';
 import {
   countLeads,
   countResults,
@@ -11,9 +11,9 @@ import {
   type ResultSearch,
   searchLeads,
   searchResults,
-} from '../../db/lead-search-repo.ts';
-import { countTestLeads, type LeadStatus } from '../../db/leads-repo.ts';
-import type { ResultRow } from '../../db/results-repo.ts';
+} from '../../db/repos/lead-search-repo.ts';
+import { countTestLeads, type LeadStatus } from '../../db/repos/leads-repo.ts';
+import type { ResultRow } from '../../db/repos/results-repo.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { AppError } from '../../lib/errors.ts';
 import { type CursorKind, decodeCursor, encodeCursor } from './cursor.ts';

@@ -1,7 +1,7 @@
 import { getCalculator } from '../../../calculators/index.ts';
 import { formatUsd } from '../../../calculators/money.ts';
-import type { Db } from '../../db/database.ts';
-import { findResult, type ResultRow } from '../../db/results-repo.ts';
+import type { Db } from '../../db/engine/database.ts';
+import { findResult, type ResultRow } from '../../db/repos/results-repo.ts';
 import { AppError } from '../../lib/errors.ts';
 
 /**

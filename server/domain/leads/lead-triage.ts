@@ -1,5 +1,9 @@
-import type { Db } from '../../db/database.ts';
-import { countBlockLeadsSince, countLiveLeadsSince, countNetworkLeadsSince } from '../../db/leads-repo.ts';
+import type { Db } from '../../db/engine/database.ts';
+import {
+  countBlockLeadsSince,
+  countLiveLeadsSince,
+  countNetworkLeadsSince,
+} from '../../db/repos/leads-repo.ts';
 import { blockOf, NETWORK_WINDOW_MS, type QuarantineReason, spamSignals } from './spam-signals.ts';
 
 const DAY_MS = 86_400_000;

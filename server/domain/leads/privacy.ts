@@ -1,7 +1,7 @@
-import { findAccountById } from '../../db/accounts-repo.ts';
-import { recordAudit } from '../../db/audit-repo.ts';
-import { withTransaction } from '../../db/database.ts';
-import { findLead } from '../../db/leads-repo.ts';
+import { withTransaction } from '../../db/engine/database.ts';
+import { findAccountById } from '../../db/repos/accounts-repo.ts';
+import { recordAudit } from '../../db/repos/audit-repo.ts';
+import { findLead } from '../../db/repos/leads-repo.ts';
 import {
   deleteLeadRows,
   eventIdsAbout,
@@ -9,7 +9,7 @@ import {
   lockLead,
   mailFilesAbout,
   subjectRecords,
-} from '../../db/privacy-repo.ts';
+} from '../../db/repos/privacy-repo.ts';
 import { AppError } from '../../lib/errors.ts';
 import type { DeliveryDeps } from '../delivery/deps.ts';
 import { readMailFile, removeMailFiles } from '../delivery/mail-files.ts';

@@ -1,5 +1,5 @@
 import type { AuditAction } from '../../../protocol/audit-actions.ts';
-import { hasAuditSince, recordAudit } from '../../db/audit-repo.ts';
+import { hasAuditSince, recordAudit } from '../../db/repos/audit-repo.ts';
 import { AppError } from '../../lib/errors.ts';
 import type { LicensingDeps } from '../deps.ts';
 import { DEFAULT_PLANS, findPlan, type Plan, type PlanTable } from './plans.ts';

@@ -1,13 +1,13 @@
-import { recordAudit } from '../../db/audit-repo.ts';
-import type { Db } from '../../db/database.ts';
+import type { Db } from '../../db/engine/database.ts';
+import { recordAudit } from '../../db/repos/audit-repo.ts';
 import {
   endCurrentKeys,
   insertLicenseKey,
   type LicenseKeyKind,
   licensesWithoutPublishableKey,
   listUsableKeys,
-} from '../../db/license-keys-repo.ts';
-import { findLicenseById, setCurrentSecret } from '../../db/licenses-repo.ts';
+} from '../../db/repos/license-keys-repo.ts';
+import { findLicenseById, setCurrentSecret } from '../../db/repos/licenses-repo.ts';
 import { AppError } from '../../lib/errors.ts';
 import { invalidateCaches } from '../caches/lookup-caches.ts';
 import { generateLicenseKey, generatePublishableKey, hmacSecret, lastFour } from '../credentials/formats.ts';

@@ -1,5 +1,5 @@
-import type { ActivationRow } from '../../db/activations-repo.ts';
-import type { LicenseRow } from '../../db/licenses-repo.ts';
+import type { ActivationRow } from '../../db/repos/activations-repo.ts';
+import type { LicenseRow } from '../../db/repos/licenses-repo.ts';
 import { isIdleActivation } from '../activation/site-activation.ts';
 import { licenseOutlook } from './status.ts';
 

@@ -1,7 +1,11 @@
-import { recordAudit } from '../../db/audit-repo.ts';
-import type { Db } from '../../db/database.ts';
-import { newId } from '../../db/ids.ts';
-import { findLicenseById, insertLicense, revokeLicense as revokeLicenseRow } from '../../db/licenses-repo.ts';
+import type { Db } from '../../db/engine/database.ts';
+import { newId } from '../../db/engine/ids.ts';
+import { recordAudit } from '../../db/repos/audit-repo.ts';
+import {
+  findLicenseById,
+  insertLicense,
+  revokeLicense as revokeLicenseRow,
+} from '../../db/repos/licenses-repo.ts';
 import { AppError } from '../../lib/errors.ts';
 import { requireAccount } from '../accounts/accounts.ts';
 import { invalidateCaches } from '../caches/lookup-caches.ts';

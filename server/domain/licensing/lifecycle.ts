@@ -1,4 +1,5 @@
-import { findAccountById } from '../../db/accounts-repo.ts';
+import type { Db } from '../../db/engine/database.ts';
+import { findAccountById } from '../../db/repos/accounts-repo.ts';
 import {
   type ActivationRow,
   findActivation,
@@ -6,17 +7,16 @@ import {
   listLiveActivations,
   lockLicense,
   releaseActivation,
-} from '../../db/activations-repo.ts';
-import { recordAudit } from '../../db/audit-repo.ts';
-import type { Db } from '../../db/database.ts';
+} from '../../db/repos/activations-repo.ts';
+import { recordAudit } from '../../db/repos/audit-repo.ts';
 import {
   findLicenseById,
   type LicenseChanges,
   type LicenseRow,
   listLicensesByAccount,
   updateLicense as updateLicenseRow,
-} from '../../db/licenses-repo.ts';
-import { revokeActivationTokens } from '../../db/refresh-tokens-repo.ts';
+} from '../../db/repos/licenses-repo.ts';
+import { revokeActivationTokens } from '../../db/repos/refresh-tokens-repo.ts';
 import { AppError } from '../../lib/errors.ts';
 import { isIdleActivation } from '../activation/site-activation.ts';
 import { invalidateCaches } from '../caches/lookup-caches.ts';

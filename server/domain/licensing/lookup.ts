@@ -1,5 +1,5 @@
-import { findLicenseByKey } from '../../db/license-keys-repo.ts';
-import type { LicenseRow } from '../../db/licenses-repo.ts';
+import { findLicenseByKey } from '../../db/repos/license-keys-repo.ts';
+import type { LicenseRow } from '../../db/repos/licenses-repo.ts';
 import { AppError } from '../../lib/errors.ts';
 import { cachedLicenseById, cachedLicenseByPublishableKey } from '../caches/cached-lookups.ts';
 import { hmacSecret, isWellFormedPublishableKey, normalizeLicenseKey } from '../credentials/formats.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { loadConfig } from '../../env.ts';
+import { loadConfig } from '../../infra/env.ts';
 import { DEFAULT_PLANS, findPlan, parsePlans } from './plans.ts';
 
 describe('plan table', () => {

@@ -1,5 +1,5 @@
-import { newId } from '../../db/ids.ts';
-import { findOauthClient, insertOauthClient } from '../../db/mcp-oauth-repo.ts';
+import { newId } from '../../db/engine/ids.ts';
+import { findOauthClient, insertOauthClient } from '../../db/repos/mcp-oauth-repo.ts';
 import { safeEqual } from '../../lib/constant-time.ts';
 import { generateOpaqueToken, hmacSecret } from '../credentials/formats.ts';
 import { fetchClientDocument } from './client-documents.ts';

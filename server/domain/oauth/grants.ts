@@ -1,12 +1,12 @@
-import { recordAudit } from '../../db/audit-repo.ts';
-import type { Db } from '../../db/database.ts';
+import type { Db } from '../../db/engine/database.ts';
+import { recordAudit } from '../../db/repos/audit-repo.ts';
 import {
   findGrantWithApproverRole,
   listLiveGrantsOfAccount,
   type McpGrantRow,
   revokeGrants,
   touchGrant,
-} from '../../db/mcp-oauth-repo.ts';
+} from '../../db/repos/mcp-oauth-repo.ts';
 import { AppError } from '../../lib/errors.ts';
 import type { PortalPrincipal } from '../accounts/portal-deps.ts';
 import { cachedLookup } from '../caches/cached-lookups.ts';

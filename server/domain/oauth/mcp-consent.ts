@@ -1,7 +1,7 @@
-import { findAccountById } from '../../db/accounts-repo.ts';
-import { recordAudit } from '../../db/audit-repo.ts';
-import { newId } from '../../db/ids.ts';
-import { insertGrant, insertMcpAuthCode } from '../../db/mcp-oauth-repo.ts';
+import { newId } from '../../db/engine/ids.ts';
+import { findAccountById } from '../../db/repos/accounts-repo.ts';
+import { recordAudit } from '../../db/repos/audit-repo.ts';
+import { insertGrant, insertMcpAuthCode } from '../../db/repos/mcp-oauth-repo.ts';
 import { AppError } from '../../lib/errors.ts';
 import type { PortalPrincipal } from '../accounts/portal-deps.ts';
 import { generateOpaqueToken, hmacSecret } from '../credentials/formats.ts';

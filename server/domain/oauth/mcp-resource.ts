@@ -63,7 +63,7 @@ export interface OAuthDeps extends LicensingDeps {
   oauth: McpOAuthConfig;
   /**
    * Counts one event against a named limit (`register`, `token`, `document`) for `key`; false once
-   * over it. The route layer backs this with server/http/counters.ts.
+   * over it. The route layer backs this with server/http/rate-limit/counters.ts.
    */
   allow(limit: 'register' | 'token' | 'document', key: string): Promise<boolean>;
   /** Outbound fetches of client metadata documents (the webhooks' SSRF rules). */

@@ -1,6 +1,6 @@
-import { recordAudit } from '../../db/audit-repo.ts';
-import type { Db } from '../../db/database.ts';
-import { newId } from '../../db/ids.ts';
+import type { Db } from '../../db/engine/database.ts';
+import { newId } from '../../db/engine/ids.ts';
+import { recordAudit } from '../../db/repos/audit-repo.ts';
 import {
   claimMcpAuthCode,
   claimMcpRefreshToken,
@@ -9,7 +9,7 @@ import {
   findMcpRefreshTokenByHmac,
   insertMcpRefreshToken,
   type McpRefreshTokenRow,
-} from '../../db/mcp-oauth-repo.ts';
+} from '../../db/repos/mcp-oauth-repo.ts';
 import { REFRESH_IDLE_TTL_MS } from '../activation/token-set.ts';
 import { generateOpaqueToken, hmacSecret } from '../credentials/formats.ts';
 import { pkceMatches } from '../credentials/pkce.ts';

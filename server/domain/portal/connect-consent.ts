@@ -1,5 +1,5 @@
-import { recordAudit } from '../../db/audit-repo.ts';
-import { listLicensesByAccount } from '../../db/licenses-repo.ts';
+import { recordAudit } from '../../db/repos/audit-repo.ts';
+import { listLicensesByAccount } from '../../db/repos/licenses-repo.ts';
 import { AppError } from '../../lib/errors.ts';
 import type { PortalDeps, PortalPrincipal } from '../accounts/portal-deps.ts';
 import { createConnectCode, grantedScope, parseScopeParam } from '../activation/connect-codes.ts';

@@ -1,6 +1,6 @@
-import type { QuarantineFilter } from '../../db/lead-search-repo.ts';
-import { countTestLeads, findLead, type LeadStatus } from '../../db/leads-repo.ts';
-import { findResult } from '../../db/results-repo.ts';
+import type { QuarantineFilter } from '../../db/repos/lead-search-repo.ts';
+import { countTestLeads, findLead, type LeadStatus } from '../../db/repos/leads-repo.ts';
+import { findResult } from '../../db/repos/results-repo.ts';
 import { AppError } from '../../lib/errors.ts';
 import type { PortalDeps, PortalPrincipal } from '../accounts/portal-deps.ts';
 import { type LeadView, nextStatuses, toLeadView } from '../leads/intake.ts';

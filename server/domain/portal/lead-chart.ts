@@ -1,4 +1,4 @@
-import { liveLeadsByDay } from '../../db/lead-search-repo.ts';
+import { liveLeadsByDay } from '../../db/repos/lead-search-repo.ts';
 import type { PortalDeps, PortalPrincipal } from '../accounts/portal-deps.ts';
 
 const DAY_MS = 86_400_000;

@@ -1,4 +1,4 @@
-import { recordAudit } from '../../db/audit-repo.ts';
+import { recordAudit } from '../../db/repos/audit-repo.ts';
 import { actorOf, type PortalDeps, type PortalPrincipal } from '../accounts/portal-deps.ts';
 import type { LeadView } from '../leads/intake.ts';
 import { MAIN_FIGURES, type MainFigure } from '../leads/lead-result.ts';

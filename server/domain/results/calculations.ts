@@ -1,8 +1,8 @@
 import { runCalculator } from '../../../calculators/index.ts';
 import { pageOfText } from '../../../protocol/page.ts';
-import { withTransaction } from '../../db/database.ts';
-import { newId } from '../../db/ids.ts';
-import { insertResult, type ResultRow, storeResult } from '../../db/results-repo.ts';
+import { withTransaction } from '../../db/engine/database.ts';
+import { newId } from '../../db/engine/ids.ts';
+import { insertResult, type ResultRow, storeResult } from '../../db/repos/results-repo.ts';
 import { AppError } from '../../lib/errors.ts';
 import type { Principal } from '../credentials/principal.ts';
 import { enqueueResultEvent, wantsResultEvent } from '../delivery/outbox.ts';

@@ -1,7 +1,7 @@
 import { getCalculator } from '../../../calculators/index.ts';
 import { visitorNotes } from '../../../calculators/visitor-notes.ts';
-import { findAccountById } from '../../db/accounts-repo.ts';
-import { findResult, type ResultRow } from '../../db/results-repo.ts';
+import { findAccountById } from '../../db/repos/accounts-repo.ts';
+import { findResult, type ResultRow } from '../../db/repos/results-repo.ts';
 import { AppError } from '../../lib/errors.ts';
 import { type ReportInput, renderReport } from '../../pdf/render-report.ts';
 import { isAdmin, type Principal } from '../credentials/principal.ts';

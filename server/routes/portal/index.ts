@@ -1,18 +1,18 @@
 import type { PortalDeps } from '../../domain/accounts/portal-deps.ts';
 import type { OAuthDeps } from '../../domain/oauth/mcp-resource.ts';
-import type { TrustProxy } from '../../http/client-ip.ts';
+import { requirePortalSession } from '../../http/auth/portal-session.ts';
 import { createRouter } from '../../http/openapi-router.ts';
-import { requirePortalSession } from '../../http/portal-session.ts';
-import type { SignInLimiter } from '../../http/sign-in-limiter.ts';
-import { registerPortalAccountRoutes } from './portal-account.ts';
-import { createPortalAuthRoutes } from './portal-auth.ts';
-import { registerPortalConnectRoutes } from './portal-connect.ts';
-import { registerPortalFirmRoutes } from './portal-firm.ts';
-import { registerPortalLeadRoutes } from './portal-leads.ts';
-import { registerPortalLifecycleRoutes } from './portal-lifecycle.ts';
-import { registerPortalMcpOAuthRoutes } from './portal-mcp-oauth.ts';
-import { registerPortalRulesRoutes } from './portal-rules.ts';
-import { registerPortalSettingsRoutes } from './portal-settings.ts';
+import type { SignInLimiter } from '../../http/rate-limit/sign-in-limiter.ts';
+import type { TrustProxy } from '../../http/requests/client-ip.ts';
+import { registerPortalMcpOAuthRoutes } from '../oauth/mcp-consent.ts';
+import { registerPortalConnectRoutes } from '../oauth/site-consent.ts';
+import { registerPortalAccountRoutes } from './account.ts';
+import { registerPortalFirmRoutes } from './firm.ts';
+import { registerPortalLeadRoutes } from './leads.ts';
+import { registerPortalLifecycleRoutes } from './lifecycle.ts';
+import { registerPortalRulesRoutes } from './rules.ts';
+import { registerPortalSettingsRoutes } from './settings.ts';
+import { createPortalAuthRoutes } from './sign-in.ts';
 
 /**
  * `/v1/portal/...`: the portal app's JSON API. Sign-in endpoints stand alone; everything else

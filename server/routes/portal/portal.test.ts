@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAccount } from '../../domain/accounts/accounts.ts';
 import { inviteMember } from '../../domain/accounts/members.ts';
 import { csvField } from '../../domain/portal/leads-csv.ts';
-import { sessionCookie } from '../../http/portal-session.ts';
+import { sessionCookie } from '../../http/auth/portal-session.ts';
 import { createTestContext, type TestContext } from '../../test-support/services.ts';
 
 let ctx: TestContext;

@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../env.ts';
+import { loadConfig } from '../../infra/env.ts';
+import { silentLogger } from '../../infra/logger.ts';
 import { systemClock } from '../../lib/clock.ts';
-import { silentLogger } from '../../logger.ts';
-import { createApiApp, createServices } from '../../services.ts';
+import { createApiApp, createServices } from '../../main/services.ts';
 import { createTestDatabase } from '../../test-support/db.ts';
 import { needs } from '../../test-support/needs.ts';
 import { createTestContext, type TestContext } from '../../test-support/services.ts';

@@ -2,9 +2,9 @@ import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { newId } from '../../db/ids.ts';
-import { portalMails } from '../../db/schema.ts';
-import { putMembership, upsertUser } from '../../db/users-repo.ts';
+import { newId } from '../../db/engine/ids.ts';
+import { portalMails } from '../../db/engine/schema.ts';
+import { putMembership, upsertUser } from '../../db/repos/users-repo.ts';
 import { runDeliveryOnce } from '../../domain/delivery/worker.ts';
 import { createTestContext, type TestContext } from '../../test-support/services.ts';
 

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openHostPage } from '../../../../e2e/support/host-page.ts';
 import { startPortalStack } from '../../../../e2e/support/portal.ts';
 import { launchChromium } from '../../../../e2e/support/stack.ts';
-import type { RunningServers } from '../../../../server/servers.ts';
+import type { RunningServers } from '../../../../server/main/servers.ts';
 import { startWordPress, type WordPressSite, wordpressVersion } from './wordpress-site.ts';
 
 const ROOT = fileURLToPath(new URL('../../../..', import.meta.url));

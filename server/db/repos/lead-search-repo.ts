@@ -1,0 +1,204 @@
+import { and, count, desc, eq, gte, isNotNull, isNull, lt, type SQL, sql } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
+import type { Db } from '../engine/database.ts';
+import { calculationResults, leadDailyCounts, leads } from '../engine/schema.ts';
+import type { LeadRow, LeadStatus } from './leads-repo.ts';
+import type { ResultRow } from './results-repo.ts';
+
+/**
+ * Filtered keyset reads of leads and results, newest first. Every query starts with the account
+ * id; the "live" conditions are written as literals so they match the partial indexes of 0004.
+ */
+export interface LeadSearch {
+  accountId: string;
+  status?: LeadStatus;
+  calculator?: string;
+  state?: string;
+  createdFrom?: Date;
+  createdTo?: Date;
+  includeTest: boolean;
+  /**
+   * Over-quota leads: left out (the default without `includeTest`), kept, or the only ones. Unset
+   * with `includeTest` means kept, as the REST list and MCP have always had it.
+   */
+  quarantined?: QuarantineFilter;
+  /** Rows created after this instant are left out, so counts and pages agree across pages. */
+  asOf: Date;
+}
+
+export type QuarantineFilter = 'exclude' | 'include' | 'only';
+
+export type ResultSearch = Omit<LeadSearch, 'status' | 'quarantined'>;
+
+export interface Keyset {
+  createdAt: Date;
+  id: string;
+}
+
+type LinkedResult = Pick<ResultRow, 'id' | 'calculator' | 'state' | 'inputs' | 'outputs'>;
+export type LeadWithResult = LeadRow & { result: LinkedResult | null };
+
+const LIVE_LEAD = sql`${leads.test} = false and ${leads.quarantinedAt} is null`;
+const LIVE_RESULT = sql`${calculationResults.test} = false`;
+
+function leadConditions(q: LeadSearch, after?: Keyset): SQL[] {
+  const c: SQL[] = [eq(leads.accountId, q.accountId), sql`${leads.createdAt} <= ${q.asOf}`];
+  const quarantined = q.quarantined ?? (q.includeTest ? 'include' : 'exclude');
+  if (!q.includeTest && quarantined === 'exclude') c.push(LIVE_LEAD);
+  else {
+    if (!q.includeTest) c.push(eq(leads.test, false));
+    if (quarantined === 'exclude') c.push(isNull(leads.quarantinedAt));
+    if (quarantined === 'only') c.push(isNotNull(leads.quarantinedAt));
+  }
+  if (q.status) c.push(eq(leads.status, q.status));
+  if (q.calculator) c.push(eq(leads.calculator, q.calculator));
+  if (q.state) c.push(eq(leads.state, q.state));
+  if (q.createdFrom) c.push(gte(leads.createdAt, q.createdFrom));
+  if (q.createdTo) c.push(lt(leads.createdAt, q.createdTo));
+  if (after) c.push(sql`(${leads.createdAt}, ${leads.id}) < (${after.createdAt}, ${after.id})`);
+  return c;
+}
+
+function resultConditions(q: ResultSearch, after?: Keyset): SQL[] {
+  const r = calculationResults;
+  const c: SQL[] = [eq(r.accountId, q.accountId), sql`${r.createdAt} <= ${q.asOf}`];
+  if (!q.includeTest) c.push(LIVE_RESULT);
+  if (q.calculator) c.push(eq(r.calculator, q.calculator));
+  if (q.state) c.push(eq(r.state, q.state));
+  if (q.createdFrom) c.push(gte(r.createdAt, q.createdFrom));
+  if (q.createdTo) c.push(lt(r.createdAt, q.createdTo));
+  if (after) c.push(sql`(${r.createdAt}, ${r.id}) < (${after.createdAt}, ${after.id})`);
+  return c;
+}
+
+/** A page of leads with their linked result (same account only). */
+export async function searchLeads(
+  db: Db,
+  q: LeadSearch,
+  limit: number,
+  after?: Keyset,
+): Promise<LeadWithResult[]> {
+  const r = alias(calculationResults, 'r');
+  const rows = await db
+    .select({
+      lead: leads,
+      result: { id: r.id, calculator: r.calculator, state: r.state, inputs: r.inputs, outputs: r.outputs },
+    })
+    .from(leads)
+    .leftJoin(r, and(eq(r.id, leads.resultId), eq(r.accountId, leads.accountId)))
+    .where(and(...leadConditions(q, after)))
+    .orderBy(desc(leads.createdAt), desc(leads.id))
+    .limit(limit);
+  return rows.map(({ lead, result }) => ({ ...lead, result: result?.id ? result : null }));
+}
+
+export async function searchResults(
+  db: Db,
+  q: ResultSearch,
+  limit: number,
+  after?: Keyset,
+): Promise<ResultRow[]> {
+  const r = calculationResults;
+  return db
+    .select()
+    .from(r)
+    .where(and(...resultConditions(q, after)))
+    .orderBy(desc(r.createdAt), desc(r.id))
+    .limit(limit);
+}
+
+/** Matching rows, counted up to `cap` (so a big account costs at most `cap` index entries). */
+export async function countLeads(db: Db, q: LeadSearch, cap: number): Promise<number> {
+  const sub = db
+    .select({ one: sql`1` })
+    .from(leads)
+    .where(and(...leadConditions(q)))
+    // In index order, so the planner walks the page index and stops after `cap` entries.
+    .orderBy(desc(leads.createdAt), desc(leads.id))
+    .limit(cap)
+    .as('m');
+  const [row] = await db.select({ n: count() }).from(sub);
+  return row?.n ?? 0;
+}
+
+export async function countResults(db: Db, q: ResultSearch, cap: number): Promise<number> {
+  const sub = db
+    .select({ one: sql`1` })
+    .from(calculationResults)
+    .where(and(...resultConditions(q)))
+    .orderBy(desc(calculationResults.createdAt), desc(calculationResults.id))
+    .limit(cap)
+    .as('m');
+  const [row] = await db.select({ n: count() }).from(sub);
+  return row?.n ?? 0;
+}
+
+/** Live leads of the account, all time (exact): a sum over the daily counters. */
+export async function countLiveLeads(db: Db, accountId: string): Promise<number> {
+  const [row] = await db
+    .select({ n: sql<string>`coalesce(sum(${leadDailyCounts.leads}), 0)` })
+    .from(leadDailyCounts)
+    .where(eq(leadDailyCounts.accountId, accountId));
+  return Number(row?.n ?? 0);
+}
+
+export interface Breakdown {
+  status: string;
+  calculator: string;
+  n: number;
+}
+
+/**
+ * Live leads created in [from, until) by status and calculator, exact: whole UTC days after the
+ * first come from the daily counters; the first, partial day from the leads themselves (an index
+ * range of one day). `until` is now, so no counted day lies past it.
+ */
+export async function leadWindowBreakdown(
+  db: Db,
+  accountId: string,
+  from: Date,
+  until: Date,
+): Promise<Breakdown[]> {
+  const firstDay = from.toISOString().slice(0, 10);
+  const nextMidnight = new Date(`${firstDay}T00:00:00Z`);
+  nextMidnight.setUTCDate(nextMidnight.getUTCDate() + 1);
+  const lastDay = until.toISOString().slice(0, 10);
+  const c = leadDailyCounts;
+  const [days, head] = await Promise.all([
+    db
+      .select({ status: c.status, calculator: c.calculator, n: sql<string>`sum(${c.leads})` })
+      .from(c)
+      .where(
+        and(eq(c.accountId, accountId), sql`${c.day} > ${firstDay}::date`, sql`${c.day} <= ${lastDay}::date`),
+      )
+      .groupBy(c.status, c.calculator),
+    db
+      .select({ status: leads.status, calculator: leads.calculator, n: count() })
+      .from(leads)
+      .where(
+        and(
+          eq(leads.accountId, accountId),
+          LIVE_LEAD,
+          gte(leads.createdAt, from),
+          lt(leads.createdAt, nextMidnight < until ? nextMidnight : until),
+        ),
+      )
+      .groupBy(leads.status, leads.calculator),
+  ]);
+  return [...days, ...head].map((r) => ({ status: r.status, calculator: r.calculator, n: Number(r.n) }));
+}
+
+/** Live leads per UTC day and calculator from `fromDay` (YYYY-MM-DD) on, from the daily counters. */
+export async function liveLeadsByDay(
+  db: Db,
+  accountId: string,
+  fromDay: string,
+): Promise<{ day: string; calculator: string; n: number }[]> {
+  const c = leadDailyCounts;
+  const rows = await db
+    .select({ day: sql<string>`${c.day}::text`, calculator: c.calculator, n: sql<string>`sum(${c.leads})` })
+    .from(c)
+    .where(and(eq(c.accountId, accountId), sql`${c.day} >= ${fromDay}::date`))
+    .groupBy(c.day, c.calculator);
+  return rows.map((r) => ({ day: r.day, calculator: r.calculator, n: Number(r.n) }));
+}

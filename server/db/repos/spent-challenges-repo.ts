@@ -1,0 +1,31 @@
+import { and, count, eq, gte, lt } from 'drizzle-orm';
+import type { Db } from '../engine/database.ts';
+import { leads, spentChallenges } from '../engine/schema.ts';
+
+/**
+ * Marks a challenge spent for a license; false when it already was. Expired rows are removed on
+ * the way (the challenge would be refused for its expiry anyway).
+ */
+export async function spendChallenge(
+  db: Db,
+  input: { licenseId: string; challenge: string; expiresAt: Date; now: Date },
+): Promise<boolean> {
+  await db
+    .delete(spentChallenges)
+    .where(and(eq(spentChallenges.licenseId, input.licenseId), lt(spentChallenges.expiresAt, input.now)));
+  const inserted = await db
+    .insert(spentChallenges)
+    .values({ licenseId: input.licenseId, challenge: input.challenge, expiresAt: input.expiresAt })
+    .onConflictDoNothing()
+    .returning();
+  return inserted.length === 1;
+}
+
+/** Anonymous leads (held ones too, not test) a license received since `since`: the PoW rate. */
+export async function countLicenseLeadsSince(db: Db, licenseId: string, since: Date): Promise<number> {
+  const [row] = await db
+    .select({ n: count() })
+    .from(leads)
+    .where(and(eq(leads.licenseId, licenseId), eq(leads.test, false), gte(leads.createdAt, since)));
+  return Number(row?.n ?? 0);
+}

@@ -1,0 +1,150 @@
+import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
+import { actorOf, type PortalDeps } from '../../domain/accounts/portal-deps.ts';
+import { heldLeads } from '../../domain/leads/held-leads.ts';
+import { releaseQuarantinedLead } from '../../domain/leads/intake.ts';
+import { deleteLead, exportSubjectOfLead } from '../../domain/leads/privacy.ts';
+import { ACTIVITY_KIND_NAMES } from '../../domain/portal/activity-kinds.ts';
+import { type FirmLeadFilter, firmLeadDetail } from '../../domain/portal/firm-leads.ts';
+import { leadsPerWeek } from '../../domain/portal/lead-chart.ts';
+import type { AppEnv } from '../../http/app-env.ts';
+import { portalOf } from '../../http/auth/portal-session.ts';
+import * as A from './answers.ts';
+import { adminOnly, anyMember, IdParam, portalOk, portalSecurity } from './schemas.ts';
+
+const tags = ['Portal'];
+const security = portalSecurity;
+const Day = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/, 'Expected a date like 2026-05-31')
+  .openapi({ description: 'A UTC calendar day, inclusive' });
+
+/** The Leads page's filters, the same on the list and its CSV export (and in the page's URL). */
+export const LeadFilterQuery = z.object({
+  status: z.enum(['new', 'contacted', 'converted']).optional(),
+  calculator: z.string().max(64).optional(),
+  state: z
+    .string()
+    .regex(/^[A-Za-z]{2}$/, 'Expected a two-letter state code')
+    .optional(),
+  from: Day.optional(),
+  to: Day.optional(),
+  test: z
+    .enum(['exclude', 'include'])
+    .optional()
+    .openapi({ description: 'Test-mode leads (development hosts); left out by default' }),
+  quarantined: z
+    .enum(['exclude', 'include', 'only'])
+    .optional()
+    .openapi({ description: 'Leads held as possible spam; left out by default' }),
+});
+
+/** The validated query as the domain's filter. */
+export function leadFilterOf(q: z.infer<typeof LeadFilterQuery>): FirmLeadFilter {
+  return {
+    ...(q.status ? { status: q.status } : {}),
+    ...(q.calculator ? { calculator: q.calculator } : {}),
+    ...(q.state ? { state: q.state } : {}),
+    ...(q.from ? { from: q.from } : {}),
+    ...(q.to ? { to: q.to } : {}),
+    includeTest: q.test === 'include',
+    ...(q.quarantined ? { quarantined: q.quarantined } : {}),
+  };
+}
+
+export const ActivityKindQuery = z.enum(ACTIVITY_KIND_NAMES).optional();
+
+const routes = {
+  chart: createRoute({
+    method: 'get',
+    path: '/portal/leads/chart',
+    tags,
+    security,
+    middleware: anyMember,
+    summary: 'Live leads per week and calculator over the last 90 days',
+    responses: portalOk('Weeks with counts per calculator', A.LeadChart),
+  }),
+  held: createRoute({
+    method: 'get',
+    path: '/portal/leads/held',
+    tags,
+    security,
+    middleware: anyMember,
+    summary: 'Leads held as possible spam: the count, by reason, and the newest few (the banner)',
+    responses: portalOk('Held leads', A.HeldLeads),
+  }),
+  detail: createRoute({
+    method: 'get',
+    path: '/portal/leads/{id}',
+    tags,
+    security,
+    middleware: anyMember,
+    summary: 'One lead with its allowed next statuses and its linked result’s figures',
+    request: { params: IdParam },
+    responses: portalOk('The lead', A.LeadDetail, 404),
+  }),
+  release: createRoute({
+    method: 'post',
+    path: '/portal/leads/{id}/release',
+    tags,
+    security,
+    middleware: adminOnly,
+    summary: 'Release a lead held as possible spam into the usual flow (alert and webhook go now)',
+    request: { params: IdParam },
+    responses: portalOk('The released lead', A.OneLead, 404),
+  }),
+  remove: createRoute({
+    method: 'delete',
+    path: '/portal/leads/{id}',
+    tags,
+    security,
+    middleware: adminOnly,
+    summary: 'Erase this person’s lead and every copy the service holds (result, events, mails)',
+    request: { params: IdParam },
+    responses: portalOk('What was erased', A.ErasedLead, 404),
+  }),
+  exportPerson: createRoute({
+    method: 'get',
+    path: '/portal/leads/{id}/person.json',
+    tags,
+    security,
+    middleware: adminOnly,
+    summary: 'Everything held about the person behind this lead (by e-mail address), as JSON',
+    request: { params: IdParam },
+    responses: portalOk('The data-subject export', A.PersonExport, 404),
+  }),
+};
+
+/** Lead detail and the privacy actions of the Leads page; admins and owners change, viewers read. */
+export function registerPortalLeadRoutes(router: OpenAPIHono<AppEnv>, deps: PortalDeps) {
+  router.openapi(routes.chart, async (c) => c.json(await leadsPerWeek(deps, portalOf(c)), 200));
+  router.openapi(routes.held, async (c) => c.json(await heldLeads(deps, portalOf(c)), 200));
+  router.openapi(routes.detail, async (c) =>
+    c.json(await firmLeadDetail(deps, portalOf(c), c.req.valid('param').id), 200),
+  );
+  // Into the usual flow, as the REST API and the operator release it: alert mail and webhooks go now.
+  router.openapi(routes.release, async (c) => {
+    const p = portalOf(c);
+    const lead = await releaseQuarantinedLead(deps, p.accountId, c.req.valid('param').id, actorOf(p));
+    return c.json({ lead }, 200);
+  });
+  // The operator's `lead delete`, scoped to the session's firm (another firm's id is NOT_FOUND);
+  // the audit entry keeps ids and counts, never the person's data.
+  router.openapi(routes.remove, async (c) => {
+    const p = portalOf(c);
+    const erased = await deleteLead(deps, c.req.valid('param').id, {
+      accountId: p.accountId,
+      actor: actorOf(p),
+    });
+    return c.json(erased, 200);
+  });
+  // A privacy request, so admins and owners only, and audited (the operator's `subject export`).
+  router.openapi(routes.exportPerson, async (c) => {
+    const p = portalOf(c);
+    const id = c.req.valid('param').id;
+    const data = await exportSubjectOfLead(deps, p.accountId, id, actorOf(p));
+    return c.json(data, 200, {
+      'Content-Disposition': `attachment; filename="person-${id.replace(/[^A-Za-z0-9_-]/g, '')}.json"`,
+      'Cache-Control': 'no-store',
+    });
+  });
+}
