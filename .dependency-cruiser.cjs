@@ -31,17 +31,26 @@ module.exports = {
     },
     {
       name: 'domain-not-to-drizzle',
-      comment: 'One data-access style: queries live in server/db/*-repo.ts, not inline in the domain.',
+      comment:
+        'One data-access style: every query lives in server/db/repos/*-repo.ts (the engine runs them), never inline in the domain, the secrets or anywhere else.',
       severity: 'error',
-      from: { path: '^server/domain/', pathNot: TESTS },
+      from: { path: '^server/', pathNot: [TESTS, '^server/db/'] },
       to: { path: '(^|/)node_modules/drizzle-orm/' },
     },
     {
       name: 'db-not-upwards',
-      comment: 'Repositories and the schema sit below the domain; they never call up into it.',
+      comment:
+        'Repositories and the engine sit below everything that uses them (the domain, the secrets, the edges, the composition); they never call up. infra/ (configuration, the repository root) sits below them.',
       severity: 'error',
       from: { path: '^server/db/', pathNot: TESTS },
-      to: { path: '^server/(domain|routes|http|mcp|cli)/' },
+      to: { path: '^server/(domain|routes|http|mcp|cli|secrets|main|pdf|mail)/' },
+    },
+    {
+      name: 'engine-not-to-repos',
+      comment: 'The engine (connections, migrations, locks, backups) knows no table of the product: repositories build on it.',
+      severity: 'error',
+      from: { path: '^server/db/engine/', pathNot: TESTS },
+      to: { path: '^server/db/repos/' },
     },
     {
       name: 'lib-stands-alone',

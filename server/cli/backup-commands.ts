@@ -68,10 +68,11 @@ async function restore(config: Config, file: string): Promise<string> {
   try {
     const secretKey = loadSecretKey({ secretKey: config.SECRET_KEY, dataDir: config.DATA_DIR });
     const { restoreEmbedded } = await import('../db/engine/backup.ts');
+    const { secretKeyOpens } = await import('../secrets/secret-store.ts');
     const { previous } = await restoreEmbedded({
       dataDir: config.DATA_DIR,
       file,
-      secretKey,
+      opensWithKey: (db) => secretKeyOpens(db, secretKey),
       now: systemClock.now(),
     });
     return `restored ${file}${previous ? `; the previous database is kept in ${previous}` : ''}`;

@@ -1,6 +1,5 @@
-import { eq } from 'drizzle-orm';
 import type { Db } from '../db/engine/database.ts';
-import { secrets } from '../db/engine/schema.ts';
+import { findSecret, insertSecretIfAbsent } from '../db/repos/secrets-repo.ts';
 import { decrypt, encrypt } from './encryption.ts';
 
 /** The secret key in use cannot open what the database holds: wrong SECRET_KEY or foreign key file. */
@@ -25,18 +24,25 @@ export function openSecret(key: Buffer, text: string): string {
 }
 
 /**
+ * Whether `db` is an svc database that `key` opens: false when it holds no HMAC pepper (not an
+ * svc database at all); `WrongSecretKeyError` when it is one, set up under another secret key.
+ */
+export async function secretKeyOpens(db: Db, key: Buffer): Promise<boolean> {
+  const pepper = await findSecret(db, 'hmac-pepper');
+  if (pepper === undefined) return false;
+  openSecret(key, pepper);
+  return true;
+}
+
+/**
  * Secrets every instance must share (the HMAC pepper), stored encrypted. `getOrCreate` is safe
  * when instances start together: the first insert wins and everyone reads the winner.
  */
 export function createSecretStore(db: Db, key: Buffer) {
   return {
     async getOrCreate(name: string, generate: () => string): Promise<string> {
-      await db
-        .insert(secrets)
-        .values({ name, valueEnc: encrypt(key, generate()), createdAt: new Date() })
-        .onConflictDoNothing();
-      const [row] = await db.select().from(secrets).where(eq(secrets.name, name));
-      return openSecret(key, row!.valueEnc);
+      await insertSecretIfAbsent(db, name, encrypt(key, generate()), new Date());
+      return openSecret(key, (await findSecret(db, name))!);
     },
   };
 }

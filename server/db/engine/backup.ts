@@ -1,10 +1,7 @@
 import { existsSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { eq } from 'drizzle-orm';
-import { openSecret } from '../../secrets/secret-store.ts';
-import { createDatabase, type Database } from './database.ts';
+import { createDatabase, type Database, type Db } from './database.ts';
 import { migrate } from './migrate.ts';
-import { secrets } from './schema.ts';
 
 /** The embedded database lives here inside DATA_DIR. */
 export const pgliteDir = (dataDir: string) => join(dataDir, 'pglite');
@@ -33,7 +30,11 @@ export async function backupEmbedded(database: Database): Promise<Buffer> {
 export async function restoreEmbedded(opts: {
   dataDir: string;
   file: string;
-  secretKey: Buffer;
+  /**
+   * Whether the instance's secret key opens the restored database: false when it holds no svc
+   * database; throws (WrongSecretKeyError) when it was made under another secret key.
+   */
+  opensWithKey: (db: Db) => Promise<boolean>;
   now: Date;
 }): Promise<{ previous?: string }> {
   if (!existsSync(opts.file)) throw new BackupError(`No backup file at ${opts.file}.`);
@@ -47,10 +48,7 @@ export async function restoreEmbedded(opts: {
     } catch (cause) {
       throw new BackupError(`${opts.file} is not an svc backup (${(cause as Error).message}).`);
     }
-    const [pepper] = await database.db.select().from(secrets).where(eq(secrets.name, 'hmac-pepper'));
-    if (!pepper) throw new BackupError(`${opts.file} holds no svc database.`);
-    // Throws WrongSecretKeyError when the backup was made under another secret key.
-    openSecret(opts.secretKey, pepper.valueEnc);
+    if (!(await opts.opensWithKey(database.db))) throw new BackupError(`${opts.file} holds no svc database.`);
   } catch (error) {
     await database?.close().catch(() => {});
     rmSync(staging, { recursive: true, force: true });
