@@ -1,7 +1,7 @@
 import { Hono } from 'hono';
 import type { HotBackup } from '../../domain/backup/hot-backup.ts';
 import type { AppEnv } from '../../http/app-env.ts';
-import { requireAdmin } from './index.ts';
+import { requireAdmin } from './require-admin.ts';
 
 /**
  * `GET /admin/v1/backup`: a hot backup of the embedded database for `npm run svc -- backup FILE`

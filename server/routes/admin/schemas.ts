@@ -1,9 +1,21 @@
 import { z } from '@hono/zod-openapi';
 import { LeadSchema } from '../public/leads.ts';
-import { Iso } from '../schemas.ts';
+import { errorResponses, Iso, jsonResponse } from '../schemas.ts';
 import { ActivationReleased, License, LicenseDetail } from '../shared-schemas.ts';
 
 /** The admin API's answers (`/admin/v1/...`): what the CLI renders, typed through `api-types.ts`. */
+
+/** The admin document's groups: accounts, licenses and keys; webhooks and personal data. */
+export const ADMIN_TAGS = ['Admin'];
+export const DELIVERY_TAGS = ['Admin: delivery and privacy'];
+export const adminSecurity = [{ adminToken: [] }];
+export const IdParam = z.object({ id: z.string().min(1).max(64) });
+
+/** A 200 with `schema`, and the errors every admin route can answer (plus 409 where state can conflict). */
+export const adminOk = <T extends z.ZodType>(description: string, schema: T, ...extra: 409[]) => ({
+  200: jsonResponse(description, schema),
+  ...errorResponses(400, 401, 404, ...extra),
+});
 
 const IsoOrNull = Iso.nullable();
 

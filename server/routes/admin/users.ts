@@ -3,7 +3,7 @@ import { inviteMember } from '../../domain/accounts/members.ts';
 import { createRouter } from '../../http/openapi-router.ts';
 import type { Services } from '../../main/services.ts';
 import { errorResponses, jsonBody, jsonResponse } from '../schemas.ts';
-import { requireAdmin } from './index.ts';
+import { requireAdmin } from './require-admin.ts';
 import { InviteSchema } from './schemas.ts';
 
 const invite = createRoute({

@@ -1,5 +1,4 @@
 import { createRoute, z } from '@hono/zod-openapi';
-import { closeAccount } from '../../domain/accounts/closure.ts';
 import { listDeliveries, replayDelivery, sendTestEvent } from '../../domain/delivery/deliveries.ts';
 import type { DeliveryDeps } from '../../domain/delivery/deps.ts';
 import {
@@ -13,31 +12,22 @@ import {
   updateEndpoint,
 } from '../../domain/delivery/endpoints.ts';
 import { WEBHOOK_EVENT_TYPES } from '../../domain/delivery/event-types.ts';
-import { runRetention } from '../../domain/delivery/retention.ts';
-import { deleteLead, exportSubject } from '../../domain/leads/privacy.ts';
 import { createRouter } from '../../http/openapi-router.ts';
-import { errorResponses, jsonBody, jsonResponse, overlapSeconds } from '../schemas.ts';
+import { jsonBody, overlapSeconds } from '../schemas.ts';
 import {
-  ClosureSchema,
   DeliveryListSchema,
   DeliveryQueuedSchema,
   EndpointAnswerSchema,
   EndpointDeletedSchema,
   EndpointListSchema,
   EndpointWithSecretSchema,
-  LeadErasedSchema,
-  RetentionReportSchema,
-  SubjectExportSchema,
 } from './delivery-schemas.ts';
+import { adminOk, adminSecurity, DELIVERY_TAGS, IdParam } from './schemas.ts';
 
-const tags = ['Admin: delivery and privacy'];
-const security = [{ adminToken: [] }];
-const ok = <T extends z.ZodType>(description: string, schema: T) => ({
-  200: jsonResponse(description, schema),
-  ...errorResponses(400, 401, 404, 409),
-});
+const tags = DELIVERY_TAGS;
+const security = adminSecurity;
+const ok = <T extends z.ZodType>(description: string, schema: T) => adminOk(description, schema, 409);
 const Id = z.string().min(1).max(64);
-const IdParam = z.object({ id: Id });
 
 const routes = {
   create: createRoute({
@@ -144,45 +134,10 @@ const routes = {
     request: { params: IdParam },
     responses: ok('The endpoint', EndpointAnswerSchema),
   }),
-  deleteLead: createRoute({
-    method: 'delete',
-    path: '/admin/v1/leads/{id}',
-    tags,
-    security,
-    summary: 'Erase a lead and every copy (result, outbox, delivery logs, mails)',
-    request: { params: IdParam },
-    responses: ok('What was deleted', LeadErasedSchema),
-  }),
-  exportSubject: createRoute({
-    method: 'get',
-    path: '/admin/v1/accounts/{id}/export',
-    tags,
-    security,
-    summary: 'Everything stored about one e-mail address (data-subject request)',
-    request: { params: IdParam, query: z.object({ email: z.string().min(3).max(254) }) },
-    responses: ok('The export', SubjectExportSchema),
-  }),
-  close: createRoute({
-    method: 'post',
-    path: '/admin/v1/accounts/{id}/close',
-    tags,
-    security,
-    summary: 'Close an account: access stops now, data is deleted after the grace period',
-    request: { params: IdParam },
-    responses: ok('The closure and its deletion date', ClosureSchema),
-  }),
-  retention: createRoute({
-    method: 'post',
-    path: '/admin/v1/retention/run',
-    tags,
-    security,
-    summary: 'Run the retention rules now (the worker runs them hourly)',
-    responses: ok('How many rows each rule deleted', RetentionReportSchema),
-  }),
 };
 
-/** Mounted inside the admin router (which checks the admin token). */
-export function createDeliveryAdminRoutes(deps: DeliveryDeps) {
+/** Webhook endpoints and their deliveries for the operator: register, change, test, replay, roll, enable. */
+export function createWebhookAdminRoutes(deps: DeliveryDeps) {
   const router = createRouter();
   router.openapi(routes.create, async (c) => c.json(await createEndpoint(deps, c.req.valid('json')), 200));
   router.openapi(routes.list, async (c) =>
@@ -218,13 +173,5 @@ export function createDeliveryAdminRoutes(deps: DeliveryDeps) {
   router.openapi(routes.enable, async (c) =>
     c.json(await enableEndpoint(deps, c.req.valid('param').id), 200),
   );
-  router.openapi(routes.deleteLead, async (c) =>
-    c.json(await deleteLead(deps, c.req.valid('param').id), 200),
-  );
-  router.openapi(routes.exportSubject, async (c) =>
-    c.json(await exportSubject(deps, c.req.valid('param').id, c.req.valid('query').email), 200),
-  );
-  router.openapi(routes.close, async (c) => c.json(await closeAccount(deps, c.req.valid('param').id), 200));
-  router.openapi(routes.retention, async (c) => c.json({ ...(await runRetention(deps)) }, 200));
   return router;
 }
