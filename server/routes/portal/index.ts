@@ -7,12 +7,17 @@ import type { TrustProxy } from '../../http/requests/client-ip.ts';
 import { registerPortalMcpOAuthRoutes } from '../oauth/mcp-consent.ts';
 import { registerPortalConnectRoutes } from '../oauth/site-consent.ts';
 import { registerPortalAccountRoutes } from './account.ts';
-import { registerPortalFirmRoutes } from './firm.ts';
+import { registerPortalActivityRoutes } from './activity.ts';
+import { registerPortalApiKeyRoutes } from './api-keys.ts';
+import { registerPortalBillingRoutes } from './billing.ts';
+import { registerPortalFirmSettingsRoutes } from './firm-settings.ts';
 import { registerPortalLeadRoutes } from './leads.ts';
-import { registerPortalLifecycleRoutes } from './lifecycle.ts';
+import { registerPortalLicenseRoutes } from './licenses.ts';
+import { registerPortalMemberRoutes } from './members.ts';
+import { registerPortalOverviewRoutes } from './overview.ts';
 import { registerPortalRulesRoutes } from './rules.ts';
-import { registerPortalSettingsRoutes } from './settings.ts';
 import { createPortalAuthRoutes } from './sign-in.ts';
+import { registerPortalWebhookRoutes } from './webhooks.ts';
 
 /**
  * `/v1/portal/...`: the portal app's JSON API. Sign-in endpoints stand alone; everything else
@@ -38,13 +43,19 @@ export function createPortalRoutes(
     if (c.req.path.startsWith('/v1/portal/auth/')) return next();
     return guard(c, next);
   });
+  // One file per resource; the consent steps of both OAuth flows live with the OAuth routes.
   registerPortalAccountRoutes(router, deps);
-  registerPortalFirmRoutes(router, deps);
+  registerPortalOverviewRoutes(router, deps);
+  registerPortalLicenseRoutes(router, deps);
+  registerPortalApiKeyRoutes(router, deps);
+  registerPortalLeadRoutes(router, deps);
+  registerPortalActivityRoutes(router, deps);
+  registerPortalMemberRoutes(router, deps);
   registerPortalConnectRoutes(router, deps);
   registerPortalMcpOAuthRoutes(router, { ...deps, ...oauth });
-  registerPortalLifecycleRoutes(router, deps);
-  registerPortalSettingsRoutes(router, deps);
-  registerPortalLeadRoutes(router, deps);
+  registerPortalBillingRoutes(router, deps);
+  registerPortalFirmSettingsRoutes(router, deps);
+  registerPortalWebhookRoutes(router, deps);
   registerPortalRulesRoutes(router);
   return [auth, router];
 }

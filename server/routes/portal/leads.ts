@@ -1,25 +1,36 @@
 import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
 import { actorOf, type PortalDeps } from '../../domain/accounts/portal-deps.ts';
 import { heldLeads } from '../../domain/leads/held-leads.ts';
-import { releaseQuarantinedLead } from '../../domain/leads/intake.ts';
+import { changeLeadStatus, releaseQuarantinedLead } from '../../domain/leads/intake.ts';
 import { deleteLead, exportSubjectOfLead } from '../../domain/leads/privacy.ts';
-import { ACTIVITY_KIND_NAMES } from '../../domain/portal/activity-kinds.ts';
-import { type FirmLeadFilter, firmLeadDetail } from '../../domain/portal/firm-leads.ts';
+import {
+  type FirmLeadFilter,
+  firmLeadDetail,
+  hiddenTestLeads,
+  pageOfFirmLeads,
+} from '../../domain/portal/firm-leads.ts';
 import { leadsPerWeek } from '../../domain/portal/lead-chart.ts';
+import { leadsCsvStream } from '../../domain/portal/leads-csv.ts';
 import type { AppEnv } from '../../http/app-env.ts';
-import { portalOf } from '../../http/auth/portal-session.ts';
+import { portalOf, requirePortalRole } from '../../http/auth/portal-session.ts';
+import { jsonBody } from '../schemas.ts';
 import * as A from './answers.ts';
 import { adminOnly, anyMember, IdParam, portalOk, portalSecurity } from './schemas.ts';
 
 const tags = ['Portal'];
 const security = portalSecurity;
+const Status = z.enum(['new', 'contacted', 'converted']);
+const exportRole = requirePortalRole(
+  'admin',
+  'Exporting leads needs the admin or owner role: the file holds people’s personal data.',
+);
 const Day = z
   .string()
   .regex(/^\d{4}-\d{2}-\d{2}$/, 'Expected a date like 2026-05-31')
   .openapi({ description: 'A UTC calendar day, inclusive' });
 
 /** The Leads page's filters, the same on the list and its CSV export (and in the page's URL). */
-export const LeadFilterQuery = z.object({
+const LeadFilterQuery = z.object({
   status: z.enum(['new', 'contacted', 'converted']).optional(),
   calculator: z.string().max(64).optional(),
   state: z
@@ -39,7 +50,7 @@ export const LeadFilterQuery = z.object({
 });
 
 /** The validated query as the domain's filter. */
-export function leadFilterOf(q: z.infer<typeof LeadFilterQuery>): FirmLeadFilter {
+function leadFilterOf(q: z.infer<typeof LeadFilterQuery>): FirmLeadFilter {
   return {
     ...(q.status ? { status: q.status } : {}),
     ...(q.calculator ? { calculator: q.calculator } : {}),
@@ -51,9 +62,32 @@ export function leadFilterOf(q: z.infer<typeof LeadFilterQuery>): FirmLeadFilter
   };
 }
 
-export const ActivityKindQuery = z.enum(ACTIVITY_KIND_NAMES).optional();
-
 const routes = {
+  leads: createRoute({
+    method: 'get',
+    path: '/portal/leads',
+    tags,
+    security,
+    middleware: anyMember,
+    request: {
+      query: LeadFilterQuery.extend({
+        limit: z.coerce.number().int().min(1).max(200).default(50),
+        cursor: z.string().max(200).optional(),
+      }),
+    },
+    responses: portalOk('A page of leads', A.LeadPage, 400),
+  }),
+  exportLeads: createRoute({
+    method: 'get',
+    path: '/portal/leads/export.csv',
+    tags,
+    security,
+    middleware: exportRole,
+    summary:
+      'The filtered leads as CSV (admin or owner; written to the audit trail; streamed; formula-safe cells)',
+    request: { query: LeadFilterQuery },
+    responses: { 200: { description: 'CSV', content: { 'text/csv': { schema: z.string() } } } },
+  }),
   chart: createRoute({
     method: 'get',
     path: '/portal/leads/chart',
@@ -81,6 +115,16 @@ const routes = {
     summary: 'One lead with its allowed next statuses and its linked result’s figures',
     request: { params: IdParam },
     responses: portalOk('The lead', A.LeadDetail, 404),
+  }),
+  leadStatus: createRoute({
+    method: 'patch',
+    path: '/portal/leads/{id}',
+    tags,
+    security,
+    middleware: adminOnly,
+    summary: 'Change a lead’s status along the allowed transitions',
+    request: { params: IdParam, ...jsonBody(z.object({ status: Status })) },
+    responses: portalOk('The lead', A.OneLead, 400, 404, 409),
   }),
   release: createRoute({
     method: 'post',
@@ -114,13 +158,41 @@ const routes = {
   }),
 };
 
-/** Lead detail and the privacy actions of the Leads page; admins and owners change, viewers read. */
+/**
+ * The Leads pages: the list and its CSV, the chart, leads held as possible spam, one lead, its
+ * status, releasing or erasing it and a person's data; scoped by the session's firm. Paths with a
+ * fixed last segment (`export.csv`, `chart`, `held`) are registered before `{id}`.
+ */
 export function registerPortalLeadRoutes(router: OpenAPIHono<AppEnv>, deps: PortalDeps) {
+  router.openapi(routes.leads, async (c) => {
+    const { limit, cursor, ...filter } = c.req.valid('query');
+    const { accountId } = portalOf(c);
+    const leadFilter = leadFilterOf(filter);
+    const [page, hiddenTest] = await Promise.all([
+      pageOfFirmLeads(deps, accountId, { ...leadFilter, limit, ...(cursor ? { cursor } : {}) }),
+      hiddenTestLeads(deps, accountId, leadFilter),
+    ]);
+    return c.json({ ...page, hiddenTest }, 200);
+  });
+  router.openapi(routes.exportLeads, async (c) => {
+    const query = c.req.valid('query');
+    const day = deps.clock.now().toISOString().slice(0, 10);
+    return c.body(await leadsCsvStream(deps, portalOf(c), leadFilterOf(query)), 200, {
+      'Content-Type': 'text/csv; charset=utf-8',
+      'Content-Disposition': `attachment; filename="leads-${query.status ?? 'all'}-${day}.csv"`,
+    }) as never;
+  });
   router.openapi(routes.chart, async (c) => c.json(await leadsPerWeek(deps, portalOf(c)), 200));
   router.openapi(routes.held, async (c) => c.json(await heldLeads(deps, portalOf(c)), 200));
   router.openapi(routes.detail, async (c) =>
     c.json(await firmLeadDetail(deps, portalOf(c), c.req.valid('param').id), 200),
   );
+  router.openapi(routes.leadStatus, async (c) => {
+    const p = portalOf(c);
+    const { status } = c.req.valid('json');
+    const lead = await changeLeadStatus(deps, p.accountId, c.req.valid('param').id, status, actorOf(p));
+    return c.json({ lead }, 200);
+  });
   // Into the usual flow, as the REST API and the operator release it: alert mail and webhooks go now.
   router.openapi(routes.release, async (c) => {
     const p = portalOf(c);

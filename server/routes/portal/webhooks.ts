@@ -1,6 +1,5 @@
 import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
 import { actingAs, type PortalDeps } from '../../domain/accounts/portal-deps.ts';
-import { AccountUpdateSchema, updateAccount } from '../../domain/accounts/settings.ts';
 import { listDeliveries, replayDelivery, sendTestEvent } from '../../domain/delivery/deliveries.ts';
 import {
   createEndpoint,
@@ -12,7 +11,6 @@ import {
   updateEndpoint,
 } from '../../domain/delivery/endpoints.ts';
 import { WEBHOOK_EVENT_TYPES } from '../../domain/delivery/event-types.ts';
-import { firmSettings } from '../../domain/portal/firm-settings.ts';
 import type { AppEnv } from '../../http/app-env.ts';
 import { portalOf } from '../../http/auth/portal-session.ts';
 import { jsonBody, overlapSeconds } from '../schemas.ts';
@@ -24,25 +22,6 @@ const security = portalSecurity;
 const Events = z.array(z.enum(WEBHOOK_EVENT_TYPES)).min(1).max(WEBHOOK_EVENT_TYPES.length);
 
 const routes = {
-  firm: createRoute({
-    method: 'get',
-    path: '/portal/settings/firm',
-    tags,
-    security,
-    middleware: anyMember,
-    summary: 'Firm settings with every consent version',
-    responses: portalOk('The settings', A.FirmSettings),
-  }),
-  updateFirm: createRoute({
-    method: 'patch',
-    path: '/portal/settings/firm',
-    tags,
-    security,
-    middleware: adminOnly,
-    summary: 'Display name, consent text (a new version), alert e-mails, accent colour (admin or owner)',
-    request: jsonBody(AccountUpdateSchema),
-    responses: portalOk('The settings after the change', A.FirmSettings, 400),
-  }),
   endpoints: createRoute({
     method: 'get',
     path: '/portal/webhooks',
@@ -150,17 +129,11 @@ const routes = {
 };
 
 /**
- * Settings → Firm and Settings → Webhooks: the account-settings and lead-delivery functions the
- * operator's admin routes call, scoped to the session's firm (another firm's endpoint or delivery
- * is NOT_FOUND) and audited as the user. Viewers read; admins and owners change.
+ * Settings → Webhooks: the lead-delivery functions the operator's admin routes call, scoped to the
+ * session's firm (another firm's endpoint or delivery is NOT_FOUND) and audited as the user.
+ * Viewers read; admins and owners change.
  */
-export function registerPortalSettingsRoutes(router: OpenAPIHono<AppEnv>, deps: PortalDeps) {
-  router.openapi(routes.firm, async (c) => c.json(await firmSettings(deps, portalOf(c)), 200));
-  router.openapi(routes.updateFirm, async (c) => {
-    const p = portalOf(c);
-    await updateAccount(deps, p.accountId, c.req.valid('json'), actingAs(p));
-    return c.json(await firmSettings(deps, p), 200);
-  });
+export function registerPortalWebhookRoutes(router: OpenAPIHono<AppEnv>, deps: PortalDeps) {
   router.openapi(routes.endpoints, async (c) => {
     const { accountId } = portalOf(c);
     const data = await listEndpoints(deps.delivery, accountId, { accountId });

@@ -1,14 +1,12 @@
 import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
 import { actingAs, actorOf, type PortalDeps } from '../../domain/accounts/portal-deps.ts';
-import { createBillingPortalUrl } from '../../domain/billing/billing-portal.ts';
-import { createCheckoutUrl } from '../../domain/billing/checkout.ts';
 import { DEFAULT_KEY_OVERLAP_MS, rollLicenseKey } from '../../domain/licensing/keys.ts';
 import { releaseSeat, updateLicense } from '../../domain/licensing/lifecycle.ts';
 import { DEFAULT_PLANS } from '../../domain/licensing/plans.ts';
-import { billingOptions } from '../../domain/portal/firm-views.ts';
+import { firmLicense, listFirmLicenses } from '../../domain/portal/firm-views.ts';
 import type { AppEnv } from '../../http/app-env.ts';
 import { portalOf } from '../../http/auth/portal-session.ts';
-import { errorResponses, jsonBody, jsonResponse, overlapSeconds } from '../schemas.ts';
+import { jsonBody, overlapSeconds } from '../schemas.ts';
 import * as A from './answers.ts';
 import { adminOnly, anyMember, IdParam, portalOk, portalSecurity } from './schemas.ts';
 
@@ -17,14 +15,22 @@ const security = portalSecurity;
 const DomainList = z.array(z.string().min(1).max(253)).max(100);
 
 const routes = {
-  billingOptions: createRoute({
+  licenses: createRoute({
     method: 'get',
-    path: '/portal/billing',
+    path: '/portal/licenses',
     tags,
     security,
     middleware: anyMember,
-    summary: 'Whether Stripe Checkout is available, and the plans a firm can buy',
-    responses: portalOk('Billing options', A.BillingOptions),
+    responses: portalOk('Licenses', A.LicenseList),
+  }),
+  license: createRoute({
+    method: 'get',
+    path: '/portal/licenses/{id}',
+    tags,
+    security,
+    middleware: anyMember,
+    request: { params: IdParam },
+    responses: portalOk('One license with its activations', A.OneLicense, 404),
   }),
   domains: createRoute({
     method: 'post',
@@ -78,47 +84,22 @@ const routes = {
     },
     responses: portalOk('The new key and when the old one ends', A.RolledKey, 400, 404),
   }),
-  billingPortal: createRoute({
-    method: 'post',
-    path: '/portal/billing/portal',
-    tags,
-    security,
-    middleware: adminOnly,
-    summary: 'A billing-portal URL (Stripe, or the built-in page without Stripe); back to Licenses after',
-    responses: portalOk('Where to send the browser', A.BrowserTo),
-  }),
-  checkout: createRoute({
-    method: 'post',
-    path: '/portal/billing/checkout',
-    tags,
-    security,
-    middleware: adminOnly,
-    summary: 'A Stripe Checkout URL that starts a subscription for one license',
-    request: jsonBody(
-      z
-        .object({
-          licenseId: z.string().min(1).max(64),
-          plan: z.string().min(1).max(40),
-          quantity: z.number().int().min(1).max(10_000).optional(),
-        })
-        .strict(),
-    ),
-    responses: {
-      200: jsonResponse('Where to send the browser', A.CheckoutTo),
-      ...errorResponses(400, 401, 403, 404, 501, 503),
-    },
-  }),
 };
 
 /**
- * Licenses page changes: the license-lifecycle and billing functions the operator's CLI and the
- * REST billing routes use, scoped to the session's firm (another firm's license or activation is
+ * The Licenses page: the firm's licenses and their sites, and the changes a firm makes itself
+ * (domains, releasing a site's seat, rolling a key) with the license-lifecycle functions the
+ * operator's CLI uses, scoped to the session's firm (another firm's license or activation is
  * NOT_FOUND) and audited as the user.
  */
-export function registerPortalLifecycleRoutes(router: OpenAPIHono<AppEnv>, deps: PortalDeps) {
-  const back = (query = '') => `${deps.portalUrl}/portal/licenses${query}`;
+export function registerPortalLicenseRoutes(router: OpenAPIHono<AppEnv>, deps: PortalDeps) {
   const lifecycle = { ...deps, plans: deps.plans ?? DEFAULT_PLANS };
-  router.openapi(routes.billingOptions, (c) => c.json(billingOptions(deps), 200));
+  router.openapi(routes.licenses, async (c) =>
+    c.json({ data: await listFirmLicenses(deps, portalOf(c)) }, 200),
+  );
+  router.openapi(routes.license, async (c) =>
+    c.json({ license: await firmLicense(deps, portalOf(c), c.req.valid('param').id) }, 200),
+  );
   // Only the domains change here (seats, plan and dates move with billing); entries are normalised
   // as activation normalises them, and removing one ends the sites it no longer covers.
   router.openapi(routes.domains, async (c) => {
@@ -143,19 +124,5 @@ export function registerPortalLifecycleRoutes(router: OpenAPIHono<AppEnv>, deps:
       accountId: p.accountId,
     });
     return c.json(rolled, 200);
-  });
-  router.openapi(routes.billingPortal, async (c) => {
-    c.header('Cache-Control', 'no-store');
-    return c.json(await createBillingPortalUrl(deps.billing, portalOf(c), back()), 200);
-  });
-  router.openapi(routes.checkout, async (c) => {
-    c.header('Cache-Control', 'no-store');
-    // The return addresses are the portal's own: a session cannot be used to bounce elsewhere.
-    const input = {
-      ...c.req.valid('json'),
-      successUrl: back('?checkout=done'),
-      cancelUrl: back('?checkout=cancelled'),
-    };
-    return c.json(await createCheckoutUrl(deps.billing, portalOf(c), input), 200);
   });
 }
