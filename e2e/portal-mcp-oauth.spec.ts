@@ -346,7 +346,8 @@ describe('MCP consent', () => {
     await page.goto(await mail.linkFor(OWNER, since));
     await page.getByRole('button', { name: 'Continue' }).click();
     await expect.poll(() => page.locator('h1').textContent(), WAIT).toContain('Let an AI application read');
-    expect(page.url()).toBe(url);
+    // The server sent the MCP request to its consent page's own path; the sign-in returned there.
+    expect(page.url()).toBe(`${stack.portalUrl}/oauth/authorize/mcp${new URL(url).search}`);
     expect(pageErrors).toEqual([]);
     await context.close();
   });

@@ -2,7 +2,6 @@ import type { ComponentChildren } from 'preact';
 import { useEffect } from 'preact/hooks';
 import { api } from './api.ts';
 import { Link, Loading } from './components/ui.tsx';
-import { isMcpAuthorizeRequest } from './mcp-oauth-types.ts';
 import { ActivityPage } from './pages/activity.tsx';
 import { ApiKeysPage } from './pages/api-keys.tsx';
 import { ConnectPage } from './pages/connect.tsx';
@@ -60,11 +59,10 @@ export function App() {
   if (path === '/portal/sign-in/link') return <LinkSignInPage />;
   if (path === '/portal/invitation') return <InvitationPage />;
   if (session === undefined) return <Loading />;
-  if (path === '/oauth/authorize') {
+  // The two consent pages: the server chose which by the path (server/routes/oauth/consent-page.ts).
+  if (path === '/oauth/authorize' || path === '/oauth/authorize/mcp') {
     if (!session) return <SignInPage next={location$.value} />;
-    // The same endpoint serves two flows: an AI application asking for the MCP resource, or a site's Connect.
-    const search = location$.value.split('?')[1] ?? '';
-    return isMcpAuthorizeRequest(search) ? <McpConsentPage /> : <ConnectPage />;
+    return path === '/oauth/authorize/mcp' ? <McpConsentPage /> : <ConnectPage />;
   }
   // Signed out on a deep link (e.g. a lead alert's "open in the portal"): continue there after sign-in.
   if (!session) return <SignInPage {...(path !== '/portal/' ? { next: location$.value } : {})} />;

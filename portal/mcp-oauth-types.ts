@@ -28,32 +28,6 @@ export interface McpRedirect {
 }
 
 /**
- * Which consent `/oauth/authorize` shows (docs/decisions/mcp-oauth.md): the MCP one when `resource`
- * names the MCP endpoint, or when a request without `resource` has no `site_domain` (which every
- * site Connect carries) and comes from an MCP client: a metadata-document URL or a registered
- * `mcpc_` id. Everything else is the site Connect flow, unchanged.
- */
-export function isMcpAuthorizeRequest(search: string): boolean {
-  const query = new URLSearchParams(search);
-  if (query.has('site_domain')) return false;
-  const resource = query.get('resource');
-  if (resource) return isMcpResource(resource);
-  const clientId = query.get('client_id') ?? '';
-  return clientId.startsWith('https://') || /^mcpc_[0-9a-z]+$/.test(clientId);
-}
-
-/** `resource` names the MCP endpoint: `…/v1/mcp` or `…/mcp`, with or without a trailing slash. */
-export function isMcpResource(resource: string | null): boolean {
-  if (!resource) return false;
-  try {
-    const path = new URL(resource).pathname.replace(/\/+$/, '');
-    return path.endsWith('/v1/mcp') || path === '/mcp';
-  } catch {
-    return false;
-  }
-}
-
-/**
  * How a person recognises the application, since its name is only a claim: the host that serves
  * its metadata document (the `client_id` URL's host), else the client id svc gave it at registration.
  */

@@ -56,7 +56,7 @@ export function SignInPage(props: { next?: string }) {
           s
         </span>
         <h1>Sign in to your firm’s portal</h1>
-        {props.next?.startsWith('/oauth/authorize?') ? (
+        {props.next?.startsWith('/oauth/authorize') ? (
           <p class="muted">
             An application is asking to connect to your firm. Sign in to review the request.
           </p>

@@ -13,7 +13,8 @@ const LINK_PREFIX = 'svc_ml_';
 /** Only same-origin portal paths may follow a sign-in (no open redirect). */
 export function safeNextPath(next: string | undefined | null): string | null {
   if (!next || next.length > 2000) return null;
-  if (!(next.startsWith('/portal') || next.startsWith('/oauth/authorize?'))) return null;
+  const consent = next.startsWith('/oauth/authorize?') || next.startsWith('/oauth/authorize/mcp?');
+  if (!(next.startsWith('/portal') || consent)) return null;
   if (next.startsWith('//') || next.includes('\\')) return null;
   return next;
 }

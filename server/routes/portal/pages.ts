@@ -4,6 +4,7 @@ import { OpenAPIHono } from '@hono/zod-openapi';
 import type { AppEnv } from '../../http/app-env.ts';
 import { AppError } from '../../lib/errors.ts';
 import { escapeHtml } from '../../lib/html.ts';
+import { registerConsentPages } from '../oauth/consent-page.ts';
 
 const TYPES: Record<string, string> = {
   '.js': 'text/javascript; charset=utf-8',
@@ -17,8 +18,8 @@ const CALCULATOR = /^[a-z0-9-]{1,40}$/;
 const KEY = /^[A-Za-z0-9_-]{1,120}$/;
 
 /**
- * The portal app (built by Vite into dist/portal) on the API's origin: `/portal/...` and the
- * Connect consent page `/oauth/authorize` get the same index.html under a strict CSP (scripts,
+ * The portal app (built by Vite into dist/portal) on the API's origin: `/portal/...` and the two
+ * consent pages (`/oauth/authorize`, `/oauth/authorize/mcp`) get the same index.html under a strict CSP (scripts,
  * styles and calls from this origin only; nothing inline). `/portal/preview` is the live-preview
  * host page: the real loader from the embed host on the portal's own origin (a development host).
  */
@@ -97,6 +98,6 @@ export function createPortalPageRoutes(opts: { distDir: string; apiUrl: string; 
     return page(index(), appCsp);
   });
   router.get('/portal', (c) => c.redirect('/portal/', 308));
-  router.get('/oauth/authorize', () => page(index(), appCsp));
+  registerConsentPages(router, () => page(index(), appCsp));
   return router;
 }
