@@ -47,10 +47,19 @@ module.exports = {
     },
     {
       name: 'engine-not-to-repos',
-      comment: 'The engine (connections, migrations, locks, backups) knows no table of the product: repositories build on it.',
+      comment:
+        'The engine (connections, migrations, locks, backups) knows no table of the product: repositories build on it.',
       severity: 'error',
       from: { path: '^server/db/engine/', pathNot: TESTS },
       to: { path: '^server/db/repos/' },
+    },
+    {
+      name: 'composition-on-top',
+      comment:
+        'server/main/ builds the process from every room; nothing imports it back but for types (the Services shape). The CLI is the other entry point: with no server running it builds the same app in-process (cli/admin-direct.ts).',
+      severity: 'error',
+      from: { path: '^server/', pathNot: [TESTS, '^server/main/', '^server/cli/'] },
+      to: { path: '^server/main/', dependencyTypesNot: ['type-only'] },
     },
     {
       name: 'lib-stands-alone',
