@@ -50,6 +50,12 @@ export function csvField(value: string | null): string {
 
 const csvRow = (values: (string | null)[]) => `${values.map(csvField).join(',')}\r\n`;
 
+/** The CSV's header line: one column per field of the lead's public shape, then one per main figure. */
+export const leadsCsvHeader = () => `${COLUMNS.map(([name]) => name).join(',')}\r\n`;
+
+/** One lead as a CSV line, in the header's order. */
+export const leadsCsvLine = (lead: LeadView) => csvRow(COLUMNS.map(([, get]) => get(lead)));
+
 const PAGE = 500;
 
 /**
@@ -81,12 +87,12 @@ export async function leadsCsvStream(
   let cursor: string | null = null;
   return new ReadableStream({
     start(controller) {
-      controller.enqueue(encoder.encode(`\uFEFF${COLUMNS.map(([name]) => name).join(',')}\r\n`));
+      controller.enqueue(encoder.encode(`\uFEFF${leadsCsvHeader()}`));
     },
     async pull(controller) {
       const page = first ?? (await read(cursor ?? undefined));
       first = undefined;
-      const rows = page.data.map((lead) => csvRow(COLUMNS.map(([, get]) => get(lead)))).join('');
+      const rows = page.data.map(leadsCsvLine).join('');
       if (rows) controller.enqueue(encoder.encode(rows));
       cursor = page.nextCursor;
       if (!cursor) controller.close();

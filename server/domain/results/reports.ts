@@ -1,6 +1,6 @@
 import { getCalculator } from '../../../calculators/index.ts';
 import { visitorNotes } from '../../../calculators/visitor-notes.ts';
-import { findAccountById } from '../../db/repos/accounts-repo.ts';
+import { type AccountRow, findAccountById } from '../../db/repos/accounts-repo.ts';
 import { findResult, type ResultRow } from '../../db/repos/results-repo.ts';
 import { AppError } from '../../lib/errors.ts';
 import { type ReportInput, renderReport } from '../../pdf/render-report.ts';
@@ -35,13 +35,22 @@ export async function resultReport(
   const row = await findResult(deps.db, principal.accountId, resultId);
   if (!row || !mayRead(principal, row)) throw new AppError('NOT_FOUND', 'No such result.');
   const account = await findAccountById(deps.db, row.accountId);
+  return renderReport(reportInputOf(row, account, deps.clock.now()));
+}
+
+/** What the PDF shows of a stored result: the firm, the figures in words, the rules and notes. */
+export function reportInputOf(
+  row: ResultRow,
+  account: Pick<AccountRow, 'name' | 'accentColor'> | undefined,
+  now: Date,
+): ReportInput {
   const calculator = getCalculator(row.calculator);
   const view = toResultView(row);
   const labels = { ...(calculator?.inputLabels ?? {}) };
   const outLabels = { ...(calculator?.outputLabels ?? {}) };
   const outputs = inLabelOrder(view.outputs, outLabels);
   const ruleSet = view.ruleSet as ReportInput['ruleSet'];
-  const input: ReportInput = {
+  return {
     firmName: account?.name ?? 'svc',
     ...(account?.accentColor ? { accent: account.accentColor } : {}),
     calculatorName: calculator?.name ?? row.calculator,
@@ -75,7 +84,6 @@ export async function resultReport(
     ruleSet,
     disclaimer: view.disclaimer,
     resultId: row.id,
-    generatedAt: deps.clock.now(),
+    generatedAt: now,
   };
-  return renderReport(input);
 }
