@@ -80,3 +80,17 @@ describe('registry', () => {
     expect(outcome.result.ruleSet.taxYear).toBe(2026);
   });
 });
+
+describe('each calculator declares its figures', () => {
+  it.each(calculators.map((c) => [c.slug, c] as const))(
+    '%s: money, main and computed name real fields',
+    (_, c) => {
+      const fields = new Set([...Object.keys(c.inputLabels), ...Object.keys(c.outputLabels)]);
+      const { basis, computed, main, money, rates = [] } = c.figures;
+      for (const key of [basis, ...computed, main, ...money, ...rates]) expect(fields).toContain(key);
+      expect(computed).toContain(main);
+      for (const key of [basis, ...computed]) expect(money).toContain(key);
+      for (const key of rates) expect(money).not.toContain(key);
+    },
+  );
+});

@@ -33,6 +33,25 @@ export interface FieldIssue {
   message: string;
 }
 
+/**
+ * Which of a calculator's figures are money and which one a firm reads first, declared by the
+ * calculator itself: the lead's headline, the lead page, the alert mail, the CSV and the PDF read
+ * this, and nothing guesses from a field's name. Declared beside the schema (the server's side):
+ * the widget's core carries none of it.
+ */
+export interface CalculatorFigures {
+  /** The amount the calculation starts from (the estate, the bequest, the balance): an input, or an output of the same name. */
+  basis: string;
+  /** The amounts it works out (taxes, fees, the distribution), in order: the report's totals. */
+  computed: readonly string[];
+  /** The one figure a firm reads first: the lead's headline. */
+  main: string;
+  /** Every input and output that is a dollar amount (the basis and the computed ones included). */
+  money: readonly string[];
+  /** Outputs that are rates, shown as percentages. */
+  rates?: readonly string[];
+}
+
 export interface CalculatorInfo {
   slug: string;
   name: string;
@@ -42,13 +61,14 @@ export interface CalculatorInfo {
   inputSchema: z.ZodType;
   inputLabels: Record<string, string>;
   outputLabels: Record<string, string>;
+  figures: CalculatorFigures;
 }
 
 /**
- * A calculator without its zod schema: what the browser bundles (the widget validates with its
- * own small checks, and the server, holding the schema, stays authoritative).
+ * A calculator without its zod schema and its figures' declaration: what the browser bundles (the
+ * widget validates with its own small checks, and the server, holding the schema, stays authoritative).
  */
-export interface CalculatorCore<I> extends Omit<CalculatorInfo, 'inputSchema'> {
+export interface CalculatorCore<I> extends Omit<CalculatorInfo, 'inputSchema' | 'figures'> {
   compute(input: I, context: { now: Date }): CalculationResult;
 }
 
@@ -57,6 +77,7 @@ export type WidgetCore<I> = Pick<CalculatorCore<I>, 'slug' | 'name' | 'disclaime
 
 export interface CalculatorDefinition<I> extends CalculatorCore<I> {
   inputSchema: z.ZodType<I>;
+  figures: CalculatorFigures;
 }
 
 export const DISCLAIMER =

@@ -12,4 +12,5 @@ export type CommissionInput = z.output<typeof schema>;
 export const executorCommission: CalculatorDefinition<CommissionInput> = {
   ...executorCommissionCore,
   inputSchema: schema,
+  figures: { basis: 'estateValue', computed: ['commission'], main: 'commission', money: ['estateValue', 'commission'] },
 };

@@ -41,4 +41,10 @@ export type InheritanceInput = z.output<typeof schema>;
 export const inheritanceTax: CalculatorDefinition<InheritanceInput> = {
   ...inheritanceTaxCore,
   inputSchema: schema,
+  figures: {
+    basis: 'bequest',
+    computed: ['inheritanceTax'],
+    main: 'inheritanceTax',
+    money: ['bequest', 'inheritanceTax', 'netInheritance'],
+  },
 };

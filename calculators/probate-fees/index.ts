@@ -12,4 +12,13 @@ const schema = z.object({
 
 export type ProbateInput = z.output<typeof schema>;
 
-export const probateFees: CalculatorDefinition<ProbateInput> = { ...probateFeesCore, inputSchema: schema };
+export const probateFees: CalculatorDefinition<ProbateInput> = {
+  ...probateFeesCore,
+  inputSchema: schema,
+  figures: {
+    basis: 'estateValue',
+    computed: ['attorneyFee', 'executorFee', 'totalFees'],
+    main: 'totalFees',
+    money: ['estateValue', 'attorneyFee', 'executorFee', 'totalFees'],
+  },
+};

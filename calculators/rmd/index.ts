@@ -18,4 +18,8 @@ const schema = z.object({
 
 export type RmdInput = z.output<typeof schema>;
 
-export const rmd: CalculatorDefinition<RmdInput> = { ...rmdCore, inputSchema: schema };
+export const rmd: CalculatorDefinition<RmdInput> = {
+  ...rmdCore,
+  inputSchema: schema,
+  figures: { basis: 'balance', computed: ['rmd'], main: 'rmd', money: ['balance', 'rmd'] },
+};

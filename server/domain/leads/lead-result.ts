@@ -1,4 +1,4 @@
-import { getCalculator } from '../../../calculators/index.ts';
+import { type CalculatorInfo, calculators, getCalculator } from '../../../calculators/index.ts';
 import { formatUsd } from '../../../calculators/money.ts';
 import type { Db } from '../../db/engine/database.ts';
 import { findResult, type ResultRow } from '../../db/repos/results-repo.ts';
@@ -19,15 +19,15 @@ export interface LeadResult {
 }
 
 /**
- * The figure a firm wants first: a "total…" output when the calculator has one (total estate tax,
- * total fees), else the first output it names ("Inheritance tax", "Required minimum distribution").
+ * The figure a firm wants first, as its calculator declares it (total estate tax, total fees, the
+ * inheritance tax, the distribution); failing that (a result stored before an output existed), the
+ * first of its computed amounts the result has.
  */
 function headlineOf(calculator: string, outputs: Record<string, unknown> | undefined): string | null {
   const info = getCalculator(calculator);
   if (!info || !outputs) return null;
-  const entries = Object.entries(info.outputLabels);
-  const ordered = [...entries.filter(([k]) => /^total/i.test(k)), ...entries];
-  for (const [key, label] of ordered) {
+  for (const key of [info.figures.main, ...info.figures.computed]) {
+    const label = info.outputLabels[key] ?? key;
     const value = outputs[key];
     if (typeof value === 'number') return `${label}: ${formatUsd(value)}`;
     if (typeof value === 'string') return `${label}: ${value}`;
@@ -63,34 +63,37 @@ export async function findResultView(
   return { ...leadResult(row)!, test: row.test, createdAt: row.createdAt.toISOString() };
 }
 
+/** A lead's figures as its calculator declares them: the amount it starts from, then what it works out. */
+const leadFigureKeys = (calculator: CalculatorInfo): string[] => [
+  calculator.figures.basis,
+  ...calculator.figures.computed,
+];
+
 /**
- * The figures a firm's CRM wants on the lead itself, in this order: what the estate or gift was
- * worth, then the taxes and fees computed. Fixed across calculators so the CSV has one column
- * each; a calculator fills the ones it has (an output wins over an input of the same name).
+ * The figures a firm's CRM wants on the lead itself, across every calculator, in this order: what
+ * the estate or gift was worth, then the taxes and fees computed, each calculator's in its display
+ * order. One CSV column each; a calculator fills the ones it has.
  */
-export const MAIN_FIGURES = [
-  'estateValue',
-  'bequest',
-  'balance',
-  'federalTax',
-  'stateTax',
-  'totalTax',
-  'inheritanceTax',
-  'attorneyFee',
-  'executorFee',
-  'totalFees',
-  'commission',
-  'rmd',
-] as const;
+export const LEAD_FIGURES: readonly string[] = [
+  ...new Set([
+    ...calculators.map((c) => c.figures.basis),
+    ...calculators.flatMap((c) => c.figures.computed),
+  ]),
+];
 
-export type MainFigure = (typeof MAIN_FIGURES)[number];
+/** A figure of a lead's result: an output wins over an input of the same name. */
+export function leadFigure(result: LeadResult, key: string): number | undefined {
+  const value = result.outputs[key] ?? result.inputs[key];
+  return typeof value === 'number' ? value : undefined;
+}
 
-/** The main figures a result has, labelled as its calculator labels them. */
-export function mainFigures(result: LeadResult): { key: MainFigure; label: string; value: number }[] {
+/** The figures a result's calculator declares for a lead, labelled as it labels them. */
+export function mainFigures(result: LeadResult): { key: string; label: string; value: number }[] {
   const info = getCalculator(result.calculator);
-  const labels = { ...info?.inputLabels, ...info?.outputLabels };
-  return MAIN_FIGURES.flatMap((key) => {
-    const value = result.outputs[key] ?? result.inputs[key];
-    return typeof value === 'number' ? [{ key, label: labels[key] ?? key, value }] : [];
+  if (!info) return [];
+  const labels = { ...info.inputLabels, ...info.outputLabels };
+  return leadFigureKeys(info).flatMap((key) => {
+    const value = leadFigure(result, key);
+    return value === undefined ? [] : [{ key, label: labels[key] ?? key, value }];
   });
 }

@@ -1,21 +1,16 @@
 import { getCalculator } from '../../../calculators/index.ts';
 import { stateName } from '../../../calculators/limits.ts';
 import { formatUsd } from '../../../calculators/money.ts';
+import type { CalculatorFigures } from '../../../calculators/types.ts';
 
-/** Outputs that are dollar amounts (the totals of a report). */
-export const MONEY_OUTPUTS = new Set([
-  'federalTax',
-  'stateTax',
-  'totalTax',
-  'inheritanceTax',
-  'attorneyFee',
-  'executorFee',
-  'totalFees',
-  'commission',
-  'rmd',
-]);
+/** What an unknown calculator (a result stored by a calculator since removed) declares: nothing. */
+const NO_FIGURES: CalculatorFigures = { basis: '', computed: [], main: '', money: [] };
 
-export function formatValue(value: unknown): string {
+/** The calculator's own declaration of which figures are money, which are rates, which comes first. */
+export const figuresOf = (calculator: string): CalculatorFigures =>
+  getCalculator(calculator)?.figures ?? NO_FIGURES;
+
+function formatValue(value: unknown): string {
   if (typeof value === 'number')
     return Number.isInteger(value) && Math.abs(value) < 10_000
       ? String(value)
@@ -25,25 +20,21 @@ export function formatValue(value: unknown): string {
 }
 
 /**
- * An input as a person reads it: dollar amounts (estate value, gifts, balances) as dollars, the
- * state by its name ("New York", as the widget's select said it).
+ * An input as a person reads it: the amounts its calculator declares money (estate value, gifts,
+ * balances) as dollars, the state by its name ("New York", as the widget's select said it).
  */
-export const formatInput = (key: string, value: unknown) =>
-  typeof value === 'number' && /value|gift|exclusion|balance|bequest/i.test(key)
+export const formatInput = (figures: CalculatorFigures, key: string, value: unknown) =>
+  typeof value === 'number' && figures.money.includes(key)
     ? formatUsd(value)
     : key === 'state' && typeof value === 'string'
       ? stateName(value)
       : formatValue(value);
 
-/** Dollar outputs (taxes, fees, estates, deductions, exclusions) as dollars; rates as percentages. */
-function formatOutput(key: string, value: unknown): string {
+/** An output as a person reads it: declared money as dollars, declared rates as percentages. */
+export function formatOutput(figures: CalculatorFigures, key: string, value: unknown): string {
   if (typeof value !== 'number') return formatValue(value);
-  if (key === 'effectiveRate') return `${(value * 100).toFixed(2)} %`;
-  if (
-    MONEY_OUTPUTS.has(key) ||
-    /estate|tax|deduction|exclusion|fee|commission|value|balance|bequest|inheritance/i.test(key)
-  )
-    return formatUsd(value);
+  if (figures.rates?.includes(key)) return `${(value * 100).toFixed(2)} %`;
+  if (figures.money.includes(key)) return formatUsd(value);
   return formatValue(value);
 }
 
@@ -72,16 +63,17 @@ export function resultFigures(
   outputs: Record<string, unknown>,
 ): { inputs: Figure[]; outputs: Figure[] } {
   const info = getCalculator(calculator);
+  const figures = figuresOf(calculator);
   const inLabels = info?.inputLabels ?? {};
   const outLabels = info?.outputLabels ?? {};
   return {
     inputs: inLabelOrder(inputs, inLabels).map(([k, v]) => ({
       label: inLabels[k] ?? k,
-      value: formatInput(k, v),
+      value: formatInput(figures, k, v),
     })),
     // "no" flags (e.g. "Estimate (no closed form): no") say nothing to a reader; left out.
     outputs: inLabelOrder(outputs, outLabels)
       .filter(([, v]) => v !== false)
-      .map(([k, v]) => ({ label: outLabels[k] ?? k, value: formatOutput(k, v) })),
+      .map(([k, v]) => ({ label: outLabels[k] ?? k, value: formatOutput(figures, k, v) })),
   };
 }

@@ -1,7 +1,7 @@
 import { recordAudit } from '../../db/repos/audit-repo.ts';
 import { actorOf, type PortalDeps, type PortalPrincipal } from '../accounts/portal-deps.ts';
 import type { LeadView } from '../leads/intake.ts';
-import { MAIN_FIGURES, type MainFigure } from '../leads/lead-result.ts';
+import { LEAD_FIGURES, leadFigure } from '../leads/lead-result.ts';
 import { type FirmLeadFilter, pageOfFirmLeads } from './firm-leads.ts';
 
 const COLUMNS: [string, (l: LeadView) => string | null][] = [
@@ -26,15 +26,15 @@ const COLUMNS: [string, (l: LeadView) => string | null][] = [
   ['consent_assumed', (l) => String(l.consent.assumed)],
   ['result_state', (l) => l.result?.state ?? null],
   ['result_headline', (l) => l.result?.headline ?? null],
-  ...MAIN_FIGURES.map((key): [string, (l: LeadView) => string | null] => [
+  ...LEAD_FIGURES.map((key): [string, (l: LeadView) => string | null] => [
     key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`),
     (l) => figureOf(l, key),
   ]),
 ];
 
-function figureOf(lead: LeadView, key: MainFigure): string | null {
-  const value = lead.result?.outputs[key] ?? lead.result?.inputs[key];
-  return typeof value === 'number' ? String(value) : null;
+function figureOf(lead: LeadView, key: string): string | null {
+  const value = lead.result ? leadFigure(lead.result, key) : undefined;
+  return value === undefined ? null : String(value);
 }
 
 /**

@@ -7,7 +7,7 @@ import { type ReportInput, renderReport } from '../../pdf/render-report.ts';
 import { isAdmin, type Principal } from '../credentials/principal.ts';
 import { hasScope } from '../credentials/scopes.ts';
 import type { LicensingDeps } from '../deps.ts';
-import { formatInput, formatValue, inLabelOrder, MONEY_OUTPUTS } from '../leads/result-figures.ts';
+import { figuresOf, formatInput, formatOutput, inLabelOrder } from '../leads/result-figures.ts';
 import { toResultView } from './calculations.ts';
 
 /**
@@ -49,6 +49,7 @@ export function reportInputOf(
   const labels = { ...(calculator?.inputLabels ?? {}) };
   const outLabels = { ...(calculator?.outputLabels ?? {}) };
   const outputs = inLabelOrder(view.outputs, outLabels);
+  const figures = figuresOf(row.calculator);
   const ruleSet = view.ruleSet as ReportInput['ruleSet'];
   return {
     firmName: account?.name ?? 'svc',
@@ -57,29 +58,22 @@ export function reportInputOf(
     calculatorSlug: row.calculator,
     inputs: inLabelOrder(view.inputs, labels).map(([k, v]) => ({
       label: labels[k] ?? k,
-      value: formatInput(k, v),
+      value: formatInput(figures, k, v),
     })),
     lineItems: view.lineItems as ReportInput['lineItems'],
+    // The amounts the calculator works out, as it declares them.
     totals: outputs
-      .filter(([k, v]) => MONEY_OUTPUTS.has(k) && typeof v === 'number')
+      .filter(([k, v]) => figures.computed.includes(k) && typeof v === 'number')
       .map(([k, v]) => ({ label: outLabels[k] ?? k, amount: v as number })),
     extraOutputs: outputs
       .filter(
-        // A visitor's report: no "no" flags (e.g. "Estimate (no closed form): no"), and the rules'
-        // date is in the header ("Rules as of" the rule set), not the date the figures were asked for;
-        // the rules in words are under "Basis of calculation".
-        ([k, v]) =>
-          !MONEY_OUTPUTS.has(k) &&
-          k !== 'estateValue' &&
-          k !== 'dateOfDeath' &&
-          k !== 'rulesUsed' &&
-          v !== false &&
-          (typeof v !== 'number' || k === 'effectiveRate' || k === 'factor'),
+        // A visitor's report: no other amounts (they are in the calculation above), no "no" flags
+        // (e.g. "Estimate (no closed form): no"), and the rules' date is in the header ("Rules as
+        // of" the rule set), not the date the figures were asked for; the rules in words are under
+        // "Basis of calculation".
+        ([k, v]) => !figures.money.includes(k) && k !== 'dateOfDeath' && k !== 'rulesUsed' && v !== false,
       )
-      .map(([k, v]) => ({
-        label: outLabels[k] ?? k,
-        value: k === 'effectiveRate' && typeof v === 'number' ? `${(v * 100).toFixed(2)} %` : formatValue(v),
-      })),
+      .map(([k, v]) => ({ label: outLabels[k] ?? k, value: formatOutput(figures, k, v) })),
     notes: visitorNotes(view.notes),
     ruleSet,
     disclaimer: view.disclaimer,
