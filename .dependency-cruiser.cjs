@@ -1,6 +1,6 @@
 // The layering, written down so that `npm test` keeps it true (server/checks/layers.test.ts runs it; `npm run layers` prints it).
 // The rules bind production code: tests (`*.test.ts`, `*.spec.ts`) and `server/test-support/` may
-// reach across layers to set a scene. The README ("Layout") says the same in prose.
+// reach across layers to set a scene. docs/development.md ("Layout") says the same in prose.
 const TESTS = '\\.(test|spec)\\.tsx?$|^server/test-support/';
 const BROWSER = '^(widget|loader|portal|sdk)/';
 
@@ -40,7 +40,7 @@ module.exports = {
     {
       name: 'db-not-upwards',
       comment:
-        'Repositories and the engine sit below everything that uses them (the domain, the secrets, the edges, the composition); they never call up. infra/ (configuration, the repository root) sits below them.',
+        'Repositories and the engine sit below everything that uses them (the domain, the secrets, the edges, the composition); they never call up. Only lib/ and infra/repo-root.ts sit below them.',
       severity: 'error',
       from: { path: '^server/db/', pathNot: TESTS },
       to: { path: '^server/(domain|routes|http|mcp|cli|secrets|main|pdf|mail)/' },
@@ -48,7 +48,7 @@ module.exports = {
     {
       name: 'engine-not-to-repos',
       comment:
-        'The engine (connections, migrations, locks, backups) knows no table of the product: repositories build on it.',
+        'The engine (connections, migrations, locks, backups, the schema) queries no table of the product: repositories build on it.',
       severity: 'error',
       from: { path: '^server/db/engine/', pathNot: TESTS },
       to: { path: '^server/db/repos/' },

@@ -60,9 +60,10 @@ export function App() {
   if (path === '/portal/invitation') return <InvitationPage />;
   if (session === undefined) return <Loading />;
   // The two consent pages: the server chose which by the path (server/routes/oauth/consent-page.ts).
-  if (path === '/oauth/authorize' || path === '/oauth/authorize/mcp') {
+  const consent = path.replace(/\/+$/, '');
+  if (consent === '/oauth/authorize' || consent === '/oauth/authorize/mcp') {
     if (!session) return <SignInPage next={location$.value} />;
-    return path === '/oauth/authorize/mcp' ? <McpConsentPage /> : <ConnectPage />;
+    return consent === '/oauth/authorize/mcp' ? <McpConsentPage /> : <ConnectPage />;
   }
   // Signed out on a deep link (e.g. a lead alert's "open in the portal"): continue there after sign-in.
   if (!session) return <SignInPage {...(path !== '/portal/' ? { next: location$.value } : {})} />;

@@ -20,6 +20,15 @@ export function navigate(to: string, replace = false) {
   window.scrollTo(0, 0);
 }
 
+/**
+ * Where a sign-in continues. A consent page (`/oauth/...`) is loaded from the server, which decides
+ * which consent a request gets (server/routes/oauth/consent-page.ts); anything else is in-app.
+ */
+export function continueTo(next: string) {
+  if (next.startsWith('/oauth/')) window.location.replace(next);
+  else navigate(next, true);
+}
+
 /** Click handler for in-app links: plain clicks navigate without a reload; modified clicks open tabs. */
 export function onLinkClick(event: MouseEvent) {
   const anchor = event.currentTarget as HTMLAnchorElement;

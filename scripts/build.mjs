@@ -136,8 +136,13 @@ async function embed() {
   copyFileSync(at('sdk/embed-api.d.ts'), at('dist/embed/embed.d.ts'));
 }
 
-/** The server compiles in a child process; resolves when tsc ends, rejects when it fails. */
+/**
+ * The server compiles in a child process; resolves when tsc ends, rejects when it fails. The old
+ * output goes first: a file moved in the sources must not leave a stale copy that still runs
+ * (`node dist/server/server/index.js` after the entry point moved to `main/index.js`).
+ */
 function server() {
+  rmSync(at('dist/server'), { recursive: true, force: true });
   return new Promise((resolve, reject) => {
     const tsc = spawn(at('node_modules/.bin/tsc'), ['-p', 'tsconfig.build.json', '--noCheck'], {
       cwd: root,

@@ -12,5 +12,10 @@ export type CommissionInput = z.output<typeof schema>;
 export const executorCommission: CalculatorDefinition<CommissionInput> = {
   ...executorCommissionCore,
   inputSchema: schema,
-  figures: { basis: 'estateValue', computed: ['commission'], main: 'commission', money: ['estateValue', 'commission'] },
+  figures: {
+    basis: 'estateValue',
+    computed: ['commission'],
+    main: 'commission',
+    money: ['estateValue', 'commission'],
+  },
 };

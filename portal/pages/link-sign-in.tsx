@@ -2,7 +2,7 @@ import { useState } from 'preact/hooks';
 import type { SignedIn } from '../../server/routes/portal/types.ts';
 import { api, type PortalError } from '../api.ts';
 import { ErrorNote } from '../components/ui.tsx';
-import { navigate } from '../router.ts';
+import { continueTo } from '../router.ts';
 import { loadSession } from '../session.ts';
 
 /**
@@ -20,7 +20,7 @@ export function LinkSignInPage() {
       const { next } = await api.post<SignedIn>('auth/link', { token });
       history.replaceState(null, '', '/portal/');
       await loadSession();
-      navigate(next ?? '/portal/', true);
+      continueTo(next ?? '/portal/');
     } catch (e) {
       setError(e as PortalError);
       setBusy(false);

@@ -117,7 +117,7 @@ function LocalhostWarning({ host }: { host: string }) {
   );
 }
 
-/** `GET /oauth/authorize` for the MCP resource: an AI application asks to read the firm's data. */
+/** `GET /oauth/authorize/mcp` (where the server sends an MCP `/oauth/authorize`): an AI application asks to read the firm's data. */
 export function McpConsentPage() {
   const params = authorizeParams();
   const { data, error } = useResource(() => api.get<McpConsentRequest>('oauth/mcp-consent', params));

@@ -3,7 +3,7 @@ import { useState } from 'preact/hooks';
 import type { PasskeySignInOptions, SignedIn } from '../../server/routes/portal/types.ts';
 import { api, PortalError } from '../api.ts';
 import { ErrorNote } from '../components/ui.tsx';
-import { navigate } from '../router.ts';
+import { continueTo } from '../router.ts';
 import { loadSession } from '../session.ts';
 
 /** Sign in by e-mail link or passkey. `next` is where to continue (e.g. a Connect request). */
@@ -39,7 +39,7 @@ export function SignInPage(props: { next?: string }) {
         ...(props.next ? { next: props.next } : {}),
       });
       await loadSession();
-      navigate(next ?? props.next ?? '/portal/', true);
+      continueTo(next ?? props.next ?? '/portal/');
     } catch (e) {
       setError(
         e instanceof PortalError ? e : new Error('The passkey sign-in was cancelled or failed. Try again.'),

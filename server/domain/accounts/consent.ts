@@ -22,7 +22,7 @@ export interface ConsentVersion {
 
 const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
 
-// The queries live in db/consent-versions-repo.ts; the subject's callers find them here.
+// The queries live in db/repos/consent-versions-repo.ts; the subject's callers find them here.
 export {
   countConsentVersions,
   findConsentVersion,

@@ -82,7 +82,7 @@ function signCompact(header: Record<string, unknown>, payload: Claims, key: Cryp
 
 /**
  * The clock skew a token's `nbf` and `exp` are checked with. Instances sharing PostgreSQL stamp
- * tokens on the database's clock (db/aligned-clock.ts), so this covers what is left: the measured
+ * tokens on the database's clock (db/engine/aligned-clock.ts), so this covers what is left: the measured
  * offset's error, a database failover to a server whose clock differs, a clock that jumps.
  */
 export const TOKEN_CLOCK_TOLERANCE_S = 60;

@@ -75,10 +75,7 @@ const leadFigureKeys = (calculator: CalculatorInfo): string[] => [
  * order. One CSV column each; a calculator fills the ones it has.
  */
 export const LEAD_FIGURES: readonly string[] = [
-  ...new Set([
-    ...calculators.map((c) => c.figures.basis),
-    ...calculators.flatMap((c) => c.figures.computed),
-  ]),
+  ...new Set([...calculators.map((c) => c.figures.basis), ...calculators.flatMap((c) => c.figures.computed)]),
 ];
 
 /** A figure of a lead's result: an output wins over an input of the same name. */

@@ -18,7 +18,7 @@ import {
 /**
  * What every portal route answers, one schema each: the routes declare them (so `tsc` holds a
  * handler to its answer and the API document shows it), and the portal app reads their inferred
- * types from portal-types.ts. A field changed here fails the portal's build, not its screens.
+ * types from types.ts. A field changed here fails the portal's build, not its screens.
  */
 
 const Role = z.enum(['owner', 'admin', 'viewer']);

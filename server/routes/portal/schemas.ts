@@ -7,7 +7,7 @@ export const JsonObject = z.record(z.string(), z.unknown());
 export const portalSecurity = [{ portalSession: [] }];
 export const IdParam = z.object({ id: z.string().min(1).max(64) });
 
-/** 200 with its answer's schema (see portal-answers.ts); the usual errors of a portal endpoint. */
+/** 200 with its answer's schema (see answers.ts); the usual errors of a portal endpoint. */
 export const portalOk = <T extends z.ZodType>(
   description: string,
   schema: T,
@@ -19,7 +19,7 @@ export const portalOk = <T extends z.ZodType>(
 
 /**
  * The role a route needs, as its `middleware` (checked before the request is validated): every
- * portal route names one, and portal-route-roles.test.ts holds the table they must match.
+ * portal route names one, and route-roles.test.ts holds the table they must match.
  */
 export const anyMember = requirePortalRole('viewer');
 export const adminOnly = requirePortalRole('admin');

@@ -8,7 +8,7 @@ import type * as A from './answers.ts';
 /**
  * The portal routes' answers as TypeScript types, for the portal app: imported with `import type`
  * only, so nothing of the server (nor zod) reaches the browser bundle, while a field changed in
- * portal-answers.ts fails the portal's `tsc`.
+ * answers.ts fails the portal's `tsc`.
  */
 
 export type SignedIn = z.infer<typeof A.SignedIn>;
