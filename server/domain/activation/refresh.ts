@@ -1,4 +1,4 @@
-import type { Db } from '../../db/engine/database.ts';
+import { withTransaction } from '../../db/engine/database.ts';
 import { newId } from '../../db/engine/ids.ts';
 import { touchActivation } from '../../db/repos/activations-repo.ts';
 import { recordAudit } from '../../db/repos/audit-repo.ts';
@@ -47,8 +47,7 @@ export async function refreshTokenSet(
   if (!found) throw invalidLicense();
 
   const childToken = childRefreshToken(deps.pepper, input.refreshToken);
-  const child = await deps.db.transaction(async (txRaw) => {
-    const tx = txRaw as unknown as Db;
+  const child = await withTransaction(deps.db, async (tx) => {
     const childId = newId('rt');
     if (!(await claimRefreshToken(tx, row.id, now, childId))) return undefined;
     await touchActivation(tx, row.activationId, now);

@@ -1,4 +1,4 @@
-import type { Db } from '../../db/engine/database.ts';
+import { withTransaction } from '../../db/engine/database.ts';
 import { releaseActivation } from '../../db/repos/activations-repo.ts';
 import {
   findRefreshTokenByHmac,
@@ -21,8 +21,7 @@ export async function revokeSiteToken(deps: LicensingDeps, token: string): Promi
   const activationId = await liveActivationOfToken(deps, token);
   if (!activationId) return;
   const now = deps.clock.now();
-  await deps.db.transaction(async (txRaw) => {
-    const tx = txRaw as unknown as Db;
+  await withTransaction(deps.db, async (tx) => {
     await revokeActivationTokens(tx, activationId, now);
     await releaseActivation(tx, activationId, now);
   });

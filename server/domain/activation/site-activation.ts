@@ -1,4 +1,4 @@
-import type { Db } from '../../db/engine/database.ts';
+import { type Db, withTransaction } from '../../db/engine/database.ts';
 import {
   countLiveProdActivations,
   findLiveActivation,
@@ -74,8 +74,7 @@ export async function activateSite(
   assertDomainAllowed(license, host);
   const now = deps.clock.now();
   const refreshToken = newRefreshToken();
-  const row = await deps.db.transaction(async (txRaw) => {
-    const tx = txRaw as unknown as Db;
+  const row = await withTransaction(deps.db, async (tx) => {
     await lockLicense(tx, license.id);
     // Domains and seats as they are under the lock: a concurrent `license update` may have
     // removed this domain or lowered the seats since the license was read.

@@ -1,5 +1,5 @@
 import type Stripe from 'stripe';
-import type { Db } from '../../db/engine/database.ts';
+import { type Db, withTransaction } from '../../db/engine/database.ts';
 import {
   findAccountById,
   findAccountByStripeCustomerId,
@@ -115,8 +115,7 @@ async function applySubscription(
   linkCustomer: string | undefined,
 ): Promise<StripeEventResult> {
   const now = deps.clock.now();
-  const outcome = await deps.db.transaction(async (txRaw) => {
-    const tx = txRaw as unknown as Db;
+  const outcome = await withTransaction(deps.db, async (tx) => {
     await lockLicense(tx, licenseId);
     const license = (await findLicenseById(tx, licenseId))!;
     const { changes, unknownPlan } = subscriptionBilling(subscription, deps.plans, license.plan);

@@ -1,4 +1,4 @@
-import type { Db } from '../../db/engine/database.ts';
+import { withTransaction } from '../../db/engine/database.ts';
 import { newId } from '../../db/engine/ids.ts';
 import { recordAudit } from '../../db/repos/audit-repo.ts';
 import {
@@ -46,8 +46,7 @@ export async function createLicense(deps: LicensingDeps, input: NewLicenseInput,
   const now = deps.clock.now();
   const licenseKey = input.licenseKey ?? generateLicenseKey();
   const publishableKey = input.publishableKey ?? generatePublishableKey();
-  const license = await deps.db.transaction(async (txRaw) => {
-    const tx = txRaw as unknown as Db;
+  const license = await withTransaction(deps.db, async (tx) => {
     const row = await insertLicense(tx, {
       id: newId('lic'),
       accountId: input.accountId,

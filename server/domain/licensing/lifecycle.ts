@@ -1,4 +1,4 @@
-import type { Db } from '../../db/engine/database.ts';
+import { type Db, withTransaction } from '../../db/engine/database.ts';
 import { findAccountById } from '../../db/repos/accounts-repo.ts';
 import {
   type ActivationRow,
@@ -99,8 +99,7 @@ export async function updateLicense(
   if (input.plan !== undefined) requirePlan(deps.plans, input.plan);
   const add = (input.addDomains ?? []).map((d) => normalizeDomainEntry(d, 'addDomains'));
   const remove = (input.removeDomains ?? []).map((d) => normalizeDomainEntry(d, 'removeDomains'));
-  await deps.db.transaction(async (txRaw) => {
-    const tx = txRaw as unknown as Db;
+  await withTransaction(deps.db, async (tx) => {
     await lockLicense(tx, licenseId);
     const license = (await findLicenseById(tx, licenseId))!;
     const changes = licenseChanges(license, input, add, remove);
@@ -195,8 +194,7 @@ export async function releaseSeat(deps: LicensingDeps, activationId: string, as:
     throw notFound('activation', activationId);
   if (!activation.releasedAt) {
     const now = deps.clock.now();
-    await deps.db.transaction(async (txRaw) => {
-      const tx = txRaw as unknown as Db;
+    await withTransaction(deps.db, async (tx) => {
       await endActivation(tx, activationId, now);
       await recordAudit(tx, {
         accountId: license.accountId,

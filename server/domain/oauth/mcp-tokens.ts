@@ -1,4 +1,4 @@
-import type { Db } from '../../db/engine/database.ts';
+import { type Db, withTransaction } from '../../db/engine/database.ts';
 import { newId } from '../../db/engine/ids.ts';
 import { recordAudit } from '../../db/repos/audit-repo.ts';
 import {
@@ -183,8 +183,7 @@ export async function refreshMcpToken(
     throw oauthError('invalid_scope', `scope may only narrow the granted scopes (${row.scopes}).`);
 
   const childToken = childTokenOf(deps.pepper, input.refreshToken, 'svc_mrt_');
-  const child = await deps.db.transaction(async (txRaw) => {
-    const tx = txRaw as unknown as Db;
+  const child = await withTransaction(deps.db, async (tx) => {
     const childId = newId('mrt');
     if (!(await claimMcpRefreshToken(tx, row.id, now, childId))) return undefined;
     return storeRefresh(deps, tx, {
