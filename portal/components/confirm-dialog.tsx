@@ -18,11 +18,21 @@ export function ConfirmDialog(props: {
   const ref = useRef<HTMLDialogElement>(null);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  // The parent hears of a close once, at once. Escape fires `cancel` at once but `close` only in a
+  // later task, and the browser runs input first: an Enter on the opener right after Escape would
+  // open the dialog again and then be undone by the late `close` (seen in the e2e suite under load).
+  const reported = useRef(false);
+  const reportClose = () => {
+    if (reported.current) return;
+    reported.current = true;
+    props.onClose();
+  };
   useEffect(() => {
     const dialog = ref.current;
     if (!dialog) return;
     if (props.open && !dialog.open) {
       setError(null);
+      reported.current = false;
       dialog.showModal();
     }
     if (!props.open && dialog.open) dialog.close();
@@ -44,7 +54,8 @@ export function ConfirmDialog(props: {
       class="dialog"
       aria-labelledby="confirm-title"
       aria-describedby="confirm-body"
-      onClose={props.onClose}
+      onCancel={reportClose}
+      onClose={reportClose}
     >
       <h2 id="confirm-title">{props.title}</h2>
       <div id="confirm-body" class="dialog-body">
@@ -56,7 +67,15 @@ export function ConfirmDialog(props: {
         </p>
       ) : null}
       <div class="dialog-actions">
-        <button type="button" class="button" onClick={() => ref.current?.close()} disabled={busy}>
+        <button
+          type="button"
+          class="button"
+          onClick={() => {
+            reportClose();
+            ref.current?.close();
+          }}
+          disabled={busy}
+        >
           Cancel
         </button>
         <button
