@@ -1,4 +1,5 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, expectTypeOf, it, vi } from 'vitest';
+import type { HeldLeads, LeadDetail, LeadPage, OneLead } from '../server/routes/portal/types.ts';
 import { api, PortalError, setCsrfToken } from './api.ts';
 
 /** What the portal sends (fetch is replaced by a recorder) and how it reads what comes back. */
@@ -76,5 +77,24 @@ describe('portal api', () => {
     await expect(api.get('overview')).rejects.toMatchObject({ code: 'HTTP', status: 502 });
     answer(new TypeError('Failed to fetch'));
     await expect(api.get('overview')).rejects.toMatchObject({ code: 'NETWORK', status: 0 });
+  });
+});
+
+describe('each path is bound to the answer its route declares', () => {
+  // Checked by `tsc` (npm run typecheck), never run: a wrong pair fails to compile.
+  const compileOnly = () => {
+    expectTypeOf(api.get('leads/held')).resolves.toEqualTypeOf<HeldLeads>();
+    expectTypeOf(api.get(`leads/${encodeURIComponent('lead_1')}`)).resolves.toEqualTypeOf<LeadDetail>();
+    expectTypeOf(api.patch('leads/lead_1', { status: 'contacted' })).resolves.toEqualTypeOf<OneLead>();
+    // @ts-expect-error a path no route declares
+    void api.get('lead-list');
+    // @ts-expect-error a route that answers POST only
+    void api.get('auth/link');
+    // @ts-expect-error an answer that is not this route's
+    const overview: Promise<LeadPage> = api.get('overview');
+    void overview;
+  };
+  it('is a compile-time check', () => {
+    expect(typeof compileOnly).toBe('function');
   });
 });

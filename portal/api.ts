@@ -1,3 +1,5 @@
+import type { PortalPaths } from '../server/routes/portal/paths.ts';
+
 /** A refused call, in the API's error shape; `details` name the fields concerned. */
 export class PortalError extends Error {
   constructor(
@@ -72,10 +74,42 @@ async function call<T>(run: () => Promise<T>): Promise<T> {
   }
 }
 
+type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
+
+/** `leads/{id}` as the addresses it stands for: `leads/${string}`. */
+type Concrete<P extends string> = P extends `${infer Head}{${string}}${infer Tail}`
+  ? `${Head}${string}${Concrete<Tail>}`
+  : P;
+
+/** The paths a method has, written as a call writes them (an id in place of `{id}`). */
+type PathOf<M extends Method> = {
+  [K in keyof PortalPaths]: K extends `${M} ${infer P}` ? Concrete<P> : never;
+}[keyof PortalPaths];
+
+/**
+ * The answer the route declares (server/routes/portal/paths.ts, generated from the routes): a
+ * fixed path first (`leads/held`), else the route whose `{id}` the path fills (`leads/${string}`).
+ */
+type AnswerOf<M extends Method, S extends string> = `${M} ${S}` extends keyof PortalPaths
+  ? PortalPaths[`${M} ${S}`]
+  : {
+      [K in keyof PortalPaths]: K extends `${M} ${infer P}`
+        ? S extends Concrete<P>
+          ? PortalPaths[K]
+          : never
+        : never;
+    }[keyof PortalPaths];
+
+/**
+ * The portal API, one function per method. A path the routes do not declare for that method fails
+ * to compile, and each call's answer has the type its route declares: no call names its own type.
+ */
 export const api = {
-  get: <T>(path: string, query?: Query) => call(() => request<T>('GET', path, query ? { query } : {})),
-  post: <T>(path: string, body?: unknown) =>
-    call(() => request<T>('POST', path, body === undefined ? {} : { json: body })),
-  patch: <T>(path: string, body: unknown) => call(() => request<T>('PATCH', path, { json: body })),
-  delete: <T>(path: string) => call(() => request<T>('DELETE', path)),
+  get: <S extends PathOf<'GET'>>(path: S, query?: Query) =>
+    call(() => request<AnswerOf<'GET', S>>('GET', path, query ? { query } : {})),
+  post: <S extends PathOf<'POST'>>(path: S, body?: unknown) =>
+    call(() => request<AnswerOf<'POST', S>>('POST', path, body === undefined ? {} : { json: body })),
+  patch: <S extends PathOf<'PATCH'>>(path: S, body: unknown) =>
+    call(() => request<AnswerOf<'PATCH', S>>('PATCH', path, { json: body })),
+  delete: <S extends PathOf<'DELETE'>>(path: S) => call(() => request<AnswerOf<'DELETE', S>>('DELETE', path)),
 };

@@ -5,7 +5,6 @@ import type { ConnectedApps, McpConsent } from '../server/routes/portal/types.ts
  * (server/routes/portal/answers.ts): the consent request and the firm's connected apps.
  */
 export type McpConsentRequest = McpConsent;
-export type ConnectedAppList = ConnectedApps;
 export type ConnectedApp = ConnectedApps['apps'][number];
 /** How the application identified itself: a Client ID Metadata Document or dynamic registration. */
 export type McpClientKind = McpConsent['client']['kind'];
@@ -22,10 +21,6 @@ export interface McpConsentProblem {
 
 /** What the page calls an application that gave no name. */
 export const appName = (name: string | null) => name ?? 'An unnamed application';
-
-export interface McpRedirect {
-  redirectTo: string;
-}
 
 /**
  * How a person recognises the application, since its name is only a claim: the host that serves

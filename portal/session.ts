@@ -7,7 +7,7 @@ export const session$ = signal<PortalSession | null | undefined>(undefined);
 
 export async function loadSession(): Promise<void> {
   try {
-    const session = await api.get<PortalSession>('session');
+    const session = await api.get('session');
     setCsrfToken(session.csrfToken);
     session$.value = session;
   } catch (error) {

@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import type { ActivityEvent, ActivityPage as Page } from '../../server/routes/portal/types.ts';
+import type { ActivityEvent } from '../../server/routes/portal/types.ts';
 import { api } from '../api.ts';
 import { Card, Empty, ErrorNote, Link, Loading, PageHeader } from '../components/ui.tsx';
 import { formatDateTime } from '../format.ts';
@@ -29,7 +29,7 @@ export function ActivityPage() {
   const [more, setMore] = useState<ActivityEvent[]>([]);
   const [cursor, setCursor] = useState<string | null>(null);
   const { data, error } = useResource(async () => {
-    const page = await api.get<Page>('activity', { limit: 50, kind });
+    const page = await api.get('activity', { limit: 50, kind });
     setMore([]);
     setCursor(page.nextCursor);
     return page;
@@ -37,7 +37,7 @@ export function ActivityPage() {
   const events = [...(data?.data ?? []), ...more];
   const loadMore = async () => {
     if (!cursor) return;
-    const page = await api.get<Page>('activity', { limit: 50, kind, cursor });
+    const page = await api.get('activity', { limit: 50, kind, cursor });
     setMore([...more, ...page.data]);
     setCursor(page.nextCursor);
   };

@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import type { ApiKey, ApiKeyList, CreatedApiKey } from '../../server/routes/portal/types.ts';
+import type { ApiKey } from '../../server/routes/portal/types.ts';
 import { api, type PortalError } from '../api.ts';
 import {
   Badge,
@@ -72,7 +72,7 @@ function CreateForm(props: { onCreated: (key: string) => void }) {
     event.preventDefault();
     setError(null);
     try {
-      const created = await api.post<CreatedApiKey>('api-keys', { name, scopes });
+      const created = await api.post('api-keys', { name, scopes });
       setName('');
       props.onCreated(created.apiKey);
     } catch (e) {
@@ -127,7 +127,7 @@ function CreateForm(props: { onCreated: (key: string) => void }) {
 }
 
 export function ApiKeysPage() {
-  const { data, error, reload } = useResource(() => api.get<ApiKeyList>('api-keys'));
+  const { data, error, reload } = useResource(() => api.get('api-keys'));
   const [newKey, setNewKey] = useState<string | null>(null);
   const [actionError, setActionError] = useState<PortalError | null>(null);
   const revoke = async (key: ApiKey) => {

@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import type { ConnectRequest, RedirectTo } from '../../server/routes/portal/types.ts';
+import type { ConnectRequest } from '../../server/routes/portal/types.ts';
 import { api, type PortalError } from '../api.ts';
 import { ErrorNote, Loading } from '../components/ui.tsx';
 import { domainLabel } from '../format.ts';
@@ -42,7 +42,7 @@ export function ConnectPage() {
   const params = Object.fromEntries(
     PARAMS.filter((p) => search.has(p)).map((p) => [p, search.get(p) ?? '']),
   ) as Record<string, string>;
-  const { data, error } = useResource(() => api.get<ConnectRequest>('connect', params));
+  const { data, error } = useResource(() => api.get('connect', params));
   const [licenseId, setLicenseId] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const [actionError, setActionError] = useState<PortalError | null>(null);
@@ -52,8 +52,8 @@ export function ConnectPage() {
     setBusy(true);
     try {
       const { redirectTo } = approve
-        ? await api.post<RedirectTo>('connect/approve', { ...params, license_id: chosen })
-        : await api.post<RedirectTo>('connect/deny', params);
+        ? await api.post('connect/approve', { ...params, license_id: chosen })
+        : await api.post('connect/deny', params);
       window.location.assign(redirectTo);
     } catch (e) {
       setActionError(e as PortalError);

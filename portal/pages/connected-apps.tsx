@@ -12,7 +12,7 @@ import {
   TableWrap,
 } from '../components/ui.tsx';
 import { formatDate, formatDateTime, formatRelative } from '../format.ts';
-import { appName, type ConnectedApp, type ConnectedAppList, clientIdentity } from '../mcp-oauth-types.ts';
+import { appName, type ConnectedApp, clientIdentity } from '../mcp-oauth-types.ts';
 import { canManage, session$ } from '../session.ts';
 import { useResource } from '../use-resource.ts';
 
@@ -99,7 +99,7 @@ function AppRow(props: { app: ConnectedApp; manage: boolean; onRevoke: (app: Con
 
 /** Settings → Connected apps: every AI application a member approved, with Revoke. */
 export function ConnectedAppsPage() {
-  const { data, error, reload } = useResource(() => api.get<ConnectedAppList>('connected-apps'));
+  const { data, error, reload } = useResource(() => api.get('connected-apps'));
   const [revoking, setRevoking] = useState<ConnectedApp | null>(null);
   const [revoked, setRevoked] = useState<string | null>(null);
   const manage = canManage();

@@ -1,5 +1,4 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
-import type { LicenseList } from '../../server/routes/portal/types.ts';
 import { api } from '../api.ts';
 import { Card, CodeBlock, ErrorNote, PageHeader, TableWrap } from '../components/ui.tsx';
 import { CALCULATORS } from '../format.ts';
@@ -57,7 +56,7 @@ interface Seen {
 
 export function EmbedPage() {
   const embedUrl = session$.value!.urls.embed;
-  const licenses = useResource(() => api.get<LicenseList>('licenses'));
+  const licenses = useResource(() => api.get('licenses'));
   const [selected, setSelected] = useState<string[]>(['estate-tax']);
   const [key, setKey] = useState('');
   const [previewKey, setPreviewKey] = useState<string | null>(null);

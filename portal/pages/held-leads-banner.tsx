@@ -1,7 +1,6 @@
 import { useState } from 'preact/hooks';
 import { defang } from '../../protocol/defang.ts';
 import { quarantineReasonLabel } from '../../protocol/quarantine.ts';
-import type { HeldLeads } from '../../server/routes/portal/types.ts';
 import { api, type PortalError } from '../api.ts';
 import { ErrorNote, Link } from '../components/ui.tsx';
 import { formatDateTime, plural } from '../format.ts';
@@ -13,7 +12,7 @@ import { useResource } from '../use-resource.ts';
  * one-step release (the alert and webhook go out then). Says nothing when none are held.
  */
 export function HeldLeadsBanner(props: { onReleased?: () => void }) {
-  const { data, reload } = useResource(() => api.get<HeldLeads>('leads/held'));
+  const { data, reload } = useResource(() => api.get('leads/held'));
   const [error, setError] = useState<PortalError | null>(null);
   if (!data || data.total === 0) return null;
   const manage = canManage();

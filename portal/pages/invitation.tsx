@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
-import type { InvitationOffer, SignedIn } from '../../server/routes/portal/types.ts';
+import type { InvitationOffer } from '../../server/routes/portal/types.ts';
 import { api, type PortalError } from '../api.ts';
 import { ErrorNote, Loading } from '../components/ui.tsx';
 import { navigate } from '../router.ts';
@@ -25,7 +25,7 @@ export function InvitationPage() {
   useEffect(() => {
     if (!token) return;
     api
-      .post<InvitationOffer>('invitations/lookup', { token })
+      .post('invitations/lookup', { token })
       .then(setInvitation)
       .catch((e: PortalError) => setError(e));
   }, [token]);
@@ -33,7 +33,7 @@ export function InvitationPage() {
     setBusy(true);
     try {
       if (accept) {
-        const { next } = await api.post<SignedIn>('invitations/accept', { token });
+        const { next } = await api.post('invitations/accept', { token });
         history.replaceState(null, '', '/portal/');
         await loadSession();
         navigate(next ?? '/portal/', true);

@@ -93,7 +93,7 @@ export function LeadDetailPage(props: { leadId: string }) {
     data,
     error: loadError,
     reload,
-  } = useResource(() => api.get<Detail>(`leads/${encodeURIComponent(props.leadId)}`), [props.leadId]);
+  } = useResource(() => api.get(`leads/${encodeURIComponent(props.leadId)}`), [props.leadId]);
   if (loadError)
     return (
       <div class="page">

@@ -1,10 +1,6 @@
 import { useState } from 'preact/hooks';
 import { US_STATE_NAMES, US_STATES } from '../../calculators/limits.ts';
-import type {
-  LeadChart as LeadChartData,
-  LeadPage as Page,
-  PortalLead,
-} from '../../server/routes/portal/types.ts';
+import type { PortalLead } from '../../server/routes/portal/types.ts';
 import { api, type PortalError } from '../api.ts';
 import { Card, Empty, ErrorNote, Loading, PageHeader } from '../components/ui.tsx';
 import { CALCULATORS, plural } from '../format.ts';
@@ -157,17 +153,17 @@ export function LeadsPage() {
     error: loadError,
     reload,
   } = useResource(async () => {
-    const page = await api.get<Page>('leads', { ...filters, limit: 50 });
+    const page = await api.get('leads', { ...filters, limit: 50 });
     setExtra([]);
     setCursor(page.nextCursor);
     setChanged({});
     return page;
   }, [query]);
-  const chart = useResource(() => api.get<LeadChartData>('leads/chart'));
+  const chart = useResource(() => api.get('leads/chart'));
   const leads = [...(data?.data ?? []), ...extra].map((l) => changed[l.leadId] ?? l);
   const more = async () => {
     if (!cursor) return;
-    const page = await api.get<Page>('leads', { ...filters, limit: 50, cursor });
+    const page = await api.get('leads', { ...filters, limit: 50, cursor });
     setExtra([...extra, ...page.data]);
     setCursor(page.nextCursor);
   };

@@ -37,7 +37,7 @@ function RollForm(props: {
     )
       return;
     const rolled = await action.run(() =>
-      api.post<RolledKey>(`licenses/${encodeURIComponent(props.license.id)}/roll-key`, {
+      api.post(`licenses/${encodeURIComponent(props.license.id)}/roll-key`, {
         kind: props.kind,
         overlapSeconds: seconds,
       }),

@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import type { BillingOptions, LicenseList, PortalLicense } from '../../server/routes/portal/types.ts';
+import type { BillingOptions, PortalLicense } from '../../server/routes/portal/types.ts';
 import { api } from '../api.ts';
 import { useAction } from '../components/action.ts';
 import { Badge, Card, Empty, ErrorNote, Loading, PageHeader } from '../components/ui.tsx';
@@ -120,9 +120,7 @@ function LicenseCard(props: { license: PortalLicense; billing: BillingOptions; o
 }
 
 export function LicensesPage() {
-  const { data, error, reload } = useResource(() =>
-    Promise.all([api.get<LicenseList>('licenses'), api.get<BillingOptions>('billing')]),
-  );
+  const { data, error, reload } = useResource(() => Promise.all([api.get('licenses'), api.get('billing')]));
   const checkout = new URLSearchParams(location$.value.split('?')[1] ?? '').get('checkout');
   return (
     <div class="page">

@@ -1,5 +1,4 @@
 import { useState } from 'preact/hooks';
-import type { SignedIn } from '../../server/routes/portal/types.ts';
 import { api, type PortalError } from '../api.ts';
 import { ErrorNote } from '../components/ui.tsx';
 import { continueTo } from '../router.ts';
@@ -17,7 +16,7 @@ export function LinkSignInPage() {
   const go = async () => {
     setBusy(true);
     try {
-      const { next } = await api.post<SignedIn>('auth/link', { token });
+      const { next } = await api.post('auth/link', { token });
       history.replaceState(null, '', '/portal/');
       await loadSession();
       continueTo(next ?? '/portal/');

@@ -6,7 +6,6 @@ import {
   clientIdentity,
   type McpConsentProblem,
   type McpConsentRequest,
-  type McpRedirect,
 } from '../mcp-oauth-types.ts';
 import { session$ } from '../session.ts';
 import { useResource } from '../use-resource.ts';
@@ -120,7 +119,7 @@ function LocalhostWarning({ host }: { host: string }) {
 /** `GET /oauth/authorize/mcp` (where the server sends an MCP `/oauth/authorize`): an AI application asks to read the firm's data. */
 export function McpConsentPage() {
   const params = authorizeParams();
-  const { data, error } = useResource(() => api.get<McpConsentRequest>('oauth/mcp-consent', params));
+  const { data, error } = useResource(() => api.get('oauth/mcp-consent', params));
   const [busy, setBusy] = useState(false);
   const [actionError, setActionError] = useState<PortalError | null>(null);
 
@@ -128,7 +127,7 @@ export function McpConsentPage() {
     setBusy(true);
     setActionError(null);
     try {
-      const { redirectTo } = await api.post<McpRedirect>('oauth/mcp-consent', { ...params, decision });
+      const { redirectTo } = await api.post('oauth/mcp-consent', { ...params, decision });
       window.location.assign(redirectTo);
     } catch (e) {
       const error = e as PortalError;

@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import type { InvitationList, Invited, Member, MemberList } from '../../server/routes/portal/types.ts';
+import type { Member } from '../../server/routes/portal/types.ts';
 import { api, type PortalError } from '../api.ts';
 import { Badge, Card, ErrorNote, Loading, PageHeader, TableWrap } from '../components/ui.tsx';
 import { formatRelative } from '../format.ts';
@@ -13,13 +13,13 @@ const ROLES = [
 ];
 
 export function MembersPage() {
-  const { data, error, reload } = useResource(() => api.get<MemberList>('members'));
+  const { data, error, reload } = useResource(() => api.get('members'));
   const [email, setEmail] = useState('');
   const [role, setRole] = useState('viewer');
   const [invited, setInvited] = useState<string | null>(null);
   const manageable = canManage();
   const pending = useResource(() =>
-    manageable ? api.get<InvitationList>('members/invitations') : Promise.resolve({ data: [] }),
+    manageable ? api.get('members/invitations') : Promise.resolve({ data: [] }),
   );
   const [actionError, setActionError] = useState<PortalError | null>(null);
   const manage = canManage();
@@ -29,7 +29,7 @@ export function MembersPage() {
     event.preventDefault();
     setActionError(null);
     try {
-      const res = await api.post<Invited>('members', { email, role });
+      const res = await api.post('members', { email, role });
       setInvited(
         res.status === 'invited'
           ? `Invitation sent to ${email}. They join when they accept it (within 72 hours).`

@@ -1,4 +1,3 @@
-import type { Overview } from '../../server/routes/portal/types.ts';
 import { api } from '../api.ts';
 import { Card, Empty, ErrorNote, Link, Loading, PageHeader } from '../components/ui.tsx';
 import { licenseStatusWords, plural, STATUS_TONE } from '../format.ts';
@@ -20,7 +19,7 @@ function Change(props: { now: number; before: number }) {
 }
 
 export function OverviewPage() {
-  const { data, error, reload } = useResource(() => api.get<Overview>('overview'));
+  const { data, error, reload } = useResource(() => api.get('overview'));
   return (
     <div class="page">
       <PageHeader title="Overview" lead={data ? data.firm.name : undefined} />

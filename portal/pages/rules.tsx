@@ -1,5 +1,5 @@
 import type { Source, Status } from '../../calculators/estate-tax/rule-sources.ts';
-import type { RuleSetRow, RulesCatalog } from '../../calculators/estate-tax/rules-catalog.ts';
+import type { RuleSetRow } from '../../calculators/estate-tax/rules-catalog.ts';
 import { api } from '../api.ts';
 import { Badge, Card, ErrorNote, Loading, PageHeader, TableWrap } from '../components/ui.tsx';
 import { useResource } from '../use-resource.ts';
@@ -108,7 +108,7 @@ function byJurisdiction(sets: RuleSetRow[]): [string, RuleSetRow[]][] {
  * this; they read plain notices when an amount for their year is not confirmed.
  */
 export function RulesPage() {
-  const { data, error } = useResource(() => api.get<RulesCatalog>('rules'));
+  const { data, error } = useResource(() => api.get('rules'));
   const count = (status: Status) => data?.ruleSets.filter((s) => s.status === status).length ?? 0;
   return (
     <div class="page">

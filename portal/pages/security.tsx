@@ -1,12 +1,6 @@
 import { startRegistration } from '@simplewebauthn/browser';
 import { useState } from 'preact/hooks';
-import type {
-  Passkey,
-  PasskeyList,
-  PasskeyRegistrationOptions,
-  SessionList,
-  SessionRow,
-} from '../../server/routes/portal/types.ts';
+import type { Passkey, SessionRow } from '../../server/routes/portal/types.ts';
 import { api, PortalError } from '../api.ts';
 import { Card, Empty, ErrorNote, Loading, PageHeader } from '../components/ui.tsx';
 import { formatDate, formatRelative } from '../format.ts';
@@ -24,8 +18,8 @@ function browserOf(ua: string | null): string {
 }
 
 export function SecurityPage() {
-  const passkeys = useResource(() => api.get<PasskeyList>('passkeys'));
-  const sessions = useResource(() => api.get<SessionList>('sessions'));
+  const passkeys = useResource(() => api.get('passkeys'));
+  const sessions = useResource(() => api.get('sessions'));
   const [error, setError] = useState<Error | null>(null);
   const [name, setName] = useState('');
 
@@ -33,7 +27,7 @@ export function SecurityPage() {
     event.preventDefault();
     setError(null);
     try {
-      const { challengeId, options } = await api.post<PasskeyRegistrationOptions>('passkeys/options');
+      const { challengeId, options } = await api.post('passkeys/options');
       const response = await startRegistration({ optionsJSON: options });
       await api.post('passkeys', { challengeId, response, name: name || 'Passkey' });
       setName('');

@@ -68,7 +68,7 @@ function FirmForm(props: {
       ...(consent.trim() !== (s.consent?.text ?? '') ? { consentText: consent } : {}),
       ...(accent.toLowerCase() !== (s.accentColor ?? DEFAULT_ACCENT) ? { accentColor: accent } : {}),
     };
-    const next = await action.run(() => api.patch<FirmSettings>('settings/firm', body));
+    const next = await action.run(() => api.patch('settings/firm', body));
     if (next) props.onSaved(next);
   };
   const fieldError = (path: string) => action.error?.details.find((d) => d.path === path)?.message;
@@ -163,7 +163,7 @@ function FirmForm(props: {
 }
 
 export function SettingsFirmPage() {
-  const { data, error, reload } = useResource(() => api.get<FirmSettings>('settings/firm'));
+  const { data, error, reload } = useResource(() => api.get('settings/firm'));
   const [saved, setSaved] = useState(false);
   const onSaved = (next: FirmSettings) => {
     const session = session$.value;

@@ -1,5 +1,4 @@
 import { useState } from 'preact/hooks';
-import type { EndpointList, EndpointWithSecret } from '../../server/routes/portal/types.ts';
 import { api } from '../api.ts';
 import { useAction } from '../components/action.ts';
 import { Card, Empty, ErrorNote, Loading, PageHeader } from '../components/ui.tsx';
@@ -17,7 +16,7 @@ function CreateEndpoint(props: { types: string[]; onCreated: () => void }) {
   const submit = async (event: Event) => {
     event.preventDefault();
     const created = await action.run(() =>
-      api.post<EndpointWithSecret>('webhooks', {
+      api.post('webhooks', {
         url,
         events,
         includeTest,
@@ -85,7 +84,7 @@ function CreateEndpoint(props: { types: string[]; onCreated: () => void }) {
 }
 
 export function SettingsWebhooksPage() {
-  const { data, error, reload } = useResource(() => api.get<EndpointList>('webhooks'));
+  const { data, error, reload } = useResource(() => api.get('webhooks'));
   return (
     <div class="page">
       <PageHeader

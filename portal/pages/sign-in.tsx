@@ -1,6 +1,5 @@
 import { startAuthentication } from '@simplewebauthn/browser';
 import { useState } from 'preact/hooks';
-import type { PasskeySignInOptions, SignedIn } from '../../server/routes/portal/types.ts';
 import { api, PortalError } from '../api.ts';
 import { ErrorNote } from '../components/ui.tsx';
 import { continueTo } from '../router.ts';
@@ -31,9 +30,9 @@ export function SignInPage(props: { next?: string }) {
     setBusy(true);
     setError(null);
     try {
-      const { challengeId, options } = await api.post<PasskeySignInOptions>('auth/passkey/options');
+      const { challengeId, options } = await api.post('auth/passkey/options');
       const response = await startAuthentication({ optionsJSON: options });
-      const { next } = await api.post<SignedIn>('auth/passkey/verify', {
+      const { next } = await api.post('auth/passkey/verify', {
         challengeId,
         response,
         ...(props.next ? { next: props.next } : {}),

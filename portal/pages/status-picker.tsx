@@ -1,5 +1,5 @@
 import { defang } from '../../protocol/defang.ts';
-import type { OneLead, PortalLead } from '../../server/routes/portal/types.ts';
+import type { PortalLead } from '../../server/routes/portal/types.ts';
 import { api, type PortalError } from '../api.ts';
 import { type LeadStatus, NEXT_STATUSES, StatusBadge } from './leads-table.tsx';
 
@@ -24,7 +24,7 @@ export function StatusPicker(props: {
         const select = e.target as HTMLSelectElement;
         const status = select.value as LeadStatus;
         try {
-          const { lead } = await api.patch<OneLead>(`leads/${encodeURIComponent(props.lead.leadId)}`, {
+          const { lead } = await api.patch(`leads/${encodeURIComponent(props.lead.leadId)}`, {
             status,
           });
           props.onChanged(lead);

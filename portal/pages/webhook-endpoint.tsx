@@ -1,10 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
-import type {
-  Delivery,
-  DeliveryList,
-  Endpoint,
-  EndpointWithSecret,
-} from '../../server/routes/portal/types.ts';
+import type { Delivery, Endpoint } from '../../server/routes/portal/types.ts';
 import { api } from '../api.ts';
 import { useAction } from '../components/action.ts';
 import { Badge, CopyButton, Empty, ErrorNote, TableWrap } from '../components/ui.tsx';
@@ -76,7 +71,7 @@ export function SecretOnce(props: { secret: string; onDone: () => void }) {
 function Deliveries(props: { endpoint: Endpoint; version: number }) {
   const e = props.endpoint;
   const { data, error, reload } = useResource(
-    () => api.get<DeliveryList>(`webhooks/${encodeURIComponent(e.id)}/deliveries`, { limit: 10 }),
+    () => api.get(`webhooks/${encodeURIComponent(e.id)}/deliveries`, { limit: 10 }),
     [e.id, props.version],
   );
   const action = useAction();
@@ -178,16 +173,14 @@ export function EndpointCard(props: { endpoint: Endpoint; types: string[]; onCha
   const [version, setVersion] = useState(0);
   const action = useAction();
   const manage = canManage();
-  const path = `webhooks/${encodeURIComponent(e.id)}`;
+  const path = `webhooks/${encodeURIComponent(e.id)}` as const;
   const change = async (work: () => Promise<unknown>) => {
     const done = await action.run(work);
     if (done) props.onChanged();
     return done;
   };
   const roll = async () => {
-    const rolled = await action.run(() =>
-      api.post<EndpointWithSecret>(`${path}/roll-secret`, { overlapSeconds: 86_400 }),
-    );
+    const rolled = await action.run(() => api.post(`${path}/roll-secret`, { overlapSeconds: 86_400 }));
     if (rolled) {
       setSecret(rolled.secret);
       props.onChanged();
