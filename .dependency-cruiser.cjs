@@ -62,6 +62,21 @@ module.exports = {
       to: { path: '^server/main/', dependencyTypesNot: ['type-only'] },
     },
     {
+      name: 'contracts-stand-alone',
+      comment:
+        'server/contracts/ declares each public shape once (zod, for OpenAPI); it builds on nothing else of the server, so every side can derive from it.',
+      severity: 'error',
+      from: { path: '^server/contracts/', pathNot: TESTS },
+      to: { path: '^server/', pathNot: '^server/contracts/' },
+    },
+    {
+      name: 'domain-types-from-contracts',
+      comment: 'The domain reads the contracts as types only: no zod or Hono at run time in the rules.',
+      severity: 'error',
+      from: { path: '^server/domain/', pathNot: TESTS },
+      to: { path: '^server/contracts/', dependencyTypesNot: ['type-only'] },
+    },
+    {
       name: 'lib-stands-alone',
       comment: 'server/lib/ (clock, errors, constant-time comparison) is the floor: it imports only lib.',
       severity: 'error',

@@ -51,7 +51,7 @@ export const jsonResponse = <T extends z.ZodType>(description: string, schema: T
 
 export const bearerSecurity = [{ bearerAuth: [] }];
 
-export const Iso = z.string().openapi({ format: 'date-time', example: '2026-03-01T12:15:00.000Z' });
+export { Iso } from '../contracts/common.ts';
 
 /** How long a rolled credential's predecessor keeps working: 0 (ends now) to 30 days. */
 export const overlapSeconds = (description: string) =>

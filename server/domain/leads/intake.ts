@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { calculators, isCalculatorSlug } from '../../../calculators/index.ts';
 import { pageOfText } from '../../../protocol/page.ts';
+import type { LeadView } from '../../contracts/lead.ts';
 import { type Db, withTransaction } from '../../db/engine/database.ts';
 import { newId } from '../../db/engine/ids.ts';
 import { findAccountById } from '../../db/repos/accounts-repo.ts';
@@ -305,31 +306,8 @@ async function leadValues(
   };
 }
 
-export interface LeadView {
-  leadId: string;
-  calculator: string;
-  resultId: string | null;
-  name: string;
-  email: string;
-  phone: string | null;
-  state: string | null;
-  status: LeadStatus;
-  consentText: string;
-  consentVersionId: string | null;
-  consentedAt: string;
-  /** The consent as given: version, exact text, its SHA-256, when, and on which page. */
-  consent: LeadConsent;
-  /** The calculation behind the lead, as data with its headline figure; null when none. */
-  result: LeadResult | null;
-  /** From a test-mode session (development host); listed only with `includeTest=true`. */
-  test: boolean;
-  /** Held for spam signals: stored, no alert or webhook until the firm releases it. */
-  quarantined: boolean;
-  /** Why it is held (`network_burst`, `block_burst`, `link_in_name`, `disposable_email`, `no_proof_of_work`); empty when live. */
-  quarantineReasons: string[];
-  createdAt: string;
-  updatedAt: string;
-}
+/** The lead's public shape: declared once, in server/contracts/lead.ts. */
+export type { LeadView };
 
 /**
  * The lead's public shape, the one object REST, webhooks, the alert mail, the CSV and the portal

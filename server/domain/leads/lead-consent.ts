@@ -1,24 +1,9 @@
 import { createHash } from 'node:crypto';
+import type { LeadConsent } from '../../contracts/lead.ts';
 import type { LeadRow } from '../../db/repos/leads-repo.ts';
 
-/**
- * The consent a lead carries, the same object in REST, webhooks, the alert mail, the CSV and MCP:
- * the version the visitor agreed to (its id and exact text), the SHA-256 of that text (hex, the
- * hash the firm's consent version was published with), when they agreed, and the page where they
- * agreed (origin + path, as reported by the host page; null when it was not reported).
- */
-export interface LeadConsent {
-  versionId: string | null;
-  text: string;
-  sha256: string;
-  agreedAt: string;
-  page: string | null;
-  /**
-   * True when the widget named no version (a widget older than consent versions in the session):
-   * the version stored is the one in force when the lead arrived, not one the visitor was shown.
-   */
-  assumed: boolean;
-}
+/** The consent as given, as the lead carries it: declared in server/contracts/lead.ts. */
+export type { LeadConsent };
 
 // The text stored on the lead is the version's text verbatim, so its hash is the version's hash;
 // computing it here saves a join on every list and cannot disagree with the words kept.

@@ -1,22 +1,12 @@
 import { type CalculatorInfo, calculators, getCalculator } from '../../../calculators/index.ts';
 import { formatUsd } from '../../../calculators/money.ts';
+import type { LeadResult } from '../../contracts/lead.ts';
 import type { Db } from '../../db/engine/database.ts';
 import { findResult, type ResultRow } from '../../db/repos/results-repo.ts';
 import { AppError } from '../../lib/errors.ts';
 
-/**
- * The result a lead carries, the same object in REST, webhooks, the alert mail, the CSV and MCP:
- * the calculation the visitor saw before asking to be contacted, as data (inputs and outputs as
- * the calculator named them) plus its headline figure in words ("Total estate tax: $773,200").
- */
-export interface LeadResult {
-  id: string;
-  calculator: string;
-  state: string | null;
-  inputs: Record<string, unknown>;
-  outputs: Record<string, unknown>;
-  headline: string | null;
-}
+/** The result a lead carries (declared in server/contracts/lead.ts): the same object in REST, webhooks, the alert mail, the CSV and MCP. */
+export type { LeadResult };
 
 /**
  * The figure a firm wants first, as its calculator declares it (total estate tax, total fees, the

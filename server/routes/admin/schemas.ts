@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { LeadSchema } from '../public/leads.ts';
+import { LeadSchema } from '../../contracts/lead.ts';
 import { errorResponses, Iso, jsonResponse } from '../schemas.ts';
 import { ActivationReleased, License, LicenseDetail } from '../shared-schemas.ts';
 

@@ -19,82 +19,16 @@ import { findResultView } from '../../domain/leads/lead-result.ts';
 import { requireCredential } from '../../http/auth/auth.ts';
 import { createRouter } from '../../http/openapi-router.ts';
 import { networkOf } from '../../http/requests/client-ip.ts';
+import { LeadResultSchema, LeadSchema, LeadStatusSchema } from '../../contracts/lead.ts';
 import { bearerSecurity, errorResponses, Iso, jsonBody, jsonResponse, PageField } from '../schemas.ts';
 
 const tags = ['Leads'];
-const Status = z.enum(['new', 'contacted', 'converted']);
-
-const ConsentSchema = z
-  .object({
-    versionId: z
-      .string()
-      .nullable()
-      .openapi({ description: 'The firm’s consent version the visitor agreed to' }),
-    text: z.string().openapi({ description: 'That version’s exact text' }),
-    sha256: z.string().openapi({ description: 'SHA-256 of the text (hex)' }),
-    agreedAt: Iso,
-    page: z.string().nullable().openapi({
-      description: 'Origin and path of the host page, as reported by the page (null if not reported)',
-    }),
-    assumed: z.boolean().openapi({
-      description:
-        'True when the widget named no version (an older widget): the version in force when the lead arrived was stored',
-    }),
-  })
-  .openapi('LeadConsent');
-
-/** A calculation as data: what `GET /api/results/{id}` answers and what a lead carries. */
-const ResultSchema = z
-  .object({
-    id: z.string(),
-    calculator: z.string().openapi({ description: 'Calculator slug', example: 'estate-tax' }),
-    state: z.string().nullable().openapi({ example: 'NY' }),
-    inputs: z
-      .record(z.string(), z.unknown())
-      .openapi({ description: 'The visitor’s inputs', example: { estateValue: 8_000_000, state: 'NY' } }),
-    outputs: z
-      .record(z.string(), z.unknown())
-      .openapi({ description: 'The figures computed', example: { stateTax: 773_200 } }),
-    headline: z
-      .string()
-      .nullable()
-      .openapi({ description: 'The main figure in words', example: 'Total estate tax: $773,200' }),
-  })
-  .openapi('LeadResult');
+const Status = LeadStatusSchema;
 
 const LeadCreatedSchema = z
   .object({ leadId: z.string(), status: Status, createdAt: Iso })
   .openapi('LeadCreated');
 
-export const LeadSchema = z
-  .object({
-    leadId: z.string(),
-    calculator: z.string(),
-    resultId: z.string().nullable(),
-    name: z.string(),
-    email: z.string(),
-    phone: z.string().nullable(),
-    state: z.string().nullable(),
-    status: Status,
-    consentText: z.string().openapi({ description: 'The text of the consent version the visitor saw' }),
-    consentVersionId: z.string().nullable(),
-    consentedAt: Iso,
-    consent: ConsentSchema,
-    result: ResultSchema.nullable().openapi({
-      description: 'The calculation behind the lead (null when none)',
-    }),
-    test: z.boolean().openapi({ description: 'From a test-mode session (development host)' }),
-    quarantined: z
-      .boolean()
-      .openapi({ description: 'Held for spam signals; release it to treat it as usual' }),
-    quarantineReasons: z.array(z.string()).openapi({
-      description:
-        'Why it is held: network_burst, block_burst, link_in_name, disposable_email, no_proof_of_work (empty when live)',
-    }),
-    createdAt: Iso,
-    updatedAt: Iso,
-  })
-  .openapi('Lead');
 
 const create = createRoute({
   method: 'post',
@@ -170,7 +104,7 @@ const resultDetail = createRoute({
   responses: {
     200: jsonResponse(
       'The result',
-      ResultSchema.extend({ test: z.boolean(), createdAt: Iso }).openapi('Result'),
+      LeadResultSchema.extend({ test: z.boolean(), createdAt: Iso }).openapi('Result'),
     ),
     ...errorResponses(401, 403, 404),
   },

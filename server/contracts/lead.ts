@@ -1,0 +1,90 @@
+import { z } from '@hono/zod-openapi';
+import { Iso } from './common.ts';
+
+/**
+ * The lead, declared once. REST answers it as is (`Lead` in the API document), webhooks send it as
+ * `data`, the CSV's columns and the portal's and the CLI's types are read from it, and the domain's
+ * `LeadView` is its inferred type, so a field added here reaches every one of them or fails to
+ * compile. Changes are additive: a field, once public, stays (`consentText` beside `consent.text`
+ * is kept for the clients that read it, and marked deprecated).
+ */
+
+export const LeadStatusSchema = z.enum(['new', 'contacted', 'converted']);
+
+const LeadConsentSchema = z
+  .object({
+    versionId: z
+      .string()
+      .nullable()
+      .openapi({ description: 'The firm’s consent version the visitor agreed to' }),
+    text: z.string().openapi({ description: 'That version’s exact text' }),
+    sha256: z.string().openapi({ description: 'SHA-256 of the text (hex)' }),
+    agreedAt: Iso,
+    page: z.string().nullable().openapi({
+      description: 'Origin and path of the host page, as reported by the page (null if not reported)',
+    }),
+    assumed: z.boolean().openapi({
+      description:
+        'True when the widget named no version (an older widget): the version in force when the lead arrived was stored',
+    }),
+  })
+  .openapi('LeadConsent');
+
+/** A calculation as data: what `GET /api/results/{id}` answers and what a lead carries. */
+export const LeadResultSchema = z
+  .object({
+    id: z.string(),
+    calculator: z.string().openapi({ description: 'Calculator slug', example: 'estate-tax' }),
+    state: z.string().nullable().openapi({ example: 'NY' }),
+    inputs: z
+      .record(z.string(), z.unknown())
+      .openapi({ description: 'The visitor’s inputs', example: { estateValue: 8_000_000, state: 'NY' } }),
+    outputs: z
+      .record(z.string(), z.unknown())
+      .openapi({ description: 'The figures computed', example: { stateTax: 773_200 } }),
+    headline: z
+      .string()
+      .nullable()
+      .openapi({ description: 'The main figure in words', example: 'Total estate tax: $773,200' }),
+  })
+  .openapi('LeadResult');
+
+export const LeadSchema = z
+  .object({
+    leadId: z.string(),
+    calculator: z.string(),
+    resultId: z.string().nullable(),
+    name: z.string(),
+    email: z.string(),
+    phone: z.string().nullable(),
+    state: z.string().nullable(),
+    status: LeadStatusSchema,
+    consentText: z.string().openapi({
+      description: 'The text of the consent version the visitor saw. Deprecated: read `consent.text`.',
+      deprecated: true,
+    }),
+    consentVersionId: z
+      .string()
+      .nullable()
+      .openapi({ description: 'Deprecated: read `consent.versionId`.', deprecated: true }),
+    consentedAt: Iso.openapi({ description: 'Deprecated: read `consent.agreedAt`.', deprecated: true }),
+    consent: LeadConsentSchema,
+    result: LeadResultSchema.nullable().openapi({
+      description: 'The calculation behind the lead (null when none)',
+    }),
+    test: z.boolean().openapi({ description: 'From a test-mode session (development host)' }),
+    quarantined: z
+      .boolean()
+      .openapi({ description: 'Held for spam signals; release it to treat it as usual' }),
+    quarantineReasons: z.array(z.string()).openapi({
+      description:
+        'Why it is held: network_burst, block_burst, link_in_name, disposable_email, no_proof_of_work (empty when live)',
+    }),
+    createdAt: Iso,
+    updatedAt: Iso,
+  })
+  .openapi('Lead');
+
+export type LeadView = z.infer<typeof LeadSchema>;
+export type LeadConsent = z.infer<typeof LeadConsentSchema>;
+export type LeadResult = z.infer<typeof LeadResultSchema>;
