@@ -88,3 +88,75 @@ export const LeadSchema = z
 export type LeadView = z.infer<typeof LeadSchema>;
 export type LeadConsent = z.infer<typeof LeadConsentSchema>;
 export type LeadResult = z.infer<typeof LeadResultSchema>;
+
+const Described = (text: string) => Iso.describe(text);
+
+/** The lead's result as MCP shows it: the contract's result, plus its slug and its figures in one object. */
+const McpLeadResultSchema = LeadResultSchema.extend({
+  calculatorSlug: LeadResultSchema.shape.calculator,
+  metadata: z
+    .record(z.string(), z.unknown())
+    .describe('The calculation’s inputs and outputs in one object, e.g. estateValue, federalTax, stateTax.'),
+  calculator: LeadResultSchema.shape.calculator.describe('Calculator slug (the same as calculatorSlug).'),
+  inputs: LeadResultSchema.shape.inputs.describe('The visitor’s inputs, e.g. estateValue, state.'),
+  outputs: LeadResultSchema.shape.outputs.describe('The figures computed, e.g. federalTax, stateTax.'),
+  headline: LeadResultSchema.shape.headline.describe(
+    'The main figure in words, e.g. "Total estate tax: $773,200.00".',
+  ),
+});
+
+const consent = LeadConsentSchema.shape;
+const McpLeadConsentSchema = z.object({
+  versionId: consent.versionId.describe('The firm’s consent version the visitor agreed to.'),
+  text: consent.text.describe('That version’s exact text.'),
+  sha256: consent.sha256.describe('SHA-256 of the text, hex.'),
+  agreedAt: Described('ISO 8601 date-time, UTC.'),
+  page: consent.page.describe('Host page (origin + path) as reported by the page; null if not reported.'),
+  assumed: consent.assumed.describe(
+    'True when an older widget named no version and the current one was stored.',
+  ),
+});
+
+/**
+ * MCP's lead (`get_leads`): a named projection of the lead above, with the keys the interface
+ * document names (`id`, `name`, `email`, `calculatorSlug`, `state`, `status`, `createdAt`, a
+ * result's `metadata`) and no phone or result when there is none. Its fields are the contract's;
+ * only MCP's descriptions are its own.
+ */
+export const McpLeadSchema = z.object({
+  id: LeadSchema.shape.leadId,
+  name: LeadSchema.shape.name,
+  email: LeadSchema.shape.email,
+  phone: z.string().optional(),
+  calculatorSlug: LeadSchema.shape.calculator,
+  state: LeadSchema.shape.state,
+  status: LeadStatusSchema,
+  createdAt: Described('ISO 8601 date-time, UTC.'),
+  result: McpLeadResultSchema.optional(),
+  consent: McpLeadConsentSchema,
+});
+export type McpLead = z.infer<typeof McpLeadSchema>;
+
+/** The lead as MCP shows it, from the one lead shape every other surface uses. */
+export function toMcpLead(lead: LeadView): McpLead {
+  return {
+    id: lead.leadId,
+    name: lead.name,
+    email: lead.email,
+    ...(lead.phone ? { phone: lead.phone } : {}),
+    calculatorSlug: lead.calculator,
+    state: lead.state,
+    status: lead.status,
+    createdAt: lead.createdAt,
+    ...(lead.result
+      ? {
+          result: {
+            ...lead.result,
+            calculatorSlug: lead.result.calculator,
+            metadata: { ...lead.result.inputs, ...lead.result.outputs },
+          },
+        }
+      : {}),
+    consent: lead.consent,
+  };
+}

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { calculators } from '../../calculators/index.ts';
+import { McpLeadSchema } from '../contracts/lead.ts';
 
 /**
  * Input and output schemas of the three MCP tools. The SDK turns them into the JSON Schemas of
@@ -78,41 +79,8 @@ const LinkedResult = z.object({
   metadata: Metadata,
 });
 
-/** The lead's public shape (docs/leads.md): the same objects as REST and webhooks. */
-const LeadResultData = LinkedResult.extend({
-  calculator: z.string().describe('Calculator slug (the same as calculatorSlug).'),
-  inputs: z.record(z.string(), z.unknown()).describe('The visitor’s inputs, e.g. estateValue, state.'),
-  outputs: z.record(z.string(), z.unknown()).describe('The figures computed, e.g. federalTax, stateTax.'),
-  headline: z.string().nullable().describe('The main figure in words, e.g. "Total estate tax: $773,200.00".'),
-});
-
-const Consent = z.object({
-  versionId: z.string().nullable().describe('The firm’s consent version the visitor agreed to.'),
-  text: z.string().describe('That version’s exact text.'),
-  sha256: z.string().describe('SHA-256 of the text, hex.'),
-  agreedAt: Iso,
-  page: z
-    .string()
-    .nullable()
-    .describe('Host page (origin + path) as reported by the page; null if not reported.'),
-  assumed: z.boolean().describe('True when an older widget named no version and the current one was stored.'),
-});
-
-const Lead = z.object({
-  id: z.string(),
-  name: z.string(),
-  email: z.string(),
-  phone: z.string().optional(),
-  calculatorSlug: z.string(),
-  state: z.string().nullable(),
-  status: Status,
-  createdAt: Iso,
-  result: LeadResultData.optional(),
-  consent: Consent,
-});
-
 export const getLeadsOutput = z.object({
-  leads: z.array(Lead),
+  leads: z.array(McpLeadSchema),
   totalMatching: z.number().int().describe('Exact up to 1000; then 1000 with totalMatchingCapped.'),
   totalMatchingCapped: z.boolean(),
   nextCursor: z.string().optional().describe('Pass as cursor (same filters) for the next page.'),

@@ -1,10 +1,11 @@
 import { McpServer } from '@modelcontextprotocol/server';
 import type { Logger } from 'pino';
 import type { z } from 'zod';
+import { toMcpLead } from '../contracts/lead.ts';
 import type { LeadWithResult } from '../db/repos/lead-search-repo.ts';
 import type { ResultRow } from '../db/repos/results-repo.ts';
 import { directoryStats } from '../domain/leads/directory-stats.ts';
-import { leadConsent } from '../domain/leads/lead-consent.ts';
+import { toLeadView } from '../domain/leads/intake.ts';
 import {
   findLeads,
   findResults,
@@ -13,7 +14,6 @@ import {
   type QueryDeps,
   recordToolCall,
 } from '../domain/leads/lead-query.ts';
-import { leadResult } from '../domain/leads/lead-result.ts';
 import type { Clock } from '../lib/clock.ts';
 import { isAppError } from '../lib/errors.ts';
 import {
@@ -48,28 +48,8 @@ const metadataOf = (r: Pick<ResultRow, 'inputs' | 'outputs'>) => ({
   ...(r.outputs as Record<string, unknown>),
 });
 
-function leadView(row: LeadWithResult): z.infer<typeof getLeadsOutput>['leads'][number] {
-  return {
-    id: row.id,
-    name: row.name,
-    email: row.email,
-    ...(row.phone ? { phone: row.phone } : {}),
-    calculatorSlug: row.calculator,
-    state: row.state,
-    status: row.status,
-    createdAt: row.createdAt.toISOString(),
-    ...(row.result
-      ? {
-          result: {
-            ...leadResult(row.result)!,
-            calculatorSlug: row.result.calculator,
-            metadata: metadataOf(row.result),
-          },
-        }
-      : {}),
-    consent: leadConsent(row),
-  };
-}
+/** The lead as MCP shows it: the one lead shape, projected (server/contracts/lead.ts). */
+const leadView = (row: LeadWithResult) => toMcpLead(toLeadView(row));
 
 const resultView = (row: ResultRow) => ({
   id: row.id,

@@ -1,7 +1,7 @@
 import { z } from '@hono/zod-openapi';
+import { LeadSchema } from '../../contracts/lead.ts';
 import { SCOPES } from '../../domain/activation/token-set.ts';
 import { API_KEY_SCOPES } from '../../domain/credentials/scopes.ts';
-import { LeadSchema } from '../../contracts/lead.ts';
 import { Iso } from '../schemas.ts';
 import {
   ActivationReleased,

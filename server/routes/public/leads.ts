@@ -1,4 +1,5 @@
 import { createRoute, z } from '@hono/zod-openapi';
+import { LeadResultSchema, LeadSchema, LeadStatusSchema } from '../../contracts/lead.ts';
 import { requireScope } from '../../domain/credentials/scopes.ts';
 import type { LicensingDeps } from '../../domain/deps.ts';
 import {
@@ -19,7 +20,6 @@ import { findResultView } from '../../domain/leads/lead-result.ts';
 import { requireCredential } from '../../http/auth/auth.ts';
 import { createRouter } from '../../http/openapi-router.ts';
 import { networkOf } from '../../http/requests/client-ip.ts';
-import { LeadResultSchema, LeadSchema, LeadStatusSchema } from '../../contracts/lead.ts';
 import { bearerSecurity, errorResponses, Iso, jsonBody, jsonResponse, PageField } from '../schemas.ts';
 
 const tags = ['Leads'];
@@ -28,7 +28,6 @@ const Status = LeadStatusSchema;
 const LeadCreatedSchema = z
   .object({ leadId: z.string(), status: Status, createdAt: Iso })
   .openapi('LeadCreated');
-
 
 const create = createRoute({
   method: 'post',
