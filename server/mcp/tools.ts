@@ -1,6 +1,5 @@
 import { McpServer } from '@modelcontextprotocol/server';
 import type { Logger } from 'pino';
-import type { z } from 'zod';
 import { toMcpLead } from '../contracts/lead.ts';
 import type { LeadWithResult } from '../db/repos/lead-search-repo.ts';
 import type { ResultRow } from '../db/repos/results-repo.ts';

@@ -29,8 +29,8 @@ import { enqueueLeadEvent } from '../delivery/outbox.ts';
 import type { LicensingDeps } from '../deps.ts';
 import { alert, planOf } from '../licensing/ceilings.ts';
 import { spendLeadChallenge } from './lead-challenge.ts';
-import { type LeadConsent, leadConsent } from './lead-consent.ts';
-import { type LeadResult, leadResult, type ResultSource } from './lead-result.ts';
+import { leadConsent } from './lead-consent.ts';
+import { leadResult, type ResultSource } from './lead-result.ts';
 import { type Triage, triageLead } from './lead-triage.ts';
 
 /** Idempotency keys are kept this long (Stripe keeps them 24 hours). */
