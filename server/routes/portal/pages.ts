@@ -23,7 +23,13 @@ const KEY = /^[A-Za-z0-9_-]{1,120}$/;
  * styles and calls from this origin only; nothing inline). `/portal/preview` is the live-preview
  * host page: the real loader from the embed host on the portal's own origin (a development host).
  */
-export function createPortalPageRoutes(opts: { distDir: string; apiUrl: string; embedUrl: string }) {
+export function createPortalPageRoutes(opts: {
+  distDir: string;
+  apiUrl: string;
+  embedUrl: string;
+  /** Where the portal is served; consent requests on the API's host go there (consent-page.ts). */
+  portalUrl?: string;
+}) {
   const router = new OpenAPIHono<AppEnv>();
   const embedOrigin = new URL(opts.embedUrl).origin;
   const appCsp = [
@@ -98,6 +104,10 @@ export function createPortalPageRoutes(opts: { distDir: string; apiUrl: string; 
     return page(index(), appCsp);
   });
   router.get('/portal', (c) => c.redirect('/portal/', 308));
-  registerConsentPages(router, () => page(index(), appCsp));
+  registerConsentPages(
+    router,
+    () => page(index(), appCsp),
+    opts.portalUrl ? { apiUrl: opts.apiUrl, portalUrl: opts.portalUrl } : undefined,
+  );
   return router;
 }
