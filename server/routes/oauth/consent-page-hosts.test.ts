@@ -32,12 +32,15 @@ describe('the defaults: API on 127.0.0.1, portal on localhost, one port', () => 
     ['an MCP request at the MCP page', '/oauth/authorize/mcp', mcpQuery, '/oauth/authorize/mcp'],
     ['a site Connect', '/oauth/authorize', siteQuery, '/oauth/authorize'],
     ['a site Connect at the MCP page', '/oauth/authorize/mcp', siteQuery, '/oauth/authorize'],
-  ])('%s on the API host goes to the portal origin’s page, the query byte for byte', async (_, path, q, to) => {
-    const res = await on(pages, `http://127.0.0.1:8787${path}${q}`);
-    expect(res.status).toBe(302);
-    expect(res.headers.get('location')).toBe(`http://localhost:8787${to}${q}`);
-    expect(res.headers.get('cache-control')).toBe('no-store');
-  });
+  ])(
+    '%s on the API host goes to the portal origin’s page, the query byte for byte',
+    async (_, path, q, to) => {
+      const res = await on(pages, `http://127.0.0.1:8787${path}${q}`);
+      expect(res.status).toBe(302);
+      expect(res.headers.get('location')).toBe(`http://localhost:8787${to}${q}`);
+      expect(res.headers.get('cache-control')).toBe('no-store');
+    },
+  );
 
   it('on the portal host the MCP page is served', async () => {
     const res = await on(pages, `http://localhost:8787/oauth/authorize/mcp${mcpQuery}`);
