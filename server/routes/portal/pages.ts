@@ -18,8 +18,9 @@ const CALCULATOR = /^[a-z0-9-]{1,40}$/;
 const KEY = /^[A-Za-z0-9_-]{1,120}$/;
 
 /**
- * The portal app (built by Vite into dist/portal) on the API's origin: `/portal/...` and the two
- * consent pages (`/oauth/authorize`, `/oauth/authorize/mcp`) get the same index.html under a strict CSP (scripts,
+ * The portal app (built by Vite into dist/portal), served by the API listener: `/portal/...` and the two
+ * consent pages (`/oauth/authorize`, `/oauth/authorize/mcp`; asked on the API's host, they go to the
+ * portal's origin first) get the same index.html under a strict CSP (scripts,
  * styles and calls from this origin only; nothing inline). `/portal/preview` is the live-preview
  * host page: the real loader from the embed host on the portal's own origin (a development host).
  */
