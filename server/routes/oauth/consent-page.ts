@@ -39,13 +39,13 @@ export interface ConsentHosts {
 }
 
 /**
- * The origin a consent request must go on to, or undefined to answer it here. The metadata
+ * The origin a portal page or consent request must go on to, or undefined to answer it here. The metadata
  * advertises the authorization endpoint on the API's origin (the issuer's); the portal's session
  * cookie belongs to the portal's origin, where the page can sign a person in. So a request that
  * arrived on the API's host (by its `Host`) goes to the portal's origin when that is another one.
  * A host that is neither (a proxy that rewrote `Host`) is answered here: never a redirect loop.
  */
-function portalOriginFor(requestHost: string, hosts: ConsentHosts | undefined): string | undefined {
+export function portalOriginFor(requestHost: string, hosts: ConsentHosts | undefined): string | undefined {
   if (!hosts) return undefined;
   const api = new URL(hosts.apiUrl);
   const portal = new URL(hosts.portalUrl);

@@ -4,7 +4,7 @@ import { OpenAPIHono } from '@hono/zod-openapi';
 import type { AppEnv } from '../../http/app-env.ts';
 import { AppError } from '../../lib/errors.ts';
 import { escapeHtml } from '../../lib/html.ts';
-import { registerConsentPages } from '../oauth/consent-page.ts';
+import { portalOriginFor, registerConsentPages } from '../oauth/consent-page.ts';
 
 const TYPES: Record<string, string> = {
   '.js': 'text/javascript; charset=utf-8',
@@ -74,6 +74,16 @@ export function createPortalPageRoutes(opts: {
       },
     });
 
+  const hosts = opts.portalUrl ? { apiUrl: opts.apiUrl, portalUrl: opts.portalUrl } : undefined;
+  // Asked on the API's host, a portal page goes to the portal's origin: its sign-in works only there.
+  for (const path of ['/portal', '/portal/*'])
+    router.get(path, async (c, next) => {
+      const url = new URL(c.req.url);
+      const portal = portalOriginFor(url.host, hosts);
+      if (!portal) return next();
+      c.header('Cache-Control', 'no-store');
+      return c.redirect(`${portal}${url.pathname}${url.search}`, 302);
+    });
   router.get('/portal/preview', (c) => {
     const calculator = c.req.query('calculator') ?? 'estate-tax';
     const key = c.req.query('key') ?? '';
@@ -105,10 +115,6 @@ export function createPortalPageRoutes(opts: {
     return page(index(), appCsp);
   });
   router.get('/portal', (c) => c.redirect('/portal/', 308));
-  registerConsentPages(
-    router,
-    () => page(index(), appCsp),
-    opts.portalUrl ? { apiUrl: opts.apiUrl, portalUrl: opts.portalUrl } : undefined,
-  );
+  registerConsentPages(router, () => page(index(), appCsp), hosts);
   return router;
 }
