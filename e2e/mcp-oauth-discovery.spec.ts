@@ -68,6 +68,7 @@ function claudeLike(baseFetch: typeof fetch) {
   let info: unknown;
   let tokens: unknown;
   let verifier = '';
+  let discovery: unknown;
   const requests: string[] = [];
   const state: { authorizationUrl?: URL } = {};
   const provider = {
@@ -91,6 +92,11 @@ function claudeLike(baseFetch: typeof fetch) {
       verifier = value;
     },
     codeVerifier: () => verifier,
+    // Kept with the verifier, so the SDK checks the callback's `iss` against the server it discovered.
+    saveDiscoveryState: (value: unknown) => {
+      discovery = value;
+    },
+    discoveryState: () => discovery,
     redirectToAuthorization: (url: URL) => {
       state.authorizationUrl = url;
     },
