@@ -28,7 +28,7 @@ export function createPortalPageRoutes(opts: {
   distDir: string;
   apiUrl: string;
   embedUrl: string;
-  /** Where the portal is served; consent requests on the API's host go there (consent-page.ts). */
+  /** Where the portal is served; its pages and the consent requests asked on the API's host go there. */
   portalUrl?: string;
 }) {
   const router = new OpenAPIHono<AppEnv>();
