@@ -271,6 +271,7 @@ export function createApiApp(
         distDir: `${repoRoot()}/dist/portal`,
         apiUrl: config.publicApiUrl,
         embedUrl: config.publicEmbedUrl,
+        portalUrl: config.publicPortalUrl,
       }),
     ],
   });

@@ -32,20 +32,47 @@ export function isMcpResource(resource: string | null): boolean {
   }
 }
 
+/** The API's and the portal's public URLs (PUBLIC_API_URL, PUBLIC_PORTAL_URL). */
+export interface ConsentHosts {
+  apiUrl: string;
+  portalUrl: string;
+}
+
+/**
+ * The origin a portal page or consent request must go on to, or undefined to answer it here. The metadata
+ * advertises the authorization endpoint on the API's origin (the issuer's); the portal's session
+ * cookie belongs to the portal's origin, where the page can sign a person in. So a request that
+ * arrived on the API's host (by its `Host`) goes to the portal's origin when that is another one.
+ * A host that is neither (a proxy that rewrote `Host`) is answered here: never a redirect loop.
+ */
+export function portalOriginFor(requestHost: string, hosts: ConsentHosts | undefined): string | undefined {
+  if (!hosts) return undefined;
+  const api = new URL(hosts.apiUrl);
+  const portal = new URL(hosts.portalUrl);
+  if (api.host === portal.host || requestHost !== api.host) return undefined;
+  return portal.origin;
+}
+
 /**
  * The two consent pages, chosen here rather than in the browser: each path serves the portal app
  * (`servePage`) only for the requests it is for, and sends any other to the right path (302, the
  * query unchanged). The portal app renders the page its path names, so the choice survives a
- * sign-in that returns to the page.
+ * sign-in that returns to the page. With `hosts`, a request on the API's host is sent to the
+ * portal's origin first, straight to the right path (`portalOriginFor`).
  */
-export function registerConsentPages(router: OpenAPIHono<AppEnv>, servePage: () => Response): void {
+export function registerConsentPages(
+  router: OpenAPIHono<AppEnv>,
+  servePage: () => Response,
+  hosts?: ConsentHosts,
+): void {
   for (const path of [SITE_CONSENT_PATH, MCP_CONSENT_PATH]) {
     router.get(path, (c) => {
-      const search = new URL(c.req.url).search;
-      const wanted = isMcpAuthorizeRequest(search) ? MCP_CONSENT_PATH : SITE_CONSENT_PATH;
-      if (wanted === path) return servePage();
+      const url = new URL(c.req.url);
+      const wanted = isMcpAuthorizeRequest(url.search) ? MCP_CONSENT_PATH : SITE_CONSENT_PATH;
+      const portal = portalOriginFor(url.host, hosts);
+      if (!portal && wanted === path) return servePage();
       c.header('Cache-Control', 'no-store');
-      return c.redirect(`${wanted}${search}`, 302);
+      return c.redirect(`${portal ?? ''}${wanted}${url.search}`, 302);
     });
   }
 }

@@ -4,7 +4,7 @@ import { OpenAPIHono } from '@hono/zod-openapi';
 import type { AppEnv } from '../../http/app-env.ts';
 import { AppError } from '../../lib/errors.ts';
 import { escapeHtml } from '../../lib/html.ts';
-import { registerConsentPages } from '../oauth/consent-page.ts';
+import { portalOriginFor, registerConsentPages } from '../oauth/consent-page.ts';
 
 const TYPES: Record<string, string> = {
   '.js': 'text/javascript; charset=utf-8',
@@ -18,12 +18,19 @@ const CALCULATOR = /^[a-z0-9-]{1,40}$/;
 const KEY = /^[A-Za-z0-9_-]{1,120}$/;
 
 /**
- * The portal app (built by Vite into dist/portal) on the API's origin: `/portal/...` and the two
- * consent pages (`/oauth/authorize`, `/oauth/authorize/mcp`) get the same index.html under a strict CSP (scripts,
+ * The portal app (built by Vite into dist/portal), served by the API listener: `/portal/...` and the two
+ * consent pages (`/oauth/authorize`, `/oauth/authorize/mcp`; asked on the API's host, they go to the
+ * portal's origin first) get the same index.html under a strict CSP (scripts,
  * styles and calls from this origin only; nothing inline). `/portal/preview` is the live-preview
  * host page: the real loader from the embed host on the portal's own origin (a development host).
  */
-export function createPortalPageRoutes(opts: { distDir: string; apiUrl: string; embedUrl: string }) {
+export function createPortalPageRoutes(opts: {
+  distDir: string;
+  apiUrl: string;
+  embedUrl: string;
+  /** Where the portal is served; its pages and the consent requests asked on the API's host go there. */
+  portalUrl?: string;
+}) {
   const router = new OpenAPIHono<AppEnv>();
   const embedOrigin = new URL(opts.embedUrl).origin;
   const appCsp = [
@@ -67,6 +74,16 @@ export function createPortalPageRoutes(opts: { distDir: string; apiUrl: string; 
       },
     });
 
+  const hosts = opts.portalUrl ? { apiUrl: opts.apiUrl, portalUrl: opts.portalUrl } : undefined;
+  // Asked on the API's host, a portal page goes to the portal's origin: its sign-in works only there.
+  for (const path of ['/portal', '/portal/*'])
+    router.get(path, async (c, next) => {
+      const url = new URL(c.req.url);
+      const portal = portalOriginFor(url.host, hosts);
+      if (!portal) return next();
+      c.header('Cache-Control', 'no-store');
+      return c.redirect(`${portal}${url.pathname}${url.search}`, 302);
+    });
   router.get('/portal/preview', (c) => {
     const calculator = c.req.query('calculator') ?? 'estate-tax';
     const key = c.req.query('key') ?? '';
@@ -98,6 +115,6 @@ export function createPortalPageRoutes(opts: { distDir: string; apiUrl: string; 
     return page(index(), appCsp);
   });
   router.get('/portal', (c) => c.redirect('/portal/', 308));
-  registerConsentPages(router, () => page(index(), appCsp));
+  registerConsentPages(router, () => page(index(), appCsp), hosts);
   return router;
 }
