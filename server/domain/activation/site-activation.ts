@@ -14,10 +14,10 @@ import { AppError } from '../../lib/errors.ts';
 import { invalidateCaches } from '../caches/lookup-caches.ts';
 import type { LicensingDeps } from '../deps.ts';
 import { canonicalHost, isDevHost, isDomainAllowed } from '../licensing/domains.ts';
+import { idleCutoff } from '../licensing/seat-idleness.ts';
 import {
   type LicenseForToken,
   newRefreshToken,
-  REFRESH_IDLE_TTL_MS,
   type Scope,
   storeRefreshToken,
   type TokenSet,
@@ -46,14 +46,8 @@ export function assertDomainAllowed(license: ActivatableLicense, host: string): 
   }
 }
 
-/**
- * An activation is idle when nothing activated or refreshed it for longer than a refresh token
- * lives (60 days): every refresh token it ever had has expired, so no client can use it again.
- * Computed from `last_seen_at`, which only activation and refresh write (never a plain request).
- */
-export const idleCutoff = (now: Date) => new Date(now.getTime() - REFRESH_IDLE_TTL_MS);
-export const isIdleActivation = (activation: { lastSeenAt: Date }, now: Date) =>
-  activation.lastSeenAt.getTime() <= idleCutoff(now).getTime();
+// Seat idleness is licensing's (licensing/seat-idleness.ts); named here too while callers move.
+export { idleCutoff };
 
 /**
  * Binds a license to a site domain and starts a refresh family of `scope`. Activating the same

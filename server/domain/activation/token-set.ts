@@ -5,10 +5,13 @@ import { AppError } from '../../lib/errors.ts';
 import { generateOpaqueToken, hmacSecret } from '../credentials/formats.ts';
 import { childTokenOf } from '../credentials/rotation.ts';
 import type { LicensingDeps } from '../deps.ts';
+import { REFRESH_IDLE_TTL_MS } from '../licensing/seat-idleness.ts';
 import { type LicenseDates, licenseState } from '../licensing/status.ts';
 
 const ACCESS_TOKEN_TTL_MS = 15 * 60_000;
-export const REFRESH_IDLE_TTL_MS = 60 * 86_400_000;
+
+// How long an unused refresh token lives is licensing's figure (what an idle seat is).
+export { REFRESH_IDLE_TTL_MS };
 /** A retry of the just-rotated refresh token inside this window gets the same new pair back. */
 export const REFRESH_RETRY_WINDOW_MS = 30_000;
 

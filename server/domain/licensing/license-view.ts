@@ -1,6 +1,6 @@
 import type { ActivationRow } from '../../db/repos/activations-repo.ts';
 import type { LicenseRow } from '../../db/repos/licenses-repo.ts';
-import { isIdleActivation } from '../activation/site-activation.ts';
+import { isIdleActivation } from './seat-idleness.ts';
 import { licenseOutlook } from './status.ts';
 
 const iso = (date: Date | null | undefined) => date?.toISOString() ?? null;

@@ -18,7 +18,6 @@ import {
 } from '../../db/repos/licenses-repo.ts';
 import { revokeActivationTokens } from '../../db/repos/refresh-tokens-repo.ts';
 import { AppError } from '../../lib/errors.ts';
-import { isIdleActivation } from '../activation/site-activation.ts';
 import { invalidateCaches } from '../caches/lookup-caches.ts';
 import type { LicensingDeps } from '../deps.ts';
 import { isDevHost, isDomainAllowed } from './domains.ts';
@@ -26,6 +25,7 @@ import { type LicenseUpdate, normalizeDomainEntry, requirePlan } from './input.t
 import { licenseKeysView } from './keys.ts';
 import { toActivationView, toLicenseView } from './license-view.ts';
 import type { PlanTable } from './plans.ts';
+import { isIdleActivation } from './seat-idleness.ts';
 
 export interface LifecycleDeps extends LicensingDeps {
   plans: PlanTable;

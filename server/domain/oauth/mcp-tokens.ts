@@ -10,10 +10,10 @@ import {
   insertMcpRefreshToken,
   type McpRefreshTokenRow,
 } from '../../db/repos/mcp-oauth-repo.ts';
-import { REFRESH_IDLE_TTL_MS } from '../activation/token-set.ts';
 import { generateOpaqueToken, hmacSecret } from '../credentials/formats.ts';
 import { pkceMatches } from '../credentials/pkce.ts';
 import { childTokenOf, isRotationRetry } from '../credentials/rotation.ts';
+import { REFRESH_IDLE_TTL_MS } from '../licensing/seat-idleness.ts';
 import type { ResolvedClient } from './clients.ts';
 import { cachedGrant, endGrants, isGrantLive } from './grants.ts';
 import {
