@@ -44,7 +44,8 @@ function cacheLifetimeMs(headers: Record<string, string | string[] | undefined>,
 
 /**
  * A client_id URL must be HTTPS with a path, no fragment, credentials or dot segments
- * (draft-ietf-oauth-client-id-metadata-document §3). Plain HTTP only for a host the operator lets
+ * (draft-ietf-oauth-client-id-metadata-document §3), encoded or not, written exactly as the URL
+ * parser normalises it. Plain HTTP only for a host the operator lets
  * the server reach on a private network (WEBHOOK_ALLOW_PRIVATE_HOSTS: tests' loopback stubs).
  */
 function checkClientIdUrl(deps: OAuthDeps, clientId: string): URL {
@@ -57,6 +58,9 @@ function checkClientIdUrl(deps: OAuthDeps, clientId: string): URL {
     throw bad('must not carry a fragment or credentials');
   if (url.pathname === '/' || /\/\.\.?(\/|$)/.test(clientId.slice(url.origin.length)))
     throw bad('must have a path without dot segments');
+  // The consent page shows the text, the fetch goes to the parsed URL: they must be the same
+  // address, or `/victim/%2e%2e/attacker/…` (or `\`, `127.000.000.001`) poses under another path or host.
+  if (url.href !== clientId) throw bad('must be written in its normalised form');
   return url;
 }
 

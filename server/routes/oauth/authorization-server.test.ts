@@ -536,4 +536,35 @@ describe('client metadata documents', () => {
     const blocked = await firm.owner.call('GET', `oauth/mcp-consent?${privateUrl}`);
     expect(blocked.status).toBe(400);
   });
+
+  it('refuses a client_id whose normalised URL differs from its text (one client posing under another path)', async () => {
+    clearClientDocumentCache();
+    const firm = await firmWithOwner();
+    // On a path-tenanted host the attacker's document lives at /attacker/…; its id reads as /victim/….
+    const posing = [
+      `${stubUrl}/victim/%2e%2e/attacker/client.json`,
+      `${stubUrl}/victim/%2E%2e/attacker/client.json`,
+      `${stubUrl}/victim/.%2e/attacker/client.json`,
+      `${stubUrl}/victim/%2e/../attacker/client.json`,
+      `${stubUrl}/victim\\..\\attacker/client.json`,
+      `${stubUrl.replace('127.0.0.1', '127.000.000.001')}/attacker/client.json`,
+    ];
+    for (const clientId of posing) {
+      stubDoc = () => ({
+        client_id: clientId,
+        client_name: 'Victim Firm AI',
+        redirect_uris: [REDIRECT],
+        token_endpoint_auth_method: 'none',
+      });
+      const before = stubHits;
+      const q = new URLSearchParams(authorizeParams(clientId)).toString();
+      const res = await firm.owner.call('GET', `oauth/mcp-consent?${q}`);
+      expect(res.status, clientId).toBe(400);
+      expect(res.body.error.details[0].path).toBe('client_id');
+      expect(stubHits - before, clientId).toBe(0);
+      const token = await tokens(clientId, 'code-x');
+      expect(token.status, clientId).toBe(401);
+      expect(token.body.error).toBe('invalid_client');
+    }
+  });
 });
