@@ -95,6 +95,12 @@ const Consent = z.object({
     .string()
     .nullable()
     .describe('Host page (origin + path) as reported by the page; null if not reported.'),
+  pageVerified: z
+    .boolean()
+    .nullable()
+    .describe(
+      'True when the page was on the embed session’s origin; false when a page elsewhere was reported and dropped; null when none was reported.',
+    ),
   assumed: z.boolean().describe('True when an older widget named no version and the current one was stored.'),
 });
 

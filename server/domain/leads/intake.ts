@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
 import { calculators, isCalculatorSlug } from '../../../calculators/index.ts';
-import { pageOfText } from '../../../protocol/page.ts';
 import { type Db, withTransaction } from '../../db/engine/database.ts';
 import { newId } from '../../db/engine/ids.ts';
 import { findAccountById } from '../../db/repos/accounts-repo.ts';
@@ -22,6 +21,7 @@ import {
 import { findResult } from '../../db/repos/results-repo.ts';
 import { AppError } from '../../lib/errors.ts';
 import { type ConsentVersion, ensureCurrentConsent, findConsentVersion } from '../accounts/consent.ts';
+import { pageOnOrigin } from '../activation/page-on-origin.ts';
 import type { Principal } from '../credentials/principal.ts';
 import { joinAlertDigest, noteQuarantined } from '../delivery/digests.ts';
 import { enqueueLeadEvent } from '../delivery/outbox.ts';
@@ -53,7 +53,10 @@ export interface LeadInput {
   consentText?: string;
   /** Honeypot: invisible to people, filled in by bots. */
   website?: string;
-  /** Where consent was given: the host page as the widget reported it; stored as origin + path. */
+  /**
+   * Where consent was given: the host page as the widget reported it; stored as origin + path, and
+   * only when it is on the embed session's origin (`pageOnOrigin`).
+   */
   page?: string;
   /** Proof of work: base64 JSON of a solved challenge (`POST /leads/challenge`); never hashed. */
   altcha?: string;
@@ -275,6 +278,7 @@ async function leadValues(
   const now = deps.clock.now();
   const held = context.triage.reasons.length > 0;
   const id = newId('lead');
+  const page = pageOnOrigin(principal, input.page);
   const digestId = context.triage.digest
     ? await joinAlertDigest(tx, { ...principal, id }, context.quota, now, deps.portalLeadsUrl)
     : null;
@@ -293,7 +297,8 @@ async function leadValues(
     consentVersionId: context.consent.id,
     consentAssumed: context.consentAssumed,
     consentedAt: now,
-    page: input.page ? (pageOfText(input.page) ?? null) : null,
+    page: page.page,
+    pageVerified: page.verified,
     idempotencyKey: key,
     test: principal.test,
     quarantinedAt: held ? now : null,

@@ -14,6 +14,12 @@ export interface LeadConsent {
   agreedAt: string;
   page: string | null;
   /**
+   * True when the reported page was on the embed session's origin and kept; false when the widget
+   * reported a page elsewhere, which was dropped (`page` is then null); null when no page was
+   * reported, and for leads stored before pages were checked.
+   */
+  pageVerified: boolean | null;
+  /**
    * True when the widget named no version (a widget older than consent versions in the session):
    * the version stored is the one in force when the lead arrived, not one the visitor was shown.
    */
@@ -25,12 +31,16 @@ export interface LeadConsent {
 const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
 
 export const leadConsent = (
-  row: Pick<LeadRow, 'consentVersionId' | 'consentText' | 'consentedAt' | 'page' | 'consentAssumed'>,
+  row: Pick<
+    LeadRow,
+    'consentVersionId' | 'consentText' | 'consentedAt' | 'page' | 'pageVerified' | 'consentAssumed'
+  >,
 ): LeadConsent => ({
   versionId: row.consentVersionId,
   text: row.consentText,
   sha256: sha256(row.consentText),
   agreedAt: row.consentedAt.toISOString(),
   page: row.page,
+  pageVerified: row.pageVerified,
   assumed: row.consentAssumed,
 });

@@ -36,6 +36,10 @@ const ConsentSchema = z
     page: z.string().nullable().openapi({
       description: 'Origin and path of the host page, as reported by the page (null if not reported)',
     }),
+    pageVerified: z.boolean().nullable().openapi({
+      description:
+        'True when the reported page was on the embed session’s origin; false when it was elsewhere and was dropped (`page` is then null); null when no page was reported or the lead predates the check',
+    }),
     assumed: z.boolean().openapi({
       description:
         'True when the widget named no version (an older widget): the version in force when the lead arrived was stored',
