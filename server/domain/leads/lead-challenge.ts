@@ -1,4 +1,5 @@
 import type { Db } from '../../db/engine/database.ts';
+import { lockUntilCommit } from '../../db/repos/advisory-locks-repo.ts';
 import { countLicenseLeadsSince, spendChallenge } from '../../db/repos/spent-challenges-repo.ts';
 import { AppError } from '../../lib/errors.ts';
 import type { Principal } from '../credentials/principal.ts';
@@ -75,6 +76,9 @@ export async function spendLeadChallenge(
   const now = deps.clock.now();
   const verdict = verifySolution(challengeKeyOf(deps.pepper), solution, { licenseId, now });
   if (!verdict.ok) return 'none';
+  // One at a time per license, across instances: a stockpile sent at once meets the price each
+  // lead before it set, as if sent one after another. Taken before the spam rule's network locks.
+  await lockUntilCommit(tx, `lead-price:${licenseId}`);
   const recent = await countLicenseLeadsSince(tx, licenseId, new Date(now.getTime() - HOUR_MS));
   const required = maxNumberFor(recent);
   if (isTooEasy(verdict.maxnumber, required))
