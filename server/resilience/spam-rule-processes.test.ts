@@ -32,9 +32,8 @@ needs('postgres', 'redis').describe(
         // The subject is the spam rule, not the request rate limits.
         RATE_LIMIT_SCALE: '1000',
       };
-      // The first migrates; the second finds nothing left to do.
-      servers = [await startServerProcess(env)];
-      servers.push(await startServerProcess(env));
+      // Started together: one migrates under the migration lock, the other then finds nothing to do.
+      servers = await Promise.all([startServerProcess(env), startServerProcess(env)]);
     }, 180_000);
 
     afterAll(async () => {
