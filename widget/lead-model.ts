@@ -124,11 +124,17 @@ const FRESH_CHALLENGES = 3;
  * Solves a challenge now (send was pressed) and sends the lead with it; a failure to get one
  * leaves it to the server (the lead is then stored but held). A challenge priced for a quieter
  * hour than now is refused (400, `altcha` `too_easy`): a new one is fetched and solved, and the
- * lead is sent again with the same Idempotency-Key.
+ * lead is sent again with the same Idempotency-Key. After FRESH_CHALLENGES such answers (a price
+ * rising faster than this device solves, as when someone floods the form during each solve) the
+ * lead goes once more without a proof of work: the server stores it held for the firm to review
+ * and the visitor is told it was received. A real visitor's lead is never turned into a refusal.
  */
 async function sendWithWork(api: Api, body: Record<string, unknown>, key: string) {
   for (let attempt = 1; ; attempt++) {
-    const altcha = await api.leadChallenge().then(solveChallenge, () => undefined);
+    const altcha =
+      attempt > FRESH_CHALLENGES
+        ? undefined
+        : await api.leadChallenge().then(solveChallenge, () => undefined);
     try {
       // `altcha` is left out of the JSON when undefined.
       return await api.submitLead({ ...body, altcha }, key);
@@ -137,7 +143,7 @@ async function sendWithWork(api: Api, body: Record<string, unknown>, key: string
         e instanceof ApiError &&
         e.status === 400 &&
         e.details.some((d) => d.path === 'altcha' && d.message === 'too_easy');
-      if (!tooEasy || attempt >= FRESH_CHALLENGES) throw e;
+      if (!tooEasy || attempt > FRESH_CHALLENGES) throw e;
     }
   }
 }

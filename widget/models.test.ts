@@ -225,16 +225,21 @@ describe('LeadModel', () => {
     expect(emitted.map((e) => e.type)).toEqual(['svc-lead']);
   });
 
-  it('gives up after three too-easy answers and says so', async () => {
-    const { requests } = stubLeadFetch(() =>
-      apiError(400, 'INVALID_CHALLENGE', [{ path: 'altcha', message: 'too_easy' }]),
-    );
+  it('a price rising faster than it solves never refuses the visitor: after three too-easy answers the lead is sent to be held, and received', async () => {
+    const tooEasy = () => apiError(400, 'INVALID_CHALLENGE', [{ path: 'altcha', message: 'too_easy' }]);
+    // An attacker adds leads during each solve, so every solution arrives priced for a quieter hour.
+    const { requests } = stubLeadFetch(tooEasy, tooEasy, tooEasy, () => json(201, { leadId: 'lead_1' }));
     const lead = filled();
     lead.consent.value = true;
     await lead.submit();
-    expect(requests).toHaveLength(3);
-    expect(lead.leadId.value).toBeUndefined();
-    expect(emitted.map((e) => e.type)).toEqual(['svc-error']);
+    expect(requests).toHaveLength(4);
+    const bodies = await Promise.all(requests.map((r) => r.clone().json()));
+    expect(bodies.slice(0, 3).every((b) => typeof b.altcha === 'string')).toBe(true);
+    // The last send carries no proof of work: the server stores it held (`no_proof_of_work`).
+    expect(bodies[3]).not.toHaveProperty('altcha');
+    expect(new Set(requests.map((r) => r.headers.get('idempotency-key'))).size).toBe(1);
+    expect(lead.leadId.value).toBe('lead_1');
+    expect(emitted.map((e) => e.type)).toEqual(['svc-lead']);
   });
 
   it('surfaces field problems from the server', async () => {

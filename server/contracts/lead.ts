@@ -23,6 +23,10 @@ const LeadConsentSchema = z
     page: z.string().nullable().openapi({
       description: 'Origin and path of the host page, as reported by the page (null if not reported)',
     }),
+    pageVerified: z.boolean().nullable().openapi({
+      description:
+        'True when the reported page was on the embed session’s origin; false when it was elsewhere and was dropped (`page` is then null); null when no page was reported or the lead predates the check',
+    }),
     assumed: z.boolean().openapi({
       description:
         'True when the widget named no version (an older widget): the version in force when the lead arrived was stored',
@@ -112,6 +116,9 @@ const McpLeadConsentSchema = z.object({
   sha256: consent.sha256.describe('SHA-256 of the text, hex.'),
   agreedAt: Described('ISO 8601 date-time, UTC.'),
   page: consent.page.describe('Host page (origin + path) as reported by the page; null if not reported.'),
+  pageVerified: consent.pageVerified.describe(
+    'True when the page was on the embed session’s origin; false when a page elsewhere was reported and dropped; null when none was reported.',
+  ),
   assumed: consent.assumed.describe(
     'True when an older widget named no version and the current one was stored.',
   ),

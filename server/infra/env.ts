@@ -73,6 +73,8 @@ export const EnvSchema = z.object({
     .union([z.literal('auto'), z.coerce.number().int().min(1).max(64)])
     .default(1)
     .transform((v) => (v === 'auto' ? availableParallelism() : v)),
+  // The balancer's notice period: /readyz is 503 while the listeners still accept, then the drain.
+  SHUTDOWN_DRAIN_MS: z.coerce.number().int().min(0).max(120_000).default(0),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).max(120_000).default(10_000),
   // /readyz answers 503 when DATA_DIR's file system has less free space than this.
   READY_MIN_FREE_MB: z.coerce.number().int().min(0).max(1_000_000).default(100),
@@ -250,9 +252,14 @@ export const ENV_DOCS = {
     description:
       'server processes sharing the ports on this machine (`auto` = one per core); above 1 needs `DATABASE_URL` and `REDIS_URL`',
   },
+  SHUTDOWN_DRAIN_MS: {
+    section: 'Processes and health',
+    description:
+      'on SIGTERM, how long `/readyz` answers 503 while new requests are still accepted and served, before the drain starts; set it to the time your balancer needs to take an unready instance out of service',
+  },
   SHUTDOWN_TIMEOUT_MS: {
     section: 'Processes and health',
-    description: 'how long SIGTERM waits for in-flight requests',
+    description: 'how long SIGTERM waits for in-flight requests, after `SHUTDOWN_DRAIN_MS`',
   },
   READY_MIN_FREE_MB: {
     section: 'Processes and health',

@@ -46,9 +46,12 @@ export function runPrimary(config: Config, print: (text: string) => void = conso
     exitCode = code;
     for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill('SIGTERM');
     // A worker stuck past its own drain deadline is not waited for.
-    setTimeout(() => {
-      for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill('SIGKILL');
-    }, config.SHUTDOWN_TIMEOUT_MS + 5_000).unref();
+    setTimeout(
+      () => {
+        for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill('SIGKILL');
+      },
+      config.SHUTDOWN_DRAIN_MS + config.SHUTDOWN_TIMEOUT_MS + 5_000,
+    ).unref();
     finishIfEmpty();
   };
 

@@ -355,3 +355,181 @@ describe('deeply nested JSON bodies', () => {
     expect(((await res.json()) as { error: { message: string } }).error.message).not.toMatch(/nests deeper/);
   });
 });
+
+describe('hostile input against the OAuth endpoints (form bodies, Basic headers)', () => {
+  let ctx: TestContext;
+  let logs: string[];
+  let clientIds: string[];
+  const basic = (text: string) => `Basic ${Buffer.from(text, 'utf8').toString('base64')}`;
+  /** What a careless or hostile client puts in Basic credentials: broken percent-encoding above all. */
+  const CREDENTIAL_TEXTS = [
+    '%',
+    '%zz',
+    '%E0%A4%A',
+    '%ED%A0%80',
+    '%FF%FE',
+    'a%:b',
+    '%C3%28:%C3%28',
+    '\uD800:x',
+  ];
+  const OAUTH_CODES = new Set([
+    'invalid_request',
+    'invalid_client',
+    'invalid_grant',
+    'unauthorized_client',
+    'unsupported_grant_type',
+    'invalid_scope',
+    'invalid_target',
+    'invalid_redirect_uri',
+    'invalid_client_metadata',
+    'slow_down',
+    'temporarily_unavailable',
+  ]);
+
+  beforeAll(async () => {
+    logs = [];
+    const sink = new Writable({
+      write(chunk, _enc, done) {
+        logs.push(String(chunk));
+        done();
+      },
+    });
+    ctx = await createTestContext({ ADMIN_TOKEN });
+    (ctx.services as { logger: unknown }).logger = pino({ level: 'debug' }, sink);
+    const register = async (method: string) =>
+      (
+        await (
+          await ctx.json('/oauth/register', {
+            client_name: 'Hostile test client',
+            redirect_uris: ['http://127.0.0.1:9/callback'],
+            token_endpoint_auth_method: method,
+          })
+        ).json()
+      ).client_id as string;
+    clientIds = [await register('none'), await register('client_secret_basic')];
+  });
+  afterAll(() => ctx?.close());
+
+  /** Asserts an OAuth answer: a success, or a 4xx `{ error, error_description }` with a known code. */
+  async function expectOAuthAnswer(res: Response, what: string) {
+    const text = await res.text();
+    expect(res.status, `${what} → ${res.status} ${text.slice(0, 200)}`).toBeLessThan(500);
+    expect(text).not.toMatch(/\n\s+at |node_modules|\/server\/|TypeError|URIError|SyntaxError/);
+    if (res.status >= 400 && text) {
+      const body = JSON.parse(text) as { error: string };
+      expect(OAUTH_CODES.has(body.error), `${what}: ${text.slice(0, 200)}`).toBe(true);
+    }
+    return res.status;
+  }
+
+  it.each(['/oauth/token', '/oauth/revoke'])(
+    '%s answers malformed Basic credentials with invalid_client (401), never a 500',
+    async (path) => {
+      for (const text of CREDENTIAL_TEXTS) {
+        for (const [id, secret] of [
+          [text, 'secret'],
+          [clientIds[1], text],
+          [text.split(':')[0], text.split(':')[1] ?? text],
+        ]) {
+          const res = await ctx.app.request(path, {
+            method: 'POST',
+            headers: {
+              'content-type': 'application/x-www-form-urlencoded',
+              authorization: basic(`${id}:${secret}`),
+            },
+            body: 'grant_type=authorization_code&code=x&token=y',
+          });
+          const body = (await res.json()) as { error: string };
+          expect(res.status, `${path} ${id}:${secret}`).toBe(401);
+          expect(body.error).toBe('invalid_client');
+          expect(res.headers.get('www-authenticate')).toMatch(/^Basic /);
+        }
+      }
+      expect(logs.join('')).not.toMatch(/URIError|URI malformed/);
+    },
+  );
+
+  it('answers generated form bodies and credentials in the OAuth error format, never a 500', async () => {
+    const formValue = fc.oneof(
+      hostileString,
+      fc.constantFrom(...CREDENTIAL_TEXTS, ...clientIds, 'authorization_code', 'refresh_token'),
+    );
+    const formKeys = fc.constantFrom(
+      'grant_type',
+      'code',
+      'redirect_uri',
+      'code_verifier',
+      'resource',
+      'refresh_token',
+      'scope',
+      'token',
+      'token_type_hint',
+      'client_id',
+      'client_secret',
+      '__proto__',
+    );
+    // Raw bodies a URLSearchParams would never produce: broken escapes, repeated keys, NUL.
+    const rawForm = fc.constantFrom(
+      '',
+      '%',
+      'grant_type=%zz',
+      'client_id=%E0%A4%A&grant_type=refresh_token',
+      'client_id=a&client_id=b',
+      'grant_type=authorization_code&code=%00&redirect_uri=%ED%A0%80',
+      '&&&==&',
+      `token=${'x'.repeat(70_000)}`,
+    );
+    const credential = fc.oneof(
+      fc.constantFrom('', 'Basic', 'Basic !!!', 'Basic Zm9v', 'Basic ====', 'Bearer x', 'basic Zm9vOmJhcg=='),
+      fc.tuple(formValue, formValue).map(([id, secret]) => basic(`${id}:${secret}`)),
+    );
+    const paths = ['/oauth/token', '/oauth/revoke', '/oauth/register'];
+    for (const path of paths) {
+      await fc.assert(
+        fc.asyncProperty(
+          fc.oneof(
+            rawForm,
+            fc
+              .dictionary(formKeys, formValue, { maxKeys: 6 })
+              .map((o) => new URLSearchParams(o as Record<string, string>).toString()),
+            bodyFor(['redirect_uris', 'client_name', 'token_endpoint_auth_method', 'grant_types']),
+          ),
+          credential,
+          fc.constantFrom(
+            'application/x-www-form-urlencoded',
+            'application/x-www-form-urlencoded; charset=utf-8',
+            'application/json',
+            'text/plain',
+            '',
+          ),
+          async (body, auth, type) => {
+            const headers: Record<string, string> = {};
+            if (auth) headers.authorization = auth;
+            if (type) headers['content-type'] = type;
+            await expectOAuthAnswer(
+              await ctx.app.request(path, { method: 'POST', headers, body: body as BodyInit }),
+              `${path} ${auth.slice(0, 40)} ${String(body).slice(0, 80)}`,
+            );
+          },
+        ),
+        { numRuns: 60, seed: 20261128 },
+      );
+    }
+    for (const path of [...paths, '/.well-known/oauth-authorization-server']) {
+      const res = await ctx.app.request(path, { method: 'OPTIONS' });
+      expect(res.status, `OPTIONS ${path}`).toBeLessThan(500);
+    }
+    const joined = logs.join('');
+    expect(joined).not.toMatch(/URIError|URI malformed/);
+    expect(joined).not.toContain(PERSONAL);
+  }, 120_000);
+
+  it('is still serving afterwards', async () => {
+    const res = await ctx.json('/oauth/register', {
+      client_name: 'After the corpus',
+      redirect_uris: ['http://127.0.0.1:9/callback'],
+      token_endpoint_auth_method: 'none',
+    });
+    expect(res.status).toBe(201);
+  });
+});

@@ -42,10 +42,13 @@ async function main(): Promise<void> {
     console.log(`${signal} received: draining`);
     // Whatever a dependency does, the process is gone soon after the drain's own deadline: an
     // orchestrator's SIGKILL would otherwise come in the middle of the work.
-    setTimeout(() => {
-      console.error('shutdown did not finish in time; exiting');
-      process.exit(1);
-    }, config.SHUTDOWN_TIMEOUT_MS + 5_000).unref();
+    setTimeout(
+      () => {
+        console.error('shutdown did not finish in time; exiting');
+        process.exit(1);
+      },
+      config.SHUTDOWN_DRAIN_MS + config.SHUTDOWN_TIMEOUT_MS + 5_000,
+    ).unref();
     running.close().then(
       () => {
         console.log('shutdown complete');

@@ -10,7 +10,7 @@ import { startDeliveryWorker } from '../domain/delivery/worker.ts';
 import { demoAdminSignInLink } from '../domain/demo/admin.ts';
 import { seedDemo } from '../domain/demo/seed.ts';
 import { ensurePublishableKeys } from '../domain/licensing/keys.ts';
-import { closeAfterAnswer, drainServers } from '../http/body/drain.ts';
+import { closeAfterAnswer, drainServers, noticePeriod } from '../http/body/drain.ts';
 import { loadAdminToken, serverInfoFile } from '../infra/admin-token.ts';
 import { createEmbedApp } from '../infra/embed-host.ts';
 import { type Config, loadConfig } from '../infra/env.ts';
@@ -97,6 +97,8 @@ export async function startServers(
     const redis = config.REDIS_URL ? await createRedisClient(config.REDIS_URL, logger) : undefined;
 
     // Bind first so port-0 listeners know their URLs before the apps are built with them.
+    // `unready` (SIGTERM: /readyz 503) comes first; `shuttingDown` (the drain) after the notice period.
+    let unready = false;
     let shuttingDown = false;
     // The node adapter's env ({ incoming, outgoing }) is passed on: the app reads the socket from it.
     let apiFetch: Fetch = () => new Response(null, { status: 503 });
@@ -154,7 +156,7 @@ export async function startServers(
     await ensurePublishableKeys(services.licensing);
     const apiApp = createApiApp(services, {
       ...(redis ? { redis } : {}),
-      isShuttingDown: () => shuttingDown,
+      isShuttingDown: () => unready,
     });
     apiApp.route('/', createAdminRoutes(services, adminToken));
     apiApp.route('/', createAdminUserRoutes(services, adminToken));
@@ -180,6 +182,10 @@ export async function startServers(
       );
 
     const close = async () => {
+      // The balancer learns from /readyz and stops sending; what it still sends meanwhile is
+      // served as usual (new connections accepted, keep-alive kept).
+      unready = true;
+      await noticePeriod(config.SHUTDOWN_DRAIN_MS);
       shuttingDown = true;
       // The delivery worker finishes its attempts in flight meanwhile, or abandons them when the timeout
       // is up (its leases run out); the database closes last.

@@ -298,6 +298,8 @@ describe('the lead’s public shape in get_leads (issue 20)', () => {
       sha256: createHash('sha256').update('I agree.').digest('hex'),
       agreedAt: '2026-02-27T10:00:00.000Z',
       page: 'https://smithlaw.com/retirement',
+      // Written straight into the row, not through intake's origin check.
+      pageVerified: null,
       assumed: false,
     });
   });

@@ -14,6 +14,9 @@ import { freshDataDir } from '../test-support/pglite-template.ts';
 import { type ServerProcess, startServerProcess, stopServerProcess } from '../test-support/server-process.ts';
 
 const WORKERS = 4;
+/** The balancer's notice period (`SHUTDOWN_DRAIN_MS`): long enough to see /readyz turn first. */
+const DRAIN_MS = 2_000;
+const SHUTDOWN_TIMEOUT_MS = 8_000;
 
 type Outcome =
   | { kind: 'answered'; status: number; ok: boolean; afterTerm: boolean }
@@ -88,7 +91,8 @@ describe('graceful shutdown under load (SIGTERM)', () => {
       ADMIN_TOKEN: adminToken,
       SEED_DEMO: 'false',
       RATE_LIMIT_SCALE: '1000',
-      SHUTDOWN_TIMEOUT_MS: '8000',
+      SHUTDOWN_DRAIN_MS: String(DRAIN_MS),
+      SHUTDOWN_TIMEOUT_MS: String(SHUTDOWN_TIMEOUT_MS),
     };
     let server: ServerProcess | undefined = await startServerProcess(env);
     try {
@@ -154,7 +158,11 @@ describe('graceful shutdown under load (SIGTERM)', () => {
       const termAt = Date.now();
       termSent = true;
       server.child.kill('SIGTERM');
-      // While the slow request holds the process, a new connection is refused (never reset).
+      // The notice period: /readyz turns 503 at once so the balancer stops sending, while a new
+      // connection (a request already on its way) is still accepted and served.
+      await expect.poll(() => freshConnection(`${server!.url}/readyz`), { timeout: DRAIN_MS }).toBe('503');
+      expect(await freshConnection(`${server.url}/healthz`)).toBe('200');
+      // Then, while the slow request holds the process, a new connection is refused (never reset).
       await expect
         .poll(() => freshConnection(`${server!.url}/healthz`), { timeout: 30_000 })
         .toBe('ECONNREFUSED');
@@ -206,8 +214,9 @@ describe('graceful shutdown under load (SIGTERM)', () => {
         ].join('\n'),
       );
       expect(exit).toEqual({ code: 0, signal: null });
-      // Drained, not cut at SHUTDOWN_TIMEOUT_MS.
-      expect(exitMs).toBeLessThan(8_000);
+      // Drained, not cut at the notice period plus SHUTDOWN_TIMEOUT_MS.
+      expect(exitMs).toBeGreaterThanOrEqual(DRAIN_MS);
+      expect(exitMs).toBeLessThan(DRAIN_MS + SHUTDOWN_TIMEOUT_MS);
       expect(drainedOutput).not.toMatch(/unhandled|Error:/);
       expect(wrong).toEqual([]);
       // A request sent before SIGTERM is answered, never cut. One sent after it gets an answer, a

@@ -314,6 +314,8 @@ export const leads = pgTable(
     quarantinedAt: at('quarantined_at'),
     /** 0008: where consent was given: the host page's origin + path, as reported by the page. */
     page: text('page'),
+    /** 0015: `page` was checked against the embed session's origin: false = a foreign page was dropped. */
+    pageVerified: boolean('page_verified'),
     /** 0009: the widget named no consent version (an older widget); the current one was stored. */
     consentAssumed: boolean('consent_assumed').notNull().default(false),
     /** 0013: the client's network (IPv4 /24, IPv6 /64), the unit spam signals count by. */

@@ -1,4 +1,4 @@
-import { and, count, eq, gte, lt } from 'drizzle-orm';
+import { and, count, eq, gte, lt, sql } from 'drizzle-orm';
 import type { Db } from '../engine/database.ts';
 import { leads, spentChallenges } from '../engine/schema.ts';
 
@@ -21,11 +21,22 @@ export async function spendChallenge(
   return inserted.length === 1;
 }
 
-/** Anonymous leads (held ones too, not test) a license received since `since`: the PoW rate. */
-export async function countLicenseLeadsSince(db: Db, licenseId: string, since: Date): Promise<number> {
+/**
+ * Leads that paid a proof of work (held ones too, for other reasons; not test) a license received
+ * since `since`: the PoW rate. A lead held for `no_proof_of_work` cost its sender nothing, so it
+ * never raises anyone's price.
+ */
+export async function countPaidLeadsSince(db: Db, licenseId: string, since: Date): Promise<number> {
   const [row] = await db
     .select({ n: count() })
     .from(leads)
-    .where(and(eq(leads.licenseId, licenseId), eq(leads.test, false), gte(leads.createdAt, since)));
+    .where(
+      and(
+        eq(leads.licenseId, licenseId),
+        eq(leads.test, false),
+        gte(leads.createdAt, since),
+        sql`not (${leads.quarantineReasons} @> '["no_proof_of_work"]'::jsonb)`,
+      ),
+    );
   return Number(row?.n ?? 0);
 }

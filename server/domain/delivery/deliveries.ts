@@ -154,6 +154,7 @@ export async function sendTestEvent(deps: Deps, endpointId: string, as: ActingAs
             sha256: createHash('sha256').update(SAMPLE_LEAD.consentText, 'utf8').digest('hex'),
             agreedAt: at,
             page: 'https://example.com/estate-planning',
+            pageVerified: true,
             assumed: false,
           },
           createdAt: at,

@@ -78,6 +78,7 @@ function leadOf(row: ResultRow): LeadView {
       sha256: 'a'.repeat(64),
       agreedAt: at,
       page: 'https://law.example/estate-planning',
+      pageVerified: true,
       assumed: false,
     },
     result: leadResult(row),

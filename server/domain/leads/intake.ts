@@ -23,6 +23,7 @@ import {
 import { findResult } from '../../db/repos/results-repo.ts';
 import { AppError } from '../../lib/errors.ts';
 import { type ConsentVersion, ensureCurrentConsent, findConsentVersion } from '../accounts/consent.ts';
+import { pageOnOrigin } from '../activation/page-on-origin.ts';
 import type { Principal } from '../credentials/principal.ts';
 import { joinAlertDigest, noteQuarantined } from '../delivery/digests.ts';
 import { enqueueLeadEvent } from '../delivery/outbox.ts';
@@ -54,7 +55,10 @@ export interface LeadInput {
   consentText?: string;
   /** Honeypot: invisible to people, filled in by bots. */
   website?: string;
-  /** Where consent was given: the host page as the widget reported it; stored as origin + path. */
+  /**
+   * Where consent was given: the host page as the widget reported it; stored as origin + path, and
+   * only when it is on the embed session's origin (`pageOnOrigin`).
+   */
   page?: string;
   /** Proof of work: base64 JSON of a solved challenge (`POST /leads/challenge`); never hashed. */
   altcha?: string;
@@ -107,9 +111,10 @@ export async function submitLead(
     };
   }
   const hash = requestHash(input);
-  const context = await leadContext(deps, principal, input, source.sourceNet ?? null);
+  const base = await leadContext(deps, principal, source.sourceNet ?? null, input.consentVersionId);
+  let overQuota = false;
   try {
-    return await deps.db.transaction(async (txRaw) => {
+    const stored = await deps.db.transaction(async (txRaw) => {
       const tx = txRaw as unknown as Db;
       const stored = await replay(deps, tx, principal.accountId, key, hash);
       if (stored) return stored;
@@ -117,6 +122,9 @@ export async function submitLead(
       const work = principal.test
         ? 'ok'
         : await spendLeadChallenge(deps, tx, principal.licenseId, input.altcha);
+      // Counted inside the transaction, under the network locks (lead-triage.ts).
+      const context = { ...base, triage: await triageIn(deps, tx, principal, input, base) };
+      if (context.triage.overQuota) overQuota = true;
       const result = input.resultId ? await findResult(tx, principal.accountId, input.resultId) : null;
       if (input.resultId && !result) {
         throw new AppError('INVALID_REQUEST', 'resultId does not name a result of this firm.', {
@@ -152,6 +160,16 @@ export async function submitLead(
       if (!inserted) throw new KeyTaken();
       return { status: 201, body, replayed: false };
     });
+    // The first lead past the plan's daily figure writes the ceiling alert (after the commit: it
+    // writes on its own connection).
+    if (overQuota)
+      await alert(
+        deps,
+        { id: principal.licenseId, accountId: principal.accountId, plan: principal.plan },
+        'ceiling.leads_per_day',
+        { quota: base.quota },
+      );
+    return stored;
   } catch (error) {
     if (!(error instanceof KeyTaken)) throw error;
     // A concurrent request with the same key committed first; our lead was rolled back.
@@ -221,38 +239,39 @@ async function consentSeen(
   return { consent, consentAssumed: true };
 }
 
-/**
- * The consent the visitor saw (`consentSeen`), and the spam rule's verdict (`triageLead`): held for
- * the lead's own signals, or live — alerted on its own, or past the plan's daily figure grouped
- * into the hour's digest. The first lead past the figure writes an alert to the audit log.
- * Test-mode leads are never held.
- */
+/** What is known before the lead's transaction: the consent the visitor saw, the plan's figure. */
 async function leadContext(
   deps: LicensingDeps,
   principal: Extract<Principal, { kind: 'embed' }>,
-  input: LeadInput,
   sourceNet: string | null,
-): Promise<LeadContext> {
-  const seen = await consentSeen(deps, principal.accountId, input.consentVersionId);
+  consentVersionId: string | undefined,
+): Promise<Omit<LeadContext, 'triage'>> {
+  const seen = await consentSeen(deps, principal.accountId, consentVersionId);
   const quota = planOf(deps.plans, principal.plan).leadsPerDay;
-  const live: Triage = { reasons: [], digest: false, overQuota: false };
-  if (principal.test) return { ...seen, triage: live, quota, sourceNet: null };
-  const triage = await triageLead(deps.db, {
+  return { ...seen, quota, sourceNet: principal.test ? null : sourceNet };
+}
+
+/**
+ * The spam rule's verdict (`triageLead`), inside the lead's transaction: held for the lead's own
+ * signals, or live — alerted on its own, or past the plan's daily figure grouped into the hour's
+ * digest. Test-mode leads are never held.
+ */
+async function triageIn(
+  deps: LicensingDeps,
+  tx: Db,
+  principal: Extract<Principal, { kind: 'embed' }>,
+  input: LeadInput,
+  base: Omit<LeadContext, 'triage'>,
+): Promise<Triage> {
+  if (principal.test) return { reasons: [], digest: false, overQuota: false };
+  return triageLead(tx, {
     licenseId: principal.licenseId,
-    sourceNet,
+    sourceNet: base.sourceNet,
     name: input.name,
     email: input.email,
-    quota,
+    quota: base.quota,
     now: deps.clock.now(),
   });
-  if (triage.overQuota)
-    await alert(
-      deps,
-      { id: principal.licenseId, accountId: principal.accountId, plan: principal.plan },
-      'ceiling.leads_per_day',
-      { quota },
-    );
-  return { ...seen, triage, quota, sourceNet };
 }
 
 /**
@@ -276,6 +295,7 @@ async function leadValues(
   const now = deps.clock.now();
   const held = context.triage.reasons.length > 0;
   const id = newId('lead');
+  const page = pageOnOrigin(principal, input.page);
   const digestId = context.triage.digest
     ? await joinAlertDigest(tx, { ...principal, id }, context.quota, now, deps.portalLeadsUrl)
     : null;
@@ -294,7 +314,8 @@ async function leadValues(
     consentVersionId: context.consent.id,
     consentAssumed: context.consentAssumed,
     consentedAt: now,
-    page: input.page ? (pageOfText(input.page) ?? null) : null,
+    page: page.page,
+    pageVerified: page.verified,
     idempotencyKey: key,
     test: principal.test,
     quarantinedAt: held ? now : null,

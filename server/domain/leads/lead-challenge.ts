@@ -1,5 +1,6 @@
 import type { Db } from '../../db/engine/database.ts';
-import { countLicenseLeadsSince, spendChallenge } from '../../db/repos/spent-challenges-repo.ts';
+import { lockUntilCommit } from '../../db/repos/advisory-locks-repo.ts';
+import { countPaidLeadsSince, spendChallenge } from '../../db/repos/spent-challenges-repo.ts';
 import { AppError } from '../../lib/errors.ts';
 import type { Principal } from '../credentials/principal.ts';
 import type { LicensingDeps } from '../deps.ts';
@@ -17,18 +18,15 @@ const HOUR_MS = 3_600_000;
 
 /**
  * `POST /leads/challenge`: a proof-of-work challenge for the widget, bound to the embed session's
- * license, priced by that license's leads in the last hour (see `maxNumberFor`).
+ * license, priced by that license's paid leads in the last hour (see `maxNumberFor`): leads sent
+ * without a valid proof of work cost nothing and raise nobody's price.
  */
 export async function issueLeadChallenge(
   deps: LicensingDeps,
   principal: Extract<Principal, { kind: 'embed' }>,
 ): Promise<Challenge> {
   const now = deps.clock.now();
-  const recent = await countLicenseLeadsSince(
-    deps.db,
-    principal.licenseId,
-    new Date(now.getTime() - HOUR_MS),
-  );
+  const recent = await countPaidLeadsSince(deps.db, principal.licenseId, new Date(now.getTime() - HOUR_MS));
   return createChallenge(challengeKeyOf(deps.pepper), {
     licenseId: principal.licenseId,
     maxnumber: maxNumberFor(recent),
@@ -75,7 +73,10 @@ export async function spendLeadChallenge(
   const now = deps.clock.now();
   const verdict = verifySolution(challengeKeyOf(deps.pepper), solution, { licenseId, now });
   if (!verdict.ok) return 'none';
-  const recent = await countLicenseLeadsSince(tx, licenseId, new Date(now.getTime() - HOUR_MS));
+  // One at a time per license, across instances: a stockpile sent at once meets the price each
+  // lead before it set, as if sent one after another. Taken before the spam rule's network locks.
+  await lockUntilCommit(tx, `lead-price:${licenseId}`);
+  const recent = await countPaidLeadsSince(tx, licenseId, new Date(now.getTime() - HOUR_MS));
   const required = maxNumberFor(recent);
   if (isTooEasy(verdict.maxnumber, required))
     throw new AppError(

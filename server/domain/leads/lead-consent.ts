@@ -10,12 +10,16 @@ export type { LeadConsent };
 const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
 
 export const leadConsent = (
-  row: Pick<LeadRow, 'consentVersionId' | 'consentText' | 'consentedAt' | 'page' | 'consentAssumed'>,
+  row: Pick<
+    LeadRow,
+    'consentVersionId' | 'consentText' | 'consentedAt' | 'page' | 'pageVerified' | 'consentAssumed'
+  >,
 ): LeadConsent => ({
   versionId: row.consentVersionId,
   text: row.consentText,
   sha256: sha256(row.consentText),
   agreedAt: row.consentedAt.toISOString(),
   page: row.page,
+  pageVerified: row.pageVerified,
   assumed: row.consentAssumed,
 });

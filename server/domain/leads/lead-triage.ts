@@ -1,4 +1,5 @@
 import type { Db } from '../../db/engine/database.ts';
+import { lockUntilCommit } from '../../db/repos/advisory-locks-repo.ts';
 import {
   countBlockLeadsSince,
   countLiveLeadsSince,
@@ -25,6 +26,10 @@ export interface Triage {
  * - otherwise live. Under the plan's daily figure it is alerted on its own; past it, a lead from
  *   a network this license has not heard from in 24 hours (a fresh visitor) still is, and the
  *   others are grouped into one digest per hour. The license's total never holds a lead back.
+ *
+ * Runs inside the lead's transaction (`db`), after taking the advisory locks of (license, network)
+ * and then (license, /48), always in that order: leads sent at once from one network are counted
+ * one after another, on every instance sharing the database, as if they came in turn.
  */
 export async function triageLead(
   db: Db,
@@ -39,10 +44,12 @@ export async function triageLead(
 ): Promise<Triage> {
   const { licenseId, sourceNet, now } = input;
   const since = (ms: number) => new Date(now.getTime() - ms);
+  const block = blockOf(sourceNet);
+  if (sourceNet) await lockUntilCommit(db, `lead-net:${licenseId}:${sourceNet}`);
+  if (block) await lockUntilCommit(db, `lead-block:${licenseId}:${block}`);
   const lastHour = sourceNet
     ? await countNetworkLeadsSince(db, licenseId, sourceNet, since(NETWORK_WINDOW_MS))
     : 0;
-  const block = blockOf(sourceNet);
   const blockLastHour = block
     ? await countBlockLeadsSince(db, licenseId, block, since(NETWORK_WINDOW_MS))
     : 0;

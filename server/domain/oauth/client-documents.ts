@@ -24,8 +24,35 @@ interface Entry {
 /** Per process, capped: the oldest entry goes first (a Map keeps insertion order). */
 const cache = new Map<string, Entry>();
 
-/** Test helper: forget every cached document. */
-export const clearClientDocumentCache = () => cache.clear();
+/**
+ * The instance's fetch budget, whatever the hosts (each host also has its own, `deps.allow`): a
+ * host is a host and port, so a per-host budget alone gives every new name a fresh one, and a
+ * fetch may hold a socket for the whole timeout.
+ */
+const MAX_FETCHES_AT_ONCE = 4;
+const MAX_FETCHES_PER_MINUTE = 60;
+let fetchesInFlight = 0;
+const fetchTimes: number[] = [];
+
+function takeFetchBudget(now: number): boolean {
+  while (fetchTimes.length > 0 && fetchTimes[0]! <= now - 60_000) fetchTimes.shift();
+  if (fetchesInFlight >= MAX_FETCHES_AT_ONCE || fetchTimes.length >= MAX_FETCHES_PER_MINUTE) return false;
+  fetchTimes.push(now);
+  fetchesInFlight++;
+  return true;
+}
+
+/** Test helper: forget every cached document and the instance's spent fetch budget. */
+export const clearClientDocumentCache = () => {
+  cache.clear();
+  fetchTimes.length = 0;
+};
+
+/** The cached document of `clientId` while fresh; never fetches. */
+export function cachedClientDocument(deps: OAuthDeps, clientId: string): ClientDocument | undefined {
+  const hit = cache.get(clientId);
+  return hit && hit.until > deps.clock.now().getTime() ? hit.doc : undefined;
+}
 
 /**
  * How long a document may be reused: `Cache-Control: max-age` (or `Expires`), clamped between a
@@ -44,10 +71,11 @@ function cacheLifetimeMs(headers: Record<string, string | string[] | undefined>,
 
 /**
  * A client_id URL must be HTTPS with a path, no fragment, credentials or dot segments
- * (draft-ietf-oauth-client-id-metadata-document §3). Plain HTTP only for a host the operator lets
+ * (draft-ietf-oauth-client-id-metadata-document §3), encoded or not, written exactly as the URL
+ * parser normalises it. Plain HTTP only for a host the operator lets
  * the server reach on a private network (WEBHOOK_ALLOW_PRIVATE_HOSTS: tests' loopback stubs).
  */
-function checkClientIdUrl(deps: OAuthDeps, clientId: string): URL {
+export function checkClientIdUrl(deps: OAuthDeps, clientId: string): URL {
   const bad = (why: string) => oauthError('invalid_client', `The client_id URL ${why}.`);
   if (!URL.canParse(clientId)) throw bad('is not a URL');
   const url = new URL(clientId);
@@ -57,13 +85,18 @@ function checkClientIdUrl(deps: OAuthDeps, clientId: string): URL {
     throw bad('must not carry a fragment or credentials');
   if (url.pathname === '/' || /\/\.\.?(\/|$)/.test(clientId.slice(url.origin.length)))
     throw bad('must have a path without dot segments');
+  // The consent page shows the text, the fetch goes to the parsed URL: they must be the same
+  // address, or `/victim/%2e%2e/attacker/…` (or `\`, `127.000.000.001`) poses under another path or host.
+  if (url.href !== clientId) throw bad('must be written in its normalised form');
   return url;
 }
 
 /**
  * The metadata document at a client_id URL: from the cache while fresh, otherwise fetched through
  * the webhooks' SSRF guard (public addresses only, checked at connect time; no redirects; 4 KB and
- * the configured timeout at most), at most a few times a minute per client. The document must name
+ * the configured timeout at most), at most a few times a minute per host and within the
+ * instance's budget (4 at once, 60 a minute). Called only for the authorization page, where a
+ * signed-in person asked for it; the token endpoint never fetches (`clients.ts`). The document must name
  * itself (`client_id` equal to the URL) and list at least one usable redirect URI.
  */
 export async function fetchClientDocument(deps: OAuthDeps, clientId: string): Promise<ClientDocument> {
@@ -76,14 +109,18 @@ export async function fetchClientDocument(deps: OAuthDeps, clientId: string): Pr
       'invalid_client',
       'Too many metadata document fetches for this client; try again shortly.',
     );
-  const outcome = await getDocument(
-    url.toString(),
-    { accept: 'application/json', 'user-agent': 'svc-oauth/1' },
-    {
-      ...deps.fetchRules,
-      logger: deps.logger,
-    },
-  );
+  if (!takeFetchBudget(now))
+    throw oauthError('invalid_client', 'Too many metadata document fetches right now; try again shortly.');
+  let outcome: Awaited<ReturnType<typeof getDocument>>;
+  try {
+    outcome = await getDocument(
+      url.toString(),
+      { accept: 'application/json', 'user-agent': 'svc-oauth/1' },
+      { ...deps.fetchRules, logger: deps.logger },
+    );
+  } finally {
+    fetchesInFlight--;
+  }
   const refuse = (why: string) => oauthError('invalid_client', `The client metadata document ${why}.`);
   if (outcome.statusCode !== 200)
     throw refuse(outcome.error ? 'could not be fetched' : `answered ${outcome.statusCode}`);

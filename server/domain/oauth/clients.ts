@@ -2,7 +2,7 @@ import { newId } from '../../db/engine/ids.ts';
 import { findOauthClient, insertOauthClient } from '../../db/repos/mcp-oauth-repo.ts';
 import { safeEqual } from '../../lib/constant-time.ts';
 import { generateOpaqueToken, hmacSecret } from '../credentials/formats.ts';
-import { fetchClientDocument } from './client-documents.ts';
+import { cachedClientDocument, checkClientIdUrl, fetchClientDocument } from './client-documents.ts';
 import type { OAuthDeps } from './mcp-resource.ts';
 import { oauthError } from './oauth-error.ts';
 import { isUsableRedirectUri } from './redirect-uris.ts';
@@ -119,6 +119,27 @@ export async function resolveClient(deps: OAuthDeps, clientId: string): Promise<
   };
 }
 
+/**
+ * A metadata-document client at the token and revocation endpoints, named by its id alone: the
+ * code, refresh token or grant it presents was bound to that id when a signed-in person approved it
+ * with the document on screen, so nothing is fetched here, where anyone may call without signing
+ * in (a fetch per request would let anyone make the server fetch any URL). The cached document
+ * only adds its name and redirect URIs.
+ */
+function metadataClientNamed(deps: OAuthDeps, clientId: string): ResolvedClient {
+  checkClientIdUrl(deps, clientId);
+  const doc = cachedClientDocument(deps, clientId);
+  return {
+    clientId,
+    kind: 'metadata',
+    name: doc?.clientName ?? null,
+    redirectUris: doc?.redirectUris ?? [],
+    authMethod: 'none',
+    secretHmac: null,
+    documentHost: new URL(clientId).host,
+  };
+}
+
 /** The client credentials a token or revocation request carried (RFC 6749 §2.3.1). */
 export interface PresentedClient {
   clientId: string | undefined;
@@ -135,7 +156,10 @@ export async function authenticateClient(
   presented: PresentedClient,
 ): Promise<ResolvedClient> {
   if (!presented.clientId) throw oauthError('invalid_client', 'client_id is required.');
-  const client = await resolveClient(deps, presented.clientId).catch(() => undefined);
+  const client =
+    presented.clientId.length <= 2000 && isMetadataDocumentId(presented.clientId)
+      ? metadataClientNamed(deps, presented.clientId)
+      : await resolveClient(deps, presented.clientId).catch(() => undefined);
   if (!client) throw oauthError('invalid_client', 'Unknown client.');
   if (client.authMethod === 'none') {
     if (presented.method !== 'none')

@@ -30,6 +30,8 @@ const COLUMNS: [string, (l: LeadView) => string | null][] = [
     key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`),
     (l) => figureOf(l, key),
   ]),
+  // Issue 39, last so existing columns keep their places.
+  ['consent_page_verified', (l) => (l.consent.pageVerified === null ? null : String(l.consent.pageVerified))],
 ];
 
 function figureOf(lead: LeadView, key: string): string | null {

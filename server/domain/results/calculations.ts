@@ -1,9 +1,9 @@
 import { runCalculator } from '../../../calculators/index.ts';
-import { pageOfText } from '../../../protocol/page.ts';
 import { withTransaction } from '../../db/engine/database.ts';
 import { newId } from '../../db/engine/ids.ts';
 import { insertResult, type ResultRow, storeResult } from '../../db/repos/results-repo.ts';
 import { AppError } from '../../lib/errors.ts';
+import { pageOnOrigin } from '../activation/page-on-origin.ts';
 import type { Principal } from '../credentials/principal.ts';
 import { enqueueResultEvent, wantsResultEvent } from '../delivery/outbox.ts';
 import type { LicensingDeps } from '../deps.ts';
@@ -79,7 +79,8 @@ export async function estimate(
     ruleSet: { ...result.ruleSet },
     disclaimer: result.disclaimer,
     originDomain: principal.domain,
-    page: input.page ? (pageOfText(input.page) ?? null) : null,
+    // Only a page on the caller's own site: a foreign one is dropped.
+    page: pageOnOrigin(principal, input.page).page,
     // The PDF capability: the embed session (kept across renewals) or the site activation.
     embedSessionId: principal.kind === 'embed' ? principal.sid : principal.activationId,
     test: principal.kind === 'embed' && principal.test,

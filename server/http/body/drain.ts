@@ -9,6 +9,16 @@ const IDLE_GRACE_MS = 1_000;
 const SWEEP_MS = 100;
 
 /**
+ * The notice period before a drain: resolves `ms` after the call, and only after the event loop
+ * has polled its sockets once more past that point, so every connection the kernel queued in the
+ * meantime is accepted (closing a listener resets what it had not accepted yet). On a busy
+ * machine a late timer would otherwise run before the poll that accepts them.
+ */
+export function noticePeriod(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(() => setImmediate(resolve), ms));
+}
+
+/**
  * Stops `servers` accepting connections and resolves once every open connection has ended:
  * requests in flight finish, and from now on every answer says `Connection: close` (the caller's
  * fetch wrapper, see `closeAfterAnswer`). Connections still idle after `IDLE_GRACE_MS` are closed;

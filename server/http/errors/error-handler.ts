@@ -5,6 +5,7 @@ import { ZodError } from 'zod';
 import { isDatabaseUnavailable } from '../../db/engine/pg-errors.ts';
 import { AppError, type ErrorCode } from '../../lib/errors.ts';
 import type { AppEnv } from '../app-env.ts';
+import { isOAuthEndpoint, oauthErrorResponse } from './oauth-error-response.ts';
 
 const CODE_FOR_STATUS: Record<number, ErrorCode> = {
   400: 'INVALID_REQUEST',
@@ -67,5 +68,6 @@ export function handleError(err: unknown, c: Context<AppEnv>): Response {
     const reason = err instanceof Error ? err.message : String(err);
     c.get('logger')?.warn({ reason, requestId: c.get('requestId') }, 'database unavailable');
   }
+  if (isOAuthEndpoint(c.req.path)) return oauthErrorResponse(c, error);
   return errorResponse(c, error);
 }

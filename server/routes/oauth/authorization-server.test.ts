@@ -536,4 +536,117 @@ describe('client metadata documents', () => {
     const blocked = await firm.owner.call('GET', `oauth/mcp-consent?${privateUrl}`);
     expect(blocked.status).toBe(400);
   });
+
+  it('the token and revocation endpoints never fetch a document: no one is signed in to ask for it', async () => {
+    clearClientDocumentCache();
+    stubDoc = (url) => ({ client_id: url, redirect_uris: [REDIRECT], token_endpoint_auth_method: 'none' });
+    const before = stubHits;
+    for (let i = 0; i < 5; i++) {
+      const clientId = `${stubUrl}/anyone/${i}.json`;
+      const token = await tokens(clientId, `svc_code_${i}`);
+      expect(token.status, JSON.stringify(token.body)).toBe(400);
+      expect(token.body.error).toBe('invalid_grant');
+      const revoked = await form('/oauth/revoke', { client_id: clientId, token: `svc_rt_${i}` });
+      expect(revoked.status).toBe(200);
+    }
+    expect(stubHits - before).toBe(0);
+  });
+
+  it('fetches at most 4 documents at once and 60 a minute per instance, whatever the hosts', async () => {
+    clearClientDocumentCache();
+    const firm = await firmWithOwner();
+    // Five more document hosts (a host is host and port), each answering only when released.
+    const held: (() => void)[] = [];
+    const hosts = await Promise.all(
+      Array.from({ length: 5 }, async () => {
+        const server = createServer((req, res) => {
+          held.push(() => {
+            res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'max-age=600' });
+            res.end(
+              JSON.stringify({
+                client_id: `${url}${req.url}`,
+                redirect_uris: [REDIRECT],
+                token_endpoint_auth_method: 'none',
+              }),
+            );
+          });
+        });
+        await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+        const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+        return { server, url };
+      }),
+    );
+    try {
+      const describe = (clientId: string) =>
+        firm.owner.call('GET', `oauth/mcp-consent?${new URLSearchParams(authorizeParams(clientId))}`);
+      // Five at once on five hosts: four are fetched, the fifth is refused at once.
+      const pending = hosts.map((h) => describe(`${h.url}/c0.json`));
+      await expect.poll(() => held.length).toBe(4);
+      const answers = await Promise.race([
+        Promise.all(pending),
+        new Promise<'waiting'>((r) => setTimeout(() => r('waiting'), 200)),
+      ]);
+      expect(answers).toBe('waiting');
+      for (const release of held.splice(0)) release();
+      const statuses = (await Promise.all(pending)).map((a) => a.status).sort();
+      expect(statuses).toEqual([200, 200, 200, 200, 400]);
+      // 56 more, 14 per host, answered at once: then the instance's minute is spent on any host.
+      let fetched = 4;
+      const auto = setInterval(() => {
+        for (const release of held.splice(0)) release();
+      }, 5);
+      try {
+        for (let i = 1; fetched < 60; i++)
+          for (const h of hosts.slice(0, 4)) {
+            if (fetched === 60) break;
+            expect((await describe(`${h.url}/c${i}.json`)).status).toBe(200);
+            fetched++;
+          }
+        const over = await describe(`${hosts[4]!.url}/fresh.json`);
+        expect(over.status).toBe(400);
+        expect(over.body.error.details[0].path).toBe('client_id');
+      } finally {
+        clearInterval(auto);
+      }
+      // A minute later the budget is back.
+      ctx.clock.advance(61_000);
+      const after = describe(`${hosts[4]!.url}/later.json`);
+      await expect.poll(() => held.length).toBe(1);
+      for (const release of held.splice(0)) release();
+      expect((await after).status).toBe(200);
+    } finally {
+      for (const h of hosts) h.server.close();
+    }
+  });
+
+  it('refuses a client_id whose normalised URL differs from its text (one client posing under another path)', async () => {
+    clearClientDocumentCache();
+    const firm = await firmWithOwner();
+    // On a path-tenanted host the attacker's document lives at /attacker/…; its id reads as /victim/….
+    const posing = [
+      `${stubUrl}/victim/%2e%2e/attacker/client.json`,
+      `${stubUrl}/victim/%2E%2e/attacker/client.json`,
+      `${stubUrl}/victim/.%2e/attacker/client.json`,
+      `${stubUrl}/victim/%2e/../attacker/client.json`,
+      `${stubUrl}/victim\\..\\attacker/client.json`,
+      `${stubUrl.replace('127.0.0.1', '127.000.000.001')}/attacker/client.json`,
+    ];
+    for (const clientId of posing) {
+      stubDoc = () => ({
+        client_id: clientId,
+        client_name: 'Victim Firm AI',
+        redirect_uris: [REDIRECT],
+        token_endpoint_auth_method: 'none',
+      });
+      const before = stubHits;
+      const q = new URLSearchParams(authorizeParams(clientId)).toString();
+      const res = await firm.owner.call('GET', `oauth/mcp-consent?${q}`);
+      expect(res.status, clientId).toBe(400);
+      expect(res.body.error.details[0].path).toBe('client_id');
+      expect(stubHits - before, clientId).toBe(0);
+      const token = await tokens(clientId, 'code-x');
+      expect(token.status, clientId).toBe(401);
+      expect(token.body.error).toBe('invalid_client');
+    }
+  });
 });

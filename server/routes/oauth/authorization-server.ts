@@ -83,6 +83,18 @@ async function formOf(c: Context): Promise<Record<string, string>> {
   return form;
 }
 
+/**
+ * One half of Basic credentials, form-urlencoded (RFC 6749 §2.3.1); undefined when its
+ * percent-encoding is broken (`%zz`, a cut or invalid UTF-8 sequence).
+ */
+function formDecoded(text: string): string | undefined {
+  try {
+    return decodeURIComponent(text.replace(/\+/g, ' '));
+  } catch {
+    return undefined;
+  }
+}
+
 /** RFC 6749 §2.3.1: HTTP Basic (form-urlencoded id and secret) or the body's client_id/secret. */
 function presentedClient(c: Context, form: Record<string, string>): PresentedClient {
   const basic = /^Basic\s+([A-Za-z0-9+/=]+)\s*$/i.exec(c.req.header('authorization') ?? '')?.[1];
@@ -90,14 +102,13 @@ function presentedClient(c: Context, form: Record<string, string>): PresentedCli
     const decoded = Buffer.from(basic, 'base64').toString('utf8');
     const colon = decoded.indexOf(':');
     if (colon < 0) throw oauthError('invalid_client', 'Malformed Basic credentials.');
-    const id = decodeURIComponent(decoded.slice(0, colon).replace(/\+/g, ' '));
+    const id = formDecoded(decoded.slice(0, colon));
+    const secret = formDecoded(decoded.slice(colon + 1));
+    if (id === undefined || secret === undefined)
+      throw oauthError('invalid_client', 'Malformed Basic credentials.');
     if (form.client_id !== undefined && form.client_id !== id)
       throw oauthError('invalid_request', 'client_id differs from the Basic credentials.');
-    return {
-      clientId: id,
-      secret: decodeURIComponent(decoded.slice(colon + 1).replace(/\+/g, ' ')),
-      method: 'client_secret_basic',
-    };
+    return { clientId: id, secret, method: 'client_secret_basic' };
   }
   if (form.client_secret !== undefined)
     return { clientId: form.client_id, secret: form.client_secret, method: 'client_secret_post' };

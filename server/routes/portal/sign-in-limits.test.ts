@@ -1,6 +1,9 @@
 import { randomBytes } from 'node:crypto';
+import { and, eq } from 'drizzle-orm';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { portalMails } from '../../db/engine/schema.ts';
+import { inviteMember } from '../../domain/accounts/members.ts';
 import { loadConfig } from '../../infra/env.ts';
 import { silentLogger } from '../../infra/logger.ts';
 import { systemClock } from '../../lib/clock.ts';
@@ -21,13 +24,14 @@ describe('sign-in limits per address and client', () => {
   });
   afterAll(() => ctx.close());
 
-  const ask = (email: string, ip: string) =>
+  const ask = (email: string, ip: string, cookie?: string) =>
     ctx.app.request('/v1/portal/auth/email', {
       method: 'POST',
       headers: {
         'content-type': 'application/json',
         origin: ctx.services.config.publicPortalUrl,
         'x-forwarded-for': ip,
+        ...(cookie ? { cookie } : {}),
       },
       body: JSON.stringify({ email }),
     });
@@ -36,6 +40,55 @@ describe('sign-in limits per address and client', () => {
     const victim = 'locked.out@firm.example';
     for (let i = 1; i <= 6; i++) expect((await ask(victim, `203.0.113.${i}`)).status).toBe(202);
     expect((await ask(victim, '198.51.100.7')).status).toBe(202);
+  });
+
+  it('strangers using up an address’s mail cap cannot stop the mail its own browser asks for', async () => {
+    const { account } = await ctx.seed.firm();
+    const email = 'own.browser@firm.example';
+    const invited = await inviteMember(ctx.services.portal, {
+      accountId: account.id,
+      email,
+      role: 'owner',
+      invitedBy: null,
+    });
+    // The person signs in once from this browser: it keeps a signed, long-lived cookie.
+    const signedIn = await ctx.app.request('/v1/portal/auth/link', {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        origin: ctx.services.config.publicPortalUrl,
+        'x-forwarded-for': '192.0.2.80',
+      },
+      body: JSON.stringify({ token: new URL(invited.link).hash.replace('#token=', '') }),
+    });
+    expect(signedIn.status).toBe(200);
+    const known = signedIn.headers
+      .getSetCookie()
+      .map((c) => c.split(';')[0]!)
+      .find((c) => /svc_known=/.test(c));
+    expect(known).toBeDefined();
+    const queued = async () =>
+      (
+        await ctx.database.db
+          .select()
+          .from(portalMails)
+          .where(and(eq(portalMails.kind, 'sign_in'), eq(portalMails.email, email)))
+      ).length;
+    // Ten requests from two strangers' addresses use up the address's ten-an-hour cap.
+    for (let i = 0; i < 10; i++) expect((await ask(email, `203.0.113.${100 + (i % 2)}`)).status).toBe(202);
+    expect(await queued()).toBe(10);
+    // A stranger's next request, and one with a forged cookie, send nothing (and answer the same).
+    expect((await ask(email, '203.0.113.102')).status).toBe(202);
+    const forged = known!.replace(/=(\d+)\.(.)/, (_, t, ch) => `=${t}.${ch === 'A' ? 'B' : 'A'}`);
+    expect((await ask(email, '203.0.113.103', forged)).status).toBe(202);
+    expect(await queued()).toBe(10);
+    // The person's own browser still gets its mail, from any network.
+    const own = await ask(email, '198.51.100.80', known);
+    expect(own.status).toBe(202);
+    expect(await queued()).toBe(11);
+    // Its allowance is its own, and bounded too: five an hour.
+    for (let i = 0; i < 6; i++) expect((await ask(email, `198.51.${101 + i}.80`, known)).status).toBe(202);
+    expect(await queued()).toBe(15);
   });
 
   it('one client asking for one address too often gets 429 with Retry-After', async () => {

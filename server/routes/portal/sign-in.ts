@@ -9,6 +9,7 @@ import { passkeySignInOptions, verifyPasskeySignIn } from '../../domain/accounts
 import { normalizeEmail, type PortalDeps } from '../../domain/accounts/portal-deps.ts';
 import { startSession } from '../../domain/accounts/sessions.ts';
 import { requestSignInLink } from '../../domain/accounts/sign-in-mails.ts';
+import { knownBrowserOf, rememberBrowser } from '../../http/auth/known-browser.ts';
 import { assertSameOrigin, sessionTokenOf, setSessionCookie } from '../../http/auth/portal-session.ts';
 import { createRouter } from '../../http/openapi-router.ts';
 import type { SignInLimiter } from '../../http/rate-limit/sign-in-limiter.ts';
@@ -111,14 +112,16 @@ export function createPortalAuthRoutes(deps: PortalDeps, limiter: SignInLimiter,
     const { email, next } = c.req.valid('json');
     const address = normalizeEmail(email);
     await guard(c, address);
-    // Over the address's silent mail cap the answer is the same 202 and nothing is sent.
-    if (await limiter.mayMail(address)) await requestSignInLink(deps, address, next);
+    // Over the address's silent mail cap the answer is the same 202 and nothing is sent; a browser
+    // that signed in as this address before has its own allowance, which strangers cannot use up.
+    if (await limiter.mayMail(address, knownBrowserOf(c, deps, address)))
+      await requestSignInLink(deps, address, next);
     return c.json({ sent: true as const }, 202);
   });
   router.openapi(routes.link, async (c) => {
     await guard(c);
     const link = await redeemLink(deps, c.req.valid('json').token);
-    const { token } = await startSession(deps, {
+    const { token, principal } = await startSession(deps, {
       userId: link.userId,
       method: 'magic_link',
       accountId: link.accountId,
@@ -126,6 +129,7 @@ export function createPortalAuthRoutes(deps: PortalDeps, limiter: SignInLimiter,
       previousToken: sessionTokenOf(c, deps.portalUrl),
     });
     setSessionCookie(c, deps.portalUrl, token);
+    rememberBrowser(c, deps, principal.email);
     return c.json({ next: link.next }, 200);
   });
   router.openapi(routes.invitationLookup, async (c) => {
@@ -135,13 +139,14 @@ export function createPortalAuthRoutes(deps: PortalDeps, limiter: SignInLimiter,
   router.openapi(routes.invitationAccept, async (c) => {
     await guard(c);
     const joined = await acceptInvitation(deps, c.req.valid('json').token);
-    const { token } = await startSession(deps, {
+    const { token, principal } = await startSession(deps, {
       ...joined,
       method: 'magic_link',
       userAgent: c.req.header('user-agent') ?? '',
       previousToken: sessionTokenOf(c, deps.portalUrl),
     });
     setSessionCookie(c, deps.portalUrl, token);
+    rememberBrowser(c, deps, principal.email);
     return c.json({ next: '/portal/' }, 200);
   });
   router.openapi(routes.invitationDecline, async (c) => {
@@ -160,13 +165,14 @@ export function createPortalAuthRoutes(deps: PortalDeps, limiter: SignInLimiter,
       challengeId: body.challengeId,
       response: body.response as never,
     });
-    const { token } = await startSession(deps, {
+    const { token, principal } = await startSession(deps, {
       userId,
       method: 'passkey',
       userAgent: c.req.header('user-agent') ?? '',
       previousToken: sessionTokenOf(c, deps.portalUrl),
     });
     setSessionCookie(c, deps.portalUrl, token);
+    rememberBrowser(c, deps, principal.email);
     return c.json({ next: safeNextPath(body.next) }, 200);
   });
   return router;

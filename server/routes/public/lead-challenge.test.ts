@@ -138,6 +138,17 @@ describe('proof of work on lead submission', () => {
     expect(await stored((await res.json()).leadId)).toMatchObject({ held: false, alerted: true });
   });
 
+  it('a free flood (no proof of work) raises nobody’s price: the next visitor pays the base price', async () => {
+    const { challenge, post } = await embed();
+    // Junk leads with the publishable key and no proof of work, from twelve networks: all held. 50
+    // of them would put the price at the cap (2,000,000) if they counted.
+    const answers = [];
+    for (let i = 0; i < 50; i++)
+      answers.push(await post(`pow-free-${i}-key`, undefined, `203.0.${(i % 12) + 1}.7`, `Junk ${i}`));
+    expect(answers.every((r) => r.status === 201)).toBe(true);
+    expect((await challenge()).maxnumber).toBe(DIFFICULTY.BASE);
+  });
+
   // Solves every challenge of a flood for real: minutes of hashing on a loaded 2-core machine.
   it('a flood makes the next challenge steeply dearer (≥ 10× after 30 leads in the hour)', async () => {
     const { challenge, solved, post } = await embed();

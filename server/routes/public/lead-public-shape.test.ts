@@ -59,6 +59,8 @@ describe('the lead’s public shape (REST)', () => {
       sha256: createHash('sha256').update(view.consentText, 'utf8').digest('hex'),
       agreedAt: view.consentedAt,
       page: 'https://smithlaw.com/estate-planning',
+      // Written straight into the row, not through intake's origin check.
+      pageVerified: null,
       // This lead named no consent version (as older widgets do).
       assumed: true,
     });

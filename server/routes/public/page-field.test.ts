@@ -11,12 +11,10 @@ afterAll(() => t.close());
 
 const ORIGIN = 'https://smithlaw.com';
 
-async function embedToken() {
+async function embedToken(origin = ORIGIN) {
   const f = await t.seed.firm();
   return (
-    await (
-      await t.json('/v1/api/license/activate', { licenseKey: f.publishableKey }, { origin: ORIGIN })
-    ).json()
+    await (await t.json('/v1/api/license/activate', { licenseKey: f.publishableKey }, { origin })).json()
   ).token as string;
 }
 
@@ -36,12 +34,16 @@ const estimate = (page: unknown) => ({
 
 describe('`page` on calculations and leads: where the widget sat, as the page reported it', () => {
   it.each([
-    ['https://smithlaw.com/estate-planning', 'https://smithlaw.com/estate-planning'],
-    ['https://smithlaw.com/estate?utm_source=mail&email=zoe@example.com#calc', 'https://smithlaw.com/estate'],
-    ['http://shop.example:8080/', 'http://shop.example:8080/'],
-    [undefined, null],
-  ])('stores %s as %s on the result and on the lead', async (page, stored) => {
-    const embed = await embedToken();
+    ['https://smithlaw.com/estate-planning', 'https://smithlaw.com/estate-planning', ORIGIN],
+    [
+      'https://smithlaw.com/estate?utm_source=mail&email=zoe@example.com#calc',
+      'https://smithlaw.com/estate',
+      ORIGIN,
+    ],
+    ['http://smithlaw.com:8080/', 'http://smithlaw.com:8080/', 'http://smithlaw.com:8080'],
+    [undefined, null, ORIGIN],
+  ])('stores %s as %s on the result and on the lead (session on %s)', async (page, stored, origin) => {
+    const embed = await embedToken(origin);
     const auth = { authorization: `Bearer ${embed}` };
     const calc = await t.json('/v1/api/calc/estimate', estimate(page), auth);
     expect(calc.status).toBe(200);
@@ -77,5 +79,62 @@ describe('`page` on calculations and leads: where the widget sat, as the page re
     const res = await t.json('/v1/api/leads', lead(page), { ...auth, 'idempotency-key': 'page-refused-1' });
     expect(res.status).toBe(400);
     expect((await res.json()).error).toMatchObject({ code: 'INVALID_REQUEST', status: 400 });
+  });
+});
+
+describe('`page` must be on the embed session’s origin: consent evidence bound to its page', () => {
+  it.each([
+    ['another firm’s site', 'https://competitor-firm.example/estate-planning'],
+    ['another scheme', 'http://smithlaw.com/estate-planning'],
+    ['another port', 'https://smithlaw.com:8443/estate-planning'],
+    ['a subdomain', 'https://evil.smithlaw.com/estate-planning'],
+    ['a look-alike host', 'https://smithlaw.com.competitor-firm.example/estate-planning'],
+  ])('drops %s from the result and the lead, and the lead says so (pageVerified: false)', async (_, page) => {
+    const f = await t.seed.firm();
+    const embed = (
+      await (
+        await t.json('/v1/api/license/activate', { licenseKey: f.publishableKey }, { origin: ORIGIN })
+      ).json()
+    ).token as string;
+    const { apiKey } = await t.seed.apiKey(f.account.id);
+    const auth = { authorization: `Bearer ${embed}` };
+    const calc = await t.json('/v1/api/calc/estimate', estimate(page), auth);
+    expect(calc.status).toBe(200);
+    const { resultId } = await calc.json();
+    const [result] = await t.database.db
+      .select({ page: calculationResults.page })
+      .from(calculationResults)
+      .where(eq(calculationResults.id, resultId));
+    expect(result?.page).toBeNull();
+
+    const res = await t.json('/v1/api/leads', lead(page), {
+      ...auth,
+      'idempotency-key': `foreign-${resultId}`,
+    });
+    expect(res.status).toBe(201);
+    const { leadId } = await res.json();
+    const view = await (await t.get(`/v1/api/leads/${leadId}`, apiKey)).json();
+    expect(view.consent.page).toBeNull();
+    expect(view.consent.pageVerified).toBe(false);
+  });
+
+  it('keeps a page on the session’s origin (pageVerified: true), and says null when none was reported', async () => {
+    const f = await t.seed.firm();
+    const embed = (
+      await (
+        await t.json('/v1/api/license/activate', { licenseKey: f.publishableKey }, { origin: ORIGIN })
+      ).json()
+    ).token as string;
+    const { apiKey } = await t.seed.apiKey(f.account.id);
+    const auth = { authorization: `Bearer ${embed}`, 'idempotency-key': 'own-page-1' };
+    const own = await t.json('/v1/api/leads', lead('https://smithlaw.com/estate-planning'), auth);
+    const ownView = await (await t.get(`/v1/api/leads/${(await own.json()).leadId}`, apiKey)).json();
+    expect(ownView.consent).toMatchObject({
+      page: 'https://smithlaw.com/estate-planning',
+      pageVerified: true,
+    });
+    const none = await t.json('/v1/api/leads', lead(undefined), { ...auth, 'idempotency-key': 'own-page-2' });
+    const noneView = await (await t.get(`/v1/api/leads/${(await none.json()).leadId}`, apiKey)).json();
+    expect(noneView.consent).toMatchObject({ page: null, pageVerified: null });
   });
 });

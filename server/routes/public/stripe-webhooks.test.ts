@@ -85,6 +85,19 @@ describe('POST /v1/webhooks/stripe: signatures', () => {
     // The good one still applies afterwards (nothing was recorded for its id).
     expect((await deliver(good)).body).toMatchObject({ received: true, outcome: 'ignored' });
   });
+
+  it('holds the five-minute tolerance both ways: a signature dated in the future is refused too', async () => {
+    const object = { id: 'in_future', object: 'invoice' };
+    // Signed an hour ahead (a captured event replayed later, or a forger's clock): refused.
+    const ahead = await deliver(stripe.event('invoice.paid', object, nowS() + 3600));
+    expect({ status: ahead.status, code: ahead.body.error?.code }).toEqual({
+      status: 400,
+      code: 'INVALID_SIGNATURE',
+    });
+    // Within the tolerance either way, as clocks drift: accepted.
+    expect((await deliver(stripe.event('invoice.paid', object, nowS() + 240))).status).toBe(200);
+    expect((await deliver(stripe.event('invoice.paid', object, nowS() - 240))).status).toBe(200);
+  });
 });
 
 describe('POST /v1/webhooks/stripe: subscription lifecycle', () => {

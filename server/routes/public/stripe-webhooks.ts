@@ -38,6 +38,19 @@ const badSignature = () =>
     'The Stripe-Signature header does not match the body (check STRIPE_WEBHOOK_SECRET).',
   );
 
+/** How far a signature's time may be from ours, either way (Stripe's own default, five minutes). */
+const SIGNATURE_TOLERANCE_S = 300;
+
+/**
+ * The signature's time (`t=`) is no later than `receivedAt` plus the tolerance. Stripe's check
+ * measures only the age, so a header dated in the future would pass, and stay replayable for as
+ * long as it is ahead.
+ */
+function notFromTheFuture(header: string, receivedAt: number): boolean {
+  const t = /(?:^|,)\s*t=(\d{1,12})\s*(?:,|$)/.exec(header)?.[1];
+  return t !== undefined && Number(t) <= receivedAt / 1000 + SIGNATURE_TOLERANCE_S;
+}
+
 /** `POST /v1/webhooks/stripe`: no bearer credential; the signature over the raw body is the proof. */
 export function createStripeWebhookRoutes(billing: BillingDeps) {
   const router = createRouter();
@@ -54,10 +67,11 @@ export function createStripeWebhookRoutes(billing: BillingDeps) {
         payload,
         signature,
         billing.webhookSecret,
-        undefined,
+        SIGNATURE_TOLERANCE_S,
         undefined,
         receivedAt,
       );
+      if (!notFromTheFuture(signature, receivedAt)) throw badSignature();
     } catch {
       throw badSignature();
     }
