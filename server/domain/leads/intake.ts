@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
 import { calculators, isCalculatorSlug } from '../../../calculators/index.ts';
-import { pageOfText } from '../../../protocol/page.ts';
 import type { LeadView } from '../../contracts/lead.ts';
 import { type Db, withTransaction } from '../../db/engine/database.ts';
 import { newId } from '../../db/engine/ids.ts';
