@@ -27,7 +27,6 @@ const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').diges
 // The queries live in db/consent-versions-repo.ts; the subject's callers find them here.
 export {
   countConsentVersions,
-  findConsentVersion,
   findCurrentConsent,
   listConsentVersions,
 } from '../../db/repos/consent-versions-repo.ts';
