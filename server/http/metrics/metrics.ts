@@ -114,7 +114,10 @@ export function createMetrics(): Metrics {
     rateLimited: (group) => refusals.inc({ group }),
     cache: (cache, hit) => {
       let counts = lookups.get(cache);
-      if (!counts) lookups.set(cache, (counts = { hit: 0, miss: 0 }));
+      if (!counts) {
+        counts = { hit: 0, miss: 0 };
+        lookups.set(cache, counts);
+      }
       if (hit) counts.hit++;
       else counts.miss++;
     },
