@@ -9,6 +9,7 @@ import { createPostgresTestDatabase } from '../server/test-support/db.ts';
 import { formatSelfTime, type SelfTimeEntry, topSelfTime } from './cpu-profile.ts';
 import { type BenchCredentials, provision } from './http-fixtures.ts';
 import { type LoadFigures, type LoadTarget, load } from './load.ts';
+import { change, readRecordedHttp } from './recorded-figures.ts';
 import { type ServerProcess, startBareServer, startBuiltServer } from './server-process.ts';
 
 /**
@@ -71,7 +72,7 @@ export type PathName =
   | 'GET /licenses/status'
   | 'POST /license/activate'
   | 'POST /calc/estimate';
-const PATHS: PathName[] = [
+export const PATHS: PathName[] = [
   'GET /healthz',
   'GET /licenses/status',
   'POST /license/activate',
@@ -224,52 +225,49 @@ function row(backend: Backend, path: string, f: LoadFigures, bareRps: number, at
   };
 }
 
-/** The issue's targets, judged from the rows. */
+/**
+ * The throughput goals, as shares of the bare server's req/s in the same run (the machine's speed
+ * moves from minute to minute; the share does not): status and embed sessions as issue 37 set
+ * them, the calculation at the 2,500 req/s it was given where bare did 61,000, /healthz at 0.4.
+ */
+const RATIO_GOALS: [Backend, PathName, number][] = [
+  ['postgresql+redis', 'GET /licenses/status', 0.25],
+  ['pglite', 'GET /licenses/status', 0.15],
+  ['postgresql+redis', 'POST /license/activate', 0.1],
+  ['pglite', 'POST /license/activate', 0.06],
+  ['postgresql+redis', 'POST /calc/estimate', 0.041],
+  ['postgresql+redis', 'GET /healthz', 0.4],
+  ['pglite', 'GET /healthz', 0.4],
+];
+
+/** The goals, judged from the rows. */
 function targetsOf(rows: HttpRow[]): Target[] {
-  const find = (backend: Backend, path: PathName) =>
-    rows.find((r) => r.backend === backend && r.path === path);
   const bare = rows.find((r) => r.backend === 'bare node:http')?.rps ?? REFERENCE_BARE_RPS;
   const speed = bare / REFERENCE_BARE_RPS;
   const targets: Target[] = [];
-  const min = (backend: Backend, path: PathName, goal: number) => {
-    const r = find(backend, path);
-    if (!r) return;
-    const scaledGoal = Math.round(goal * speed);
-    targets.push({
-      backend,
-      what: `${path} req/s`,
-      goal: `≥ ${goal}`,
-      value: r.rps,
-      met: r.rps >= goal,
-      scaled: { goal: `≥ ${scaledGoal}`, met: r.rps >= scaledGoal },
-    });
-  };
-  min('postgresql+redis', 'GET /licenses/status', 6000);
-  min('postgresql+redis', 'POST /license/activate', 4000);
-  min('postgresql+redis', 'POST /calc/estimate', 2500);
-  min('pglite', 'GET /licenses/status', 2000);
-  for (const r of rows) {
-    if (r.backend === 'bare node:http' || r.backend === 'postgresql+redis ×2') continue;
-    if (r.path === 'GET /healthz')
+  for (const [backend, path, goal] of RATIO_GOALS) {
+    const r = rows.find((x) => x.backend === backend && x.path === path);
+    if (r)
       targets.push({
-        backend: r.backend,
-        what: 'GET /healthz ratio to bare',
-        goal: '≥ 0.4',
+        backend,
+        what: `${path} × bare`,
+        goal: `≥ ${goal}`,
         value: r.ratio,
-        met: r.ratio >= 0.4,
+        met: r.ratio >= goal,
       });
-    if (r.backend === 'postgresql+redis' && r.at80) {
-      // Latency at a given share of capacity grows as the machine slows: the goal scales inversely.
-      const scaledGoal = Math.round(25 / Math.min(1, speed));
-      targets.push({
-        backend: r.backend,
-        what: `${r.path} p99 at 80 % (ms)`,
-        goal: '< 25',
-        value: r.at80.p99Ms,
-        met: r.at80.p99Ms < 25,
-        scaled: { goal: `< ${scaledGoal}`, met: r.at80.p99Ms < scaledGoal },
-      });
-    }
+  }
+  for (const r of rows) {
+    if (r.backend !== 'postgresql+redis' || !r.at80) continue;
+    // Latency at a given share of capacity grows as the machine slows: the goal scales inversely.
+    const scaledGoal = Math.round(25 / Math.min(1, speed));
+    targets.push({
+      backend: r.backend,
+      what: `${r.path} p99 at 80 % (ms)`,
+      goal: '< 25',
+      value: r.at80.p99Ms,
+      met: r.at80.p99Ms < 25,
+      scaled: { goal: `< ${scaledGoal}`, met: r.at80.p99Ms < scaledGoal },
+    });
   }
   return targets;
 }
@@ -334,29 +332,33 @@ export async function runHttpBench(
   return out;
 }
 
-export function printHttpBench(r: HttpBenchResult): void {
+/**
+ * The table, each figure beside the one recorded in `docs/benchmarks.md` and the change: req/s
+ * move with the machine, the share of bare (× bare) is what to compare.
+ */
+export function printHttpBench(r: HttpBenchResult, recorded = readRecordedHttp()): void {
   const fmt = (n: number) => n.toLocaleString('en-US');
   console.log(
     `HTTP (autocannon, ${r.connections} connections, ${r.seconds} s per path, ${TOKENS} tokens over ${LICENSES} licenses after one warm-up pass over them, RATE_LIMIT_SCALE=1000)`,
   );
   console.log(
-    `${'backend'.padEnd(20)} ${'path'.padEnd(24)} ${'req/s'.padStart(7)} ${'p50'.padStart(6)} ${'p99'.padStart(6)} ${'× bare'.padStart(7)}  p99 at 80 %`,
+    `${'backend'.padEnd(20)} ${'path'.padEnd(24)} ${'req/s'.padStart(7)} ${'p50'.padStart(6)} ${'p99'.padStart(6)} ${'× bare'.padStart(7)}  ${'p99 at 80 %'.padEnd(28)} recorded in docs/benchmarks.md`,
   );
   for (const x of r.rows) {
+    const was = recorded.get(`${x.backend} ${x.path}`);
+    const against = was
+      ? `${fmt(was.rps)} req/s (${change(x.rps, was.rps)}), × ${was.ratio.toFixed(3)} (${change(x.ratio, was.ratio)})${was.p99At80Ms !== undefined && x.at80 ? `, p99 at 80 % ${was.p99At80Ms} ms` : ''}`
+      : 'none';
+    const at80 = x.at80 ? `${x.at80.p99Ms} ms (at ${fmt(x.at80.rate)} req/s)` : '';
     console.log(
-      `${x.backend.padEnd(20)} ${x.path.padEnd(24)} ${fmt(x.rps).padStart(7)} ${`${x.p50Ms}`.padStart(4)} ms ${`${x.p99Ms}`.padStart(4)} ms ${x.ratio.toFixed(3).padStart(7)}  ${x.at80 ? `${x.at80.p99Ms} ms (at ${fmt(x.at80.rate)} req/s)` : ''}`,
+      `${x.backend.padEnd(20)} ${x.path.padEnd(24)} ${fmt(x.rps).padStart(7)} ${`${x.p50Ms}`.padStart(4)} ms ${`${x.p99Ms}`.padStart(4)} ms ${x.ratio.toFixed(3).padStart(7)}  ${at80.padEnd(28)} ${against}`,
     );
   }
   for (const m of r.memory)
     console.log(`server RSS (${m.backend}): idle ${m.idleMb} MB, after load ${m.afterLoadMb} MB`);
-  const bare = r.rows.find((x) => x.backend === 'bare node:http')?.rps;
-  if (bare)
-    console.log(
-      `goals set where bare node:http did ${fmt(REFERENCE_BARE_RPS)} req/s; here it did ${fmt(bare)} (× ${(bare / REFERENCE_BARE_RPS).toFixed(2)}): "scaled" is the goal in that proportion`,
-    );
   for (const t of r.targets)
     console.log(
-      `target ${t.backend} ${t.what} ${t.goal}: ${t.value} — ${t.met ? 'met' : 'NOT MET'}${t.scaled ? `; scaled ${t.scaled.goal}: ${t.scaled.met ? 'met' : 'NOT MET'}` : ''}`,
+      `target ${t.backend} ${t.what} ${t.goal}: ${t.value} — ${t.met ? 'met' : 'NOT MET'}${t.scaled ? `; scaled to this machine ${t.scaled.goal}: ${t.scaled.met ? 'met' : 'NOT MET'}` : ''}`,
     );
   for (const [name, entries] of Object.entries(r.profiles ?? {}))
     console.log(`\nCPU profile, top self time: ${name}\n${formatSelfTime(entries)}`);

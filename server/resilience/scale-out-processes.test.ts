@@ -223,8 +223,63 @@ needs('postgres', 'redis').describe(
       expect((await status()).status).toBe(401);
     });
 
+    it('shows on one process, with its caches warm, a key rolled and a consent published through the other', async () => {
+      const firm = await (
+        await post(`${a!.url}/admin/v1/accounts`, { name: 'Keys & Words LLP' }, admin)
+      ).json();
+      const created = await (
+        await post(
+          `${a!.url}/admin/v1/licenses`,
+          {
+            accountId: firm.account.id,
+            plan: 'pro',
+            seats: 3,
+            domains: ['keys.example'],
+            paidThrough: '2099-01-01',
+          },
+          admin,
+        )
+      ).json();
+      const set = await (
+        await post(`${a!.url}/v1/api/licenses/activate`, {
+          licenseKey: created.licenseKey,
+          siteDomain: 'keys.example',
+        })
+      ).json();
+      const status = () =>
+        fetch(`${b!.url}/v1/api/licenses/status`, { headers: { authorization: `Bearer ${set.accessJwt}` } });
+      await warm(b!, status);
+      const rolled = await (
+        await post(
+          `${a!.url}/admin/v1/licenses/${created.license.id}/roll-key`,
+          { kind: 'publishable', overlapSeconds: 3600 },
+          admin,
+        )
+      ).json();
+      expect(rolled.publishableKey).not.toBe(created.publishableKey);
+      expect((await (await status()).json()).publishableKey).toBe(rolled.publishableKey);
+
+      const session = () =>
+        post(
+          `${b!.url}/v1/api/license/activate`,
+          { licenseKey: rolled.publishableKey },
+          { origin: 'https://keys.example' },
+        );
+      // The firm's first session writes its default consent as version 1 (an invalidating write).
+      expect((await session()).status).toBe(200);
+      await warm(b!, session);
+      const text = 'Keys & Words LLP may call or e-mail me about this enquiry.';
+      const published = await fetch(`${a!.url}/admin/v1/accounts/${firm.account.id}`, {
+        method: 'PATCH',
+        headers: { 'content-type': 'application/json', ...admin },
+        body: JSON.stringify({ consentText: text }),
+      });
+      expect(published.status).toBe(200);
+      expect((await (await session()).json()).consent.text).toBe(text);
+    });
+
     it('counts rate limits globally: the 11th activation in a minute is refused on either process', async () => {
-      // Earlier tests used 3 of the 10 activations this minute from this IP.
+      // Earlier tests used 4 of the 10 activations this minute from this IP.
       const statuses: number[] = [];
       for (let i = 0; statuses.length < 12; i++) statuses.push((await activate(i % 2 ? a! : b!)).status);
       expect(statuses.filter((s) => s === 429).length).toBeGreaterThanOrEqual(3);

@@ -169,6 +169,31 @@ describe('lookup caches: every invalidating change is seen on the very next requ
     expect((await res.json()).firm.name).toBe('Renamed & Partners');
   });
 
+  it('a rolled publishable key shows in the next status answer', async () => {
+    const f = await firm();
+    let rolled = '';
+    const res = await afterChange(f, 'status', async () => {
+      rolled = (
+        await rollLicenseKey(t.services.licensing, {
+          licenseId: f.license.id,
+          kind: 'publishable',
+          overlapMs: 3_600_000,
+        })
+      ).key;
+    });
+    expect(rolled).not.toBe(f.publishableKey);
+    expect((await res.json()).publishableKey).toBe(rolled);
+  });
+
+  it('a published consent text shows in the next embed session', async () => {
+    const f = await firm();
+    const text = 'Smith & Søn may call or e-mail me about this enquiry (version two).';
+    const res = await afterChange(f, 'session', () =>
+      updateAccount(t.services.licensing, f.account.id, { consentText: text }, OPERATOR),
+    );
+    expect((await res.json()).consent.text).toBe(text);
+  });
+
   it('an endpoint subscribed to results (new, or changed to results) gets the next result event', async () => {
     const f = await firm();
     const resultEvents = async () =>

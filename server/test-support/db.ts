@@ -3,6 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { sql } from 'drizzle-orm';
 import { createDatabase, type Database } from '../db/engine/database.ts';
 import { migrate } from '../db/engine/migrate.ts';
+import type { StatementObserver } from '../db/engine/observe-statements.ts';
 import { templatePath } from './pglite-template.ts';
 
 let template: Blob | undefined;
@@ -13,11 +14,12 @@ let template: Blob | undefined;
  * `resetDatabase` between tests that need a clean slate. Without a template (a script outside
  * vitest) it falls back to a cold start.
  */
-export async function createTestDatabase(): Promise<Database> {
+export async function createTestDatabase(opts: { onStatement?: StatementObserver } = {}): Promise<Database> {
   if (!template && existsSync(templatePath())) template = new Blob([readFileSync(templatePath())]);
   const database = await createDatabase({
     dataDir: 'memory://',
     ...(template ? { loadDataDir: template } : {}),
+    ...opts,
   });
   await migrate(database);
   return database;
@@ -38,6 +40,7 @@ export async function resetDatabase(database: Database): Promise<void> {
  */
 export async function createPostgresTestDatabase(
   databaseUrl: string,
+  opts: { onStatement?: StatementObserver } = {},
 ): Promise<{ database: Database; url: string; drop(): Promise<void> }> {
   const name = `svc_test_${randomBytes(8).toString('hex')}`;
   const url = new URL(databaseUrl);
@@ -50,7 +53,7 @@ export async function createPostgresTestDatabase(
     await admin.db.execute(sql.raw(`drop database if exists ${name} with (force)`));
     await admin.close();
   };
-  const database = await createDatabase({ databaseUrl: url.toString() });
+  const database = await createDatabase({ databaseUrl: url.toString(), ...opts });
   try {
     await migrate(database);
   } catch (error) {

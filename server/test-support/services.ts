@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { Database } from '../db/engine/database.ts';
 import { createAccount } from '../domain/accounts/accounts.ts';
@@ -25,7 +26,7 @@ export const TEST_NOW = '2026-03-01T12:00:00Z';
 export async function createTestContext(
   env: Record<string, string> = {},
   database?: Database,
-  opts: { logger?: Logger } = {},
+  opts: { logger?: Logger; redis?: Redis } = {},
 ) {
   const db = database ?? (await createTestDatabase());
   const clock = createFixedClock(TEST_NOW);
@@ -39,8 +40,9 @@ export async function createTestContext(
     secretKey: config.SECRET_KEY
       ? loadSecretKey({ secretKey: config.SECRET_KEY, dataDir: '.' })
       : randomBytes(32),
+    ...(opts.redis ? { redis: opts.redis } : {}),
   });
-  const app = createApiApp(services);
+  const app = createApiApp(services, opts.redis ? { redis: opts.redis } : {});
   const post = (path: string, body: unknown, headers: Record<string, string>) =>
     app.request(path, {
       method: 'POST',

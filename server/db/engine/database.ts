@@ -10,6 +10,7 @@ import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import pg from 'pg';
 import { secureDataDir } from './data-dir-permissions.ts';
+import { observePglite, observePool, type StatementObserver } from './observe-statements.ts';
 import * as schema from './schema.ts';
 
 /** The drizzle type both drivers share: repositories take this and run unchanged on either. */
@@ -34,6 +35,8 @@ export interface DatabaseOptions {
   /** A PGlite data directory tarball (from `dumpDataDir`) to start from. */
   loadDataDir?: Blob | File;
   poolSize?: number;
+  /** Told of every statement sent (tests count round trips with it). */
+  onStatement?: StatementObserver;
 }
 
 /** How long a request waits for a new PostgreSQL connection before it is answered 503. */
@@ -56,6 +59,7 @@ export async function createDatabase(opts: DatabaseOptions): Promise<Database> {
     // flight fails on its own (its request answers 503) and the pool drops the broken client.
     pool.on('error', () => {});
     pool.on('connect', (client) => client.on('error', () => {}));
+    if (opts.onStatement) observePool(pool, opts.onStatement);
     const db = drizzlePg({ client: pool, schema }) as unknown as Db;
     return {
       db,
@@ -76,6 +80,7 @@ export async function createDatabase(opts: DatabaseOptions): Promise<Database> {
     startParams: [...PGlite.defaultStartParams, ...PGLITE_SETTINGS.flatMap((s) => ['-c', s])],
     ...(opts.loadDataDir ? { loadDataDir: opts.loadDataDir } : {}),
   });
+  if (opts.onStatement) observePglite(client, opts.onStatement);
   const db = drizzlePglite({ client, schema }) as unknown as Db;
   return {
     db,

@@ -53,6 +53,22 @@ export async function findLicenseByKey(
   return row;
 }
 
+/** The license's current (not rolled) publishable key, or null when it has none. */
+export async function findCurrentPublishableKey(db: Db, licenseId: string): Promise<string | null> {
+  const [row] = await db
+    .select({ keyValue: licenseKeys.keyValue })
+    .from(licenseKeys)
+    .where(
+      and(
+        eq(licenseKeys.licenseId, licenseId),
+        eq(licenseKeys.kind, 'publishable'),
+        isNull(licenseKeys.expiresAt),
+      ),
+    )
+    .limit(1);
+  return row?.keyValue ?? null;
+}
+
 /** Keys of a license still usable at `at` (current first). */
 export async function listUsableKeys(db: Db, licenseId: string, at: Date): Promise<LicenseKeyRow[]> {
   const rows = await db

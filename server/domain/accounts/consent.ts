@@ -3,6 +3,8 @@ import type { Db } from '../../db/engine/database.ts';
 import { newId } from '../../db/engine/ids.ts';
 import { findCurrentConsent, insertConsentVersion } from '../../db/repos/consent-versions-repo.ts';
 import type { Clock } from '../../lib/clock.ts';
+import { type CacheDeps, cachedCurrentConsent } from '../caches/cached-lookups.ts';
+import { invalidateCaches } from '../caches/lookup-caches.ts';
 
 /**
  * Shown until a firm sets its own text; `{firm}` is replaced by the firm's display name. It names
@@ -25,7 +27,6 @@ const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').diges
 // The queries live in db/repos/consent-versions-repo.ts; the subject's callers find them here.
 export {
   countConsentVersions,
-  findConsentVersion,
   findCurrentConsent,
   listConsentVersions,
 } from '../../db/repos/consent-versions-repo.ts';
@@ -34,10 +35,11 @@ export {
  * Records `text` as the firm's new consent version, unless it equals the one in force (then that one
  * is returned). Versions only grow: a lead keeps pointing at the exact words its visitor saw. The
  * version number comes from the unique (account, version) index, so two concurrent writers cannot
- * both take the same number; the loser retries once on top of the winner.
+ * both take the same number; the loser retries once on top of the winner. A new version
+ * invalidates the lookup caches on every instance: the next embed session hands it out.
  */
 export async function publishConsentText(
-  deps: { db: Db; clock: Clock },
+  deps: CacheDeps & { clock: Clock },
   accountId: string,
   text: string,
 ): Promise<ConsentVersion> {
@@ -45,8 +47,9 @@ export async function publishConsentText(
   for (let attempt = 0; ; attempt++) {
     const current = await findCurrentConsent(deps.db, accountId);
     if (current && current.text === trimmed) return current;
+    let published: ConsentVersion;
     try {
-      return await insertConsentVersion(deps.db, {
+      published = await insertConsentVersion(deps.db, {
         id: newId('cv'),
         accountId,
         version: (current?.version ?? 0) + 1,
@@ -56,18 +59,24 @@ export async function publishConsentText(
       });
     } catch (error) {
       if (attempt >= 2) throw error;
+      continue;
     }
+    await invalidateCaches(deps);
+    return published;
   }
 }
 
-/** The version in force, writing the default text (with the firm's name) as version 1 if none. */
+/**
+ * The version in force (from the lookup caches: every embed session asks), writing the default
+ * text (with the firm's name) as version 1 if none.
+ */
 export async function ensureCurrentConsent(
-  deps: { db: Db; clock: Clock },
+  deps: CacheDeps & { clock: Clock },
   accountId: string,
   firmName: string,
 ): Promise<ConsentVersion> {
   return (
-    (await findCurrentConsent(deps.db, accountId)) ??
+    (await cachedCurrentConsent(deps, accountId)) ??
     publishConsentText(deps, accountId, DEFAULT_CONSENT_TEXT.replace('{firm}', firmName))
   );
 }

@@ -2,7 +2,12 @@ import type { Db } from '../../db/engine/database.ts';
 import { type AccountRow, findAccountById } from '../../db/repos/accounts-repo.ts';
 import { type ActivationRow, findActivation, seatUse } from '../../db/repos/activations-repo.ts';
 import { type ApiKeyRow, findApiKeyByHmac } from '../../db/repos/api-keys-repo.ts';
-import { findLicenseByKey } from '../../db/repos/license-keys-repo.ts';
+import {
+  type ConsentVersionRow,
+  findConsentVersion,
+  findCurrentConsent,
+} from '../../db/repos/consent-versions-repo.ts';
+import { findCurrentPublishableKey, findLicenseByKey } from '../../db/repos/license-keys-repo.ts';
 import { findLicenseById, type LicenseRow } from '../../db/repos/licenses-repo.ts';
 import { isFamilyRevoked } from '../../db/repos/refresh-tokens-repo.ts';
 import type { CacheName, LookupCaches } from './lookup-caches.ts';
@@ -39,6 +44,30 @@ export const cachedFamilyRevoked = async (deps: CacheDeps, familyId: string): Pr
 
 export const cachedAccount = (deps: CacheDeps, id: string): Promise<AccountRow | undefined> =>
   cachedLookup(deps, 'account', id, () => findAccountById(deps.db, id));
+
+/**
+ * The license's current publishable key (null for a license made before publishable keys that
+ * start-up has not yet given one). A roll or a retirement invalidates.
+ */
+export const cachedPublishableKey = async (deps: CacheDeps, licenseId: string): Promise<string | null> =>
+  (await cachedLookup(deps, 'publishable-key', licenseId, () =>
+    findCurrentPublishableKey(deps.db, licenseId),
+  )) ?? null;
+
+/** The firm's consent version in force; publishing a new one invalidates. */
+export const cachedCurrentConsent = (
+  deps: CacheDeps,
+  accountId: string,
+): Promise<ConsentVersionRow | undefined> =>
+  cachedLookup(deps, 'consent', `current:${accountId}`, () => findCurrentConsent(deps.db, accountId));
+
+/** One consent version of the firm: versions never change once written, so only closure invalidates. */
+export const cachedConsentVersion = (
+  deps: CacheDeps,
+  accountId: string,
+  id: string,
+): Promise<ConsentVersionRow | undefined> =>
+  cachedLookup(deps, 'consent', `${accountId}:${id}`, () => findConsentVersion(deps.db, accountId, id));
 
 /**
  * An API key row by its HMAC. The row is shared by later hits, so `touchApiKey`'s new "last used"

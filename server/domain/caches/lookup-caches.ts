@@ -17,11 +17,13 @@ const CACHE_NAMES = [
   'token',
   'license',
   'license-key',
+  'publishable-key',
   'activation',
   'family',
   'seats',
   'api-key',
   'account',
+  'consent',
   'result-subscribers',
   'mcp-grant',
 ] as const;

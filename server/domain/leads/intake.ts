@@ -3,7 +3,6 @@ import { calculators, isCalculatorSlug } from '../../../calculators/index.ts';
 import type { LeadView } from '../../contracts/lead.ts';
 import { type Db, withTransaction } from '../../db/engine/database.ts';
 import { newId } from '../../db/engine/ids.ts';
-import { findAccountById } from '../../db/repos/accounts-repo.ts';
 import { recordAudit } from '../../db/repos/audit-repo.ts';
 import {
   deleteIdempotencyKey,
@@ -21,8 +20,9 @@ import {
 } from '../../db/repos/leads-repo.ts';
 import { findResult } from '../../db/repos/results-repo.ts';
 import { AppError } from '../../lib/errors.ts';
-import { type ConsentVersion, ensureCurrentConsent, findConsentVersion } from '../accounts/consent.ts';
+import { type ConsentVersion, ensureCurrentConsent } from '../accounts/consent.ts';
 import { pageOnOrigin } from '../activation/page-on-origin.ts';
+import { cachedAccount, cachedConsentVersion } from '../caches/cached-lookups.ts';
 import type { Principal } from '../credentials/principal.ts';
 import { joinAlertDigest, noteQuarantined } from '../delivery/digests.ts';
 import { enqueueLeadEvent } from '../delivery/outbox.ts';
@@ -221,7 +221,7 @@ async function consentSeen(
   versionId: string | undefined,
 ): Promise<{ consent: ConsentVersion; consentAssumed: boolean }> {
   if (versionId !== undefined) {
-    const named = await findConsentVersion(deps.db, accountId, versionId);
+    const named = await cachedConsentVersion(deps, accountId, versionId);
     if (!named) {
       throw new AppError(
         'INVALID_REQUEST',
@@ -233,7 +233,7 @@ async function consentSeen(
     }
     return { consent: named, consentAssumed: false };
   }
-  const account = await findAccountById(deps.db, accountId);
+  const account = await cachedAccount(deps, accountId);
   const consent = await ensureCurrentConsent(deps, accountId, account?.name ?? 'this firm');
   return { consent, consentAssumed: true };
 }

@@ -138,6 +138,8 @@ export async function ensurePublishableKeys(deps: LicensingDeps): Promise<number
     });
     created++;
   }
+  // Another instance may have answered a status with "no publishable key" for these licenses.
+  if (created > 0) await invalidateCaches(deps);
   return created;
 }
 

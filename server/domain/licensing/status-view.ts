@@ -1,10 +1,9 @@
 import { idleCutoff } from '../activation/site-activation.ts';
 import { REFRESH_IDLE_TTL_MS } from '../activation/token-set.ts';
-import { cachedLicenseById, cachedSeatsUsed } from '../caches/cached-lookups.ts';
+import { cachedLicenseById, cachedPublishableKey, cachedSeatsUsed } from '../caches/cached-lookups.ts';
 import type { Principal } from '../credentials/principal.ts';
 import { invalidToken } from '../credentials/tokens.ts';
 import type { LicensingDeps } from '../deps.ts';
-import { licenseKeysView } from './keys.ts';
 import type { LicenseStatus } from './status.ts';
 import { licenseOutlook } from './status.ts';
 
@@ -41,9 +40,9 @@ export async function licenseStatusOf(
   const license = await cachedLicenseById(deps, principal.licenseId);
   if (!license) throw invalidToken();
   const now = deps.clock.now();
-  const [seatsUsed, keys] = await Promise.all([
+  const [seatsUsed, publishableKey] = await Promise.all([
     cachedSeatsUsed(deps, license.id, idleCutoff(now), REFRESH_IDLE_TTL_MS),
-    licenseKeysView(deps.db, license.id, now),
+    cachedPublishableKey(deps, license.id),
   ]);
   const outlook = licenseOutlook(license, seatsUsed, now);
   const { state } = outlook;
@@ -60,6 +59,6 @@ export async function licenseStatusOf(
     ...(outlook.cancelAt ? { cancelAt: outlook.cancelAt.toISOString() } : {}),
     overSeat: outlook.overSeat,
     next: outlook.next,
-    publishableKey: keys.publishableKey,
+    publishableKey,
   };
 }

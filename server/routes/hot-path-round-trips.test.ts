@@ -1,0 +1,193 @@
+import { randomBytes } from 'node:crypto';
+import type { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Database } from '../db/engine/database.ts';
+import { createRedisClient } from '../infra/redis-client.ts';
+import { createPostgresTestDatabase, createTestDatabase } from '../test-support/db.ts';
+import { needs } from '../test-support/needs.ts';
+import { mintAltcha } from '../test-support/pow.ts';
+import { createTestContext, type TestContext } from '../test-support/services.ts';
+
+/**
+ * Database round trips of the hot paths, counted, not timed (timing is `npm run bench`'s job): a
+ * query that creeps back onto a warm path fails here on the next `npm test`, on either database.
+ * Each budget is the list of statements the request must send, so a change that needs one more
+ * names it here.
+ */
+const BUDGETS = {
+  /** `GET /licenses/status`, warm: license, seats, activation, family and publishable key cached. */
+  status: [] as string[],
+  /** `POST /license/activate` (an embed session), warm: license by key, firm and consent cached. */
+  embedSession: [] as string[],
+  /** `POST /calc/estimate`: the result row, one INSERT (its firm subscribes nothing to results). */
+  calculation: ['INSERT the result'],
+  /**
+   * `POST /leads` with a proof of work, a result and the consent version the widget was given,
+   * from a visitor's IPv4 address, all in the lead's transaction: the spam counts are taken after
+   * transaction-scoped advisory locks (the license's for the challenge, then the visitor's network;
+   * an IPv6 visitor adds its /48's), so parallel sends cannot all pass; then the lead, its proof of
+   * work and its Idempotency-Key are written together (the firm has no webhook endpoint, so its
+   * outbox writes nothing).
+   */
+  lead: [
+    'BEGIN',
+    'find the Idempotency-Key (a retry answers the stored lead)',
+    "lock the license's challenges (advisory, until COMMIT)",
+    "count the license's paid leads this hour (the challenge's price)",
+    'delete spent challenges past their expiry',
+    'INSERT the spent challenge (single use)',
+    "lock the visitor's network for this license (advisory, until COMMIT)",
+    "count the source network's recent leads (spam signal)",
+    "count the license's live leads today (the plan's daily figure)",
+    'find the result the lead names (of this firm)',
+    "delete the firm's expired Idempotency-Keys",
+    'INSERT the lead',
+    'find the endpoints subscribed to lead.created (outbox)',
+    "find the firm's alert addresses (outbox)",
+    'INSERT the Idempotency-Key',
+    'COMMIT',
+  ],
+};
+
+/** A request's answer and the statements it sent, in order. */
+type Counted = { status: number; statements: string[] };
+
+function describeOn(
+  name: string,
+  open: (onStatement: (sql: string) => void) => Promise<{ t: TestContext; close(): Promise<void> }>,
+  describeFn: (name: string, fn: () => void) => void = describe,
+) {
+  describeFn(name, () => {
+    let t: TestContext;
+    let close: () => Promise<void>;
+    let recording: string[] | undefined;
+    const ORIGIN = 'https://smithlaw.com';
+    // A visitor's address, as a proxy in front of the server reports it.
+    const visitor = { 'x-forwarded-for': '203.0.113.7' };
+
+    beforeAll(async () => {
+      ({ t, close } = await open((sql) => recording?.push(sql)));
+    });
+    afterAll(() => close?.());
+
+    async function count(run: () => Response | Promise<Response>): Promise<Counted> {
+      recording = [];
+      const res = await run();
+      await res.arrayBuffer();
+      const statements = recording;
+      recording = undefined;
+      return { status: res.status, statements };
+    }
+
+    const within = (counted: Counted, budget: string[]) => {
+      expect(counted.status).toBeLessThan(300);
+      expect(
+        counted.statements.length,
+        `${counted.statements.length} statements against a budget of ${budget.length} (${budget.join('; ') || 'none'}):\n${counted.statements.join('\n')}`,
+      ).toBeLessThanOrEqual(budget.length);
+    };
+
+    let firm: Awaited<ReturnType<TestContext['seed']['firm']>>;
+    let embed: Record<string, string>;
+    let consentVersionId: string;
+    const calc = () =>
+      t.json('/v1/api/calc/estimate', { calculator: 'rmd', inputs: { balance: 500_000, age: 75 } }, embed);
+
+    beforeAll(async () => {
+      firm = await t.seed.firm({ seats: 5 });
+      const session = await (
+        await t.json(
+          '/v1/api/license/activate',
+          { licenseKey: firm.publishableKey },
+          { origin: ORIGIN, ...visitor },
+        )
+      ).json();
+      embed = { authorization: `Bearer ${session.token}`, origin: ORIGIN, ...visitor };
+      consentVersionId = session.consent.versionId;
+    });
+
+    it('a warm license status sends none', async () => {
+      const site = await (
+        await t.json('/v1/api/licenses/activate', { licenseKey: firm.licenseKey, siteDomain: 'smithlaw.com' })
+      ).json();
+      const status = () => t.get('/v1/api/licenses/status', site.accessJwt);
+      // The counter sees reads: the first answer after the activation loads what it needs.
+      expect((await count(status)).statements.length).toBeGreaterThan(0);
+      within(await count(status), BUDGETS.status);
+    });
+
+    it('a warm embed session sends none', async () => {
+      const session = () =>
+        t.json(
+          '/v1/api/license/activate',
+          { licenseKey: firm.publishableKey },
+          { origin: ORIGIN, ...visitor },
+        );
+      expect((await session()).status).toBe(200);
+      within(await count(session), BUDGETS.embedSession);
+    });
+
+    it('a calculation sends its INSERT', async () => {
+      expect((await calc()).status).toBe(200);
+      const calculation = await count(calc);
+      expect(calculation.statements.length).toBeGreaterThan(0);
+      within(calculation, BUDGETS.calculation);
+    });
+
+    it('a lead sends what it must write and check', async () => {
+      const lead = async (n: number) => {
+        const { resultId } = await (await calc()).json();
+        const challenge = await (await t.json('/v1/api/leads/challenge', {}, embed)).json();
+        const body = {
+          calculator: 'rmd',
+          resultId,
+          name: `Ann Visitor ${n}`,
+          email: `ann${n}@example.com`,
+          state: 'PA',
+          consent: true,
+          consentVersionId,
+          altcha: mintAltcha(t.services.licensing.pepper, challenge),
+        };
+        return () => t.json('/v1/api/leads', body, { ...embed, 'idempotency-key': `round-trips-${n}` });
+      };
+      expect((await (await lead(1))()).status).toBe(201);
+      const counted = await count(await lead(2));
+      expect(counted.status).toBe(201);
+      within(counted, BUDGETS.lead);
+    });
+  });
+}
+
+describeOn('database round trips on the embedded database (PGlite)', async (onStatement) => {
+  const database = await createTestDatabase({ onStatement });
+  const t = await createTestContext({ TRUST_PROXY: '1' }, database);
+  return { t, close: () => t.close() };
+});
+
+describeOn(
+  'database round trips on PostgreSQL with Redis (PostgreSQL, Redis)',
+  async (onStatement) => {
+    const pg = await createPostgresTestDatabase(process.env.DATABASE_URL!, { onStatement });
+    const redis: Redis = await createRedisClient(process.env.REDIS_URL!);
+    const t = await createTestContext(
+      {
+        TRUST_PROXY: '1',
+        DATABASE_URL: pg.url,
+        REDIS_URL: process.env.REDIS_URL!,
+        // Its own epoch and counters: other suites share the Redis server.
+        REDIS_KEY_PREFIX: `svc-test-${randomBytes(6).toString('hex')}:`,
+      },
+      pg.database as Database,
+      { redis },
+    );
+    expect(t.services.caches.mode).toBe('shared');
+    return {
+      t,
+      close: async () => {
+        redis.disconnect();
+        await pg.drop();
+      },
+    };
+  },
+  needs('postgres', 'redis').describe,
+);
