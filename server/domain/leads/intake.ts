@@ -113,8 +113,7 @@ export async function submitLead(
   const base = await leadContext(deps, principal, source.sourceNet ?? null, input.consentVersionId);
   let overQuota = false;
   try {
-    const stored = await deps.db.transaction(async (txRaw) => {
-      const tx = txRaw as unknown as Db;
+    const stored = await withTransaction(deps.db, async (tx) => {
       const stored = await replay(deps, tx, principal.accountId, key, hash);
       if (stored) return stored;
       // Test-mode sessions (development hosts) are never held; they need no proof of work.

@@ -1,4 +1,4 @@
-import type { Db } from '../../db/engine/database.ts';
+import { type Db, withTransaction } from '../../db/engine/database.ts';
 import { recordAudit } from '../../db/repos/audit-repo.ts';
 import {
   endCurrentKeys,
@@ -83,8 +83,7 @@ export async function rollLicenseKey(
   const now = deps.clock.now();
   const endsAt = new Date(now.getTime() + input.overlapMs);
   const key = input.kind === 'secret' ? generateLicenseKey() : generatePublishableKey();
-  await deps.db.transaction(async (txRaw) => {
-    const tx = txRaw as unknown as Db;
+  await withTransaction(deps.db, async (tx) => {
     await endCurrentKeys(tx, license.id, input.kind, endsAt);
     if (input.kind === 'secret') {
       const keyHmac = hmacSecret(deps.pepper, key);
