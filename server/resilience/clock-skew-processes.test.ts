@@ -10,7 +10,12 @@ import {
   postLiveLead,
 } from '../test-support/firm-over-http.ts';
 import { needs } from '../test-support/needs.ts';
-import { type ServerProcess, startServerProcess, stopServerProcess } from '../test-support/server-process.ts';
+import {
+  type ServerProcess,
+  sharedInstanceEnv,
+  startServerProcess,
+  stopServerProcess,
+} from '../test-support/server-process.ts';
 import { startReceiver } from '../test-support/webhook-receiver.ts';
 
 /**
@@ -56,18 +61,12 @@ needs('postgres', 'redis', 'faketime').describe(
         return 'hang';
       });
       pg = await createPostgresTestDatabase(process.env.DATABASE_URL!);
-      const env = {
-        DATABASE_URL: pg.url,
-        REDIS_URL: process.env.REDIS_URL!,
-        REDIS_KEY_PREFIX: `svc-test-${randomBytes(6).toString('hex')}:`,
-        SECRET_KEY: randomBytes(32).toString('hex'),
-        ADMIN_TOKEN: adminToken,
-        SEED_DEMO: 'false',
+      const env = sharedInstanceEnv(pg.url, adminToken, {
         WEBHOOK_ALLOW_PRIVATE_HOSTS: '127.0.0.1',
         DELIVERY_POLL_MS: '100',
         // 60 leads from one address in seconds: the per-minute limits are not what is tested here.
         RATE_LIMIT_SCALE: '100',
-      };
+      });
       onTime = await startServerProcess(env);
       ahead = await startServerProcess({ ...env, ...AHEAD }, 180_000);
       firm = await createFirm(onTime.url, adminToken, 'Skewed Clocks LLP');

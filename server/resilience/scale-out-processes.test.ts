@@ -2,7 +2,12 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createPostgresTestDatabase } from '../test-support/db.ts';
 import { needs } from '../test-support/needs.ts';
-import { type ServerProcess, startServerProcess, stopServerProcess } from '../test-support/server-process.ts';
+import {
+  type ServerProcess,
+  sharedInstanceEnv,
+  startServerProcess,
+  stopServerProcess,
+} from '../test-support/server-process.ts';
 
 type Instance = ServerProcess;
 
@@ -34,16 +39,9 @@ needs('postgres', 'redis').describe(
 
     beforeAll(async () => {
       pg = await createPostgresTestDatabase(process.env.DATABASE_URL!);
-      const env = {
-        DATABASE_URL: pg.url,
-        REDIS_URL: process.env.REDIS_URL!,
-        // Counters of this test alone: other suites share the Redis server.
-        REDIS_KEY_PREFIX: `svc-test-${randomBytes(6).toString('hex')}:`,
-        SECRET_KEY: randomBytes(32).toString('hex'),
-        ADMIN_TOKEN: adminToken,
-        SEED_DEMO: 'false',
+      const env = sharedInstanceEnv(pg.url, adminToken, {
         METRICS_TOKEN: metricsToken,
-      };
+      });
       a = await startServerProcess(env);
       b = await startServerProcess(env);
       const admin = { authorization: `Bearer ${adminToken}` };

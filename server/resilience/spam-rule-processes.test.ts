@@ -4,7 +4,12 @@ import { DIFFICULTY, isTooEasy, maxNumberFor, solveChallenge } from '../domain/l
 import { createPostgresTestDatabase } from '../test-support/db.ts';
 import { createFirm, type Firm, openEmbedSession, postJson } from '../test-support/firm-over-http.ts';
 import { needs } from '../test-support/needs.ts';
-import { type ServerProcess, startServerProcess, stopServerProcess } from '../test-support/server-process.ts';
+import {
+  type ServerProcess,
+  sharedInstanceEnv,
+  startServerProcess,
+  stopServerProcess,
+} from '../test-support/server-process.ts';
 
 /**
  * The spam rule's counts under parallel sends across instances (issue 39): leads sent at once,
@@ -21,17 +26,11 @@ needs('postgres', 'redis').describe(
 
     beforeAll(async () => {
       pg = await createPostgresTestDatabase(process.env.DATABASE_URL!);
-      const env = {
-        DATABASE_URL: pg.url,
-        REDIS_URL: process.env.REDIS_URL!,
-        REDIS_KEY_PREFIX: `svc-test-${randomBytes(6).toString('hex')}:`,
-        SECRET_KEY: randomBytes(32).toString('hex'),
-        ADMIN_TOKEN: adminToken,
-        SEED_DEMO: 'false',
+      const env = sharedInstanceEnv(pg.url, adminToken, {
         TRUST_PROXY: 'true',
         // The subject is the spam rule, not the request rate limits.
         RATE_LIMIT_SCALE: '1000',
-      };
+      });
       // Started together: one migrates under the migration lock, the other then finds nothing to do.
       servers = await Promise.all([startServerProcess(env), startServerProcess(env)]);
     }, 180_000);

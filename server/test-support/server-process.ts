@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -116,4 +117,25 @@ function spawnServer(env: Record<string, string>, options: SpawnOptions = {}): O
     child.once('exit', (code, signal) => resolve({ code, signal })),
   );
   return { child, output: () => output, exited };
+}
+
+/**
+ * The environment of instances that share one PostgreSQL database and Redis, as a scaled-out
+ * deployment runs them: the same secret key and admin token, Redis counters of this test alone
+ * (other suites share the Redis server), no demo firm. `extra` adds what the test is about.
+ */
+export function sharedInstanceEnv(
+  databaseUrl: string,
+  adminToken: string,
+  extra: Record<string, string> = {},
+): Record<string, string> {
+  return {
+    DATABASE_URL: databaseUrl,
+    REDIS_URL: process.env.REDIS_URL!,
+    REDIS_KEY_PREFIX: `svc-test-${randomBytes(6).toString('hex')}:`,
+    SECRET_KEY: randomBytes(32).toString('hex'),
+    ADMIN_TOKEN: adminToken,
+    SEED_DEMO: 'false',
+    ...extra,
+  };
 }
