@@ -46,9 +46,6 @@ export function assertDomainAllowed(license: ActivatableLicense, host: string): 
   }
 }
 
-// Seat idleness is licensing's (licensing/seat-idleness.ts); named here too while callers move.
-export { idleCutoff };
-
 /**
  * Binds a license to a site domain and starts a refresh family of `scope`. Activating the same
  * domain again takes no new seat and replaces only that activation's families of the same scope:

@@ -10,8 +10,6 @@ import { type LicenseDates, licenseState } from '../licensing/status.ts';
 
 const ACCESS_TOKEN_TTL_MS = 15 * 60_000;
 
-// How long an unused refresh token lives is licensing's figure (what an idle seat is).
-export { REFRESH_IDLE_TTL_MS };
 /** A retry of the just-rotated refresh token inside this window gets the same new pair back. */
 export const REFRESH_RETRY_WINDOW_MS = 30_000;
 

@@ -3,7 +3,7 @@ import { findAccountById } from '../../db/repos/accounts-repo.ts';
 import { countLiveProdActivations } from '../../db/repos/activations-repo.ts';
 import { listLicensesByAccount } from '../../db/repos/licenses-repo.ts';
 import { htmlText } from '../../lib/html.ts';
-import { idleCutoff } from '../activation/site-activation.ts';
+import { idleCutoff } from '../licensing/seat-idleness.ts';
 import { licenseOutlook } from '../licensing/status.ts';
 import type { BillingDeps } from './billing-portal.ts';
 

@@ -1,9 +1,8 @@
-import { idleCutoff } from '../activation/site-activation.ts';
-import { REFRESH_IDLE_TTL_MS } from '../activation/token-set.ts';
 import { cachedLicenseById, cachedPublishableKey, cachedSeatsUsed } from '../caches/cached-lookups.ts';
 import type { Principal } from '../credentials/principal.ts';
 import { invalidToken } from '../credentials/tokens.ts';
 import type { LicensingDeps } from '../deps.ts';
+import { idleCutoff, REFRESH_IDLE_TTL_MS } from './seat-idleness.ts';
 import type { LicenseStatus } from './status.ts';
 import { licenseOutlook } from './status.ts';
 
