@@ -43,9 +43,10 @@ function svc_pkce_challenge( string $verifier ): string {
 }
 
 /**
- * The key that seals the refresh token, derived from the site's secret salts. A database dump
- * alone (without wp-config.php) does not reveal the token; changing the salts makes the stored
- * token unreadable, and the plugin then asks to reconnect.
+ * The key that seals the site's tokens, derived from the site's secret salts. A database dump
+ * alone (without wp-config.php) reveals neither token; changing the salts makes the stored
+ * tokens unreadable, and the plugin then asks to reconnect. The label still says "refresh token"
+ * because changing it would make every stored refresh token unreadable.
  */
 function svc_derive_key( string $salt_material ): string {
 	return sodium_crypto_generichash( 'svc refresh token v1|' . $salt_material, '', SODIUM_CRYPTO_SECRETBOX_KEYBYTES );
@@ -167,14 +168,44 @@ function svc_domain_allowed( string $site, array $allowed ): bool {
 	return false;
 }
 
-/** The token set the service answered, as the plugin keeps it (the refresh token sealed). */
+/**
+ * The token set the service answered, as the plugin keeps it: both tokens sealed, since the
+ * 15-minute access token read from a database dump or backup would let its reader see the firm's
+ * leads until it expires. One key serves both: swapping the two sealed texts gains nothing, as
+ * each is only ever sent to svc.
+ */
 function svc_token_record( array $set, string $via, string $key, int $now ): array {
 	return array(
-		'access'         => (string) $set['accessJwt'],
+		'access_sealed'  => svc_seal( (string) $set['accessJwt'], $key ),
 		'issued_at'      => $now,
 		'expires_at'     => $now + max( 0, (int) $set['expiresIn'] ),
 		'refresh_sealed' => svc_seal( (string) $set['refreshToken'], $key ),
 		'scope'          => (string) ( $set['scope'] ?? '' ),
 		'via'            => $via,
 	);
+}
+
+/**
+ * A stored record with its tokens opened (`access`, `refresh`); an empty array when the refresh
+ * token does not open (not connected). An access token that does not open, or one an older
+ * version of the plugin kept in clear (`access`), is left out, so the caller refreshes: the
+ * clear one may already sit in backups, it dies within 15 minutes anyway, and the refresh (under
+ * the usual lock) writes the new record that replaces it, where rewriting it sealed here would
+ * be a second writer racing the refresh.
+ */
+function svc_open_token_record( array $stored, string $key ): array {
+	if ( empty( $stored['refresh_sealed'] ) ) {
+		return array();
+	}
+	$refresh = svc_open( (string) $stored['refresh_sealed'], $key );
+	if ( null === $refresh ) {
+		return array();
+	}
+	$access = empty( $stored['access_sealed'] ) ? null : svc_open( (string) $stored['access_sealed'], $key );
+	unset( $stored['access'], $stored['access_sealed'] );
+	$stored['refresh'] = $refresh;
+	if ( null !== $access ) {
+		$stored['access'] = $access;
+	}
+	return $stored;
 }

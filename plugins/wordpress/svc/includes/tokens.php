@@ -1,7 +1,7 @@
 <?php
 /**
- * The site's tokens: kept in options that never autoload, the refresh token sealed with a key
- * derived from the site's salts, refreshed before expiry under a lock.
+ * The site's tokens: kept in options that never autoload, both tokens sealed with a key derived
+ * from the site's salts, refreshed before expiry under a lock.
  *
  * @package svc
  */
@@ -21,15 +21,7 @@ function svc_load_tokens(): array {
 	wp_cache_delete( SVC_TOKENS_OPTION, 'options' );
 	wp_cache_delete( 'notoptions', 'options' );
 	$tokens = get_option( SVC_TOKENS_OPTION, array() );
-	if ( ! is_array( $tokens ) || empty( $tokens['refresh_sealed'] ) ) {
-		return array();
-	}
-	$refresh = svc_open( (string) $tokens['refresh_sealed'], svc_token_key() );
-	if ( null === $refresh ) {
-		return array();
-	}
-	$tokens['refresh'] = $refresh;
-	return $tokens;
+	return is_array( $tokens ) ? svc_open_token_record( $tokens, svc_token_key() ) : array();
 }
 
 function svc_is_connected(): bool {

@@ -286,6 +286,38 @@ describe('the svc plugin in a real WordPress', () => {
     expect(leadId).not.toBe('');
   });
 
+  it('keeps the access token only sealed, and refreshes in place of one an older version left in clear', async () => {
+    // How many options hold the site's current access token in clear (the whole JWT).
+    const clearCopies = () =>
+      site
+        .run(
+          "global $wpdb; $a = svc_access_token(); echo $a ? (int) $wpdb->get_var($wpdb->prepare(\"SELECT COUNT(*) FROM {$wpdb->options} WHERE option_value LIKE %s\", '%' . $wpdb->esc_like($a) . '%')) : 'none';",
+        )
+        .trim()
+        .split('\n')
+        .pop();
+    expect(clearCopies()).toBe('0');
+    // The record as the plugin's older versions kept it: the live access token in clear.
+    site.run(
+      "wp_cache_flush(); $t = get_option('svc_tokens'); $t['access'] = svc_access_token(); unset($t['access_sealed']); update_option('svc_tokens', $t, false);",
+    );
+    const legacy = storedTokens()!;
+    await page.goto(`${site.url}/wp-admin/index.php`);
+    expect(await page.locator('#svc_latest_leads').textContent()).toContain('Zoë Visitor');
+    const after = storedTokens()!;
+    expect(after.refresh_sealed).not.toBe(legacy.refresh_sealed);
+    expect(
+      site
+        .run(
+          "wp_cache_flush(); echo array_key_exists('access', get_option('svc_tokens')) ? 'clear' : 'gone';",
+        )
+        .trim()
+        .split('\n')
+        .pop(),
+    ).toBe('gone');
+    expect(clearCopies()).toBe('0');
+  });
+
   it('shows the reconnect notice once the connection is revoked in the portal', async () => {
     const portalPage = await admin.newPage();
     portalPage.on('dialog', (d) => d.accept());

@@ -56,6 +56,28 @@ final class GlueTest extends TestCase {
 		$this->assertSame( 'a.b.c', svc_access_token(), 'a fresh token is used as is, without a call' );
 	}
 
+	public function test_the_access_token_is_stored_sealed_and_still_used_without_a_call(): void {
+		global $wpdb;
+		svc_save_token_set(
+			array( 'accessJwt' => 'eyJhbGciOi.eyJzdWIi.access_plaintext_must_not_be_stored', 'refreshToken' => 'svc_rt_q', 'expiresIn' => 900 ),
+			'connect'
+		);
+		$raw = (string) $wpdb->get_var( $wpdb->prepare( "SELECT option_value FROM {$wpdb->options} WHERE option_name = %s", 'svc_tokens' ) );
+		$this->assertStringNotContainsString( 'access_plaintext_must_not_be_stored', $raw );
+		$this->assertSame( 'eyJhbGciOi.eyJzdWIi.access_plaintext_must_not_be_stored', svc_access_token() );
+	}
+
+	public function test_an_access_token_an_older_version_stored_in_clear_is_not_used(): void {
+		svc_put_option(
+			'svc_tokens',
+			array( 'access' => 'clear.jwt.legacy', 'issued_at' => time(), 'expires_at' => time() + 900, 'refresh_sealed' => svc_seal( 'svc_rt_legacy', svc_token_key() ), 'scope' => 'site', 'via' => 'connect' )
+		);
+		$tokens = svc_load_tokens();
+		$this->assertSame( 'svc_rt_legacy', $tokens['refresh'], 'still connected' );
+		$this->assertArrayNotHasKey( 'access', $tokens );
+		$this->assertSame( 'refresh', svc_refresh_decision( $tokens, time() ) );
+	}
+
 	public function test_a_token_sealed_under_other_salts_reads_as_not_connected(): void {
 		svc_put_option( 'svc_tokens', svc_token_record( array( 'accessJwt' => 'x', 'refreshToken' => 'svc_rt_y', 'expiresIn' => 900 ), 'connect', svc_derive_key( 'another site' ), time() ) );
 		$this->assertFalse( svc_is_connected() );

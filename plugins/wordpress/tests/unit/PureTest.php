@@ -100,4 +100,33 @@ final class PureTest extends TestCase {
 		$this->assertStringNotContainsString( 'svc_rt_x', serialize( $record ) );
 		$this->assertSame( 'svc_rt_x', svc_open( $record['refresh_sealed'], $key ) );
 	}
+	public function test_token_record_keeps_the_access_token_only_sealed_and_opens_both(): void {
+		$key    = svc_derive_key( 'k' );
+		$record = svc_token_record( array( 'accessJwt' => 'eyJhbGciOi.eyJzdWIi.access_sig', 'refreshToken' => 'svc_rt_x', 'expiresIn' => 900 ), 'connect', $key, 100 );
+		$this->assertStringNotContainsString( 'access_sig', serialize( $record ) );
+		$this->assertArrayNotHasKey( 'access', $record );
+		$open = svc_open_token_record( $record, $key );
+		$this->assertSame( 'eyJhbGciOi.eyJzdWIi.access_sig', $open['access'] );
+		$this->assertSame( 'svc_rt_x', $open['refresh'] );
+		$this->assertSame( 'use', svc_refresh_decision( $open, 100 ) );
+	}
+
+	public function test_an_access_token_stored_in_clear_by_an_older_version_is_dropped_so_it_is_refreshed(): void {
+		$key    = svc_derive_key( 'k' );
+		$legacy = array( 'access' => 'clear.jwt.old', 'issued_at' => 100, 'expires_at' => 1000, 'refresh_sealed' => svc_seal( 'svc_rt_x', $key ), 'scope' => 'site', 'via' => 'connect' );
+		$open   = svc_open_token_record( $legacy, $key );
+		$this->assertArrayNotHasKey( 'access', $open );
+		$this->assertSame( 'svc_rt_x', $open['refresh'] );
+		$this->assertSame( 'refresh', svc_refresh_decision( $open, 100 ) );
+	}
+
+	public function test_an_altered_sealed_access_token_is_refreshed_and_other_salts_open_nothing(): void {
+		$key    = svc_derive_key( 'k' );
+		$record = svc_token_record( array( 'accessJwt' => 'a.b.c', 'refreshToken' => 'svc_rt_x', 'expiresIn' => 900 ), 'connect', $key, 100 );
+		$this->assertSame( array(), svc_open_token_record( $record, svc_derive_key( 'other' ) ) );
+		$record['access_sealed'] = svc_seal( 'a.b.c', svc_derive_key( 'other' ) );
+		$open                    = svc_open_token_record( $record, $key );
+		$this->assertArrayNotHasKey( 'access', $open );
+		$this->assertSame( 'refresh', svc_refresh_decision( $open, 100 ) );
+	}
 }
