@@ -446,6 +446,25 @@ describe('token endpoint', () => {
 });
 
 describe('grants', () => {
+  it('lists an approval in Connected apps only once its code was exchanged (issue 39, 9)', async () => {
+    const firm = await firmWithOwner();
+    const reg = await register({
+      client_name: 'Never back',
+      redirect_uris: [REDIRECT],
+      token_endpoint_auth_method: 'none',
+    });
+    const clientId = reg.body.client_id as string;
+    // Approved, but the application never came back for its token (closed, crashed, or a lure).
+    await approve(firm.owner, clientId);
+    expect((await firm.owner.call('GET', 'connected-apps')).body.apps).toEqual([]);
+    const { code } = await approve(firm.owner, clientId);
+    expect((await firm.owner.call('GET', 'connected-apps')).body.apps).toEqual([]);
+    expect((await tokens(clientId, code)).status).toBe(200);
+    const apps = (await firm.owner.call('GET', 'connected-apps')).body.apps;
+    expect(apps).toHaveLength(1);
+    expect(apps[0]).toMatchObject({ clientId, clientName: 'Never back' });
+  });
+
   it('lists connected apps and stops a revoked one on the next call; another firm gets 404', async () => {
     const c = await connected();
     const list = await c.owner.call('GET', 'connected-apps');
