@@ -41,6 +41,7 @@ const CLAUDE: McpConsentRequest['client'] = {
   redirectUri: 'https://claude.ai/api/mcp/auth_callback',
   redirectHost: 'claude.ai',
   localhostOnly: false,
+  localhostName: false,
 };
 const VSCODE: McpConsentRequest['client'] = {
   clientId: 'mcp_dyn_7Qm2c9XkV4tB8rLp',
@@ -51,6 +52,16 @@ const VSCODE: McpConsentRequest['client'] = {
   redirectUri: 'http://127.0.0.1:33418/',
   redirectHost: '127.0.0.1:33418',
   localhostOnly: true,
+  localhostName: false,
+};
+/** A return address under `.localhost`: a name any program on the computer may use (issue 39, 9). */
+const LOCAL_NAME: McpConsentRequest['client'] = {
+  ...VSCODE,
+  clientId: 'mcp_dyn_Lh3nM8qR2wX5vZ9a',
+  name: 'Claude Desktop',
+  redirectUri: 'http://claude-desktop.localhost:7777/cb',
+  redirectHost: 'claude-desktop.localhost:7777',
+  localhostName: true,
 };
 
 const APPS: ConnectedApp[] = [
@@ -206,7 +217,7 @@ describe('MCP consent', () => {
     expect(text).toContain('Read your leads, calculator results and lead statistics');
     expect(text).toMatch(/will not be able to.*See or change billing/);
     expect(text).not.toContain('unverified');
-    expect(text).not.toContain('only returns to this computer');
+    expect(await page.getByRole('note').count()).toBe(0);
     expect(await axeViolations(page)).toEqual([]);
     await screenshot(page, 'mcp-consent-owner-desktop');
     await phoneShot(context, url, 'mcp-consent-owner', state, 'button:has-text("Approve")');
@@ -234,8 +245,9 @@ describe('MCP consent', () => {
     await expect.poll(() => page.getByRole('note').count(), WAIT).toBe(1);
     expect(await page.locator('.consent-facts').textContent()).toContain('unverified name');
     expect(await page.locator('.consent-facts').textContent()).toContain(VSCODE.clientId);
-    expect(await page.getByRole('note').textContent()).toContain('only returns to this computer');
     expect(await page.getByRole('note').textContent()).toContain('127.0.0.1:33418');
+    // A loopback address: where the answer goes, and the advice; no paragraph about a claimed name.
+    expect(await page.getByRole('note').locator('p').count()).toBe(2);
     expect(await axeViolations(page)).toEqual([]);
     await screenshot(page, 'mcp-consent-localhost-desktop');
     await phoneShot(context, url, 'mcp-consent-localhost', state, '[role="note"]');
@@ -246,6 +258,19 @@ describe('MCP consent', () => {
     expect(callback.received.at(-1)!.get('error')).toBe('access_denied');
     expect(callback.received.at(-1)!.get('state')).toBe('st-vscode');
     expect(state.decisions.map((d) => d.decision)).toEqual(['deny']);
+    expect(pageErrors).toEqual([]);
+    await context.close();
+  });
+
+  it('a *.localhost return name is not presented as the application: the note says any program may use it', async () => {
+    const state = contract(consentFor(LOCAL_NAME));
+    const { context, page, pageErrors } = await signedIn(await mintLink(OWNER, 'owner'), state);
+    await page.goto(authorizeUrl(LOCAL_NAME, 'st-local-name'));
+    await expect.poll(() => page.getByRole('note').count(), WAIT).toBe(1);
+    expect(await page.getByRole('note').textContent()).toContain('claude-desktop.localhost:7777');
+    expect(await page.getByRole('note').locator('p').count()).toBe(3);
+    expect(await axeViolations(page)).toEqual([]);
+    await screenshot(page, 'mcp-consent-localhost-name-desktop');
     expect(pageErrors).toEqual([]);
     await context.close();
   });
@@ -478,7 +503,7 @@ describe('against the real OAuth server', () => {
     expect(facts).toContain('Assistant on Dana’s laptop');
     expect(facts).toContain('unverified name');
     expect(facts).toContain(clientId);
-    expect(await page.getByRole('note').textContent()).toContain('only returns to this computer');
+    expect(await page.getByRole('note').count()).toBe(1);
     expect(await axeViolations(page)).toEqual([]);
     await screenshot(page, 'mcp-consent-real-desktop');
 

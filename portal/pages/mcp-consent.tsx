@@ -101,12 +101,24 @@ function ApplicationFacts({ client }: { client: McpConsentRequest['client'] }) {
   );
 }
 
-function LocalhostWarning({ host }: { host: string }) {
+/**
+ * A loopback return goes to whichever program listens on that port of this computer, so the page says
+ * that, not that it returns "to the application". A `*.localhost` name reads like the application's
+ * own address but is one any program here may claim, so the page says that too.
+ */
+function LocalhostWarning({ host, named }: { host: string; named: boolean }) {
   return (
     <div class="notice notice-warn" role="note">
       <p>
-        <strong>This application only returns to this computer</strong> (<code>{host}</code>).
+        <strong>This application receives its answer on this computer</strong> (<code>{host}</code>), from
+        whichever program is listening there.
       </p>
+      {named ? (
+        <p>
+          This name does not identify the application: your browser sends any name ending in{' '}
+          <code>.localhost</code> to this computer, and any program running on it can use the name.
+        </p>
+      ) : null}
       <p>
         That is normal for a desktop tool such as VS Code or Cursor. Approve only if you started this
         connection yourself, on this computer, just now: any program on it could otherwise read your firm’s
@@ -161,7 +173,9 @@ export function McpConsentPage() {
               Let an AI application read <span class="accent-text">{data.firm.name}</span>’s leads?
             </h1>
             <ApplicationFacts client={data.client} />
-            {data.client.localhostOnly ? <LocalhostWarning host={data.client.redirectHost} /> : null}
+            {data.client.localhostOnly ? (
+              <LocalhostWarning host={data.client.redirectHost} named={data.client.localhostName} />
+            ) : null}
             <h2 class="h3">It will be able to</h2>
             <ul class="checklist" data-testid="mcp-scopes">
               {data.scopes.map((s) => (

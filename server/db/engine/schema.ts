@@ -743,7 +743,8 @@ export const oauthClients = pgTable('oauth_clients', {
 /**
  * What a firm's owner or admin approved for one MCP client: read access to the firm's data, as long
  * as the grant is not revoked and its approver may still approve. Access tokens name the grant and
- * are checked against this row on every request.
+ * are checked against this row on every request. A grant is pending until its code is exchanged
+ * (`activated_at`): only then did the application come back, so only then does it count as connected.
  */
 export const mcpGrants = pgTable(
   'mcp_grants',
@@ -759,6 +760,7 @@ export const mcpGrants = pgTable(
     resource: text('resource').notNull(),
     createdAt: at('created_at').notNull(),
     lastUsedAt: at('last_used_at'),
+    activatedAt: at('activated_at'),
     revokedAt: at('revoked_at'),
     revokeReason: text('revoke_reason'),
   },

@@ -1,4 +1,4 @@
-import { and, desc, eq, inArray, isNull } from 'drizzle-orm';
+import { and, desc, eq, inArray, isNotNull, isNull } from 'drizzle-orm';
 import type { Db } from '../engine/database.ts';
 import {
   mcpAuthCodes,
@@ -44,14 +44,24 @@ export async function findGrantWithApproverRole(
   return row ? { ...row.grant, approverRole: row.role ?? null } : undefined;
 }
 
-/** The firm's grants that are not revoked, newest first, with who approved each. */
+/** The firm's grants that were exchanged for a token and are not revoked, newest first, with who approved each. */
 export function listLiveGrantsOfAccount(db: Db, accountId: string) {
   return db
     .select({ grant: mcpGrants, email: users.email, name: users.name })
     .from(mcpGrants)
     .innerJoin(users, eq(users.id, mcpGrants.approverUserId))
-    .where(and(eq(mcpGrants.accountId, accountId), isNull(mcpGrants.revokedAt)))
+    .where(
+      and(eq(mcpGrants.accountId, accountId), isNotNull(mcpGrants.activatedAt), isNull(mcpGrants.revokedAt)),
+    )
     .orderBy(desc(mcpGrants.createdAt));
+}
+
+/** The grant's code was exchanged: from now on it is a connected app (the first exchange's time stays). */
+export async function activateGrant(db: Db, id: string, at: Date): Promise<void> {
+  await db
+    .update(mcpGrants)
+    .set({ activatedAt: at })
+    .where(and(eq(mcpGrants.id, id), isNull(mcpGrants.activatedAt)));
 }
 
 /** "Last used" for people: the caller throttles how often this is written. */

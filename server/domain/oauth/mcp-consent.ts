@@ -99,6 +99,16 @@ const localhostOnly = (client: ResolvedClient) =>
     return url.protocol === 'http:' && isLoopbackHost(url.hostname.replace(/^\[|\]$/g, ''));
   });
 
+/**
+ * Whether the return address is a name under `.localhost` (not `localhost` itself). Browsers send
+ * such a name to this computer, but nothing ties it to the application: any program here may listen
+ * under it, so the page must not present the name as the application's.
+ */
+const isLocalhostName = (uri: string) => {
+  const { protocol, hostname } = new URL(uri);
+  return protocol === 'http:' && hostname.endsWith('.localhost');
+};
+
 /** What the MCP consent page shows: which application, where it returns to, which firm, what access. */
 export async function describeMcpConsent(
   deps: OAuthDeps,
@@ -117,6 +127,7 @@ export async function describeMcpConsent(
       redirectUri,
       redirectHost: hostOfRedirect(redirectUri),
       localhostOnly: localhostOnly(client),
+      localhostName: isLocalhostName(redirectUri),
     },
     firm: { name: firm?.name ?? '' },
     scopes: scopes.map((scope) => ({ scope, description: MCP_SCOPES[scope as keyof typeof MCP_SCOPES] })),

@@ -2,6 +2,7 @@ import { type Db, withTransaction } from '../../db/engine/database.ts';
 import { newId } from '../../db/engine/ids.ts';
 import { recordAudit } from '../../db/repos/audit-repo.ts';
 import {
+  activateGrant,
   claimMcpAuthCode,
   claimMcpRefreshToken,
   findMcpAuthCodeByHmac,
@@ -133,6 +134,8 @@ export async function exchangeMcpCode(
       `resource must be ${claimed.resource}, as in the authorization request.`,
     );
   const grant = await liveGrantOf(deps, claimed.grantId, client);
+  // Only now did the application come back: the approval becomes a connected app.
+  await activateGrant(deps.db, grant.id, now);
   const token = generateOpaqueToken('svc_mrt_');
   const row = await storeRefresh(deps, deps.db, {
     token,

@@ -256,6 +256,34 @@ describe('dynamic client registration', () => {
 });
 
 describe('consent', () => {
+  it('tells a *.localhost return name (any local program can claim it) from a loopback address (issue 39, 9)', async () => {
+    const firm = await firmWithOwner();
+    const consentFor = async (redirect: string) => {
+      const reg = await register({
+        client_name: 'Local',
+        redirect_uris: [redirect],
+        token_endpoint_auth_method: 'none',
+      });
+      const q = new URLSearchParams(
+        authorizeParams(reg.body.client_id as string, { redirect_uri: redirect }),
+      );
+      const res = await firm.owner.call('GET', `oauth/mcp-consent?${q}`);
+      expect(res.status).toBe(200);
+      return res.body.client;
+    };
+    expect(await consentFor('http://claude-desktop.localhost:7777/cb')).toMatchObject({
+      redirectHost: 'claude-desktop.localhost:7777',
+      localhostOnly: true,
+      localhostName: true,
+    });
+    expect(await consentFor('http://127.0.0.1:33418/')).toMatchObject({
+      localhostOnly: true,
+      localhostName: false,
+    });
+    expect(await consentFor('http://localhost:6274/oauth/callback')).toMatchObject({ localhostName: false });
+    expect(await consentFor(REDIRECT)).toMatchObject({ localhostOnly: false, localhostName: false });
+  });
+
   it('describes the request for the page and shows (never redirects) an unregistered redirect', async () => {
     const firm = await firmWithOwner();
     const reg = await register({
@@ -418,6 +446,25 @@ describe('token endpoint', () => {
 });
 
 describe('grants', () => {
+  it('lists an approval in Connected apps only once its code was exchanged (issue 39, 9)', async () => {
+    const firm = await firmWithOwner();
+    const reg = await register({
+      client_name: 'Never back',
+      redirect_uris: [REDIRECT],
+      token_endpoint_auth_method: 'none',
+    });
+    const clientId = reg.body.client_id as string;
+    // Approved, but the application never came back for its token (closed, crashed, or a lure).
+    await approve(firm.owner, clientId);
+    expect((await firm.owner.call('GET', 'connected-apps')).body.apps).toEqual([]);
+    const { code } = await approve(firm.owner, clientId);
+    expect((await firm.owner.call('GET', 'connected-apps')).body.apps).toEqual([]);
+    expect((await tokens(clientId, code)).status).toBe(200);
+    const apps = (await firm.owner.call('GET', 'connected-apps')).body.apps;
+    expect(apps).toHaveLength(1);
+    expect(apps[0]).toMatchObject({ clientId, clientName: 'Never back' });
+  });
+
   it('lists connected apps and stops a revoked one on the next call; another firm gets 404', async () => {
     const c = await connected();
     const list = await c.owner.call('GET', 'connected-apps');

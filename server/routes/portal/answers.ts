@@ -328,6 +328,8 @@ export const McpConsent = z.object({
     redirectUri: z.string(),
     redirectHost: z.string(),
     localhostOnly: z.boolean(),
+    /** The return address is a `*.localhost` name: this computer, but any program on it may claim the name. */
+    localhostName: z.boolean(),
   }),
   firm: z.object({ name: z.string() }),
   scopes: z.array(z.object({ scope: z.string(), description: z.string() })),

@@ -1,0 +1,1 @@
+ALTER TABLE "mcp_grants" ADD COLUMN "activated_at" timestamp with time zone;
