@@ -12,7 +12,7 @@ const challenge = createRoute({
   tags: ['Leads'],
   summary: 'A proof-of-work challenge for the next lead (embed token; ALTCHA format; empty body)',
   description:
-    'The widget solves this before it sends a lead and passes the solution as `altcha`: cheap for one visitor, costly for a script sending thousands. A challenge is signed, short-lived and answers one lead.',
+    "The widget solves this before it sends a lead and passes the solution as `altcha`: cheap for one visitor, costly for a script sending thousands. A challenge is signed, short-lived and answers one lead. Its price (`maxnumber`) follows the paid leads of the last hour from the caller's network (IPv4 /24, IPv6 /64); the license's other traffic adds at most 4×.",
   security: bearerSecurity,
   responses: {
     200: jsonResponse(
