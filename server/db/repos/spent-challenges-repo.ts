@@ -23,12 +23,24 @@ export async function spendChallenge(
 
 /**
  * Leads that paid a proof of work (held ones too, for other reasons; not test) a license received
- * since `since`: the PoW rate. A lead held for `no_proof_of_work` cost its sender nothing, so it
- * never raises anyone's price.
+ * since `since`: all of them, and those from `sourceNet` (the requester's network; null when
+ * unknown: then `network` is null too). One statement for both counts (the lead's hot path).
+ * A lead held for `no_proof_of_work` cost its sender nothing, so it never raises anyone's price.
  */
-export async function countPaidLeadsSince(db: Db, licenseId: string, since: Date): Promise<number> {
+export async function countPaidLeadsSince(
+  db: Db,
+  licenseId: string,
+  since: Date,
+  sourceNet: string | null,
+): Promise<{ license: number; network: number | null }> {
   const [row] = await db
-    .select({ n: count() })
+    .select({
+      license: count(),
+      network:
+        sourceNet === null
+          ? sql<null>`null`
+          : sql<number>`count(*) filter (where ${leads.sourceNet} = ${sourceNet})`,
+    })
     .from(leads)
     .where(
       and(
@@ -38,5 +50,8 @@ export async function countPaidLeadsSince(db: Db, licenseId: string, since: Date
         sql`not (${leads.quarantineReasons} @> '["no_proof_of_work"]'::jsonb)`,
       ),
     );
-  return Number(row?.n ?? 0);
+  return {
+    license: Number(row?.license ?? 0),
+    network: sourceNet === null ? null : Number(row?.network ?? 0),
+  };
 }

@@ -119,7 +119,7 @@ export async function submitLead(
       // Test-mode sessions (development hosts) are never held; they need no proof of work.
       const work = principal.test
         ? 'ok'
-        : await spendLeadChallenge(deps, tx, principal.licenseId, input.altcha);
+        : await spendLeadChallenge(deps, tx, principal.licenseId, input.altcha, source.sourceNet ?? null);
       // Counted inside the transaction, under the network locks (lead-triage.ts).
       const context = { ...base, triage: await triageIn(deps, tx, principal, input, base) };
       if (context.triage.overQuota) overQuota = true;

@@ -9,7 +9,7 @@ import {
   challengeKeyOf,
   createChallenge,
   isTooEasy,
-  maxNumberFor,
+  priceFor,
   type Solution,
   verifySolution,
 } from './proof-of-work.ts';
@@ -18,18 +18,26 @@ const HOUR_MS = 3_600_000;
 
 /**
  * `POST /leads/challenge`: a proof-of-work challenge for the widget, bound to the embed session's
- * license, priced by that license's paid leads in the last hour (see `maxNumberFor`): leads sent
- * without a valid proof of work cost nothing and raise nobody's price.
+ * license, priced by the paid leads of the last hour from the requester's network (`sourceNet`,
+ * as the spam rule counts it), with the license's other paid traffic a bounded factor
+ * (`priceFor`): a visitor from a fresh network pays about the usual price during a flood from
+ * elsewhere. Leads sent without a valid proof of work cost nothing and raise nobody's price.
  */
 export async function issueLeadChallenge(
   deps: LicensingDeps,
   principal: Extract<Principal, { kind: 'embed' }>,
+  sourceNet: string | null,
 ): Promise<Challenge> {
   const now = deps.clock.now();
-  const recent = await countPaidLeadsSince(deps.db, principal.licenseId, new Date(now.getTime() - HOUR_MS));
+  const paid = await countPaidLeadsSince(
+    deps.db,
+    principal.licenseId,
+    new Date(now.getTime() - HOUR_MS),
+    sourceNet,
+  );
   return createChallenge(challengeKeyOf(deps.pepper), {
     licenseId: principal.licenseId,
-    maxnumber: maxNumberFor(recent),
+    maxnumber: priceFor(paid),
     now,
   });
 }
@@ -67,6 +75,7 @@ export async function spendLeadChallenge(
   tx: Db,
   licenseId: string,
   altcha: string | undefined,
+  sourceNet: string | null,
 ): Promise<'ok' | 'none'> {
   const solution = altcha === undefined ? null : parseSolution(altcha);
   if (!solution) return 'none';
@@ -76,8 +85,10 @@ export async function spendLeadChallenge(
   // One at a time per license, across instances: a stockpile sent at once meets the price each
   // lead before it set, as if sent one after another. Taken before the spam rule's network locks.
   await lockUntilCommit(tx, `lead-price:${licenseId}`);
-  const recent = await countPaidLeadsSince(tx, licenseId, new Date(now.getTime() - HOUR_MS));
-  const required = maxNumberFor(recent);
+  // The price of the lead's own network: a challenge fetched from a quiet network and spent from
+  // a flooding one is too easy, whoever fetched it.
+  const paid = await countPaidLeadsSince(tx, licenseId, new Date(now.getTime() - HOUR_MS), sourceNet);
+  const required = priceFor(paid);
   if (isTooEasy(verdict.maxnumber, required))
     throw new AppError(
       'INVALID_CHALLENGE',

@@ -5,6 +5,7 @@ import {
   DIFFICULTY,
   isTooEasy,
   maxNumberFor,
+  priceFor,
   solveChallenge,
   verifySolution,
 } from './proof-of-work.ts';
@@ -74,6 +75,27 @@ describe('proof of work (ALTCHA challenge format, node:crypto)', () => {
     expect(maxNumberFor(DIFFICULTY.FREE_LEADS + DIFFICULTY.STEP)).toBe(2 * DIFFICULTY.BASE);
     expect(maxNumberFor(30) / DIFFICULTY.BASE).toBeGreaterThanOrEqual(10);
     expect(maxNumberFor(10_000)).toBe(DIFFICULTY.CAP);
+  });
+
+  it('the price per network: a fresh network pays about the base price during a flood from elsewhere; the flooding network pays steeply', () => {
+    // 60 paid leads in the hour from other networks: the license's traffic is a factor of at most 4.
+    const fresh = priceFor({ license: 60, network: 0 });
+    expect(fresh).toBeGreaterThanOrEqual(DIFFICULTY.BASE);
+    expect(fresh).toBeLessThanOrEqual(DIFFICULTY.LICENSE_FACTOR * DIFFICULTY.BASE);
+    expect(DIFFICULTY.LICENSE_FACTOR).toBeLessThanOrEqual(4);
+    // The same 60 from the requester's own network: the full curve.
+    expect(priceFor({ license: 60, network: 60 })).toBe(DIFFICULTY.CAP);
+    expect(priceFor({ license: 30, network: 30 }) / DIFFICULTY.BASE).toBeGreaterThanOrEqual(10);
+    // A quiet hour is the base price whatever the network.
+    expect(priceFor({ license: 0, network: 0 })).toBe(DIFFICULTY.BASE);
+    expect(priceFor({ license: 3, network: 3 })).toBe(DIFFICULTY.BASE);
+    // An unknown network (no client address, or a private one) pays the license-wide price, as before.
+    expect(priceFor({ license: 60, network: null })).toBe(maxNumberFor(60));
+    // Never above the license-wide price: a challenge priced for the license is never too easy
+    // for any one network's lead.
+    for (let license = 0; license <= 120; license++)
+      for (let network = 0; network <= license; network++)
+        expect(priceFor({ license, network })).toBeLessThanOrEqual(maxNumberFor(license));
   });
 
   it('a challenge priced more than one step below today’s price is too easy to spend', () => {

@@ -33,16 +33,48 @@ export interface Solution {
 const CHALLENGE_TTL_MS = 5 * 60_000;
 
 /**
- * The difficulty curve: maxnumber by the license's leads in the last hour (`recent`). Up to
+ * The difficulty curve: maxnumber by a count of paid leads in the last hour (`recent`). Up to
  * FREE_LEADS it is BASE (a few milliseconds in a browser); past them it doubles every STEP
  * leads, up to CAP (100× BASE), so a flood pays steeply and a firm's usual few leads stay cheap.
+ * LICENSE_FACTOR bounds how much the license's traffic from other networks adds (`priceFor`).
  */
-export const DIFFICULTY = { BASE: 20_000, FREE_LEADS: 10, STEP: 5, CAP: 2_000_000 } as const;
+export const DIFFICULTY = {
+  BASE: 20_000,
+  FREE_LEADS: 10,
+  STEP: 5,
+  CAP: 2_000_000,
+  LICENSE_FACTOR: 4,
+} as const;
 
 export function maxNumberFor(recent: number): number {
   const { BASE, FREE_LEADS, STEP, CAP } = DIFFICULTY;
   const factor = 2 ** (Math.max(0, recent - FREE_LEADS) / STEP);
   return Math.min(CAP, Math.round(BASE * factor));
+}
+
+/**
+ * Paid leads of one license in the last hour: all of them (`license`) and those from the
+ * requester's network (`network`; null when the requester's network is unknown).
+ */
+export interface PaidTraffic {
+  license: number;
+  network: number | null;
+}
+
+/**
+ * The price a requester pays: the curve of its own network's paid leads, times the curve of the
+ * license's other paid leads bounded at LICENSE_FACTOR. A flood raises the flooding network's
+ * price steeply, while a visitor from a fresh network pays at most LICENSE_FACTOR × BASE however
+ * many networks flood (a flooder with many networks is limited by the spam rule's per-network
+ * counts, not by the price). Never above `maxNumberFor(license)`, the license-wide price: so a
+ * challenge priced for the license is never too easy for one network's lead. An unknown network
+ * (no address, or a private one: every visitor would look alike) pays that license-wide price.
+ */
+export function priceFor({ license, network }: PaidTraffic): number {
+  if (network === null) return maxNumberFor(license);
+  const { BASE, CAP, LICENSE_FACTOR } = DIFFICULTY;
+  const others = Math.min(LICENSE_FACTOR, maxNumberFor(Math.max(0, license - network)) / BASE);
+  return Math.min(CAP, Math.round(maxNumberFor(network) * others));
 }
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');

@@ -23,8 +23,13 @@ async function embed() {
     { origin: 'https://smithlaw.com' },
   );
   const token = (await res.json()).token as string;
-  const challenge = async () => {
-    const r = await t.json('/v1/api/leads/challenge', {}, { authorization: `Bearer ${token}` });
+  // From `ip` when given (X-Forwarded-For, one trusted hop), else from no known network.
+  const challenge = async (ip?: string) => {
+    const r = await t.json(
+      '/v1/api/leads/challenge',
+      {},
+      { authorization: `Bearer ${token}`, ...(ip ? { 'x-forwarded-for': ip } : {}) },
+    );
     expect(r.status).toBe(200);
     return (await r.json()) as Challenge;
   };
@@ -147,6 +152,22 @@ describe('proof of work on lead submission', () => {
       answers.push(await post(`pow-free-${i}-key`, undefined, `203.0.${(i % 12) + 1}.7`, `Junk ${i}`));
     expect(answers.every((r) => r.status === 201)).toBe(true);
     expect((await challenge()).maxnumber).toBe(DIFFICULTY.BASE);
+  });
+
+  it('a paid flood prices the flooding network, not a visitor from a fresh network (≤ 4× the base)', async () => {
+    const { challenge, minted, post } = await embed();
+    // 40 paid leads in the hour: 20 from one /24, 20 from twenty other networks.
+    for (let i = 0; i < 40; i++) {
+      const ip = i % 2 === 0 ? `203.0.113.${i + 1}` : `198.18.${i}.1`;
+      expect((await post(`pow-net-${i}-key`, await minted(), ip, `Flood ${i}`)).status).toBe(201);
+    }
+    const fresh = (await challenge('192.0.2.99')).maxnumber;
+    expect(fresh).toBeGreaterThanOrEqual(DIFFICULTY.BASE);
+    expect(fresh).toBeLessThanOrEqual(4 * DIFFICULTY.BASE);
+    // The /24 that sent half the flood pays steeply more.
+    expect((await challenge('203.0.113.250')).maxnumber).toBeGreaterThanOrEqual(10 * DIFFICULTY.BASE);
+    // No known network (no address, or a private one): the license-wide price, as before.
+    expect((await challenge()).maxnumber).toBeGreaterThanOrEqual(16 * DIFFICULTY.BASE);
   });
 
   // Solves every challenge of a flood for real: minutes of hashing on a loaded 2-core machine.
