@@ -378,6 +378,76 @@ describe('spam cannot silence a firm (issue 22)', () => {
     ]);
   }, 120_000);
 
+  it('a flood rising while a visitor solves: after three too-easy answers the widget sends the lead to be held and tells the visitor it was received', async () => {
+    // The visitor's own network: the only way a flood can outprice its proof of work (issue 39).
+    const net = '198.18.9.';
+    const flooders = [8, 9, 10, 11].map((n) => `${net}${n}`);
+    const tokens = await Promise.all(flooders.map(attackerToken));
+    const { host, send } = await readyVisitor(
+      `${net}7`,
+      'Rising Flood Visitor',
+      'rising.visitor@example.com',
+    );
+    let issued = 0;
+    let sent = 0;
+    const answers: number[] = [];
+    host.page.on('response', async (res) => {
+      if (!res.url().endsWith('/v1/api/leads/challenge') || res.status() !== 200) return;
+      issued = ((await res.json()) as Challenge).maxnumber;
+    });
+    host.page.on('response', (res) => {
+      if (res.url().endsWith('/v1/api/leads') && res.request().method() === 'POST')
+        answers.push(res.status());
+    });
+    // Before each solved lead leaves the page, paid leads from its network more than double the
+    // price it was handed: the solution it carries is now too easy (the rule: issued × 2 < price).
+    await host.page.context().route(`${stack.apiUrl}/v1/api/leads`, async (route) => {
+      const body = route.request().postData() ?? '';
+      if (route.request().method() === 'POST' && body.includes('"altcha"')) {
+        for (;;) {
+          const a = sent % flooders.length;
+          const work = await solve(flooders[a]!, tokens[a]!);
+          if (work.maxnumber > issued * 2) break;
+          const res = await postAs(
+            flooders[a]!,
+            '/v1/api/leads',
+            {
+              calculator: 'rmd',
+              name: `Rising Flood ${sent}`,
+              email: `rising${sent}@example.net`,
+              state: 'NY',
+              consent: true,
+              altcha: work.altcha,
+            },
+            { authorization: `Bearer ${tokens[a]}`, 'idempotency-key': `rising-flood-${sent}-key` },
+          );
+          if (res.status === 429) {
+            await new Promise((r) => setTimeout(r, 1_000 * Number(res.headers.get('retry-after') ?? 1)));
+            continue;
+          }
+          if (res.status !== 400) expect(res.status).toBe(201);
+          sent++;
+        }
+      }
+      await route.fallback();
+    });
+    await send();
+    // Three solved leads refused as too easy, then the lead without a proof of work: stored.
+    expect(answers).toEqual([400, 400, 400, 201]);
+    const lead = (await allLeads()).find((l) => l.email === 'rising.visitor@example.com')!;
+    expect(lead).toMatchObject({ quarantined: true });
+    expect(lead.quarantineReasons).toContain('no_proof_of_work');
+    const frame = host.widget();
+    // The visitor is told it was received, as after any lead.
+    await expect.poll(() => frame.locator('section.lead.done h2').textContent(), WAIT).toBe('Thank you');
+    await host.page
+      .locator('iframe')
+      .first()
+      .screenshot({ path: `${SHOTS}visitor-rising-flood-1280.png` });
+    expect(host.pageErrors).toEqual([]);
+    await host.close();
+  }, 300_000);
+
   it('prints the attacker’s cost per lead past the first few against the visitor’s', () => {
     const pastFew = cost.slice(10);
     const attackerMs = pastFew.reduce((s, c) => s + c.ms, 0) / pastFew.length;
