@@ -4,6 +4,34 @@
 const TESTS = '\\.(test|spec)\\.tsx?$|^server/test-support/';
 const BROWSER = '^(widget|loader|portal|sdk)/';
 
+// The domain's subjects, lowest first: a subject imports only subjects before it (docs/development.md,
+// "The domain's subjects"). A subject that needs one after it takes it as a dependency handed in by
+// server/main/services.ts (the portal's grant ending, for example) or the shared piece moves down.
+const SUBJECTS = [
+  'caches', // lookup caches in front of the database: build on nothing else of the domain
+  'backup', // database backups and restores: build on the engine only
+  'credentials', // key formats, hashing, token signing, scopes, PKCE
+  'accounts', // firms, their people, sign-in, settings, consent texts
+  'licensing', // licenses, keys, plans, domains, status, seats
+  'activation', // site activations, token refresh, embed sessions, Connect codes
+  'billing', // Stripe checkout, portal and subscription sync
+  'outbox', // events and alert mails queued in the caller's transaction, digests
+  'leads', // intake, spam rules, queries, figures, privacy erasure
+  'results', // calculations and PDF reports
+  'delivery', // webhook and mail workers, endpoints, retention
+  'oauth', // OAuth clients, grants and MCP consent
+  'access', // authenticating a request: every credential kind, over licensing and OAuth
+  'portal', // the portal's firm views, built over all of the above
+  'demo', // the demo firm's seed
+];
+const subjectOrder = SUBJECTS.slice(0, -1).map((subject, i) => ({
+  name: 'subject-order',
+  comment: `${subject} sits below ${SUBJECTS.slice(i + 1).join(', ')}: it never imports them.`,
+  severity: 'error',
+  from: { path: `^server/domain/${subject}/`, pathNot: TESTS },
+  to: { path: `^server/domain/(${SUBJECTS.slice(i + 1).join('|')})/` },
+}));
+
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
   forbidden: [
@@ -122,6 +150,15 @@ module.exports = {
       // server is running; admin-direct imports the transport's request type and helper back.
       to: { circular: true, viaOnly: { dependencyTypesNot: ['type-only', 'dynamic-import'] } },
     },
+    {
+      name: 'subject-placed',
+      comment:
+        'Every folder of server/domain/ is a subject with a place in SUBJECTS (above): a new one is placed before it is used.',
+      severity: 'error',
+      from: { path: '^server/domain/[^/]+/', pathNot: [TESTS, `^server/domain/(${SUBJECTS.join('|')})/`] },
+      to: {},
+    },
+    ...subjectOrder,
   ],
   options: {
     includeOnly: '^(server|calculators|protocol|widget|loader|portal|sdk)/|(^|/)node_modules/drizzle-orm/',

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { createAccount } from '../server/domain/accounts/accounts.ts';
 import { createEndpoint } from '../server/domain/delivery/endpoints.ts';
-import { enqueueEvent } from '../server/domain/delivery/outbox.ts';
 import { runDeliveryOnce } from '../server/domain/delivery/worker.ts';
+import { enqueueEvent } from '../server/domain/outbox/outbox.ts';
 import { loadConfig } from '../server/infra/env.ts';
 import { silentLogger } from '../server/infra/logger.ts';
 import { createFixedClock } from '../server/lib/clock.ts';

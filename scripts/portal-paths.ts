@@ -8,8 +8,8 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { OpenAPIHono } from '@hono/zod-openapi';
-import type { PortalDeps } from '../server/domain/accounts/portal-deps.ts';
 import type { OAuthDeps } from '../server/domain/oauth/mcp-resource.ts';
+import type { PortalAppDeps } from '../server/domain/portal/deps.ts';
 import type { SignInLimiter } from '../server/http/rate-limit/sign-in-limiter.ts';
 import * as A from '../server/routes/portal/answers.ts';
 import { createPortalRoutes } from '../server/routes/portal/index.ts';
@@ -48,7 +48,7 @@ function answerOf(responses: NonNullable<RouteDefinition['route']>['responses'],
 export function portalPaths(): string {
   // The routes are only declared here, never called: their dependencies are not touched.
   const routers = createPortalRoutes(
-    {} as PortalDeps,
+    {} as PortalAppDeps,
     {} as SignInLimiter,
     { hops: 0 },
     {} as OAuthDeps,

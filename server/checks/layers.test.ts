@@ -41,6 +41,9 @@ describe('layering (dependency-cruiser)', () => {
       'domain-not-to-drizzle: server/domain/inline-query.ts → node_modules/drizzle-orm',
       'no-server-cycles: server/domain/ping.ts → server/domain/pong.ts → server/domain/ping.ts',
       'routes-not-to-db: server/routes/leads.ts → server/db/leads-repo.ts',
+      'subject-order: server/domain/caches/warm-leads.ts → server/domain/leads/recent.ts',
+      'subject-order: server/domain/outbox/queue.ts → server/domain/portal/view.ts',
+      'subject-placed: server/domain/gossip/rumour.ts → server/domain/caches/warm-leads.ts',
     ]);
   });
 });

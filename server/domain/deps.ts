@@ -25,3 +25,12 @@ export interface LicensingDeps {
   /** The MCP resource URLs (`/v1/mcp`, `/mcp`) an `mcp+jwt` must name as its audience. */
   mcpResources?: readonly string[];
 }
+
+/**
+ * Who acts (`admin`, `stripe`, `user:<address>`) and, for a firm's own portal, the account the
+ * caller may see: ids of other accounts are then answered like unknown ids.
+ */
+export interface ActingAs {
+  actor: string;
+  accountId?: string;
+}

@@ -66,3 +66,6 @@ export class AppError extends Error {
 }
 
 export const isAppError = (value: unknown): value is AppError => value instanceof AppError;
+
+/** An id the caller may not see, or that does not exist: one answer for both (`No license lic_…`). */
+export const notFound = (what: string, id: string) => new AppError('NOT_FOUND', `No ${what} ${id}.`);

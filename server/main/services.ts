@@ -2,7 +2,6 @@ import { randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { Database } from '../db/engine/database.ts';
-import type { PortalDeps } from '../domain/accounts/portal-deps.ts';
 import { sendSignInMails } from '../domain/accounts/sign-in-mails.ts';
 import type { BillingDeps } from '../domain/billing/billing-portal.ts';
 import { createStripeClient } from '../domain/billing/stripe-client.ts';
@@ -10,12 +9,14 @@ import { cacheModeOf, createLookupCaches, type LookupCaches } from '../domain/ca
 import { createSigningKeyRing, ensureActiveSigningKey } from '../domain/credentials/signing-key-ring.ts';
 import { createTokenService, type KeyRing } from '../domain/credentials/tokens.ts';
 import { createDeliveryDeps, type DeliveryDeps } from '../domain/delivery/deps.ts';
-import { outboxDepth } from '../domain/delivery/outbox.ts';
 import { systemResolver } from '../domain/delivery/ssrf-guard.ts';
 import type { LicensingDeps } from '../domain/deps.ts';
 import { cursorKeyFrom } from '../domain/leads/cursor.ts';
 import { createLicenseCeilings } from '../domain/licensing/ceilings.ts';
+import { endGrants } from '../domain/oauth/grants.ts';
 import { type McpOAuthConfig, mcpOAuthConfigOf, type OAuthDeps } from '../domain/oauth/mcp-resource.ts';
+import { outboxDepth } from '../domain/outbox/outbox.ts';
+import type { PortalAppDeps } from '../domain/portal/deps.ts';
 import { credentialRateKey } from '../http/auth/auth.ts';
 import { createMetrics, type Metrics } from '../http/metrics/metrics.ts';
 import { createCounters } from '../http/rate-limit/counters.ts';
@@ -53,7 +54,7 @@ export interface Services {
   keys: KeyRing & { refresh(): void };
   licensing: LicensingDeps;
   billing: BillingDeps;
-  portal: PortalDeps;
+  portal: PortalAppDeps;
   metrics: Metrics;
   /** Lead queries (MCP tools, REST lead list): database, clock and the cursor-signing key. */
   queries: McpDeps;
@@ -138,7 +139,7 @@ export async function createServices(opts: {
   );
   const queries: McpDeps = { db, clock, cursorKey: cursorKeyFrom(pepper), logger: opts.logger };
   const delivery = { ...createDeliveryDeps({ db, clock, secretKey, logger: opts.logger, config }), caches };
-  const portal: PortalDeps = {
+  const portal: PortalAppDeps = {
     ...licensing,
     mailer: createMailer({ smtpUrl: config.SMTP_URL, outboxDir: outboxDirOf(config.DATA_DIR) }),
     mailFrom: config.MAIL_FROM,
@@ -149,6 +150,7 @@ export async function createServices(opts: {
     logger: opts.logger,
     delivery,
     billing,
+    endApproverGrants: (where, reason, actor) => endGrants(licensing, where, reason, actor),
   };
   delivery.sendPortalMails = () => sendSignInMails(portal);
   const oauth = createOAuthDeps(licensing, mcpOAuth, config, opts.logger, opts.redis);

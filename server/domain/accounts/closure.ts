@@ -1,4 +1,4 @@
-import { withTransaction } from '../../db/engine/database.ts';
+import { type Db, withTransaction } from '../../db/engine/database.ts';
 import {
   closuresDue,
   deleteAccountRows,
@@ -8,12 +8,18 @@ import {
 } from '../../db/repos/account-closure-repo.ts';
 import { findAccountById } from '../../db/repos/accounts-repo.ts';
 import { recordAudit } from '../../db/repos/audit-repo.ts';
+import type { Clock } from '../../lib/clock.ts';
 import { AppError } from '../../lib/errors.ts';
-import { invalidateCaches } from '../caches/lookup-caches.ts';
-import type { DeliveryDeps } from '../delivery/deps.ts';
-import { removeMailFiles } from '../delivery/mail-files.ts';
+import { removeMailFiles } from '../../mail/mail-files.ts';
+import { invalidateCaches, type LookupCaches } from '../caches/lookup-caches.ts';
 
-type Deps = Pick<DeliveryDeps, 'db' | 'clock' | 'accountCloseGraceDays' | 'caches'>;
+/** The database, the clock, the grace period before a closed firm's data goes, and the caches to drop. */
+interface Deps {
+  db: Db;
+  clock: Clock;
+  accountCloseGraceDays: number;
+  caches?: LookupCaches;
+}
 
 /**
  * `account close`: everything stops now — licenses and API keys are revoked (widgets and tokens

@@ -20,7 +20,6 @@ import {
 } from '../../db/repos/users-repo.ts';
 import { AppError } from '../../lib/errors.ts';
 import { oneLine } from '../../mail/one-line.ts';
-import { endGrants } from '../oauth/grants.ts';
 import { createInvitation } from './invitations.ts';
 import { mintLink, sendLink } from './magic-links.ts';
 import { actorOf, normalizeEmail, type PortalDeps, type PortalPrincipal } from './portal-deps.ts';
@@ -154,8 +153,7 @@ export async function changeMemberRole(
   if (from === role) return;
   // A grant lives only while its approver may approve (issue 27): a demotion to viewer ends theirs.
   if (role === 'viewer')
-    await endGrants(
-      deps,
+    await deps.endApproverGrants(
       { accountId: actor.accountId, approverUserId: userId },
       'approver_demoted',
       actorOf(actor),
@@ -188,8 +186,7 @@ export async function removeMember(deps: PortalDeps, actor: PortalPrincipal, use
     await closeOpenInvitations(tx, actor.accountId, { email: user?.email, invitedBy: userId }, now);
     return target;
   });
-  await endGrants(
-    deps,
+  await deps.endApproverGrants(
     { accountId: actor.accountId, approverUserId: userId },
     'approver_removed',
     actorOf(actor),

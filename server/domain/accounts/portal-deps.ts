@@ -1,17 +1,16 @@
 import type { Logger } from 'pino';
 import type { Mailer } from '../../mail/mailer.ts';
-import type { BillingDeps } from '../billing/billing-portal.ts';
-import type { DeliveryDeps } from '../delivery/deps.ts';
 import type { LicensingDeps } from '../deps.ts';
-import type { QueryDeps } from '../leads/lead-query.ts';
 
-/** What the portal's domain functions need beyond licensing: mail, its own public URL, a logger. */
+/**
+ * What the portal's account functions (sign-in, members, invitations, settings) need beyond
+ * licensing: mail, the public URLs, a logger. The pages' extra needs (leads, webhooks, billing) are
+ * `PortalAppDeps` in domain/portal/, a subject above this one.
+ */
 export interface PortalDeps extends LicensingDeps {
   mailer: Mailer;
   /** `MAIL_FROM`: the sender of sign-in and invite mails. */
   mailFrom: string;
-  /** The shared lead query module (signed cursors), as the REST list and MCP use it. */
-  queries: QueryDeps;
   /** `PUBLIC_PORTAL_URL`: the origin the portal is served from (also WebAuthn's origin). */
   portalUrl: string;
   /** The API's embed host, for snippets and the live preview. */
@@ -19,10 +18,16 @@ export interface PortalDeps extends LicensingDeps {
   /** `PUBLIC_API_URL`, for the MCP and REST snippets. */
   apiUrl: string;
   logger: Logger;
-  /** Webhook endpoints and deliveries (Settings → Webhooks), the same deps the admin routes use. */
-  delivery: DeliveryDeps;
-  /** Billing portal and Stripe Checkout (Licenses page), the same deps the REST billing routes use. */
-  billing: BillingDeps;
+  /**
+   * Ends the MCP grants a person approved in a firm, when they are removed or made a viewer (a grant
+   * lives only while its approver may approve). OAuth's `endGrants`, handed in by the composition:
+   * OAuth builds on accounts, not the reverse.
+   */
+  endApproverGrants: (
+    where: { accountId: string; approverUserId: string },
+    reason: string,
+    actor: string,
+  ) => Promise<unknown>;
 }
 
 /** The signed-in person acting in one firm: every portal query is scoped by `accountId`. */

@@ -9,9 +9,10 @@ import {
 } from '../../db/repos/accounts-repo.ts';
 import { recordAudit } from '../../db/repos/audit-repo.ts';
 import { listLicensesByAccount } from '../../db/repos/licenses-repo.ts';
+import { diff } from '../../lib/audit-diff.ts';
+import { notFound } from '../../lib/errors.ts';
 import { invalidateCaches } from '../caches/lookup-caches.ts';
-import type { LicensingDeps } from '../deps.ts';
-import { type ActingAs, diff, notFound } from '../licensing/lifecycle.ts';
+import type { ActingAs, LicensingDeps } from '../deps.ts';
 import {
   countConsentVersions,
   findCurrentConsent,

@@ -16,9 +16,9 @@ import {
   updateLicense,
 } from '../../db/repos/licenses-repo.ts';
 import { claimStripeEvent, findStripeEvent } from '../../db/repos/stripe-events-repo.ts';
+import { diff } from '../../lib/audit-diff.ts';
 import { AppError } from '../../lib/errors.ts';
 import { invalidateCaches } from '../caches/lookup-caches.ts';
-import { diff } from '../licensing/lifecycle.ts';
 import type { BillingDeps } from './billing-portal.ts';
 import { subscriptionBilling } from './subscription-billing.ts';
 

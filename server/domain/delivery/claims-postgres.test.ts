@@ -5,9 +5,9 @@ import { createPostgresTestDatabase } from '../../test-support/db.ts';
 import { needs } from '../../test-support/needs.ts';
 import { createTestContext, type TestContext } from '../../test-support/services.ts';
 import { startReceiver } from '../../test-support/webhook-receiver.ts';
+import { enqueueEvent } from '../outbox/outbox.ts';
 import type { DeliveryDeps } from './deps.ts';
 import { createEndpoint } from './endpoints.ts';
-import { enqueueEvent } from './outbox.ts';
 import { claimDeliveries, MAX_IN_FLIGHT_PER_ENDPOINT } from './webhook-worker.ts';
 import { runDeliveryOnce } from './worker.ts';
 

@@ -2,9 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Clock } from '../../lib/clock.ts';
 import { createPostgresTestDatabase } from '../../test-support/db.ts';
 import { createTestContext, type TestContext } from '../../test-support/services.ts';
+import { enqueueEvent } from '../outbox/outbox.ts';
 import type { DeliveryDeps } from './deps.ts';
 import { createEndpoint } from './endpoints.ts';
-import { enqueueEvent } from './outbox.ts';
 import { claimDeliveries } from './webhook-worker.ts';
 
 /** A running instance's clock, `skewMs` off the true time (and the database's). */

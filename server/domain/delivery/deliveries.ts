@@ -10,10 +10,10 @@ import {
   latestDeliveriesOf,
 } from '../../db/repos/webhook-deliveries-repo.ts';
 import { AppError } from '../../lib/errors.ts';
-import type { ActingAs } from '../licensing/lifecycle.ts';
+import type { ActingAs } from '../deps.ts';
+import type { WebhookBody } from '../outbox/event-types.ts';
 import type { DeliveryDeps } from './deps.ts';
 import { OPERATOR, requireEndpoint } from './endpoints.ts';
-import type { WebhookBody } from './event-types.ts';
 
 type Deps = Pick<DeliveryDeps, 'db' | 'clock'>;
 

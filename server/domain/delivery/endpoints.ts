@@ -17,11 +17,11 @@ import {
 import { AppError } from '../../lib/errors.ts';
 import { decrypt, encrypt } from '../../secrets/encryption.ts';
 import { invalidateCaches } from '../caches/lookup-caches.ts';
+import type { ActingAs } from '../deps.ts';
 import { isDevHost } from '../licensing/domains.ts';
-import type { ActingAs } from '../licensing/lifecycle.ts';
 import { DEFAULT_PLANS, DEFAULT_WEBHOOK_ENDPOINTS, findPlan, type PlanTable } from '../licensing/plans.ts';
+import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from '../outbox/event-types.ts';
 import type { DeliveryDeps } from './deps.ts';
-import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from './event-types.ts';
 import { generateWebhookSecret } from './signing.ts';
 import { hostOf, isBlockedAddress } from './ssrf-guard.ts';
 

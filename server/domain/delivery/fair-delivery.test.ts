@@ -7,9 +7,9 @@ import { createTestContext, type TestContext } from '../../test-support/services
 import { startSilentServer } from '../../test-support/silent-server.ts';
 import { startSmtpCapture } from '../../test-support/smtp-capture.ts';
 import { startReceiver } from '../../test-support/webhook-receiver.ts';
+import { enqueueEvent } from '../outbox/outbox.ts';
 import type { DeliveryDeps } from './deps.ts';
 import { createEndpoint } from './endpoints.ts';
-import { enqueueEvent } from './outbox.ts';
 import { type DeliveryWorker, startDeliveryWorker } from './worker.ts';
 
 // A receiver that never answers holds its attempt for the whole timeout: long enough here that a

@@ -6,9 +6,9 @@ import {
   deleteOldAuthCodes,
   deleteOldResults,
 } from '../../db/repos/retention-repo.ts';
+import { removeMailFiles } from '../../mail/mail-files.ts';
 import { purgeClosedAccounts } from '../accounts/closure.ts';
 import type { DeliveryDeps } from './deps.ts';
-import { removeMailFiles } from './mail-files.ts';
 
 const DAY_MS = 86_400_000;
 /** Delivery logs (events, deliveries, attempts, sent alert mails) are kept this long. */

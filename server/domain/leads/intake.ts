@@ -24,10 +24,10 @@ import { type ConsentVersion, ensureCurrentConsent } from '../accounts/consent.t
 import { pageOnOrigin } from '../activation/page-on-origin.ts';
 import { cachedAccount, cachedConsentVersion } from '../caches/cached-lookups.ts';
 import type { Principal } from '../credentials/principal.ts';
-import { joinAlertDigest, noteQuarantined } from '../delivery/digests.ts';
-import { enqueueLeadEvent } from '../delivery/outbox.ts';
 import type { LicensingDeps } from '../deps.ts';
 import { alert, planOf } from '../licensing/ceilings.ts';
+import { joinAlertDigest, noteQuarantined } from '../outbox/digests.ts';
+import { enqueueLeadEvent } from '../outbox/outbox.ts';
 import { spendLeadChallenge } from './lead-challenge.ts';
 import { leadConsent } from './lead-consent.ts';
 import { leadResult, type ResultSource } from './lead-result.ts';

@@ -11,10 +11,10 @@ import {
   subjectRecords,
 } from '../../db/repos/privacy-repo.ts';
 import { AppError } from '../../lib/errors.ts';
-import type { DeliveryDeps } from '../delivery/deps.ts';
-import { readMailFile, removeMailFiles } from '../delivery/mail-files.ts';
+import { readMailFile, removeMailFiles } from '../../mail/mail-files.ts';
+import type { LicensingDeps } from '../deps.ts';
 
-type Deps = Pick<DeliveryDeps, 'db' | 'clock'>;
+type Deps = Pick<LicensingDeps, 'db' | 'clock'>;
 
 /**
  * Erases a lead and every copy of it: its linked result (unless another lead shares it), the

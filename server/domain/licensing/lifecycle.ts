@@ -17,9 +17,10 @@ import {
   updateLicense as updateLicenseRow,
 } from '../../db/repos/licenses-repo.ts';
 import { revokeActivationTokens } from '../../db/repos/refresh-tokens-repo.ts';
-import { AppError } from '../../lib/errors.ts';
+import { diff } from '../../lib/audit-diff.ts';
+import { AppError, notFound } from '../../lib/errors.ts';
 import { invalidateCaches } from '../caches/lookup-caches.ts';
-import type { LicensingDeps } from '../deps.ts';
+import type { ActingAs, LicensingDeps } from '../deps.ts';
 import { isDevHost, isDomainAllowed } from './domains.ts';
 import { type LicenseUpdate, normalizeDomainEntry, requirePlan } from './input.ts';
 import { licenseKeysView } from './keys.ts';
@@ -30,17 +31,6 @@ import { isIdleActivation } from './seat-idleness.ts';
 export interface LifecycleDeps extends LicensingDeps {
   plans: PlanTable;
 }
-
-/**
- * Who acts (`admin`, `stripe`, later `user:<id>`) and, for a firm's own portal, the account the
- * caller may see: ids of other accounts are then answered like unknown ids.
- */
-export interface ActingAs {
-  actor: string;
-  accountId?: string;
-}
-
-export const notFound = (what: string, id: string) => new AppError('NOT_FOUND', `No ${what} ${id}.`);
 
 /** Live production activations that hold a seat (idle ones hold none; see site-activation.ts). */
 const seatHolders = (rows: ActivationRow[], now: Date) =>
@@ -168,15 +158,6 @@ function seatsInUse(seats: number, live: ActivationRow[]): AppError {
 }
 
 /** Before and after of the changed fields, dates as ISO strings, for the audit trail. */
-export function diff(before: Record<string, unknown>, changes: Record<string, unknown>) {
-  const show = (v: unknown) => (v instanceof Date ? v.toISOString() : (v ?? null));
-  const keys = Object.keys(changes);
-  return {
-    before: Object.fromEntries(keys.map((k) => [k, show(before[k])])),
-    after: Object.fromEntries(keys.map((k) => [k, show(changes[k])])),
-  };
-}
-
 async function endActivation(tx: Db, activationId: string, at: Date): Promise<void> {
   await revokeActivationTokens(tx, activationId, at);
   await releaseActivation(tx, activationId, at);

@@ -2,10 +2,11 @@ import type { QuarantineFilter } from '../../db/repos/lead-search-repo.ts';
 import { countTestLeads, findLead, type LeadStatus } from '../../db/repos/leads-repo.ts';
 import { findResult } from '../../db/repos/results-repo.ts';
 import { AppError } from '../../lib/errors.ts';
-import type { PortalDeps, PortalPrincipal } from '../accounts/portal-deps.ts';
+import type { PortalPrincipal } from '../accounts/portal-deps.ts';
 import { type LeadView, nextStatuses, toLeadView } from '../leads/intake.ts';
 import { findLeads, nextCursorOf } from '../leads/lead-query.ts';
 import { resultFigures } from '../leads/result-figures.ts';
+import type { PortalAppDeps } from './deps.ts';
 
 /** The Leads page's filters, as the URL and the CSV export carry them. */
 export interface FirmLeadFilter {
@@ -34,7 +35,7 @@ const dayAfter = (day: string) => {
  * "quarantined" mean everywhere).
  */
 export async function pageOfFirmLeads(
-  deps: PortalDeps,
+  deps: PortalAppDeps,
   accountId: string,
   opts: FirmLeadFilter & { limit: number; cursor?: string },
 ): Promise<{ data: LeadView[]; nextCursor: string | null; total: number; totalCapped: boolean }> {
@@ -65,14 +66,14 @@ export async function pageOfFirmLeads(
  * out: the REST list's `hiddenTest`, the same count under the same status filter, so the portal
  * can say "12 test leads from development hosts are hidden" instead of looking empty.
  */
-export const hiddenTestLeads = (deps: PortalDeps, accountId: string, filter: FirmLeadFilter) =>
+export const hiddenTestLeads = (deps: PortalAppDeps, accountId: string, filter: FirmLeadFilter) =>
   filter.includeTest ? Promise.resolve(0) : countTestLeads(deps.db, accountId, filter.status);
 
 /**
  * One lead of the firm (test and quarantined ones too) with the statuses it may move to and its
  * linked result in words: what the alert e-mail's link opens. Another firm's id is NOT_FOUND.
  */
-export async function firmLeadDetail(deps: PortalDeps, principal: PortalPrincipal, leadId: string) {
+export async function firmLeadDetail(deps: PortalAppDeps, principal: PortalPrincipal, leadId: string) {
   const row = await findLead(deps.db, principal.accountId, leadId);
   if (!row) throw new AppError('NOT_FOUND', 'No such lead.');
   const result = row.resultId ? await findResult(deps.db, principal.accountId, row.resultId) : undefined;

@@ -1,12 +1,13 @@
 import { listConsentVersions } from '../accounts/consent.ts';
-import type { PortalDeps, PortalPrincipal } from '../accounts/portal-deps.ts';
+import type { PortalPrincipal } from '../accounts/portal-deps.ts';
 import { showAccount } from '../accounts/settings.ts';
+import type { PortalAppDeps } from './deps.ts';
 
 /**
  * Settings → Firm: display name, lead-alert addresses, brand accent and the consent text in force,
  * with every earlier consent version (leads keep pointing at the words their visitor saw).
  */
-export async function firmSettings(deps: PortalDeps, principal: PortalPrincipal) {
+export async function firmSettings(deps: PortalAppDeps, principal: PortalPrincipal) {
   const { account } = await showAccount(deps, principal.accountId, principal);
   const versions = await listConsentVersions(deps.db, principal.accountId);
   return {

@@ -8,12 +8,13 @@ import { listLicensesByAccount } from '../../db/repos/licenses-repo.ts';
 import { countLeadsBetween } from '../../db/repos/portal-stats-repo.ts';
 import { listMembers } from '../../db/repos/users-repo.ts';
 import { AppError } from '../../lib/errors.ts';
-import type { PortalDeps, PortalPrincipal } from '../accounts/portal-deps.ts';
+import type { PortalPrincipal } from '../accounts/portal-deps.ts';
 import { parseScopes } from '../credentials/scopes.ts';
 import { licenseKeysView } from '../licensing/keys.ts';
 import { idleCutoff } from '../licensing/seat-idleness.ts';
 import { licenseOutlook } from '../licensing/status.ts';
 import { ACTIVITY_KINDS, type ActivityKind } from './activity-kinds.ts';
+import type { PortalAppDeps } from './deps.ts';
 import { hiddenTestLeads, pageOfFirmLeads } from './firm-leads.ts';
 
 const iso = (d: Date | null | undefined) => d?.toISOString() ?? null;
@@ -26,7 +27,7 @@ export function domainView(entry: string) {
   return { ascii: entry, unicode: wildcard ? `*.${unicode}` : unicode };
 }
 
-async function licenseView(deps: PortalDeps, license: LicenseRow, withActivations: boolean) {
+async function licenseView(deps: PortalAppDeps, license: LicenseRow, withActivations: boolean) {
   const now = deps.clock.now();
   const seatsUsed = await countLiveProdActivations(deps.db, license.id, idleCutoff(now));
   const outlook = licenseOutlook(license, seatsUsed, now);
@@ -68,12 +69,12 @@ async function licenseView(deps: PortalDeps, license: LicenseRow, withActivation
   };
 }
 
-export async function listFirmLicenses(deps: PortalDeps, principal: PortalPrincipal) {
+export async function listFirmLicenses(deps: PortalAppDeps, principal: PortalPrincipal) {
   const rows = await listLicensesByAccount(deps.db, principal.accountId);
   return Promise.all(rows.map((l) => licenseView(deps, l, true)));
 }
 
-export async function firmLicense(deps: PortalDeps, principal: PortalPrincipal, id: string) {
+export async function firmLicense(deps: PortalAppDeps, principal: PortalPrincipal, id: string) {
   const row = (await listLicensesByAccount(deps.db, principal.accountId)).find((l) => l.id === id);
   if (!row) throw new AppError('NOT_FOUND', 'No such license.');
   return licenseView(deps, row, true);
@@ -84,7 +85,7 @@ function monthStart(now: Date, offset: number): Date {
 }
 
 /** The Overview page: licenses, this month's leads against last month's, the latest leads. */
-export async function firmOverview(deps: PortalDeps, principal: PortalPrincipal) {
+export async function firmOverview(deps: PortalAppDeps, principal: PortalPrincipal) {
   const now = deps.clock.now();
   const thisMonth = monthStart(now, 0);
   const [account, licenses, leadsThisMonth, leadsLastMonth, latest, hiddenTest] = await Promise.all([
@@ -104,12 +105,12 @@ export async function firmOverview(deps: PortalDeps, principal: PortalPrincipal)
 }
 
 /** What the Licenses page offers for billing: Checkout needs Stripe; the plans a firm can buy. */
-export const billingOptions = (deps: PortalDeps) => ({
+export const billingOptions = (deps: PortalAppDeps) => ({
   checkout: Boolean(deps.billing.stripe),
   plans: Object.keys(deps.billing.plans).filter((name) => name !== 'trial'),
 });
 
-export async function listFirmApiKeys(deps: PortalDeps, principal: PortalPrincipal) {
+export async function listFirmApiKeys(deps: PortalAppDeps, principal: PortalPrincipal) {
   const [keys, members] = await Promise.all([
     listApiKeysByAccount(deps.db, principal.accountId),
     listMembers(deps.db, principal.accountId),
@@ -133,7 +134,7 @@ export async function listFirmApiKeys(deps: PortalDeps, principal: PortalPrincip
 
 /** The audit trail of the firm, newest first, optionally one kind of entry (see ACTIVITY_KINDS). */
 export async function firmActivity(
-  deps: PortalDeps,
+  deps: PortalAppDeps,
   principal: PortalPrincipal,
   opts: { limit: number; cursor?: string; kind?: ActivityKind },
 ) {

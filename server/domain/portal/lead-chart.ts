@@ -1,5 +1,6 @@
 import { liveLeadsByDay } from '../../db/repos/lead-search-repo.ts';
-import type { PortalDeps, PortalPrincipal } from '../accounts/portal-deps.ts';
+import type { PortalPrincipal } from '../accounts/portal-deps.ts';
+import type { PortalAppDeps } from './deps.ts';
 
 const DAY_MS = 86_400_000;
 /** The chart covers this many days, today included. */
@@ -29,7 +30,7 @@ interface LeadWeek {
  * row per day and calculator, however many leads there are). Test-mode and quarantined leads are
  * not counted: they are not part of the firm's pipeline. The first and last weeks may be partial.
  */
-export async function leadsPerWeek(deps: PortalDeps, principal: PortalPrincipal) {
+export async function leadsPerWeek(deps: PortalAppDeps, principal: PortalPrincipal) {
   const today = dayOf(deps.clock.now());
   const first = dayOf(new Date(new Date(`${today}T00:00:00Z`).getTime() - (CHART_DAYS - 1) * DAY_MS));
   const rows = await liveLeadsByDay(deps.db, principal.accountId, first);

@@ -1,7 +1,8 @@
 import { recordAudit } from '../../db/repos/audit-repo.ts';
-import { actorOf, type PortalDeps, type PortalPrincipal } from '../accounts/portal-deps.ts';
+import { actorOf, type PortalPrincipal } from '../accounts/portal-deps.ts';
 import type { LeadView } from '../leads/intake.ts';
 import { LEAD_FIGURES, leadFigure } from '../leads/lead-result.ts';
+import type { PortalAppDeps } from './deps.ts';
 import { type FirmLeadFilter, pageOfFirmLeads } from './firm-leads.ts';
 
 const COLUMNS: [string, (l: LeadView) => string | null][] = [
@@ -68,7 +69,7 @@ const PAGE = 500;
  * people's personal data.
  */
 export async function leadsCsvStream(
-  deps: PortalDeps,
+  deps: PortalAppDeps,
   principal: PortalPrincipal,
   filter: FirmLeadFilter,
 ): Promise<ReadableStream<Uint8Array>> {

@@ -5,8 +5,8 @@ import { insertResult, type ResultRow, storeResult } from '../../db/repos/result
 import { AppError } from '../../lib/errors.ts';
 import { pageOnOrigin } from '../activation/page-on-origin.ts';
 import type { Principal } from '../credentials/principal.ts';
-import { enqueueResultEvent, wantsResultEvent } from '../delivery/outbox.ts';
 import type { LicensingDeps } from '../deps.ts';
+import { enqueueResultEvent, wantsResultEvent } from '../outbox/outbox.ts';
 
 export interface EstimateInput {
   calculator: string;

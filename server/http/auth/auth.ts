@@ -1,5 +1,5 @@
 import type { Context, MiddlewareHandler } from 'hono';
-import { authenticate } from '../../domain/credentials/authenticate.ts';
+import { authenticate } from '../../domain/access/authenticate.ts';
 import { type CredentialKind, type Principal, rateKeyOf } from '../../domain/credentials/principal.ts';
 import { invalidToken } from '../../domain/credentials/tokens.ts';
 import type { LicensingDeps } from '../../domain/deps.ts';

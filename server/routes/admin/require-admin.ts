@@ -1,5 +1,5 @@
 import type { MiddlewareHandler } from 'hono';
-import type { ActingAs } from '../../domain/licensing/lifecycle.ts';
+import type { ActingAs } from '../../domain/deps.ts';
 import type { AppEnv } from '../../http/app-env.ts';
 import { bearerOf } from '../../http/auth/auth.ts';
 import { safeEqual } from '../../lib/constant-time.ts';

@@ -11,7 +11,7 @@ import {
   rollEndpointSecret,
   updateEndpoint,
 } from '../../domain/delivery/endpoints.ts';
-import { WEBHOOK_EVENT_TYPES } from '../../domain/delivery/event-types.ts';
+import { WEBHOOK_EVENT_TYPES } from '../../domain/outbox/event-types.ts';
 import { createRouter } from '../../http/openapi-router.ts';
 import { jsonBody, overlapSeconds } from '../schemas.ts';
 import {

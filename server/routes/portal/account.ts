@@ -6,8 +6,8 @@ import {
   passkeyRegistrationOptions,
   removePasskey,
 } from '../../domain/accounts/passkeys.ts';
-import type { PortalDeps } from '../../domain/accounts/portal-deps.ts';
 import { describeSession, endSession, listSessions, switchAccount } from '../../domain/accounts/sessions.ts';
+import type { PortalAppDeps } from '../../domain/portal/deps.ts';
 import type { AppEnv } from '../../http/app-env.ts';
 import { clearSessionCookie, portalOf } from '../../http/auth/portal-session.ts';
 import { jsonBody } from '../schemas.ts';
@@ -112,7 +112,7 @@ const routes = {
 };
 
 /** The signed-in person's own things: session, firms, sessions and passkeys. */
-export function registerPortalAccountRoutes(router: OpenAPIHono<AppEnv>, deps: PortalDeps) {
+export function registerPortalAccountRoutes(router: OpenAPIHono<AppEnv>, deps: PortalAppDeps) {
   router.openapi(routes.session, async (c) => {
     const session = await describeSession(deps, portalOf(c));
     const urls = {

@@ -1,6 +1,6 @@
 import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
-import type { PortalDeps } from '../../domain/accounts/portal-deps.ts';
 import { ACTIVITY_KIND_NAMES } from '../../domain/portal/activity-kinds.ts';
+import type { PortalAppDeps } from '../../domain/portal/deps.ts';
 import { firmActivity } from '../../domain/portal/firm-views.ts';
 import type { AppEnv } from '../../http/app-env.ts';
 import { portalOf } from '../../http/auth/portal-session.ts';
@@ -31,7 +31,7 @@ const routes = {
 };
 
 /** The Activity page: the firm's audit trail, newest first, by kind. */
-export function registerPortalActivityRoutes(router: OpenAPIHono<AppEnv>, deps: PortalDeps) {
+export function registerPortalActivityRoutes(router: OpenAPIHono<AppEnv>, deps: PortalAppDeps) {
   router.openapi(routes.activity, async (c) => {
     const { limit, cursor, kind } = c.req.valid('query');
     return c.json(

@@ -1,7 +1,8 @@
 import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
 import { createApiKey, revokeApiKey } from '../../domain/accounts/api-keys.ts';
-import { actorOf, type PortalDeps } from '../../domain/accounts/portal-deps.ts';
+import { actorOf } from '../../domain/accounts/portal-deps.ts';
 import { API_KEY_SCOPES } from '../../domain/credentials/scopes.ts';
+import type { PortalAppDeps } from '../../domain/portal/deps.ts';
 import { listFirmApiKeys } from '../../domain/portal/firm-views.ts';
 import type { AppEnv } from '../../http/app-env.ts';
 import { portalOf } from '../../http/auth/portal-session.ts';
@@ -49,7 +50,7 @@ const routes = {
 };
 
 /** Settings → API keys: viewers read the list; admins and owners create and revoke. */
-export function registerPortalApiKeyRoutes(router: OpenAPIHono<AppEnv>, deps: PortalDeps) {
+export function registerPortalApiKeyRoutes(router: OpenAPIHono<AppEnv>, deps: PortalAppDeps) {
   router.openapi(routes.apiKeys, async (c) =>
     c.json({ data: await listFirmApiKeys(deps, portalOf(c)) }, 200),
   );

@@ -1,7 +1,7 @@
 import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
-import type { PortalDeps } from '../../domain/accounts/portal-deps.ts';
 import { createBillingPortalUrl } from '../../domain/billing/billing-portal.ts';
 import { createCheckoutUrl } from '../../domain/billing/checkout.ts';
+import type { PortalAppDeps } from '../../domain/portal/deps.ts';
 import { billingOptions } from '../../domain/portal/firm-views.ts';
 import type { AppEnv } from '../../http/app-env.ts';
 import { portalOf } from '../../http/auth/portal-session.ts';
@@ -58,7 +58,7 @@ const routes = {
  * Billing from the Licenses page: the plans on offer and the way to Stripe's billing portal or
  * Checkout, scoped to the session's firm; the return addresses are the portal's own.
  */
-export function registerPortalBillingRoutes(router: OpenAPIHono<AppEnv>, deps: PortalDeps) {
+export function registerPortalBillingRoutes(router: OpenAPIHono<AppEnv>, deps: PortalAppDeps) {
   const back = (query = '') => `${deps.portalUrl}/portal/licenses${query}`;
   router.openapi(routes.billingOptions, (c) => c.json(billingOptions(deps), 200));
   router.openapi(routes.billingPortal, async (c) => {

@@ -1,6 +1,7 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
-import { actingAs, type PortalDeps } from '../../domain/accounts/portal-deps.ts';
+import { actingAs } from '../../domain/accounts/portal-deps.ts';
 import { AccountUpdateSchema, updateAccount } from '../../domain/accounts/settings.ts';
+import type { PortalAppDeps } from '../../domain/portal/deps.ts';
 import { firmSettings } from '../../domain/portal/firm-settings.ts';
 import type { AppEnv } from '../../http/app-env.ts';
 import { portalOf } from '../../http/auth/portal-session.ts';
@@ -37,7 +38,7 @@ const routes = {
  * Settings → Firm: the account-settings functions the operator's admin routes call, scoped to
  * the session's firm and audited as the user. Viewers read; admins and owners change.
  */
-export function registerPortalFirmSettingsRoutes(router: OpenAPIHono<AppEnv>, deps: PortalDeps) {
+export function registerPortalFirmSettingsRoutes(router: OpenAPIHono<AppEnv>, deps: PortalAppDeps) {
   router.openapi(routes.firm, async (c) => c.json(await firmSettings(deps, portalOf(c)), 200));
   router.openapi(routes.updateFirm, async (c) => {
     const p = portalOf(c);

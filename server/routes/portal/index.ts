@@ -1,5 +1,5 @@
-import type { PortalDeps } from '../../domain/accounts/portal-deps.ts';
 import type { OAuthDeps } from '../../domain/oauth/mcp-resource.ts';
+import type { PortalAppDeps } from '../../domain/portal/deps.ts';
 import { requirePortalSession } from '../../http/auth/portal-session.ts';
 import { createRouter } from '../../http/openapi-router.ts';
 import type { SignInLimiter } from '../../http/rate-limit/sign-in-limiter.ts';
@@ -24,7 +24,7 @@ import { registerPortalWebhookRoutes } from './webhooks.ts';
  * needs the session cookie, and writes need the CSRF token (see `requirePortalSession`).
  */
 export function createPortalRoutes(
-  deps: PortalDeps,
+  deps: PortalAppDeps,
   limiter: SignInLimiter,
   trustProxy: TrustProxy,
   oauth: OAuthDeps,

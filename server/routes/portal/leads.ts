@@ -1,8 +1,9 @@
 import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
-import { actorOf, type PortalDeps } from '../../domain/accounts/portal-deps.ts';
+import { actorOf } from '../../domain/accounts/portal-deps.ts';
 import { heldLeads } from '../../domain/leads/held-leads.ts';
 import { changeLeadStatus, releaseQuarantinedLead } from '../../domain/leads/intake.ts';
 import { deleteLead, exportSubjectOfLead } from '../../domain/leads/privacy.ts';
+import type { PortalAppDeps } from '../../domain/portal/deps.ts';
 import {
   type FirmLeadFilter,
   firmLeadDetail,
@@ -163,7 +164,7 @@ const routes = {
  * status, releasing or erasing it and a person's data; scoped by the session's firm. Paths with a
  * fixed last segment (`export.csv`, `chart`, `held`) are registered before `{id}`.
  */
-export function registerPortalLeadRoutes(router: OpenAPIHono<AppEnv>, deps: PortalDeps) {
+export function registerPortalLeadRoutes(router: OpenAPIHono<AppEnv>, deps: PortalAppDeps) {
   router.openapi(routes.leads, async (c) => {
     const { limit, cursor, ...filter } = c.req.valid('query');
     const { accountId } = portalOf(c);

@@ -1,8 +1,9 @@
 import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
-import { actingAs, actorOf, type PortalDeps } from '../../domain/accounts/portal-deps.ts';
+import { actingAs, actorOf } from '../../domain/accounts/portal-deps.ts';
 import { DEFAULT_KEY_OVERLAP_MS, rollLicenseKey } from '../../domain/licensing/keys.ts';
 import { releaseSeat, updateLicense } from '../../domain/licensing/lifecycle.ts';
 import { DEFAULT_PLANS } from '../../domain/licensing/plans.ts';
+import type { PortalAppDeps } from '../../domain/portal/deps.ts';
 import { firmLicense, listFirmLicenses } from '../../domain/portal/firm-views.ts';
 import type { AppEnv } from '../../http/app-env.ts';
 import { portalOf } from '../../http/auth/portal-session.ts';
@@ -92,7 +93,7 @@ const routes = {
  * operator's CLI uses, scoped to the session's firm (another firm's license or activation is
  * NOT_FOUND) and audited as the user.
  */
-export function registerPortalLicenseRoutes(router: OpenAPIHono<AppEnv>, deps: PortalDeps) {
+export function registerPortalLicenseRoutes(router: OpenAPIHono<AppEnv>, deps: PortalAppDeps) {
   const lifecycle = { ...deps, plans: deps.plans ?? DEFAULT_PLANS };
   router.openapi(routes.licenses, async (c) =>
     c.json({ data: await listFirmLicenses(deps, portalOf(c)) }, 200),

@@ -1,7 +1,7 @@
 import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
 import { listInvitations } from '../../domain/accounts/invitations.ts';
 import { changeMemberRole, inviteToFirm, listMembers, removeMember } from '../../domain/accounts/members.ts';
-import type { PortalDeps } from '../../domain/accounts/portal-deps.ts';
+import type { PortalAppDeps } from '../../domain/portal/deps.ts';
 import type { AppEnv } from '../../http/app-env.ts';
 import { portalOf } from '../../http/auth/portal-session.ts';
 import { jsonBody } from '../schemas.ts';
@@ -67,7 +67,7 @@ const routes = {
 };
 
 /** Settings → Members: who is in the firm with which role, invitations, role changes, removal. */
-export function registerPortalMemberRoutes(router: OpenAPIHono<AppEnv>, deps: PortalDeps) {
+export function registerPortalMemberRoutes(router: OpenAPIHono<AppEnv>, deps: PortalAppDeps) {
   router.openapi(routes.members, async (c) => c.json({ data: await listMembers(deps, portalOf(c)) }, 200));
   router.openapi(routes.invite, async (c) => {
     const p = portalOf(c);

@@ -1,5 +1,5 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
-import type { PortalDeps } from '../../domain/accounts/portal-deps.ts';
+import type { PortalAppDeps } from '../../domain/portal/deps.ts';
 import { firmOverview } from '../../domain/portal/firm-views.ts';
 import type { AppEnv } from '../../http/app-env.ts';
 import { portalOf } from '../../http/auth/portal-session.ts';
@@ -21,6 +21,6 @@ const routes = {
 };
 
 /** The Overview page: the firm's figures at a glance, scoped by the session's firm. */
-export function registerPortalOverviewRoutes(router: OpenAPIHono<AppEnv>, deps: PortalDeps) {
+export function registerPortalOverviewRoutes(router: OpenAPIHono<AppEnv>, deps: PortalAppDeps) {
   router.openapi(routes.overview, async (c) => c.json(await firmOverview(deps, portalOf(c)), 200));
 }

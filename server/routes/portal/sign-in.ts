@@ -6,9 +6,10 @@ import {
 } from '../../domain/accounts/invitations.ts';
 import { redeemLink, safeNextPath } from '../../domain/accounts/magic-links.ts';
 import { passkeySignInOptions, verifyPasskeySignIn } from '../../domain/accounts/passkeys.ts';
-import { normalizeEmail, type PortalDeps } from '../../domain/accounts/portal-deps.ts';
+import { normalizeEmail } from '../../domain/accounts/portal-deps.ts';
 import { startSession } from '../../domain/accounts/sessions.ts';
 import { requestSignInLink } from '../../domain/accounts/sign-in-mails.ts';
+import type { PortalAppDeps } from '../../domain/portal/deps.ts';
 import { knownBrowserOf, rememberBrowser } from '../../http/auth/known-browser.ts';
 import { assertSameOrigin, sessionTokenOf, setSessionCookie } from '../../http/auth/portal-session.ts';
 import { createRouter } from '../../http/openapi-router.ts';
@@ -101,7 +102,7 @@ const routes = {
  * Sign-in endpoints (no session yet). Each checks that it is called from the portal's own origin
  * and counts against the sign-in limits per IP (and per e-mail address and IP for links).
  */
-export function createPortalAuthRoutes(deps: PortalDeps, limiter: SignInLimiter, trustProxy: TrustProxy) {
+export function createPortalAuthRoutes(deps: PortalAppDeps, limiter: SignInLimiter, trustProxy: TrustProxy) {
   const router = createRouter();
   const guard = async (c: Parameters<typeof clientIp>[0], email?: string) => {
     assertSameOrigin(c, deps.portalUrl);

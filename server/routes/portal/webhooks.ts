@@ -1,5 +1,5 @@
 import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
-import { actingAs, type PortalDeps } from '../../domain/accounts/portal-deps.ts';
+import { actingAs } from '../../domain/accounts/portal-deps.ts';
 import { listDeliveries, replayDelivery, sendTestEvent } from '../../domain/delivery/deliveries.ts';
 import {
   createEndpoint,
@@ -10,7 +10,8 @@ import {
   rollEndpointSecret,
   updateEndpoint,
 } from '../../domain/delivery/endpoints.ts';
-import { WEBHOOK_EVENT_TYPES } from '../../domain/delivery/event-types.ts';
+import { WEBHOOK_EVENT_TYPES } from '../../domain/outbox/event-types.ts';
+import type { PortalAppDeps } from '../../domain/portal/deps.ts';
 import type { AppEnv } from '../../http/app-env.ts';
 import { portalOf } from '../../http/auth/portal-session.ts';
 import { jsonBody, overlapSeconds } from '../schemas.ts';
@@ -133,7 +134,7 @@ const routes = {
  * session's firm (another firm's endpoint or delivery is NOT_FOUND) and audited as the user.
  * Viewers read; admins and owners change.
  */
-export function registerPortalWebhookRoutes(router: OpenAPIHono<AppEnv>, deps: PortalDeps) {
+export function registerPortalWebhookRoutes(router: OpenAPIHono<AppEnv>, deps: PortalAppDeps) {
   router.openapi(routes.endpoints, async (c) => {
     const { accountId } = portalOf(c);
     const data = await listEndpoints(deps.delivery, accountId, { accountId });

@@ -1,13 +1,13 @@
 import { touchApiKey } from '../../db/repos/api-keys-repo.ts';
 import { cachedActivation, cachedApiKey, cachedFamilyRevoked } from '../caches/cached-lookups.ts';
+import { hmacSecret, isWellFormedApiKey } from '../credentials/formats.ts';
+import type { CredentialKind, Principal } from '../credentials/principal.ts';
+import { parseScopes } from '../credentials/scopes.ts';
+import { invalidToken, TOKEN_KINDS } from '../credentials/tokens.ts';
 import type { LicensingDeps } from '../deps.ts';
 import { isDevHost, isDomainAllowed } from '../licensing/domains.ts';
 import { findUsableLicenseById } from '../licensing/lookup.ts';
 import { cachedGrant, isGrantLive, touchGrantThrottled } from '../oauth/grants.ts';
-import { hmacSecret, isWellFormedApiKey } from './formats.ts';
-import type { CredentialKind, Principal } from './principal.ts';
-import { parseScopes } from './scopes.ts';
-import { invalidToken, TOKEN_KINDS } from './tokens.ts';
 
 /**
  * Verifies a bearer credential and returns its principal. A token's `typ` picks the kind it is

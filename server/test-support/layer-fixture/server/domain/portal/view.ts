@@ -1,0 +1,1 @@
+export type LeadRow = { id: string };
