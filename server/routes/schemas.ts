@@ -1,17 +1,9 @@
 import { z } from '@hono/zod-openapi';
 import { PAGE_MAX_LENGTH, pageOfText } from '../../protocol/page.ts';
 
-/** Shared OpenAPI pieces: the one error shape and the standard error responses. */
-export const ErrorSchema = z
-  .object({
-    error: z.object({
-      code: z.string().openapi({ example: 'INVALID_REQUEST' }),
-      message: z.string(),
-      status: z.number().int(),
-      details: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
-    }),
-  })
-  .openapi('Error');
+import { ErrorSchema } from '../contracts/error.ts';
+
+/** Shared OpenAPI pieces: the standard error responses (the one error shape is contracts/error.ts). */
 
 const errorResponse = (description: string) => ({
   description,

@@ -18,18 +18,15 @@ export const REFRESH_RETRY_WINDOW_MS = 30_000;
  * `site leads:read`: also read the firm's leads (what the WordPress plugin asks for).
  * `site admin`: leads read and write, results and billing.
  */
-export const SCOPES = ['site', 'site leads:read', 'site admin'] as const;
-export type Scope = (typeof SCOPES)[number];
+import type { TokenSet } from '../../contracts/license.ts';
 
-export interface TokenSet {
-  accessJwt: string;
-  refreshToken: string;
-  /** When the access token expires (ISO 8601 UTC). */
-  expiresAt: string;
-  tokenType: 'Bearer';
-  expiresIn: number;
-  scope: Scope;
-}
+export type { TokenSet };
+/** A site token's scope (the public `TokenSet.scope`). */
+export type Scope = TokenSet['scope'];
+/** Every scope, narrowest first (a Connect code grants at most the scope it was made for). */
+export const SCOPES = ['site', 'site leads:read', 'site admin'] as const satisfies readonly Scope[];
+// Compile-time: the list holds every scope the contract names.
+const _everyScope: Scope extends (typeof SCOPES)[number] ? true : never = true;
 
 export interface LicenseForToken extends LicenseDates {
   id: string;

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { runCalculator } from '../../../calculators/index.ts';
 import { withTransaction } from '../../db/engine/database.ts';
 import { newId } from '../../db/engine/ids.ts';
 import { recordAudit } from '../../db/repos/audit-repo.ts';
@@ -16,6 +17,8 @@ import type { DeliveryDeps } from './deps.ts';
 import { OPERATOR, requireEndpoint } from './endpoints.ts';
 
 type Deps = Pick<DeliveryDeps, 'db' | 'clock'>;
+/** The test button also links its sample digest to the portal's leads page. */
+type TestEventDeps = Deps & Pick<DeliveryDeps, 'portalUrl'>;
 
 const attemptView = (a: AttemptRow) => ({
   attempt: a.attempt,
@@ -111,7 +114,7 @@ const SAMPLE_LEAD = {
   email: 'test.lead@example.com',
   phone: '+1 555 010 0000',
   state: 'NY',
-  status: 'new',
+  status: 'new' as const,
   consentText: 'I agree to be contacted.',
   consentVersionId: null,
   // The lead's public shape (docs/leads.md), so a mapping sees every field.
@@ -126,42 +129,77 @@ const SAMPLE_LEAD = {
 };
 
 /**
+ * The test button's event of each type, in the shape its contract declares (contracts/webhook.ts):
+ * the lead above; a calculation the estate-tax calculator really computes for the sample's inputs;
+ * a digest naming the sample lead.
+ */
+function sampleEvent(type: WebhookBody['type'], now: Date, portalUrl: string): WebhookBody {
+  const at = now.toISOString();
+  if (type === 'result.created') {
+    const outcome = runCalculator(SAMPLE_LEAD.calculator, SAMPLE_LEAD.result.inputs, { now });
+    if (!outcome.ok) throw new Error('The sample result’s inputs no longer pass the calculator.');
+    const { result } = outcome;
+    const data = {
+      resultId: SAMPLE_LEAD.result.id,
+      calculator: SAMPLE_LEAD.calculator,
+      state: SAMPLE_LEAD.state,
+      inputs: outcome.inputs,
+      outputs: result.outputs,
+      lineItems: result.lineItems,
+      notes: result.notes,
+      ruleSet: { ...result.ruleSet },
+      disclaimer: result.disclaimer,
+      createdAt: at,
+      test: true as const,
+    };
+    return { type, timestamp: at, data };
+  }
+  if (type === 'leads.digest') {
+    const from = new Date(now.getTime() - 3_600_000).toISOString();
+    const data = {
+      digestId: 'dig_test0000000000000000000000',
+      licenseId: 'lic_test0000000000000000000000',
+      reason: 'past_daily_figure' as const,
+      dailyFigure: 25,
+      from,
+      to: at,
+      count: 1,
+      leadIds: [SAMPLE_LEAD.leadId],
+      portalUrl: `${portalUrl}/leads?from=${from.slice(0, 10)}`,
+      note: 'A test digest: live leads past the plan’s daily figure in an hour are alerted together.',
+    };
+    return { type, timestamp: at, data };
+  }
+  const data = {
+    ...SAMPLE_LEAD,
+    consentedAt: at,
+    consent: {
+      versionId: null,
+      text: SAMPLE_LEAD.consentText,
+      sha256: createHash('sha256').update(SAMPLE_LEAD.consentText, 'utf8').digest('hex'),
+      agreedAt: at,
+      page: 'https://example.com/estate-planning',
+      pageVerified: true,
+      assumed: false,
+    },
+    quarantined: false,
+    quarantineReasons: [],
+    createdAt: at,
+    updatedAt: at,
+    test: true,
+  };
+  return { type, timestamp: at, data };
+}
+
+/**
  * A test event to one endpoint: the first event type it subscribes to, with made-up data marked
  * `test: true`, so a Zapier or Make scenario can map the fields before a real lead arrives.
  */
-export async function sendTestEvent(deps: Deps, endpointId: string, as: ActingAs = OPERATOR) {
+export async function sendTestEvent(deps: TestEventDeps, endpointId: string, as: ActingAs = OPERATOR) {
   const endpoint = await requireEndpoint(deps.db, endpointId, as.accountId);
   const now = deps.clock.now();
   const type = (endpoint.events[0] ?? 'lead.created') as WebhookBody['type'];
-  const at = now.toISOString();
-  const data =
-    type === 'result.created'
-      ? {
-          resultId: 'res_test0000000000000000000000',
-          calculator: 'estate-tax',
-          state: 'NY',
-          inputs: {},
-          outputs: {},
-          createdAt: at,
-          test: true,
-        }
-      : {
-          ...SAMPLE_LEAD,
-          consentedAt: at,
-          consent: {
-            versionId: null,
-            text: SAMPLE_LEAD.consentText,
-            sha256: createHash('sha256').update(SAMPLE_LEAD.consentText, 'utf8').digest('hex'),
-            agreedAt: at,
-            page: 'https://example.com/estate-planning',
-            pageVerified: true,
-            assumed: false,
-          },
-          createdAt: at,
-          updatedAt: at,
-          test: true,
-        };
-  const body: WebhookBody = { type, timestamp: at, data };
+  const body = sampleEvent(type, now, deps.portalUrl);
   const eventId = newId('msg');
   const deliveryId = newId('dlv');
   await withTransaction(deps.db, async (tx) => {

@@ -1,6 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { WebhookEventSchema } from '../../contracts/webhook.ts';
 import { newId } from '../../db/engine/ids.ts';
 import {
   accounts,
@@ -189,6 +190,43 @@ describe('webhook delivery', () => {
         resultId: (await calc.json()).resultId,
         calculator: 'estate-tax',
       });
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  it('every body a receiver gets, real or from the test button, is its contract exactly (contracts/webhook.ts)', async () => {
+    const f = await firm();
+    const receiver = await startReceiver();
+    try {
+      const types = ['lead.created', 'lead.updated', 'result.created', 'leads.digest'];
+      const real = await endpoint(f.account.id, receiver.url, types.slice(0, 3));
+      const leadId = await f.postLead();
+      await t.app.request(`/v1/api/leads/${leadId}`, {
+        method: 'PATCH',
+        headers: { authorization: `Bearer ${f.apiKey}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ status: 'contacted' }),
+      });
+      await t.json(
+        '/v1/api/calc/estimate',
+        { calculator: 'estate-tax', state: 'NY', inputs: { estateValue: 8_000_000 } },
+        { authorization: `Bearer ${f.embed}` },
+      );
+      await runDeliveryOnce(deps);
+      const secrets = new Map<string, string>();
+      for (const type of types) {
+        const ep = await endpoint(f.account.id, receiver.url, [type]);
+        secrets.set(type, ep.secret);
+        expect((await admin('POST', `/admin/v1/webhooks/${ep.id}/test`)).status).toBe(200);
+      }
+      await runDeliveryOnce(deps);
+      const bodies = receiver.requests.map((r, i) => {
+        const type = (JSON.parse(String(r.body)) as { type: string }).type;
+        return verify(i < 3 ? real.secret : secrets.get(type)!, r);
+      });
+      expect(bodies.map((b) => b.type).sort()).toEqual([...types.slice(0, 3), ...types].sort());
+      // Parsing keeps only declared keys: equal means nothing missing, mistyped or undeclared.
+      for (const body of bodies) expect(WebhookEventSchema.parse(body)).toEqual(body);
     } finally {
       await receiver.close();
     }

@@ -1,3 +1,5 @@
+import type { LeadView } from '../../contracts/lead.ts';
+import type { ResultView } from '../../contracts/result.ts';
 import type { Db } from '../../db/engine/database.ts';
 import { newId } from '../../db/engine/ids.ts';
 import { findAccountById } from '../../db/repos/accounts-repo.ts';
@@ -6,10 +8,15 @@ import { liveEndpointsOf } from '../../db/repos/webhook-endpoints-repo.ts';
 import { type CacheDeps, cachedLookup } from '../caches/cached-lookups.ts';
 import type { WebhookBody, WebhookEventType } from './event-types.ts';
 
+/**
+ * The raw writer's input. Production events come through `enqueueLeadEvent` and
+ * `enqueueResultEvent`, whose data is typed by its contract (contracts/webhook.ts); this loose form
+ * is for the outbox's own tests and benchmarks, which load it with small bodies.
+ */
 export interface OutboxInput {
   accountId: string;
   type: WebhookEventType;
-  /** The lead or result as the REST API shows it. */
+  /** The record as the REST API shows it (contracts/webhook.ts declares it per type). */
   data: Record<string, unknown>;
   /** Test-mode data (a development host): only endpoints that asked for test events get it. */
   test: boolean;
@@ -34,7 +41,7 @@ export async function enqueueEvent(tx: Db, input: OutboxInput): Promise<string |
     input.type === 'lead.created' && !input.test ? await alertAddresses(tx, input.accountId) : [];
   if (endpoints.length === 0 && alertTo.length === 0) return null;
   const id = newId('msg');
-  const body: WebhookBody = { type: input.type, timestamp: input.at.toISOString(), data: input.data };
+  const body = { type: input.type, timestamp: input.at.toISOString(), data: input.data } as WebhookBody;
   await insertOutboxEvent(tx, {
     id,
     accountId: input.accountId,
@@ -86,13 +93,13 @@ export function enqueueLeadEvent(
   tx: Db,
   type: 'lead.created' | 'lead.updated',
   row: { id: string; accountId: string; resultId: string | null; test: boolean; quarantinedAt: Date | null },
-  view: object,
+  view: LeadView,
   at: Date,
 ): Promise<string | null> {
   return enqueueEvent(tx, {
     accountId: row.accountId,
     type,
-    data: view as Record<string, unknown>,
+    data: view satisfies Extract<WebhookBody, { type: 'lead.created' }>['data'],
     test: row.test,
     quarantined: row.quarantinedAt !== null,
     leadId: row.id,
@@ -130,13 +137,13 @@ export async function wantsResultEvent(
 export function enqueueResultEvent(
   tx: Db,
   row: { id: string; accountId: string; test: boolean },
-  view: object,
+  view: ResultView,
   at: Date,
 ): Promise<string | null> {
   return enqueueEvent(tx, {
     accountId: row.accountId,
     type: 'result.created',
-    data: view as Record<string, unknown>,
+    data: view satisfies Extract<WebhookBody, { type: 'result.created' }>['data'],
     test: row.test,
     quarantined: false,
     resultId: row.id,

@@ -16,18 +16,9 @@ export interface EstimateInput {
   page?: string;
 }
 
-export interface ResultView {
-  resultId: string;
-  calculator: string;
-  state: string | null;
-  inputs: Record<string, unknown>;
-  outputs: Record<string, unknown>;
-  lineItems: unknown[];
-  notes: string[];
-  ruleSet: unknown;
-  disclaimer: string;
-  createdAt: string;
-}
+import type { ResultView } from '../../contracts/result.ts';
+
+export type { ResultView };
 
 export function toResultView(row: ResultRow): ResultView {
   return {
@@ -36,7 +27,8 @@ export function toResultView(row: ResultRow): ResultView {
     state: row.state,
     inputs: row.inputs as Record<string, unknown>,
     outputs: row.outputs as Record<string, unknown>,
-    lineItems: row.lineItems as unknown[],
+    // Stored as the calculator computed them: { label, amount, kind? } (calculators/types.ts LineItem).
+    lineItems: row.lineItems as ResultView['lineItems'],
     notes: row.notes,
     ruleSet: row.ruleSet,
     disclaimer: row.disclaimer,

@@ -1,5 +1,6 @@
 import type { z } from '@hono/zod-openapi';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ErrorSchema } from '../../contracts/error.ts';
 import { newId } from '../../db/engine/ids.ts';
 import { listApiKeysByAccount } from '../../db/repos/api-keys-repo.ts';
 import { findLead, insertLead } from '../../db/repos/leads-repo.ts';
@@ -9,7 +10,6 @@ import { findEndpoint } from '../../db/repos/webhook-endpoints-repo.ts';
 import { createEndpoint } from '../../domain/delivery/endpoints.ts';
 import { portalCaller } from '../../test-support/portal-session.ts';
 import { createTestContext, type TestContext } from '../../test-support/services.ts';
-import { ErrorSchema } from '../schemas.ts';
 
 /**
  * Every route under /v1/portal and the role it needs: `public` (no session), `viewer` (any member

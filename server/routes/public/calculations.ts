@@ -1,5 +1,6 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { calculatorJsonSchema, calculators } from '../../../calculators/index.ts';
+import { CalculationResultSchema } from '../../contracts/result.ts';
 import type { LicensingDeps } from '../../domain/deps.ts';
 import { estimate } from '../../domain/results/calculations.ts';
 import { resultReport } from '../../domain/results/reports.ts';
@@ -36,21 +37,6 @@ const list = createRoute({
   },
 });
 
-const ResultSchema = z
-  .object({
-    resultId: z.string(),
-    calculator: z.string(),
-    state: z.string().nullable(),
-    inputs: z.record(z.string(), z.unknown()),
-    outputs: z.record(z.string(), z.unknown()),
-    lineItems: z.array(z.object({ label: z.string(), amount: z.number(), kind: z.string().optional() })),
-    notes: z.array(z.string()),
-    ruleSet: z.record(z.string(), z.unknown()),
-    disclaimer: z.string(),
-    createdAt: Iso,
-  })
-  .openapi('CalculationResult');
-
 const calc = createRoute({
   method: 'post',
   path: '/api/calc/estimate',
@@ -73,7 +59,7 @@ const calc = createRoute({
       page: 'https://smithlaw.com/estate-planning',
     },
   ),
-  responses: { 200: jsonResponse('The result', ResultSchema), ...errorResponses(400, 401) },
+  responses: { 200: jsonResponse('The result', CalculationResultSchema), ...errorResponses(400, 401) },
 });
 
 const pdf = createRoute({
@@ -114,7 +100,7 @@ export function createCalculationRoutes(deps: LicensingDeps) {
     const principal = c.get('principal');
     if (principal?.kind !== 'embed' && principal?.kind !== 'access') throw new Error('unreachable');
     return c.json(
-      (await estimate(deps, principal, c.req.valid('json'))) as z.infer<typeof ResultSchema>,
+      (await estimate(deps, principal, c.req.valid('json'))) as z.infer<typeof CalculationResultSchema>,
       200,
     );
   });

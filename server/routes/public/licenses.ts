@@ -1,9 +1,9 @@
 import { createRoute, z } from '@hono/zod-openapi';
+import { LicenseStatusSchema, TokenSetSchema } from '../../contracts/license.ts';
 import { activateLicense } from '../../domain/activation/activate.ts';
 import { exchangeConnectCode } from '../../domain/activation/connect-codes.ts';
 import { refreshTokenSet } from '../../domain/activation/refresh.ts';
 import { revokeSiteToken } from '../../domain/activation/revoke.ts';
-import { SCOPES } from '../../domain/activation/token-set.ts';
 import type { LicensingDeps } from '../../domain/deps.ts';
 import { licenseStatusOf } from '../../domain/licensing/status-view.ts';
 import { requireCredential } from '../../http/auth/auth.ts';
@@ -12,39 +12,6 @@ import { bearerSecurity, errorResponses, Iso, jsonBody, jsonResponse } from '../
 
 const tags = ['Licensing'];
 const SiteDomain = z.string().min(1).max(253).openapi({ example: 'smithlaw.com' });
-
-const TokenSetSchema = z
-  .object({
-    accessJwt: z.string(),
-    refreshToken: z.string().openapi({ example: 'svc_rt_…' }),
-    expiresAt: Iso,
-    tokenType: z.literal('Bearer'),
-    expiresIn: z.number().int().openapi({ example: 900 }),
-    scope: z.enum(SCOPES),
-  })
-  .openapi('TokenSet');
-
-const StatusSchema = z
-  .object({
-    status: z.enum(['trial', 'active', 'grace', 'expired', 'revoked']),
-    plan: z.string(),
-    seats: z.number().int(),
-    seatsUsed: z.number().int(),
-    allowedDomains: z.array(z.string()),
-    expiresAt: Iso.nullable(),
-    trialEndsAt: Iso.optional(),
-    graceEndsAt: Iso.optional(),
-    renewsAt: Iso.optional().openapi({ description: 'When Stripe renews the subscription' }),
-    cancelAt: Iso.optional().openapi({ description: 'When the cancelled subscription ends' }),
-    overSeat: z.boolean().openapi({ description: 'More sites than seats: new sites are refused' }),
-    next: z.string().openapi({ example: 'Grace ends 2026-03-17; widgets stop then.' }),
-    publishableKey: z.string().nullable().openapi({
-      description:
-        'The license’s current publishable key (public by design): what a plugin puts in the loader’s `data-key`',
-      example: 'svc_pk_…',
-    }),
-  })
-  .openapi('LicenseStatus');
 
 const activate = createRoute({
   method: 'post',
@@ -137,7 +104,7 @@ const status = createRoute({
   description:
     'With a site or admin access token: plan, seats and seats used, allowed domains, the dates that matter (trial end, grace end, renewal, cancellation) and `next`, one sentence on what happens next.',
   security: bearerSecurity,
-  responses: { 200: jsonResponse('License status', StatusSchema), ...errorResponses(401) },
+  responses: { 200: jsonResponse('License status', LicenseStatusSchema), ...errorResponses(401) },
 });
 
 export function createLicenseRoutes(deps: LicensingDeps) {
