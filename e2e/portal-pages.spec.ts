@@ -67,7 +67,8 @@ describe('portal pages (demo firm owner)', () => {
     const washington = page.locator('#rules-WA');
     const text = await washington.textContent();
     expect(text).toContain('Deaths from 1 January to 30 June 2026');
-    expect(text).toContain('Deaths on or after 1 July 2026');
+    expect(text).toContain('Deaths from 1 July to 31 December 2026');
+    expect(text).toContain('Deaths on or after 1 January 2027');
     expect(text).toContain('$3,000,000');
     expect(text).toContain('10 % to 20 %, 8 brackets');
     expect(text).toContain('Secondary sources only');
