@@ -1,4 +1,5 @@
 import { formatUsd } from '../money.ts';
+import { changesNewestFirst, type RuleChange } from '../rules-changelog.ts';
 import { applicableCredit } from './federal.ts';
 import { BASIC_EXCLUSION } from './federal-tables.ts';
 import { COVERAGE } from './labels.ts';
@@ -32,10 +33,20 @@ export interface RuleSetRow {
   figures: FigureRow[];
 }
 
+/** A figure still "not published": next year's checklist. */
+export interface NotPublishedRow {
+  id: string;
+  jurisdiction: string;
+  figure: string;
+}
+
 export interface RulesCatalog {
   checked: string;
   coverage: { from: string; to: string };
   ruleSets: RuleSetRow[];
+  /** Every change to the rules, newest first ("What changed"). */
+  changes: RuleChange[];
+  notPublished: NotPublishedRow[];
 }
 
 const RANK: Record<Status, number> = { primary: 0, secondary: 1, missing: 2 };
@@ -240,5 +251,16 @@ export function rulesCatalog(): RulesCatalog {
   const ruleSets = [...federalRows(), ...stateRows(), ...pendingRows()].sort((a, b) =>
     order(a) < order(b) ? -1 : order(a) > order(b) ? 1 : 0,
   );
-  return { checked: RULES_CHECKED, coverage: { ...COVERAGE }, ruleSets };
+  const notPublished = PENDING.map((p) => ({
+    id: pendingId(p),
+    jurisdiction: p.code === 'US' ? 'Federal' : (STATE_TABLES[p.code]?.name ?? p.code),
+    figure: p.figure,
+  }));
+  return {
+    checked: RULES_CHECKED,
+    coverage: { ...COVERAGE },
+    ruleSets,
+    changes: changesNewestFirst(),
+    notPublished,
+  };
 }

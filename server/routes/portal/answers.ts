@@ -355,6 +355,24 @@ export const ConnectedApps = z.object({
 });
 
 const RuleStatus = z.enum(['primary', 'secondary', 'missing']);
+/** One change to the calculators' law (calculators/rules-changelog.ts); also the `rules.updated` event's data. */
+export const RuleChangeSchema = z
+  .object({
+    id: z.string(),
+    date: Day,
+    kind: z.enum(['added', 'confirmed', 'corrected']),
+    figure: z.string(),
+    before: z.string().nullable(),
+    after: z.string(),
+    status: RuleStatus,
+    source: z.object({ title: z.string(), url: z.string().optional() }),
+    calculators: z.array(z.string()).readonly(),
+    states: z.array(z.string()).readonly(),
+    summary: z.string(),
+    announce: z.literal(false).optional(),
+  })
+  .openapi('RuleChange');
+
 export const RulesCatalog = z.object({
   checked: Day,
   coverage: z.object({ from: Day, to: Day }),
@@ -388,4 +406,8 @@ export const RulesCatalog = z.object({
       ),
     }),
   ),
+  changes: z.array(RuleChangeSchema).openapi({ description: 'Every change to the rules, newest first' }),
+  notPublished: z
+    .array(z.object({ id: z.string(), jurisdiction: z.string(), figure: z.string() }))
+    .openapi({ description: 'Figures looked for and not yet published: the next pack’s checklist' }),
 });
