@@ -81,6 +81,13 @@ function ResultCard(props: { result: NonNullable<Detail['result']> }) {
           />
         </div>
       </div>
+      {props.result.rules ? (
+        <p class="muted small lead-rules">
+          Rules used: {props.result.rules.label} (<code>{props.result.rules.id}</code>). Kept as computed: a
+          later change to the rules does not alter this result.{' '}
+          <Link href="/portal/rules">Rules and sources</Link>
+        </p>
+      ) : null}
     </Card>
   );
 }

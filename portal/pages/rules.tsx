@@ -5,6 +5,7 @@ import { api } from '../api.ts';
 import { Badge, Card, ErrorNote, Loading, PageHeader, TableWrap } from '../components/ui.tsx';
 import { calculatorName } from '../format.ts';
 import { useResource } from '../use-resource.ts';
+import { RuleNoticesBanner } from './rule-notices-banner.tsx';
 
 const STATUS: Record<Status, { words: string; tone: 'good' | 'warn' | 'bad' }> = {
   primary: { words: 'Primary source', tone: 'good' },
@@ -210,6 +211,7 @@ export function RulesPage() {
         }
       />
       <ErrorNote error={error} />
+      <RuleNoticesBanner />
       {!data ? (
         <Loading />
       ) : (

@@ -125,6 +125,21 @@ const SAMPLE_LEAD = {
   },
 };
 
+/** A made-up `rules.updated` body (the shape of calculators/rules-changelog.ts entries). */
+const SAMPLE_RULE_CHANGE = {
+  id: 'estate-tax/2026-01-01/test-change',
+  date: '2026-01-01',
+  kind: 'corrected',
+  figure: 'Example exemption, deaths in 2027',
+  before: '$1,000,000',
+  after: '$1,100,000',
+  status: 'primary',
+  source: { title: 'A test event: no rule changed' },
+  calculators: ['estate-tax'],
+  states: ['NY'],
+  summary: 'A test event: no rule changed.',
+};
+
 /**
  * A test event to one endpoint: the first event type it subscribes to, with made-up data marked
  * `test: true`, so a Zapier or Make scenario can map the fields before a real lead arrives.
@@ -134,33 +149,35 @@ export async function sendTestEvent(deps: Deps, endpointId: string, as: ActingAs
   const now = deps.clock.now();
   const type = (endpoint.events[0] ?? 'lead.created') as WebhookBody['type'];
   const at = now.toISOString();
-  const data =
-    type === 'result.created'
-      ? {
-          resultId: 'res_test0000000000000000000000',
-          calculator: 'estate-tax',
-          state: 'NY',
-          inputs: {},
-          outputs: {},
-          createdAt: at,
-          test: true,
-        }
-      : {
-          ...SAMPLE_LEAD,
-          consentedAt: at,
-          consent: {
-            versionId: null,
-            text: SAMPLE_LEAD.consentText,
-            sha256: createHash('sha256').update(SAMPLE_LEAD.consentText, 'utf8').digest('hex'),
-            agreedAt: at,
-            page: 'https://example.com/estate-planning',
-            pageVerified: true,
-            assumed: false,
-          },
-          createdAt: at,
-          updatedAt: at,
-          test: true,
-        };
+  const data: Record<string, unknown> =
+    type === 'rules.updated'
+      ? { ...SAMPLE_RULE_CHANGE, test: true }
+      : type === 'result.created'
+        ? {
+            resultId: 'res_test0000000000000000000000',
+            calculator: 'estate-tax',
+            state: 'NY',
+            inputs: {},
+            outputs: {},
+            createdAt: at,
+            test: true,
+          }
+        : {
+            ...SAMPLE_LEAD,
+            consentedAt: at,
+            consent: {
+              versionId: null,
+              text: SAMPLE_LEAD.consentText,
+              sha256: createHash('sha256').update(SAMPLE_LEAD.consentText, 'utf8').digest('hex'),
+              agreedAt: at,
+              page: 'https://example.com/estate-planning',
+              pageVerified: true,
+              assumed: false,
+            },
+            createdAt: at,
+            updatedAt: at,
+            test: true,
+          };
   const body: WebhookBody = { type, timestamp: at, data };
   const eventId = newId('msg');
   const deliveryId = newId('dlv');

@@ -164,6 +164,18 @@ export const LeadDetail = z.object({
       createdAt: Iso,
       inputs: z.array(Figure),
       outputs: z.array(Figure),
+      rules: z
+        .object({
+          id: z.string(),
+          label: z.string(),
+          taxYear: z.number().int().nullable(),
+          effectiveDate: z.string().nullable(),
+        })
+        .nullable()
+        .openapi({
+          description:
+            'The rule set the result was computed with, as stored: never recomputed when the rules change later',
+        }),
     })
     .nullable(),
 });
@@ -372,6 +384,11 @@ export const RuleChangeSchema = z
     announce: z.literal(false).optional(),
   })
   .openapi('RuleChange');
+
+/** The rule changes the firm was told of and has not dismissed (the portal's banner). */
+export const RuleNotices = z.object({
+  data: z.array(RuleChangeSchema.omit({ announce: true }).extend({ toldAt: Iso })),
+});
 
 export const RulesCatalog = z.object({
   checked: Day,
