@@ -415,6 +415,8 @@ export interface Pending {
   sources: readonly Source[];
   /** False when no calculator uses the figure (kept so that the checklist is whole). */
   used?: false;
+  /** What the figure speaks for, when not deaths in `year` ("Gifts made in 2027"). */
+  covers?: string;
 }
 
 const NONE_FOUND = (what: string) =>
@@ -452,6 +454,7 @@ export const PENDING: readonly Pending[] = [
     figure: 'Annual gift tax exclusion for 2027',
     note: 'Indexed under IRC §2503(b)(2) in steps of $1,000; $19,000 for 2026 (Rev. Proc. 2025-32). No calculator uses it today; listed so that the 2027 pack is whole.',
     used: false,
+    covers: 'Gifts made in 2027',
     sources: [NONE_FOUND('the annual gift tax exclusion for 2027')],
   },
   {

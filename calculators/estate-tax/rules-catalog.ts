@@ -212,7 +212,7 @@ function pendingRows(): RuleSetRow[] {
       id: pendingId(p),
       code: p.code,
       jurisdiction,
-      covers: `Deaths in ${p.year}`,
+      covers: p.covers ?? `Deaths in ${p.year}`,
       from: `${p.year}-01-01`,
       to: `${p.year}-12-31`,
       status: 'missing' as const,

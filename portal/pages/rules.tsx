@@ -1,5 +1,6 @@
 import type { Source, Status } from '../../calculators/estate-tax/rule-sources.ts';
 import type { NotPublishedRow, RuleSetRow } from '../../calculators/estate-tax/rules-catalog.ts';
+import { stateName } from '../../calculators/limits.ts';
 import type { RuleChange } from '../../calculators/rules-changelog.ts';
 import { api } from '../api.ts';
 import { Badge, Card, ErrorNote, Loading, PageHeader, TableWrap } from '../components/ui.tsx';
@@ -148,7 +149,7 @@ function WhatChanged(props: { changes: readonly RuleChange[] }) {
                 <dd>
                   {c.calculators.length === 0
                     ? 'No calculator'
-                    : `${c.calculators.map(calculatorName).join(', ')} · ${c.states.length ? c.states.join(', ') : 'every state'}`}
+                    : `${c.calculators.map(calculatorName).join(', ')} · ${c.states.length ? c.states.map(stateName).join(', ') : 'every state'}`}
                 </dd>
               </div>
             </dl>
