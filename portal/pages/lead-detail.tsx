@@ -83,9 +83,8 @@ function ResultCard(props: { result: NonNullable<Detail['result']> }) {
       </div>
       {props.result.rules ? (
         <p class="muted small lead-rules">
-          Rules used: {props.result.rules.label} (<code>{props.result.rules.id}</code>). Kept as computed: a
-          later change to the rules does not alter this result.{' '}
-          <Link href="/portal/rules">Rules and sources</Link>
+          Rule set <code>{props.result.rules.id}</code>, kept as computed: a later change to the rules does
+          not alter this result. <Link href="/portal/rules#what-changed">What changed</Link>
         </p>
       ) : null}
     </Card>
