@@ -81,6 +81,10 @@ const WA_LISTSERV = src(
   'http://mailman.fsr.com/pipermail/wsbapt/attachments/20260314/adf3cda7/attachment.html',
 );
 
+/** A fixed amount searched again for a 2027 change (issue 36's second check): none found. */
+const NO_2027_CHANGE = (what: string) =>
+  src('search', `Searched for a change to ${what} for deaths in 2027: none found`, undefined, RECHECK);
+
 const FEDERAL: Readonly<Record<string, VersionSources>> = {
   'US-2026-01-01': {
     amount: {
@@ -177,6 +181,7 @@ export const RULE_SOURCES: Readonly<Record<string, VersionSources>> = {
           'https://ses.stf.com/bookmarks/Green%20Team/HI_wsw/0000/2024062008514122510173.htm_old.htm',
         ),
         STEPUP,
+        NO_2027_CHANGE('the Hawaii exclusion'),
       ],
     },
     rows: primary('HRS §236E-6, §236E-8'),
@@ -192,13 +197,18 @@ export const RULE_SOURCES: Readonly<Record<string, VersionSources>> = {
           REF,
         ),
         STEPUP,
+        NO_2027_CHANGE('the Illinois exclusion'),
       ],
     },
   },
   'MA-2026-01-01': {
     exemption: {
       status: 'primary',
-      sources: [src('primary', 'M.G.L. c. 65C §2A(f), (g)', undefined, REF), STEPUP],
+      sources: [
+        src('primary', 'M.G.L. c. 65C §2A(f), (g)', undefined, REF),
+        STEPUP,
+        NO_2027_CHANGE('the Massachusetts exemption (not indexed since the 2023 act)'),
+      ],
     },
     credit: {
       status: 'primary',
@@ -241,6 +251,7 @@ export const RULE_SOURCES: Readonly<Record<string, VersionSources>> = {
           REF,
         ),
         STEPUP,
+        NO_2027_CHANGE('the Maryland exemption'),
       ],
     },
     rate: primary(
@@ -251,7 +262,11 @@ export const RULE_SOURCES: Readonly<Record<string, VersionSources>> = {
   'MN-2026-01-01': {
     exemption: {
       status: 'primary',
-      sources: [src('primary', 'Minn. Stat. §291.016 subd. 3', undefined, REF), STEPUP],
+      sources: [
+        src('primary', 'Minn. Stat. §291.016 subd. 3', undefined, REF),
+        STEPUP,
+        NO_2027_CHANGE('the Minnesota exclusion'),
+      ],
     },
     rows: primary('Minn. Stat. §291.03'),
   },
@@ -286,6 +301,12 @@ export const RULE_SOURCES: Readonly<Record<string, VersionSources>> = {
       sources: [
         src('primary', 'ORS 118.010', 'https://www.oregonlegislature.gov/bills_laws/ors/ors118.html', REF),
         STEPUP,
+        src(
+          'search',
+          'Searched for a change to the Oregon tax for deaths in 2027: none found. Initiative Petition 51 (repeal) had a certified ballot title and was gathering signatures for November 2026 (Willamette Week, 7 October 2025); no report that it qualified or passed',
+          'https://www.wweek.com/news/state/2025/10/07/as-state-lawmakers-ponder-federal-funding-cuts-initiative-advances-that-would-end-estate-tax',
+          RECHECK,
+        ),
       ],
     },
   },
@@ -318,6 +339,7 @@ export const RULE_SOURCES: Readonly<Record<string, VersionSources>> = {
       sources: [
         src('primary', '32 V.S.A. §7442a', 'https://tax.vermont.gov/individuals/estate-tax', REF),
         STEPUP,
+        NO_2027_CHANGE('the Vermont exemption'),
       ],
     },
     rate: primary('32 V.S.A. §7442a', 'https://tax.vermont.gov/individuals/estate-tax'),
