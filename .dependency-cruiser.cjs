@@ -18,6 +18,7 @@ const SUBJECTS = [
   'outbox', // events and alert mails queued in the caller's transaction, digests
   'leads', // intake, spam rules, queries, figures, privacy erasure
   'results', // calculations and PDF reports
+  'rules', // the law's changelog recorded once and announced to the firms it touches
   'delivery', // webhook and mail workers, endpoints, retention
   'oauth', // OAuth clients, grants and MCP consent
   'access', // authenticating a request: every credential kind, over licensing and OAuth

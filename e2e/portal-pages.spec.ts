@@ -67,13 +67,21 @@ describe('portal pages (demo firm owner)', () => {
     const washington = page.locator('#rules-WA');
     const text = await washington.textContent();
     expect(text).toContain('Deaths from 1 January to 30 June 2026');
-    expect(text).toContain('Deaths on or after 1 July 2026');
+    expect(text).toContain('Deaths from 1 July to 31 December 2026');
+    expect(text).toContain('Deaths on or after 1 January 2027');
     expect(text).toContain('$3,000,000');
     expect(text).toContain('10 % to 20 %, 8 brackets');
     expect(text).toContain('Secondary sources only');
     expect(text).toContain('checked Nov 24, 2026');
-    expect(text).toContain('Deaths in 2027');
+    expect(await page.locator('#rules-NY').textContent()).toContain('Deaths in 2027');
     expect(await page.locator('#rules-HI').textContent()).toContain('$5,490,000');
+    // What changed, newest first, and the figures still not published (the next pack's checklist).
+    const changes = page.locator('#what-changed .rule-change');
+    expect(await changes.first().textContent()).toContain('Washington exclusion, deaths in 2027');
+    expect(await page.locator('#not-published').textContent()).toContain('Basic exclusion amount for 2027');
+    // The demo firm has a Washington estate-tax lead: it was told of Washington's 2027 change.
+    const banner = page.locator('.rules-banner');
+    await expect.poll(() => banner.textContent(), WAIT).toContain('stays at $3,000,000 for deaths in 2027');
     await checkPage(page, 'rules-and-sources');
   });
 

@@ -420,7 +420,8 @@ describe('the law on the day of death', () => {
     await frame.getByRole('button', { name: 'Calculate' }).click();
     await expect.poll(() => host.count('svc-result'), WAIT).toBe(1);
     await expect.poll(() => frame.locator('[data-output="stateTax"]').textContent(), WAIT).toBe('$1,490,000');
-    const words = 'Federal rules for deaths in 2026; Washington rules for deaths on or after 1 July 2026';
+    const words =
+      'Federal rules for deaths in 2026; Washington rules for deaths from 1 July to 31 December 2026';
     await expect.poll(() => frame.locator('.rules').textContent(), WAIT).toBe(`Rules used: ${words}.`);
     const text = await frame.locator('body').textContent();
     expect(text).not.toMatch(/\[unverified\]|secondary source|ESB 6347|RCW/);
@@ -454,7 +455,7 @@ describe('the law on the day of death', () => {
     await expect
       .poll(() => notes.textContent(), WAIT)
       .toContain(
-        'The federal basic exclusion for 2027 had not been confirmed when these rules were last checked (24 November 2026), so the 2026 amount of $15,000,000 is used.',
+        'The federal basic exclusion for 2027 had not been confirmed when these rules were last checked (28 November 2026), so the 2026 amount of $15,000,000 is used.',
       );
     expect(await notes.textContent()).toContain('New York’s exemption for 2027 had not been confirmed');
     expect(await axeViolations(frame)).toEqual([]);

@@ -12,6 +12,8 @@ export interface CoverageReport {
   daysLeft: number;
   /** The figures to add for the first year past the coverage. */
   toAdd: string[];
+  /** Figures inside the coverage still "not published" (a death then uses the latest amount). */
+  notPublished: string[];
   message: string;
 }
 
@@ -47,13 +49,19 @@ export function coverageCheck(today: string, coverage: Coverage = COVERAGE): Cov
       `${p.code === 'US' ? 'Federal' : (STATE_TABLES[p.code]?.name ?? p.code)} ${p.figure.toLowerCase()}`,
   );
   const ok = daysLeft >= MIN_COVERAGE_DAYS;
+  const stillPending = pending.length
+    ? [`Still not published: ${pending.join('; ')}.`]
+    : ['Every figure inside the coverage is published.'];
   const message = ok
-    ? `Estate-tax rules cover dates of death to ${coverage.to}: ${daysLeft} days after ${today}.`
+    ? [
+        `Estate-tax rules cover dates of death to ${coverage.to}: ${daysLeft} days after ${today}.`,
+        ...stillPending,
+      ].join('\n')
     : [
         `Estate-tax rules cover dates of death only to ${coverage.to}: ${daysLeft} days after ${today}, fewer than ${MIN_COVERAGE_DAYS}.`,
         `Add the ${next} figures: ${indexed.join('; ')}.`,
         `Confirm that the fixed amounts still apply in ${next} (${fixed.join(', ')}), record every source in calculators/estate-tax/rule-sources.ts, then extend COVERAGE.to in calculators/estate-tax/labels.ts.`,
-        ...(pending.length ? [`Still unconfirmed: ${pending.join('; ')}.`] : []),
+        ...stillPending,
       ].join('\n');
-  return { ok, daysLeft, toAdd: ok ? [] : indexed, message };
+  return { ok, daysLeft, toAdd: ok ? [] : indexed, notPublished: pending, message };
 }

@@ -5,7 +5,7 @@ import { visitorNotes } from '../visitor-notes.ts';
 const run = (state: string, estateValue: number, dateOfDeath: string, deduction = true) =>
   compute('estate-tax', { state, estateValue, dateOfDeath, applyStateDeathTaxDeduction: deduction });
 
-const UNCONFIRMED = /had not been confirmed when these rules were last checked \(24 November 2026\)/;
+const UNCONFIRMED = /had not been confirmed when these rules were last checked \(28 November 2026\)/;
 
 // Washington, ESB 6347. Until 30 June 2026: $3,076,000 exclusion, 10–35 % table; from 1 July 2026:
 // $3,000,000 exclusion, 10–20 % table (floor : base : rate on the excess).
@@ -35,7 +35,7 @@ describe('Washington on either side of 1 July 2026', () => {
 
   it.each([
     ['2026-06-30', 'WA-2026-01-01', 'Washington rules for deaths from 1 January to 30 June 2026'],
-    ['2026-07-01', 'WA-2026-07-01', 'Washington rules for deaths on or after 1 July 2026'],
+    ['2026-07-01', 'WA-2026-07-01', 'Washington rules for deaths from 1 July to 31 December 2026'],
   ])('a death on %s names %s in words', (date, version, words) => {
     const { ruleSet, outputs } = run('WA', 12_000_000, date);
     expect(ruleSet.id).toBe(`estate-tax-2026+${version}`);
@@ -47,7 +47,7 @@ describe('Washington on either side of 1 July 2026', () => {
     const today = new Date('2026-11-24T15:00:00Z');
     const result = compute('estate-tax', { state: 'WA', estateValue: 12_000_000 }, today);
     expect(result.outputs).toMatchObject({ stateTax: 1_490_000, dateOfDeath: '2026-11-24' });
-    expect(result.ruleSet.label).toContain('Washington rules for deaths on or after 1 July 2026');
+    expect(result.ruleSet.label).toContain('Washington rules for deaths from 1 July to 31 December 2026');
   });
 
   it('tells the firm, not the visitor, that the restored table rests on secondary sources', () => {
@@ -58,15 +58,15 @@ describe('Washington on either side of 1 July 2026', () => {
   });
 });
 
-// Every indexed figure across 31 December 2026 / 1 January 2027. No 2027 amount was confirmed on
-// 24 November 2026 (see rule-sources.ts), so a 2027 death uses the 2026 amount and says so.
+// Every indexed figure across 31 December 2026 / 1 January 2027. No 2027 amount was published when
+// checked again on 28 November 2026 (see rule-sources.ts), so a 2027 death uses the 2026 amount and
+// says so in today's words. Connecticut's amount is the federal one (state-tables.ts).
 //   Federal, TX $16M, no state tax: T(16M) − T(15M) = 40 % × 1,000,000 = 400,000 (federal tax)
 //   CT $16M, no §2058: 12 % × (16M − 15M) = 120,000
 //   DC $6M: 11.2 % × (5,000,000 − 4,988,400) + 12 % × 1,000,000 = 1,299.20 + 120,000 = 121,299.20
 //   ME $10,160,000: 8 % × (10,160,000 − 7,160,000) = 240,000
 //   NY $8M (above 1.05 × 7,350,000): T(8M) = 650,800 + 13.6 % × 900,000 = 773,200
 //   RI $2M: C(1,940,000) − 87,940 = 70,800 + 7.2 % × 400,000 − 87,940 = 11,660
-//   WA $12M: 1,490,000 (above)
 // Fixed amounts (not indexed) carry on without a notice: HI $6,490,000 → 10 % × 1,000,000 = 100,000.
 describe.each([
   ['Federal', 'TX', 16_000_000, 'federalTax', 400_000, 'The federal basic exclusion for 2027'],
@@ -82,7 +82,6 @@ describe.each([
   ['Maine', 'ME', 10_160_000, 'stateTax', 240_000, 'Maine’s exemption for 2027'],
   ['New York', 'NY', 8_000_000, 'stateTax', 773_200, 'New York’s exemption for 2027'],
   ['Rhode Island', 'RI', 2_000_000, 'stateTax', 11_660, 'Rhode Island’s exemption for 2027'],
-  ['Washington', 'WA', 12_000_000, 'stateTax', 1_490_000, 'Washington’s exemption for 2027'],
 ])('%s across 1 January 2027', (_name, state, estateValue, output, expected, notice) => {
   it.each([
     ['2026-12-31', false],
@@ -94,6 +93,35 @@ describe.each([
     const said = visitorNotes(result.notes).filter((n) => UNCONFIRMED.test(n));
     expect(said.some((n) => n.startsWith(notice))).toBe(noted);
     expect(result.ruleSet.taxYear).toBe(Number(date.slice(0, 4)));
+  });
+});
+
+// Washington keeps $3,000,000 in 2027 (the index its statute names is no longer published): its own
+// 2027 version, the same tax, and no notice that the amount was not confirmed.
+describe('Washington across 1 January 2027', () => {
+  it.each([
+    ['2026-12-31', 'WA-2026-07-01', 'from 1 July to 31 December 2026'],
+    ['2027-01-01', 'WA-2027-01-01', 'on or after 1 January 2027'],
+  ])('a death on %s: the same 3,000,000 exclusion, rule set %s', (date, version, words) => {
+    const result = run('WA', 12_000_000, date, false);
+    expect(result.outputs.stateTax).toBe(1_490_000);
+    expect(result.ruleSet.id).toBe(`estate-tax-${date.slice(0, 4)}+${version}`);
+    expect(result.ruleSet.label).toContain(`Washington rules for deaths ${words}`);
+    expect(result.notes.some((n) => n.startsWith('Washington’s exemption'))).toBe(false);
+    expect(run('WA', 3_000_001, date, false).outputs.stateTax).toBe(0.1);
+  });
+});
+
+// The visitor's words for an amount not published, exactly as before this check.
+describe('the notice for an amount not published', () => {
+  it('reads as it did', () => {
+    const result = run('NY', 8_000_000, '2027-01-01', false);
+    expect(visitorNotes(result.notes)).toContain(
+      'New York’s exemption for 2027 had not been confirmed when these rules were last checked (28 November 2026), so the 2026 amount of $7,350,000 is used.',
+    );
+    expect(visitorNotes(result.notes)).toContain(
+      'The federal basic exclusion for 2027 had not been confirmed when these rules were last checked (28 November 2026), so the 2026 amount of $15,000,000 is used.',
+    );
   });
 });
 

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { compute, outputsOf } from '../testing.ts';
+import { applicableCredit } from './federal.ts';
+import { basicExclusionOn } from './federal-tables.ts';
 
 // Florida has no estate tax, so these are federal figures alone. T(x) is the §2001(c) schedule:
 // above $1M, T(x) = 345,800 + 40% × (x − 1,000,000); the 2026 credit is T(15M) = 5,945,800.
@@ -43,4 +45,26 @@ describe('federal estate tax (FL, no state tax)', () => {
     const gifts = compute('estate-tax', { state: 'FL', estateValue: 1, adjustedTaxableGifts: 1 });
     expect(gifts.notes.some((n) => n.includes('Gift tax'))).toBe(true);
   });
+});
+
+// The applicable credit is computed from the basic exclusion by the rate schedule, never typed:
+// T(x) = 345,800 + 40 % × (x − 1,000,000) above $1M.
+describe('the applicable credit, recomputed from the rule', () => {
+  it.each([
+    [15_000_000, 5_945_800],
+    // A 2027 amount, once published, gives its own credit with no other change (e.g. $15,480,000).
+    [15_480_000, 6_137_800],
+    [1_000_000, 345_800],
+  ])('T(%d) = %d', (bea, credit) => {
+    expect(applicableCredit(bea)).toBe(credit);
+  });
+
+  it.each(['2026-12-31', '2027-01-01'])(
+    'a death on %s uses the credit of the basic exclusion in force',
+    (dateOfDeath) => {
+      const { lineItems } = compute('estate-tax', { state: 'FL', estateValue: 16_000_000, dateOfDeath });
+      const credit = lineItems.find((l) => /^Applicable credit/.test(l.label))?.amount;
+      expect(credit).toBe(-applicableCredit(basicExclusionOn(dateOfDeath).amount));
+    },
+  );
 });

@@ -1,4 +1,4 @@
-import { type Micro, max, min } from '../money.ts';
+import { dollars, type Micro, max, min, toDollars } from '../money.ts';
 import { evaluate } from '../schedule.ts';
 import { FEDERAL_SCHEDULE } from './federal-tables.ts';
 
@@ -36,3 +36,7 @@ export function federalEstateTax(input: FederalInput): FederalResult {
     tax: max(0n, tentativeTax - applicableCredit),
   };
 }
+
+/** The applicable credit of a basic exclusion amount: the rate schedule applied to it (IRC §2010(c)(1)). */
+export const applicableCredit = (basicExclusion: number): number =>
+  toDollars(evaluate(FEDERAL_SCHEDULE, dollars(basicExclusion)));

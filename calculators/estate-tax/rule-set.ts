@@ -8,7 +8,7 @@ import type { StateEntry, StateVersion } from './state-tables.ts';
  * amount was not yet published uses the latest confirmed amount, and the visitor is told it was
  * not confirmed as of this day.
  */
-export const RULES_CHECKED = '2026-11-24';
+export const RULES_CHECKED = '2026-11-28';
 
 const MONTHS = 'January February March April May June July August September October November December'.split(
   ' ',

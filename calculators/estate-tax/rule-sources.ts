@@ -32,6 +32,8 @@ interface FigureSource {
 export type VersionSources = Readonly<Record<string, FigureSource>>;
 
 const TODAY = '2026-11-24';
+/** The second check of every 2027 figure (issue 36). */
+const RECHECK = '2026-11-28';
 const REF = '2026-11';
 
 const src = (kind: Source['kind'], title: string, url?: string, checked = TODAY): Source => ({
@@ -79,8 +81,11 @@ const WA_LISTSERV = src(
   'http://mailman.fsr.com/pipermail/wsbapt/attachments/20260314/adf3cda7/attachment.html',
 );
 
-/** By rule-set id: `US-<first day>` for the federal rules, `<state>-<first day>` for a state's. */
-export const RULE_SOURCES: Readonly<Record<string, VersionSources>> = {
+/** A fixed amount searched again for a 2027 change (issue 36's second check): none found. */
+const NO_2027_CHANGE = (what: string) =>
+  src('search', `Searched for a change to ${what} for deaths in 2027: none found`, undefined, RECHECK);
+
+const FEDERAL: Readonly<Record<string, VersionSources>> = {
   'US-2026-01-01': {
     amount: {
       status: 'primary',
@@ -105,22 +110,36 @@ export const RULE_SOURCES: Readonly<Record<string, VersionSources>> = {
     },
     schedule: primary('IRC §2001(c) unified rate schedule (Form 706 instructions, Table A)'),
   },
-  'CT-2026-01-01': {
-    exemption: {
-      status: 'primary',
-      sources: [
-        src(
-          'primary',
-          'CGS §12-391: the exemption is the federal basic exclusion amount',
-          'https://www.cga.ct.gov/current/pub/chap_217.htm',
-          REF,
-        ),
-        STEPUP,
-      ],
-    },
-    rate: primary('CGS §12-391', 'https://www.cga.ct.gov/current/pub/chap_217.htm'),
-    cap: primary('CGS §12-391', 'https://www.cga.ct.gov/current/pub/chap_217.htm'),
-  },
+};
+
+const CGS_12_391 = 'https://www.cga.ct.gov/current/pub/chap_217.htm';
+
+/**
+ * Connecticut's versions follow the federal table (state-tables.ts), so do their sources: the
+ * exemption is as confirmed as the federal amount it equals, and the statute that ties them.
+ */
+const connecticut = Object.fromEntries(
+  Object.entries(FEDERAL).map(([id, federal]) => [
+    id.replace(/^US-/, 'CT-'),
+    {
+      exemption: {
+        status: federal.amount?.status ?? 'missing',
+        note: 'Equal to the federal basic exclusion amount of the year (computed from the federal table, not typed).',
+        sources: [
+          src('primary', 'CGS §12-391: the exemption is the federal basic exclusion amount', CGS_12_391, REF),
+          ...(federal.amount?.sources ?? []),
+        ],
+      },
+      rate: primary('CGS §12-391', CGS_12_391),
+      cap: primary('CGS §12-391', CGS_12_391),
+    } satisfies VersionSources,
+  ]),
+);
+
+/** By rule-set id: `US-<first day>` for the federal rules, `<state>-<first day>` for a state's. */
+export const RULE_SOURCES: Readonly<Record<string, VersionSources>> = {
+  ...FEDERAL,
+  ...connecticut,
   'DC-2026-01-01': {
     exemption: {
       status: 'secondary',
@@ -162,6 +181,7 @@ export const RULE_SOURCES: Readonly<Record<string, VersionSources>> = {
           'https://ses.stf.com/bookmarks/Green%20Team/HI_wsw/0000/2024062008514122510173.htm_old.htm',
         ),
         STEPUP,
+        NO_2027_CHANGE('the Hawaii exclusion'),
       ],
     },
     rows: primary('HRS §236E-6, §236E-8'),
@@ -177,13 +197,18 @@ export const RULE_SOURCES: Readonly<Record<string, VersionSources>> = {
           REF,
         ),
         STEPUP,
+        NO_2027_CHANGE('the Illinois exclusion'),
       ],
     },
   },
   'MA-2026-01-01': {
     exemption: {
       status: 'primary',
-      sources: [src('primary', 'M.G.L. c. 65C §2A(f), (g)', undefined, REF), STEPUP],
+      sources: [
+        src('primary', 'M.G.L. c. 65C §2A(f), (g)', undefined, REF),
+        STEPUP,
+        NO_2027_CHANGE('the Massachusetts exemption (not indexed since the 2023 act)'),
+      ],
     },
     credit: {
       status: 'primary',
@@ -226,6 +251,7 @@ export const RULE_SOURCES: Readonly<Record<string, VersionSources>> = {
           REF,
         ),
         STEPUP,
+        NO_2027_CHANGE('the Maryland exemption'),
       ],
     },
     rate: primary(
@@ -236,7 +262,11 @@ export const RULE_SOURCES: Readonly<Record<string, VersionSources>> = {
   'MN-2026-01-01': {
     exemption: {
       status: 'primary',
-      sources: [src('primary', 'Minn. Stat. §291.016 subd. 3', undefined, REF), STEPUP],
+      sources: [
+        src('primary', 'Minn. Stat. §291.016 subd. 3', undefined, REF),
+        STEPUP,
+        NO_2027_CHANGE('the Minnesota exclusion'),
+      ],
     },
     rows: primary('Minn. Stat. §291.03'),
   },
@@ -271,6 +301,12 @@ export const RULE_SOURCES: Readonly<Record<string, VersionSources>> = {
       sources: [
         src('primary', 'ORS 118.010', 'https://www.oregonlegislature.gov/bills_laws/ors/ors118.html', REF),
         STEPUP,
+        src(
+          'search',
+          'Searched for a change to the Oregon tax for deaths in 2027: none found. Initiative Petition 51 (repeal) had a certified ballot title and was gathering signatures for November 2026 (Willamette Week, 7 October 2025); no report that it qualified or passed',
+          'https://www.wweek.com/news/state/2025/10/07/as-state-lawmakers-ponder-federal-funding-cuts-initiative-advances-that-would-end-estate-tax',
+          RECHECK,
+        ),
       ],
     },
   },
@@ -303,6 +339,7 @@ export const RULE_SOURCES: Readonly<Record<string, VersionSources>> = {
       sources: [
         src('primary', '32 V.S.A. §7442a', 'https://tax.vermont.gov/individuals/estate-tax', REF),
         STEPUP,
+        NO_2027_CHANGE('the Vermont exemption'),
       ],
     },
     rate: primary('32 V.S.A. §7442a', 'https://tax.vermont.gov/individuals/estate-tax'),
@@ -356,59 +393,120 @@ export const RULE_SOURCES: Readonly<Record<string, VersionSources>> = {
       ],
     },
   },
+  'WA-2027-01-01': {
+    exemption: {
+      status: 'secondary',
+      note: 'Kept at $3,000,000 for 2027: the amended RCW 83.100.020 adjusts it from 2027 by the October consumer price index for the Seattle-Tacoma-Bremerton area, which the Bureau of Labor Statistics stopped publishing in 2018 (the same gap kept the exclusion at $2,193,000 from 2018 to 2025). The Department of Revenue had published no 2027 figure; change this row if it does.',
+      sources: [
+        WA_AMENDMENT,
+        src(
+          'secondary',
+          'Washington Policy Center, “Facts from Frost: estate (death) tax exemption”: the index SB 6347 names no longer exists, so the $3M exemption is effectively frozen from 1 July 2026',
+          'https://www.washingtonpolicy.org/publications/detail/facts-from-frost-estate-death-tax-exemption',
+          RECHECK,
+        ),
+        src(
+          'secondary',
+          'Montgomery Purdue: the Seattle-Tacoma-Bremerton index ceased in 2018, which froze the exclusion at $2,193,000',
+          'https://montgomerypurdue.com/blog/proposed-legislation-would-increase-washington-estate-tax-exemption-for-first-time-since-2018',
+          RECHECK,
+        ),
+      ],
+    },
+    rows: {
+      status: 'secondary',
+      note: 'The same 10–20 % table as from 1 July 2026.',
+      sources: [WA_POLICY_CENTER, WA_LISTSERV],
+    },
+  },
 };
 
 /**
- * Indexed amounts whose next year was looked for and not found: what a death in that year uses
- * instead (the latest confirmed amount) is said to the visitor; here is what was checked.
+ * Amounts looked for and not found ("not published"): what a death in that year uses instead (the
+ * latest confirmed amount) is said to the visitor; here is what was checked, and on which day. The
+ * coverage check, docs/rules-and-sources.md and the portal list them as next year's checklist.
  */
 export interface Pending {
   /** The jurisdiction's code (`US` for the federal rules). */
   code: string;
   year: number;
+  /** Tells two figures of one jurisdiction and year apart (`US-2027-gift`); default `<code>-<year>`. */
+  id?: string;
   figure: string;
   note: string;
   sources: readonly Source[];
+  /** False when no calculator uses the figure (kept so that the checklist is whole). */
+  used?: false;
+  /** What the figure speaks for, when not deaths in `year` ("Gifts made in 2027"). */
+  covers?: string;
 }
 
 const NONE_FOUND = (what: string) =>
-  src('search', `Searched the reachable sources for ${what}: nothing published`);
+  src('search', `Searched the reachable sources for ${what}: nothing published`, undefined, RECHECK);
+
+const FARRELL_FRITZ = src(
+  'secondary',
+  'Farrell Fritz: the $15,000,000 is statutory for 2026, with indexing beginning in 2027',
+  'https://www.farrellfritz.com/insights/tax-tracker/estate-planning-outlook-2026-projected-irs-thresholds-and-exclusions',
+);
 
 export const PENDING: readonly Pending[] = [
   {
     code: 'US',
     year: 2027,
     figure: 'Basic exclusion amount for 2027',
-    note: 'Indexed from 2027 (IRC §2010(c)(3)(B)); the IRS publishes it in the autumn revenue procedure, which could not be reached.',
+    note: 'Indexed from 2027 (IRC §2010(c)(3)(B) as amended by P.L. 119-21: $15,000,000 adjusted from a 2025 base year, rounded to the nearest $10,000). Rev. Proc. 2026-35 is named by a tax-bracket tool as the 2027 adjustments, but no source reached quotes its basic exclusion amount, and neither the revenue procedure nor an IRS release could be opened; a figure of $15,480,000 seen in one estate-tax tool is not used until one does.',
     sources: [
-      NONE_FOUND('“Rev. Proc. 2026 … basic exclusion amount 2027”'),
+      NONE_FOUND(
+        '“Rev. Proc. 2026-35”, “basic exclusion amount 2027” and “IRS inflation adjustments tax year 2027”',
+      ),
       src(
         'secondary',
-        'Farrell Fritz: the $15,000,000 is statutory for 2026, with indexing beginning in 2027',
-        'https://www.farrellfritz.com/insights/tax-tracker/estate-planning-outlook-2026-projected-irs-thresholds-and-exclusions',
+        'Tax-bracket tool “tax-brackets-standard-deduction-2027-mcp” (Glama listing): names Rev. Proc. 2026-35 as the 2027 inflation adjustments; gives no estate figure in what could be read',
+        'https://glama.ai/mcp/servers/theluckystrike/tax-brackets-standard-deduction-2027-mcp/tree',
+        RECHECK,
       ),
+      FARRELL_FRITZ,
     ],
+  },
+  {
+    code: 'US',
+    year: 2027,
+    id: 'US-2027-gift',
+    figure: 'Annual gift tax exclusion for 2027',
+    note: 'Indexed under IRC §2503(b)(2) in steps of $1,000; $19,000 for 2026 (Rev. Proc. 2025-32). No calculator uses it today; listed so that the 2027 pack is whole.',
+    used: false,
+    covers: 'Gifts made in 2027',
+    sources: [NONE_FOUND('the annual gift tax exclusion for 2027')],
   },
   {
     code: 'CT',
     year: 2027,
     figure: 'Exemption for 2027',
-    note: 'Equal to the federal basic exclusion for 2027, which is not yet confirmed.',
+    note: 'Equal to the federal basic exclusion for 2027 (CGS §12-391), which is not published: it follows the federal row the day that one is added.',
     sources: [NONE_FOUND('the Connecticut exemption for 2027')],
   },
   {
     code: 'DC',
     year: 2027,
     figure: 'Exemption for 2027',
-    note: 'Indexed by D.C. Code §47-3701(14); the 2027 D-76 booklet was not found.',
-    sources: [NONE_FOUND('the DC estate tax exemption for 2027')],
+    note: 'Indexed by D.C. Code §47-3701(14); the 2027 D-76 booklet was not found, and the Office of Tax and Revenue pages reached stop at 2023.',
+    sources: [NONE_FOUND('the DC estate tax exemption for 2027 and the 2027 D-76 booklet')],
   },
   {
     code: 'ME',
     year: 2027,
     figure: 'Exclusion for 2027',
-    note: 'Indexed by 36 M.R.S. §4119; Maine Revenue Services had not published it in any source reached.',
-    sources: [NONE_FOUND('the Maine exclusion for 2027')],
+    note: 'Indexed by 36 M.R.S. §4119; Maine Revenue Services’ 706ME page, as reached, lists amounts through 2024 only.',
+    sources: [
+      NONE_FOUND('the Maine exclusion for 2027'),
+      src(
+        'primary',
+        'Maine Revenue Services, Estate Tax (706ME) (stored copy: amounts through 2024)',
+        'https://www.maine.gov/revenue/taxes/income-estate-tax/estate-tax-706me',
+        RECHECK,
+      ),
+    ],
   },
   {
     code: 'NY',
@@ -421,21 +519,24 @@ export const PENDING: readonly Pending[] = [
     code: 'RI',
     year: 2027,
     figure: 'Exemption and credit for 2027',
-    note: 'Indexed by CPI-U (R.I. Gen. Laws §44-22-1.1). A 2026 bill to raise the exemption to $15,000,000 from 2027 was found, but no sign that it passed.',
+    note: 'Indexed by CPI-U (R.I. Gen. Laws §44-22-1.1). Bills to raise the exemption were found (to $15,000,000 from 2027; to $3,600,000 from 2026 rising by $1,000,000 a year from 2027), but no sign that either passed.',
     sources: [
       NONE_FOUND('the Rhode Island exemption for 2027'),
       src(
         'secondary',
         'FastDemocracy summary of a 2026 Rhode Island bill amending §44-22-1.1 ($15,000,000 from 2027; status unknown)',
         'https://fastdemocracy.com/bill-summary/?billsummary_id=RIB00034147&billsummary_session=2026&billsummary_state=ri',
+        RECHECK,
+      ),
+      src(
+        'secondary',
+        'FastDemocracy summary of a 2025 Rhode Island bill amending §44-22-1.1 ($3,600,000 from 2026, then +$1,000,000 a year; status unknown)',
+        'https://fastdemocracy.com/bill-summary/?billsummary_id=RIB00032133&billsummary_session=2025&billsummary_state=ri',
+        RECHECK,
       ),
     ],
   },
-  {
-    code: 'WA',
-    year: 2027,
-    figure: 'Exclusion for 2027',
-    note: 'The amended statute adjusts $3,000,000 from 2027 by a consumer price index, but the index it names is no longer published, so the Department may keep $3,000,000; it had published no 2027 figure.',
-    sources: [WA_AMENDMENT, WA_POLICY_CENTER],
-  },
 ];
+
+/** The id a pending figure is filed and announced under. */
+export const pendingId = (p: Pending): string => p.id ?? `${p.code}-${p.year}`;

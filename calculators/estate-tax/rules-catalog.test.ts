@@ -39,13 +39,17 @@ describe('rules and sources', () => {
     ['RI-2026-01-01', 'credit', '$87,940', 'secondary'],
     ['HI-2026-01-01', 'exemption', '$5,490,000', 'primary'],
     ['US-2026-01-01', 'amount', '$15,000,000', 'primary'],
+    // Computed from the rule, never typed: T(15,000,000) = 345,800 + 40 % × 14,000,000.
+    ['US-2026-01-01', 'credit', '$5,945,800', 'primary'],
+    ['CT-2026-01-01', 'exemption', '$15,000,000', 'primary'],
+    ['WA-2027-01-01', 'exemption', '$3,000,000', 'secondary'],
   ])('%s %s is %s (%s)', (id, key, value, status) => {
     expect(figure(id, key)).toMatchObject({ value, status });
   });
 
   it('marks Washington’s rules from 1 July 2026 as confirmed by secondary sources until a primary one is found', () => {
     expect(byId.get('WA-2026-07-01')).toMatchObject({
-      covers: 'Deaths on or after 1 July 2026',
+      covers: 'Deaths from 1 July to 31 December 2026',
       status: 'secondary',
     });
     expect(byId.get('WA-2026-01-01')).toMatchObject({
@@ -63,12 +67,27 @@ describe('rules and sources', () => {
       'NY-2027',
       'RI-2027',
       'US-2027',
-      'WA-2027',
+      'US-2027-gift',
     ]);
     expect(figure('RI-2027', 'pending')?.value).toBe(
       'Not published; deaths in 2027 use $1,838,056 and $87,940 (2026)',
     );
-    expect(figure('WA-2027', 'pending')?.value).toBe('Not published; deaths in 2027 use $3,000,000 (2026)');
+    expect(figure('US-2027', 'pending')?.value).toBe('Not published; deaths in 2027 use $15,000,000 (2026)');
+    expect(figure('US-2027-gift', 'pending')?.value).toBe('Not published; no calculator uses it');
+  });
+
+  it('says why Washington keeps $3,000,000 in 2027', () => {
+    expect(byId.get('WA-2027-01-01')).toMatchObject({ covers: 'Deaths on or after 1 January 2027' });
+    expect(figure('WA-2027-01-01', 'exemption')?.note).toMatch(/no longer publishes|stopped publishing/);
+  });
+
+  it('records the second check of every 2027 figure on 28 November 2026', () => {
+    for (const set of catalog.ruleSets.filter((r) => r.status === 'missing'))
+      for (const f of set.figures)
+        expect(
+          f.sources.some((s) => s.checked === '2026-11-28'),
+          set.id,
+        ).toBe(true);
   });
 
   it('is in docs/rules-and-sources.md as a table (run `npm run docs` after a change)', () => {

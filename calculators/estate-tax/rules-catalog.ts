@@ -1,8 +1,10 @@
 import { formatUsd } from '../money.ts';
+import { changesNewestFirst, type RuleChange } from '../rules-changelog.ts';
+import { applicableCredit } from './federal.ts';
 import { BASIC_EXCLUSION } from './federal-tables.ts';
 import { COVERAGE } from './labels.ts';
 import { deathsInWords, RULES_CHECKED, type RulePart } from './rule-set.ts';
-import { PENDING, RULE_SOURCES, type Source, type Status } from './rule-sources.ts';
+import { PENDING, pendingId, RULE_SOURCES, type Source, type Status } from './rule-sources.ts';
 import { STATE_TABLES, type StateVersion } from './state-tables.ts';
 
 /** One figure of a rule set as the firm reads it: its value, status and sources. */
@@ -31,10 +33,20 @@ export interface RuleSetRow {
   figures: FigureRow[];
 }
 
+/** A figure still "not published": next year's checklist. */
+export interface NotPublishedRow {
+  id: string;
+  jurisdiction: string;
+  figure: string;
+}
+
 export interface RulesCatalog {
   checked: string;
   coverage: { from: string; to: string };
   ruleSets: RuleSetRow[];
+  /** Every change to the rules, newest first ("What changed"). */
+  changes: RuleChange[];
+  notPublished: NotPublishedRow[];
 }
 
 const RANK: Record<Status, number> = { primary: 0, secondary: 1, missing: 2 };
@@ -104,6 +116,11 @@ function rowOf(
 ): RuleSetRow {
   const filed = RULE_SOURCES[id] ?? {};
   const rows: FigureRow[] = figures.map((f) => {
+    const computed = COMPUTED[f.key];
+    if (computed && !filed[f.key]) {
+      const base = filed[computed.from];
+      return { ...f, status: base?.status ?? 'missing', sources: [computed.source] };
+    }
     const source = filed[f.key];
     return {
       ...f,
@@ -139,11 +156,32 @@ function federalRows(): RuleSetRow[] {
       { name: 'Federal', from: v.effectiveDate, indexed: true },
       [
         { key: 'amount', label: 'Basic exclusion amount', value: formatUsd(v.amount, 'unless-whole') },
+        {
+          key: 'credit',
+          label: 'Applicable credit (the rate schedule on the basic exclusion, computed)',
+          value: formatUsd(applicableCredit(v.amount), 'unless-whole'),
+        },
         { key: 'schedule', label: 'Rate schedule (IRC §2001(c))', value: '18 % to 40 %, 12 brackets' },
       ],
     ),
   );
 }
+
+/**
+ * A computed figure is as confirmed as the figure it is computed from, and its source is the rule
+ * that computes it (the federal applicable credit from the basic exclusion and §2001(c)).
+ */
+const COMPUTED: Record<string, { from: string; source: Source }> = {
+  credit: {
+    from: 'amount',
+    source: {
+      kind: 'primary',
+      title:
+        'Computed here: the IRC §2001(c) rate schedule applied to the basic exclusion amount (IRC §2010(c)(1))',
+      checked: RULES_CHECKED,
+    },
+  },
+};
 
 function stateRows(): RuleSetRow[] {
   return Object.entries(STATE_TABLES).flatMap(([code, entry]) => {
@@ -166,11 +204,15 @@ function stateRows(): RuleSetRow[] {
 function pendingRows(): RuleSetRow[] {
   return PENDING.map((p) => {
     const jurisdiction = p.code === 'US' ? 'Federal' : (STATE_TABLES[p.code]?.name ?? p.code);
+    const value =
+      p.used === false
+        ? 'Not published; no calculator uses it'
+        : `Not published; deaths in ${p.year} use ${latestAmount(p.code)} (${p.year - 1})`;
     return {
-      id: `${p.code}-${p.year}`,
+      id: pendingId(p),
       code: p.code,
       jurisdiction,
-      covers: `Deaths in ${p.year}`,
+      covers: p.covers ?? `Deaths in ${p.year}`,
       from: `${p.year}-01-01`,
       to: `${p.year}-12-31`,
       status: 'missing' as const,
@@ -178,7 +220,7 @@ function pendingRows(): RuleSetRow[] {
         {
           key: 'pending',
           label: p.figure,
-          value: `Not published; deaths in ${p.year} use ${latestAmount(p.code)} (${p.year - 1})`,
+          value,
           status: 'missing' as const,
           sources: p.sources,
           note: p.note,
@@ -209,5 +251,16 @@ export function rulesCatalog(): RulesCatalog {
   const ruleSets = [...federalRows(), ...stateRows(), ...pendingRows()].sort((a, b) =>
     order(a) < order(b) ? -1 : order(a) > order(b) ? 1 : 0,
   );
-  return { checked: RULES_CHECKED, coverage: { ...COVERAGE }, ruleSets };
+  const notPublished = PENDING.map((p) => ({
+    id: pendingId(p),
+    jurisdiction: p.code === 'US' ? 'Federal' : (STATE_TABLES[p.code]?.name ?? p.code),
+    figure: p.figure,
+  }));
+  return {
+    checked: RULES_CHECKED,
+    coverage: { ...COVERAGE },
+    ruleSets,
+    changes: changesNewestFirst(),
+    notPublished,
+  };
 }

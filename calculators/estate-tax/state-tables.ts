@@ -1,4 +1,5 @@
 import { type Bands, ladder, type Schedule, type ScheduleRow } from '../schedule.ts';
+import { BASIC_EXCLUSION } from './federal-tables.ts';
 
 /**
  * State estate-tax law (resident decedent, all property in the state). One entry per jurisdiction;
@@ -38,18 +39,25 @@ export const CREDIT_TABLE_OFFSET = 60_000;
 type Flat = { exemption: number; rate: string };
 type Rows = { exemption: number; rows: readonly ScheduleRow[] };
 
+/**
+ * Connecticut's exemption is the federal basic exclusion amount of the year (CGS §12-391), so its
+ * versions are made from the federal table, never typed: a federal amount added for a year gives
+ * Connecticut the same amount from the same day. 12 % on the excess; total tax capped at $15M.
+ */
+export const connecticutVersions = (
+  federal: readonly { effectiveDate: string; amount: number }[],
+): (StateVersion & Flat & { cap: number })[] =>
+  federal.map((b) => ({
+    effectiveDate: b.effectiveDate,
+    indexed: true,
+    exemption: b.amount,
+    rate: '12',
+    cap: 15_000_000,
+  }));
+
 export const CT: StateEntry<Flat & { cap: number }> = {
   name: 'Connecticut',
-  versions: [
-    // The exemption is the federal basic exclusion of the year; total tax capped at $15M.
-    {
-      effectiveDate: Y2026,
-      indexed: true,
-      exemption: 15_000_000,
-      rate: '12',
-      cap: 15_000_000,
-    },
-  ],
+  versions: connecticutVersions(BASIC_EXCLUSION),
 };
 
 export const DC: StateEntry<{ exemption: number; bands: Bands }> = {
@@ -181,6 +189,9 @@ export const VT: StateEntry<Flat> = {
   versions: [{ effectiveDate: Y2026, exemption: 5_000_000, rate: '16' }],
 };
 
+/** RCW 83.100.040's 10–20 % table, restored from 1 July 2026 (on estate − exemption). */
+const WA_2026_ROWS = ladder('0 10 1000 14 2000 15 3000 16 4000 18 6000 19 7000 19.5 9000 20');
+
 export const WA: StateEntry<Rows> = {
   name: 'Washington',
   versions: [
@@ -193,12 +204,19 @@ export const WA: StateEntry<Rows> = {
     },
     {
       // The 2026 session (ESB 6347): a $3,000,000 exclusion and the 10–20 % table that applied
-      // before July 2025. The statute names an annual adjustment from 2027, so a 2027 death is told
-      // that its amount was not confirmed (see rule-sources.ts for why it may stay frozen).
+      // before July 2025.
       effectiveDate: '2026-07-01',
-      indexed: true,
       exemption: 3_000_000,
-      rows: ladder('0 10 1000 14 2000 15 3000 16 4000 18 6000 19 7000 19.5 9000 20'),
+      rows: WA_2026_ROWS,
+    },
+    {
+      // The statute adjusts the $3,000,000 from 2027 by a consumer price index the Bureau of
+      // Labor Statistics no longer publishes, so it stays at $3,000,000 until the legislature or
+      // the Department says otherwise (rule-sources.ts says why and on what sources). Not indexed:
+      // a 2028 death uses it too, and the coverage check asks for it to be confirmed each year.
+      effectiveDate: '2027-01-01',
+      exemption: 3_000_000,
+      rows: WA_2026_ROWS,
     },
   ],
 };

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { dollars, toDollars } from '../money.ts';
 import { evaluate, type ScheduleRow } from '../schedule.ts';
-import { FEDERAL_SCHEDULE } from './federal-tables.ts';
+import { BASIC_EXCLUSION, FEDERAL_SCHEDULE } from './federal-tables.ts';
 import * as tables from './state-tables.ts';
 
 const SCHEDULES: [string, readonly ScheduleRow[]][] = [
@@ -143,6 +143,20 @@ const PUBLISHED: [string, [number, number, string][]][] = [
       [9_000_000, 1_490_000, '20'],
     ],
   ],
+  [
+    // The same table, kept in 2027 with the frozen $3,000,000.
+    'Washington 2027-01-01',
+    [
+      [0, 0, '10'],
+      [1_000_000, 100_000, '14'],
+      [2_000_000, 240_000, '15'],
+      [3_000_000, 390_000, '16'],
+      [4_000_000, 550_000, '18'],
+      [6_000_000, 910_000, '19'],
+      [7_000_000, 1_100_000, '19.5'],
+      [9_000_000, 1_490_000, '20'],
+    ],
+  ],
 ];
 
 describe('the compact tables decode to the published figures', () => {
@@ -198,6 +212,19 @@ describe('state tables', () => {
     const indexed = Object.entries(tables.STATE_TABLES)
       .filter(([, e]) => e.versions.some((v) => v.indexed))
       .map(([code]) => code);
-    expect(indexed.sort()).toEqual(['CT', 'DC', 'ME', 'NY', 'RI', 'WA']);
+    expect(indexed.sort()).toEqual(['CT', 'DC', 'ME', 'NY', 'RI']);
+  });
+
+  it('makes Connecticut’s exemption from the federal basic exclusion of each year, never by hand', () => {
+    expect(tables.CT.versions).toEqual(tables.connecticutVersions(BASIC_EXCLUSION));
+    // A federal amount added for a year gives Connecticut the same amount from the same day.
+    const next = tables.connecticutVersions([
+      { effectiveDate: '2026-01-01', amount: 15_000_000 },
+      { effectiveDate: '2027-01-01', amount: 15_480_000 },
+    ]);
+    expect(next.map((v) => [v.effectiveDate, v.exemption, v.rate, v.cap])).toEqual([
+      ['2026-01-01', 15_000_000, '12', 15_000_000],
+      ['2027-01-01', 15_480_000, '12', 15_000_000],
+    ]);
   });
 });

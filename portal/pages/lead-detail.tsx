@@ -81,6 +81,12 @@ function ResultCard(props: { result: NonNullable<Detail['result']> }) {
           />
         </div>
       </div>
+      {props.result.rules ? (
+        <p class="muted small lead-rules">
+          Rule set <code>{props.result.rules.id}</code>, kept as computed: a later change to the rules does
+          not alter this result. <Link href="/portal/rules#what-changed">What changed</Link>
+        </p>
+      ) : null}
     </Card>
   );
 }

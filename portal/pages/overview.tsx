@@ -4,6 +4,7 @@ import { licenseStatusWords, plural, STATUS_TONE } from '../format.ts';
 import { useResource } from '../use-resource.ts';
 import { HeldLeadsBanner } from './held-leads-banner.tsx';
 import { LeadsTable } from './leads-table.tsx';
+import { RuleNoticesBanner } from './rule-notices-banner.tsx';
 import { TEST_MODE_SENTENCE, TestLeadsNotice } from './test-leads-notice.tsx';
 
 function Change(props: { now: number; before: number }) {
@@ -25,6 +26,7 @@ export function OverviewPage() {
       <PageHeader title="Overview" lead={data ? data.firm.name : undefined} />
       <ErrorNote error={error} />
       <HeldLeadsBanner onReleased={reload} />
+      <RuleNoticesBanner />
       {!data ? (
         <Loading />
       ) : (

@@ -1,8 +1,12 @@
 import type { Source, Status } from '../../calculators/estate-tax/rule-sources.ts';
-import type { RuleSetRow } from '../../calculators/estate-tax/rules-catalog.ts';
+import type { NotPublishedRow, RuleSetRow } from '../../calculators/estate-tax/rules-catalog.ts';
+import { stateName } from '../../calculators/limits.ts';
+import type { RuleChange } from '../../calculators/rules-changelog.ts';
 import { api } from '../api.ts';
 import { Badge, Card, ErrorNote, Loading, PageHeader, TableWrap } from '../components/ui.tsx';
+import { calculatorName } from '../format.ts';
 import { useResource } from '../use-resource.ts';
+import { RuleNoticesBanner } from './rule-notices-banner.tsx';
 
 const STATUS: Record<Status, { words: string; tone: 'good' | 'warn' | 'bad' }> = {
   primary: { words: 'Primary source', tone: 'good' },
@@ -95,6 +99,87 @@ function RuleSetTable(props: { set: RuleSetRow }) {
   );
 }
 
+const KIND_WORDS: Record<RuleChange['kind'], string> = {
+  added: 'Added',
+  confirmed: 'Confirmed',
+  corrected: 'Corrected',
+};
+
+/** "What changed", newest first: each change with its figure before and after and what it touches. */
+function WhatChanged(props: { changes: readonly RuleChange[] }) {
+  return (
+    <Card
+      title="What changed"
+      id="what-changed"
+      description="Newest first. Stored results keep the rules they were computed with."
+    >
+      <ol class="rule-changes">
+        {props.changes.map((c) => (
+          <li key={c.id} class="rule-change" id={`change-${c.id.replace(/[^\w-]/g, '-')}`}>
+            <p class="rule-change-head">
+              <span class="cell-sub">{formatDate(c.date)}</span>{' '}
+              <Badge tone="neutral">{KIND_WORDS[c.kind]}</Badge> <strong>{c.figure}</strong>
+            </p>
+            <p>{c.summary}</p>
+            <dl class="rule-change-facts">
+              <div>
+                <dt>Before</dt>
+                <dd>{c.before ?? 'Not in the tables'}</dd>
+              </div>
+              <div>
+                <dt>After</dt>
+                <dd>
+                  {c.after} <Badge tone={STATUS[c.status].tone}>{STATUS[c.status].words}</Badge>
+                </dd>
+              </div>
+              <div>
+                <dt>Source</dt>
+                <dd>
+                  {c.source.url ? (
+                    <a href={c.source.url} rel="noreferrer noopener" target="_blank">
+                      {c.source.title}
+                    </a>
+                  ) : (
+                    c.source.title
+                  )}
+                </dd>
+              </div>
+              <div>
+                <dt>Touches</dt>
+                <dd>
+                  {c.calculators.length === 0
+                    ? 'No calculator'
+                    : `${c.calculators.map(calculatorName).join(', ')} · ${c.states.length ? c.states.map(stateName).join(', ') : 'every state'}`}
+                </dd>
+              </div>
+            </dl>
+          </li>
+        ))}
+      </ol>
+    </Card>
+  );
+}
+
+/** Next year's checklist: every figure looked for and not yet published. */
+function NotPublished(props: { rows: readonly NotPublishedRow[] }) {
+  if (props.rows.length === 0) return null;
+  return (
+    <Card
+      title="Still not published"
+      id="not-published"
+      description="Looked for and not found. A death in that year uses the latest amount on record, and the visitor is told."
+    >
+      <ul class="not-published">
+        {props.rows.map((p) => (
+          <li key={p.id}>
+            <strong>{p.jurisdiction}</strong>: {p.figure}
+          </li>
+        ))}
+      </ul>
+    </Card>
+  );
+}
+
 /** Rule sets grouped by jurisdiction, federal first, in the order the catalog gives them. */
 function byJurisdiction(sets: RuleSetRow[]): [string, RuleSetRow[]][] {
   const groups = new Map<string, RuleSetRow[]>();
@@ -127,6 +212,7 @@ export function RulesPage() {
         }
       />
       <ErrorNote error={error} />
+      <RuleNoticesBanner />
       {!data ? (
         <Loading />
       ) : (
@@ -140,6 +226,8 @@ export function RulesPage() {
               and the visitor reads that the amount for that year was not confirmed.
             </p>
           </div>
+          <WhatChanged changes={data.changes} />
+          <NotPublished rows={data.notPublished} />
           {byJurisdiction(data.ruleSets).map(([jurisdiction, sets]) => (
             <Card key={jurisdiction} title={jurisdiction} id={`rules-${sets[0]!.code}`}>
               {sets.map((set) => (

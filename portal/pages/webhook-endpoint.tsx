@@ -14,6 +14,8 @@ const EVENT_HELP: Record<string, string> = {
   'lead.created': 'A visitor sent their details.',
   'lead.updated': 'A lead’s status changed.',
   'result.created': 'A visitor finished a calculation.',
+  'rules.updated':
+    'The law under a calculator you use changed (a figure added, confirmed or corrected). Never sent to a CRM.',
   'leads.digest':
     'Past the plan’s daily figure: one summary an hour instead of one event per lead (lead.created endpoints get it too).',
 };

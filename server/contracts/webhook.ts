@@ -33,10 +33,29 @@ export const LeadsDigestSchema = z
   })
   .openapi('LeadsDigest');
 
+/** A change to the law under the calculators, as the rules changelog records it (`rules.updated`). */
+export const RuleChangeSchema = z
+  .object({
+    id: z.string().openapi({ example: 'estate-tax/2026-11-28/wa-2027-exclusion' }),
+    date: z.string().openapi({ description: 'The day the change was recorded', example: '2026-11-28' }),
+    kind: z.enum(['added', 'confirmed', 'corrected']),
+    figure: z.string().openapi({ description: 'The figure in words, with the dates of death it speaks for' }),
+    before: z.string().nullable(),
+    after: z.string(),
+    status: z.enum(['primary', 'secondary', 'missing']),
+    source: z.object({ title: z.string(), url: z.string().optional() }),
+    calculators: z.array(z.string()),
+    states: z.array(z.string()).openapi({ description: 'Empty: every state (a federal figure)' }),
+    summary: z.string(),
+    test: z.literal(true).optional().openapi({ description: 'Set on a test event only' }),
+  })
+  .openapi('RuleChange');
+
 export const WebhookEventSchema = z.discriminatedUnion('type', [
   event('lead.created', LeadSchema),
   event('lead.updated', LeadSchema),
   event('result.created', ResultEventData),
   event('leads.digest', LeadsDigestSchema),
+  event('rules.updated', RuleChangeSchema),
 ]);
 export type WebhookBody = z.infer<typeof WebhookEventSchema>;

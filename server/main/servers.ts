@@ -10,6 +10,7 @@ import { startDeliveryWorker } from '../domain/delivery/worker.ts';
 import { demoAdminSignInLink } from '../domain/demo/admin.ts';
 import { seedDemo } from '../domain/demo/seed.ts';
 import { ensurePublishableKeys } from '../domain/licensing/keys.ts';
+import { announceRuleChanges, changelogWith } from '../domain/rules/announce.ts';
 import { closeAfterAnswer, drainServers, noticePeriod } from '../http/body/drain.ts';
 import { loadAdminToken, serverInfoFile } from '../infra/admin-token.ts';
 import { createEmbedApp } from '../infra/embed-host.ts';
@@ -154,6 +155,15 @@ export async function startServers(
         ? await demoAdminSignInLink(services.portal)
         : undefined;
     await ensurePublishableKeys(services.licensing);
+    // Changes to the calculators' law not yet recorded are recorded and announced here, once
+    // across every worker and instance (the insert by the change's id decides who announces).
+    const rules = await announceRuleChanges(
+      database.db,
+      clock.now(),
+      changelogWith(env.SVC_TEST_RULE_CHANGES, config.NODE_ENV),
+    );
+    for (const id of rules.recorded)
+      logger.info({ change: id, firms: rules.told[id]?.length ?? 0 }, 'rule change recorded');
     const apiApp = createApiApp(services, {
       ...(redis ? { redis } : {}),
       isShuttingDown: () => unready,

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RULE_CHANGES, type RuleChange } from '../../calculators/rules-changelog.ts';
 import { createPostgresTestDatabase } from '../test-support/db.ts';
 import { needs } from '../test-support/needs.ts';
 import {
@@ -122,6 +123,20 @@ describe('WEB_CONCURRENCY without the scale-out services', () => {
  * ports. A worker that dies is replaced while the other answers; rate limits are counted across
  * workers; SIGTERM to the primary drains every worker and loses no request.
  */
+const EXTRA_RULE_CHANGE: RuleChange = {
+  id: 'estate-tax/2026-12-20/test-cluster',
+  date: '2026-12-20',
+  kind: 'corrected',
+  figure: 'New York basic exclusion amount, deaths in 2027 (test)',
+  before: 'Not published',
+  after: '$7,500,000',
+  status: 'primary',
+  source: { title: 'A test release' },
+  calculators: ['estate-tax'],
+  states: ['NY'],
+  summary: 'A test release: New York’s 2027 amount.',
+};
+
 needs('postgres', 'redis').describe(
   'worker processes on one port (PostgreSQL, Redis)',
   { timeout: 180_000 },
@@ -144,6 +159,10 @@ needs('postgres', 'redis').describe(
         SEED_DEMO: 'false',
         WEB_CONCURRENCY: '2',
         METRICS_TOKEN: metricsToken,
+        // A release with one extra rule change: both workers start at once, one announces it.
+        SVC_TEST_RULE_CHANGES: JSON.stringify([EXTRA_RULE_CHANGE]),
+        // Info: each worker logs the rule changes it recorded (and so announced).
+        LOG_LEVEL: 'info',
       });
       const admin = { authorization: `Bearer ${adminToken}` };
       const account = JSON.parse(
@@ -184,6 +203,16 @@ needs('postgres', 'redis').describe(
       for (const pid of server ? childrenOf(server.child.pid!).filter(alive) : [])
         process.kill(pid, 'SIGKILL');
       await pg?.drop();
+    });
+
+    it('records and announces each rule change once across the two workers', () => {
+      const recorded = server!
+        .output()
+        .split('\n')
+        .filter((line) => line.includes('"msg":"rule change recorded"'))
+        .map((line) => (JSON.parse(line) as { change: string }).change);
+      expect(recorded.filter((id) => id === EXTRA_RULE_CHANGE.id)).toHaveLength(1);
+      expect(recorded.sort()).toEqual([...RULE_CHANGES.map((c) => c.id), EXTRA_RULE_CHANGE.id].sort());
     });
 
     it('prints one banner for two worker processes', () => {

@@ -817,3 +817,32 @@ export const mcpRefreshTokens = pgTable(
     index('mcp_refresh_tokens_grant_idx').on(t.grantId),
   ],
 );
+
+/**
+ * Each change of calculators/rules-changelog.ts, recorded once by its stable id: the process whose
+ * insert succeeds announces it (in the same transaction), so several workers or instances starting
+ * at once announce a change exactly once.
+ */
+export const ruleChanges = pgTable('rule_changes', {
+  id: text('id').primaryKey(),
+  change: jsonb('change').$type<Record<string, unknown>>().notNull(),
+  recordedAt: at('recorded_at').notNull(),
+  /** How many firms were told (0 for a change recorded without an announcement). */
+  firmsTold: integer('firms_told').notNull().default(0),
+});
+
+/** A rule change a firm is told of (the portal's banner), until a member dismisses it. */
+export const ruleNotices = pgTable(
+  'rule_notices',
+  {
+    accountId: text('account_id').notNull(),
+    changeId: text('change_id').notNull(),
+    createdAt: at('created_at').notNull(),
+    dismissedAt: at('dismissed_at'),
+  },
+  (t) => [
+    pk('rule_notices', t.accountId, t.changeId),
+    fk('rule_notices', t.accountId, accounts.id, 'cascade'),
+    fk('rule_notices', t.changeId, ruleChanges.id),
+  ],
+);

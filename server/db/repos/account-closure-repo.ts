@@ -22,6 +22,7 @@ import {
   outboxEvents,
   portalSessions,
   refreshTokens,
+  ruleNotices,
   spentChallenges,
   stripeEvents,
   webhookDeliveries,
@@ -119,6 +120,7 @@ export const ACCOUNT_DATA_TABLES = [
   'invitations',
   'portal_sessions',
   'magic_links',
+  'rule_notices',
   'accounts',
   'account_closures',
 ] as const;
@@ -159,6 +161,7 @@ export async function deleteAccountRows(tx: Db, accountId: string): Promise<void
   await tx.delete(magicLinks).where(eq(magicLinks.accountId, accountId));
   await tx.delete(memberships).where(eq(memberships.accountId, accountId));
   await tx.delete(invitations).where(eq(invitations.accountId, accountId));
+  await tx.delete(ruleNotices).where(eq(ruleNotices.accountId, accountId));
   await tx.delete(accounts).where(eq(accounts.id, accountId));
   await tx.delete(accountClosures).where(eq(accountClosures.accountId, accountId));
 }

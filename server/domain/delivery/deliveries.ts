@@ -128,6 +128,21 @@ const SAMPLE_LEAD = {
   },
 };
 
+/** A made-up `rules.updated` body (the shape of calculators/rules-changelog.ts entries). */
+const SAMPLE_RULE_CHANGE = {
+  id: 'estate-tax/2026-01-01/test-change',
+  date: '2026-01-01',
+  kind: 'corrected' as const,
+  figure: 'Example exemption, deaths in 2027',
+  before: '$1,000,000',
+  after: '$1,100,000',
+  status: 'primary' as const,
+  source: { title: 'A test event: no rule changed' },
+  calculators: ['estate-tax'],
+  states: ['NY'],
+  summary: 'A test event: no rule changed.',
+};
+
 /**
  * The test button's event of each type, in the shape its contract declares (contracts/webhook.ts):
  * the lead above; a calculation the estate-tax calculator really computes for the sample's inputs;
@@ -154,6 +169,7 @@ function sampleEvent(type: WebhookBody['type'], now: Date, portalUrl: string): W
     };
     return { type, timestamp: at, data };
   }
+  if (type === 'rules.updated') return { type, timestamp: at, data: { ...SAMPLE_RULE_CHANGE, test: true } };
   if (type === 'leads.digest') {
     const from = new Date(now.getTime() - 3_600_000).toISOString();
     const data = {

@@ -88,7 +88,24 @@ export async function firmLeadDetail(deps: PortalAppDeps, principal: PortalPrinc
           state: result.state,
           createdAt: result.createdAt.toISOString(),
           ...resultFigures(result.calculator, result.inputs, result.outputs),
+          rules: storedRules(result.ruleSet),
         }
       : null,
+  };
+}
+
+/**
+ * The rules a stored result says it used, read back as stored: a later change to the rules never
+ * recomputes or relabels it (the portal shows what the visitor was shown).
+ */
+function storedRules(ruleSet: Record<string, unknown>) {
+  const text = (v: unknown) => (typeof v === 'string' && v.length > 0 ? v : null);
+  const id = text(ruleSet.id);
+  if (!id) return null;
+  return {
+    id,
+    label: text(ruleSet.label) ?? id,
+    taxYear: typeof ruleSet.taxYear === 'number' ? ruleSet.taxYear : null,
+    effectiveDate: text(ruleSet.effectiveDate),
   };
 }

@@ -164,6 +164,18 @@ export const LeadDetail = z.object({
       createdAt: Iso,
       inputs: z.array(Figure),
       outputs: z.array(Figure),
+      rules: z
+        .object({
+          id: z.string(),
+          label: z.string(),
+          taxYear: z.number().int().nullable(),
+          effectiveDate: z.string().nullable(),
+        })
+        .nullable()
+        .openapi({
+          description:
+            'The rule set the result was computed with, as stored: never recomputed when the rules change later',
+        }),
     })
     .nullable(),
 });
@@ -355,6 +367,29 @@ export const ConnectedApps = z.object({
 });
 
 const RuleStatus = z.enum(['primary', 'secondary', 'missing']);
+/** One change to the calculators' law (calculators/rules-changelog.ts); also the `rules.updated` event's data. */
+export const RuleChangeSchema = z
+  .object({
+    id: z.string(),
+    date: Day,
+    kind: z.enum(['added', 'confirmed', 'corrected']),
+    figure: z.string(),
+    before: z.string().nullable(),
+    after: z.string(),
+    status: RuleStatus,
+    source: z.object({ title: z.string(), url: z.string().optional() }),
+    calculators: z.array(z.string()).readonly(),
+    states: z.array(z.string()).readonly(),
+    summary: z.string(),
+    announce: z.literal(false).optional(),
+  })
+  .openapi('RuleChange');
+
+/** The rule changes the firm was told of and has not dismissed (the portal's banner). */
+export const RuleNotices = z.object({
+  data: z.array(RuleChangeSchema.omit({ announce: true }).extend({ toldAt: Iso })),
+});
+
 export const RulesCatalog = z.object({
   checked: Day,
   coverage: z.object({ from: Day, to: Day }),
@@ -388,4 +423,8 @@ export const RulesCatalog = z.object({
       ),
     }),
   ),
+  changes: z.array(RuleChangeSchema).openapi({ description: 'Every change to the rules, newest first' }),
+  notPublished: z
+    .array(z.object({ id: z.string(), jurisdiction: z.string(), figure: z.string() }))
+    .openapi({ description: 'Figures looked for and not yet published: the next pack’s checklist' }),
 });

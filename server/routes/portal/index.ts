@@ -15,6 +15,7 @@ import { registerPortalLeadRoutes } from './leads.ts';
 import { registerPortalLicenseRoutes } from './licenses.ts';
 import { registerPortalMemberRoutes } from './members.ts';
 import { registerPortalOverviewRoutes } from './overview.ts';
+import { registerPortalRuleNoticeRoutes } from './rule-notices.ts';
 import { registerPortalRulesRoutes } from './rules.ts';
 import { createPortalAuthRoutes } from './sign-in.ts';
 import { registerPortalWebhookRoutes } from './webhooks.ts';
@@ -57,5 +58,6 @@ export function createPortalRoutes(
   registerPortalFirmSettingsRoutes(router, deps);
   registerPortalWebhookRoutes(router, deps);
   registerPortalRulesRoutes(router);
+  registerPortalRuleNoticeRoutes(router, deps);
   return [auth, router];
 }

@@ -27,6 +27,7 @@ export interface PortalPaths {
   'GET oauth/mcp-consent': T.McpConsent;
   'GET overview': T.Overview;
   'GET passkeys': T.PasskeyList;
+  'GET rule-notices': z.infer<typeof A.RuleNotices>;
   'GET rules': z.infer<typeof A.RulesCatalog>;
   'GET session': T.PortalSession;
   'GET sessions': T.SessionList;
@@ -59,6 +60,7 @@ export interface PortalPaths {
   'POST oauth/mcp-consent': T.RedirectTo;
   'POST passkeys': z.infer<typeof A.AddedPasskey>;
   'POST passkeys/options': T.PasskeyRegistrationOptions;
+  'POST rule-notices/dismiss': z.infer<typeof A.Changed>;
   'POST session/account': z.infer<typeof A.Switched>;
   'POST session/sign-out': z.infer<typeof A.SignedOut>;
   'POST sessions/{id}/revoke': z.infer<typeof A.Revoked>;

@@ -59,6 +59,7 @@ const ROLES: Record<string, Role> = {
   'GET /v1/portal/webhooks': 'viewer',
   'GET /v1/portal/webhooks/:id/deliveries': 'viewer',
   'GET /v1/portal/rules': 'viewer',
+  'GET /v1/portal/rule-notices': 'viewer',
 
   'POST /v1/portal/api-keys': 'admin',
   'POST /v1/portal/connected-apps/:grantId/revoke': 'admin',
@@ -66,6 +67,7 @@ const ROLES: Record<string, Role> = {
   'GET /v1/portal/leads/export.csv': 'admin',
   'PATCH /v1/portal/leads/:id': 'admin',
   'POST /v1/portal/leads/:id/release': 'admin',
+  'POST /v1/portal/rule-notices/dismiss': 'admin',
   'DELETE /v1/portal/leads/:id': 'admin',
   'GET /v1/portal/leads/:id/person.json': 'admin',
   'POST /v1/portal/members': 'admin',

@@ -40,7 +40,7 @@ describe('GET /v1/portal/rules', () => {
     const body = (await res.json()) as RulesCatalog;
     expect(body.coverage).toEqual({ from: '2026-01-01', to: '2027-12-31' });
     const wa = body.ruleSets.find((r) => r.id === 'WA-2026-07-01');
-    expect(wa).toMatchObject({ covers: 'Deaths on or after 1 July 2026', status: 'secondary' });
+    expect(wa).toMatchObject({ covers: 'Deaths from 1 July to 31 December 2026', status: 'secondary' });
     expect(wa?.figures.every((f) => f.sources.every((s) => s.checked && s.title))).toBe(true);
   });
 });
