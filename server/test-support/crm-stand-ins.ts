@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
+import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 /**
@@ -16,7 +16,7 @@ import type { AddressInfo } from 'node:net';
  */
 export type StandInVendor = 'clio-grow' | 'hubspot' | 'salesforce' | 'wealthbox';
 
-export interface Received {
+interface Received {
   vendor: StandInVendor | null;
   method: string;
   path: string;

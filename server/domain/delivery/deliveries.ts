@@ -188,8 +188,9 @@ export async function sendTestEvent(deps: Deps, endpointId: string, as: ActingAs
   await recordAudit(deps.db, {
     accountId: endpoint.accountId,
     actor: as.actor,
-    action: 'webhook.tested',
+    action: endpoint.kind === 'webhook' ? 'webhook.tested' : 'destination.tested',
     subject: endpoint.id,
+    ...(endpoint.kind === 'webhook' ? {} : { data: { vendor: endpoint.kind } }),
     at: now,
   });
   return { delivery: { id: deliveryId, eventId, endpointId: endpoint.id, type, status: 'pending' as const } };

@@ -3,8 +3,8 @@
  * accepted here (the setting is shared with staging set-ups that name it) but no connector is
  * built for it yet: its lead-intake documentation was not available (docs/destinations.md).
  */
-export const BASE_URL_VENDORS = ['clio-grow', 'hubspot', 'salesforce', 'wealthbox', 'lead-docket'] as const;
-export type BaseUrlVendor = (typeof BASE_URL_VENDORS)[number];
+const BASE_URL_VENDORS = ['clio-grow', 'hubspot', 'salesforce', 'wealthbox', 'lead-docket'] as const;
+type BaseUrlVendor = (typeof BASE_URL_VENDORS)[number];
 
 /** Per vendor, the scheme, host and port that replace the vendor's own (the path is kept). */
 export type DestinationBaseUrls = Partial<Record<BaseUrlVendor, URL>>;

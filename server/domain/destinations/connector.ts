@@ -50,7 +50,7 @@ export interface Connector<S = Record<string, unknown>> {
 }
 
 /** Retry-After as milliseconds: seconds or an HTTP date; null when absent or unreadable. */
-export function retryAfterMs(value: string | string[] | undefined, now: Date): number | null {
+function retryAfterMs(value: string | string[] | undefined, now: Date): number | null {
   const text = Array.isArray(value) ? value[0] : value;
   if (!text) return null;
   if (/^\d+$/.test(text.trim())) return Number(text.trim()) * 1000;

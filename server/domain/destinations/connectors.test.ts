@@ -9,7 +9,7 @@ import { CONNECTORS } from './connectors/index.ts';
 import { crmLeadOf } from './crm-note.ts';
 
 const agreedAt = '2026-11-28T15:04:05.000Z';
-export const SAMPLE_LEAD: LeadView = {
+const SAMPLE_LEAD: LeadView = {
   leadId: 'lead_contract0000000000000000',
   calculator: 'estate-tax',
   resultId: 'res_1',

@@ -12,7 +12,7 @@ import { withBothNames } from '../split-name.ts';
  * `from_first`, `from_last`, `from_message`, `referring_url` and `from_source` (`from_email` and
  * `from_phone` optional). The token travels in the body, so the inspector redacts it there.
  */
-export const CLIO_GROW_HOSTS = {
+const CLIO_GROW_HOSTS = {
   us: 'grow.clio.com',
   eu: 'eu.grow.clio.com',
   ca: 'ca.grow.clio.com',
