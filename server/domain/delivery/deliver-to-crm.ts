@@ -59,7 +59,7 @@ export async function deliverToCrm(
       request = connector.build(crmLeadOf(lead, `${deps.portalUrl}/leads`), settings, credential);
     } catch (error) {
       deps.logger.error({ err: error, endpointId: target.endpoint.id }, 'CRM request not built');
-      outcome = failedBeforeSending('the destination’s settings could not be read; update them');
+      outcome = failedBeforeSending('the lead or the destination’s settings could not be read');
       await settle(deps, delivery, target.endpoint, startedAt, outcome, '', {
         kind: 'rejected',
         message: outcome.error!,
