@@ -60,3 +60,27 @@ export const VendorCatalogSchema = z
     ),
   })
   .openapi('DestinationVendors');
+
+/** What a viewer sees of a destination: which CRM, whether it is on, and how its last delivery went. */
+const DestinationSummary = z
+  .object({
+    id: z.string(),
+    vendor: z.enum(DESTINATION_VENDORS),
+    label: z.string(),
+    name: z.string().nullable(),
+    status: z.enum(['enabled', 'disabled']),
+    disabledReason: z.string().nullable(),
+    lastDelivery: LastDelivery,
+  })
+  .openapi('DestinationSummary');
+
+/** Settings → Destinations: full views for owners and admins, summaries for viewers. */
+export const PortalDestinationList = z
+  .object({
+    data: z.array(z.union([DestinationWithLastSchema, DestinationSummary])),
+    /** Each CRM's setup (owners and admins; empty for viewers). */
+    vendors: VendorCatalogSchema.shape.vendors,
+    canManage: z.boolean(),
+  })
+  .openapi('PortalDestinations');
+export const PortalOneDestination = DestinationAnswerSchema;

@@ -389,3 +389,6 @@ export const RulesCatalog = z.object({
     }),
   ),
 });
+
+/** Settings → Destinations (issue 42): declared with the admin API's destination shapes. */
+export { PortalDestinationList, PortalOneDestination } from '../admin/destination-schemas.ts';
