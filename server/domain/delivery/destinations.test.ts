@@ -5,6 +5,7 @@ import { newId } from '../../db/engine/ids.ts';
 import {
   auditEvents,
   deliveryAttempts,
+  leads,
   mailMessages,
   webhookDeliveries,
   webhookEndpoints,
@@ -15,6 +16,7 @@ import { decrypt } from '../../secrets/encryption.ts';
 import { rotateSecretKey } from '../../secrets/rotate-secret-key.ts';
 import { startCrmStandIns } from '../../test-support/crm-stand-ins.ts';
 import { createTestContext, type TestContext } from '../../test-support/services.ts';
+import { releaseQuarantinedLead } from '../leads/intake.ts';
 import type { DeliveryDeps } from './deps.ts';
 import { DESTINATION_WAIT_MS } from './destination-health.ts';
 import { enqueueEvent } from './outbox.ts';
@@ -167,6 +169,33 @@ describe('CRM destinations on the outbox', () => {
         at: t.clock.now(),
       });
     expect(await deliveriesOf(clio.id)).toHaveLength(0);
+  });
+
+  it('a held lead goes nowhere until it is released, then reaches the CRM', async () => {
+    const f = await firm();
+    const clio = await destination(f.account.id, 'clio-grow', 'clio-good-token');
+    const leadId = newId('lead');
+    const now = t.clock.now();
+    await t.database.db.insert(leads).values({
+      id: leadId,
+      accountId: f.account.id,
+      calculator: 'estate-tax',
+      name: 'Hana Held',
+      email: 'held@example.com',
+      status: 'new',
+      consentText: 'OK',
+      consentedAt: now,
+      createdAt: now,
+      updatedAt: now,
+      quarantinedAt: now,
+    });
+    await runDeliveryOnce(deps);
+    expect(await deliveriesOf(clio.id)).toHaveLength(0);
+    await releaseQuarantinedLead(t.services.licensing, f.account.id, leadId, 'operator');
+    await runDeliveryOnce(deps);
+    expect(kept('clio-grow', 'held@example.com')).toEqual([
+      expect.objectContaining({ from_first: 'Hana', from_last: 'Held' }),
+    ]);
   });
 
   it('test leads go only to a destination that asks for them', async () => {
