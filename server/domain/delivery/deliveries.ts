@@ -45,9 +45,12 @@ export async function listDeliveries(
   deps: Deps,
   endpointId: string,
   limit = 50,
-  scope?: { accountId?: string },
+  scope?: { accountId?: string; webhooksOnly?: boolean },
 ) {
   const endpoint = await requireEndpoint(deps.db, endpointId, scope?.accountId);
+  // A CRM destination's log is read through its own route (owners and admins only).
+  if (scope?.webhooksOnly && endpoint.kind !== 'webhook')
+    throw new AppError('NOT_FOUND', `No webhook endpoint ${endpointId}.`);
   const rows = await latestDeliveriesOf(deps.db, endpoint.id, limit);
   const attempts = await attemptsOf(
     deps.db,
