@@ -83,4 +83,6 @@ export const PortalDestinationList = z
     canManage: z.boolean(),
   })
   .openapi('PortalDestinations');
-export const PortalOneDestination = DestinationAnswerSchema;
+export const PortalOneDestination = z
+  .object({ destination: DestinationSchema })
+  .openapi('PortalDestinationAnswer');
