@@ -271,7 +271,7 @@ function Deliveries(props: { destination: Full; version: number }) {
               const last = x.log.at(-1);
               return (
                 <tr key={x.id}>
-                  <td>
+                  <td data-label="Attempts">
                     {x.attempts} {x.test ? <Badge>test</Badge> : null}
                   </td>
                   <td data-label="Status">
