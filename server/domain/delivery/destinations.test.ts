@@ -32,7 +32,12 @@ let crm: Awaited<ReturnType<typeof startCrmStandIns>>;
 beforeAll(async () => {
   crm = await startCrmStandIns();
   // The stand-ins are on loopback: only DESTINATION_BASE_URLS lets a destination reach them.
-  t = await createTestContext({ DESTINATION_BASE_URLS: crm.baseUrls, WEBHOOK_TIMEOUT_MS: '2000' });
+  t = await createTestContext({
+    DESTINATION_BASE_URLS: crm.baseUrls,
+    WEBHOOK_TIMEOUT_MS: '2000',
+    // A trial's daily figure of 1: its further leads are alerted in an hourly digest.
+    PLANS: JSON.stringify({ trial: { leadsPerDay: 1 } }),
+  });
   t.app.route('/', createAdminRoutes(t.services, TOKEN));
   deps = { ...t.services.delivery, random: () => 0.5 };
 });
@@ -50,8 +55,8 @@ const admin = async (method: string, path: string, body?: unknown) => {
   return { status: res.status, body: await res.json() };
 };
 
-async function firm() {
-  const f = await t.seed.firm();
+async function firm(plan?: 'trial') {
+  const f = await t.seed.firm(plan ? { plan } : {});
   const at = t.clock.now();
   for (const [email, role] of [
     ['owner@smithlaw.example', 'owner'],
@@ -196,6 +201,19 @@ describe('CRM destinations on the outbox', () => {
     expect(kept('clio-grow', 'held@example.com')).toEqual([
       expect.objectContaining({ from_first: 'Hana', from_last: 'Held' }),
     ]);
+  });
+
+  it('past the daily figure, webhooks and inboxes get a digest but the CRM still gets each lead at once', async () => {
+    const f = await firm('trial');
+    await destination(f.account.id, 'clio-grow', 'clio-good-token');
+    const ids = [];
+    for (const n of [1, 2, 3]) ids.push(await f.postLead({ email: `over-${n}@example.com` }));
+    const rows = await t.database.db.select().from(leads).where(eq(leads.accountId, f.account.id));
+    expect(rows.filter((r) => r.digestId !== null)).toHaveLength(2);
+    await runDeliveryOnce(deps);
+    await runDeliveryOnce(deps);
+    await runDeliveryOnce(deps);
+    for (const n of [1, 2, 3]) expect(kept('clio-grow', `over-${n}@example.com`)).toHaveLength(1);
   });
 
   it('test leads go only to a destination that asks for them', async () => {
