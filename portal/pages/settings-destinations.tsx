@@ -319,6 +319,7 @@ function Deliveries(props: { destination: Full; version: number }) {
       <DeliveryInspector
         delivery={data.data.find((x) => x.id === inspected) ?? null}
         onClose={() => setInspected(null)}
+        waiting={off}
       />
     </>
   );
