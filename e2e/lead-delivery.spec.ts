@@ -252,7 +252,10 @@ const adminCall = async (method: string, path: string, body?: unknown) => {
     headers: { 'content-type': 'application/json', authorization: `Bearer ${stack.adminToken}` },
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   });
-  return { status: res.status, body: (await res.json()) as Record<string, any> };
+  return {
+    status: res.status,
+    body: (await res.json()) as { destination: { id: string; status: string } },
+  };
 };
 
 describe('CRM destinations: a widget lead from a live site, straight into the firm’s CRMs', () => {
@@ -325,7 +328,7 @@ describe('CRM destinations: a widget lead from a live site, straight into the fi
       credential: 'wb-revoked-token',
       name: 'Advisers’ Wealthbox',
     });
-    const id = created.body.destination.id as string;
+    const id = created.body.destination.id;
     expect((await adminCall('POST', `/admin/v1/destinations/${id}/test`)).status).toBe(200);
     await expect
       .poll(
