@@ -17,6 +17,7 @@ const SUBJECTS = [
   'billing', // Stripe checkout, portal and subscription sync
   'outbox', // events and alert mails queued in the caller's transaction, digests
   'leads', // intake, spam rules, queries, figures, privacy erasure
+  'destinations', // CRM vendors: each connector's request, the lead's CRM note, the name split, E.164 phones
   'results', // calculations and PDF reports
   'rules', // the law's changelog recorded once and announced to the firms it touches
   'delivery', // webhook and mail workers, endpoints, retention

@@ -1,11 +1,15 @@
-import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Browser, Route } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { snippetOf } from '../portal/snippet.ts';
 import type { RunningServers } from '../server/main/servers.ts';
+import { startCrmStandIns } from '../server/test-support/crm-stand-ins.ts';
 import { axeViolations, openCustomPage } from './support/custom-page.ts';
 import { type HostPage, openHostPage } from './support/host-page.ts';
+import { axeViolations as portalAxe, screenshot, signInWithLink } from './support/portal.ts';
 import { LOCAL_NETWORK_ARGS, launchChromium, startStack } from './support/stack.ts';
 
 /**
@@ -14,26 +18,36 @@ import { LOCAL_NETWORK_ARGS, launchChromium, startStack } from './support/stack.
  * secure context, as on many small firms' sites. On `localhost` (a secure context) none of this shows.
  */
 const SITE = 'demo.svc.test';
+/** A firm's production site (not a development host): its leads are live and go to the CRMs. */
+const LIVE_SITE = 'www.demo-estate-law.example';
 const WAIT = { timeout: 30_000 };
 const SHOTS = fileURLToPath(new URL('./screenshots/widget/', import.meta.url));
 let stack: RunningServers;
 let browser: Browser;
+let crm: Awaited<ReturnType<typeof startCrmStandIns>>;
+const dataDir = mkdtempSync(join(tmpdir(), 'svc-e2e-delivery-'));
 
 beforeAll(async () => {
   mkdirSync(SHOTS, { recursive: true });
+  // CRM stand-ins in this process; DESTINATION_BASE_URLS sends the vendors' calls to them.
+  crm = await startCrmStandIns();
   [stack, browser] = await Promise.all([
-    startStack(),
-    launchChromium([`--host-resolver-rules=MAP ${SITE} 127.0.0.1`, ...LOCAL_NETWORK_ARGS]),
+    startStack({ DATA_DIR: dataDir, DESTINATION_BASE_URLS: crm.baseUrls, DELIVERY_POLL_MS: '200' }),
+    launchChromium([
+      `--host-resolver-rules=MAP ${SITE} 127.0.0.1, MAP ${LIVE_SITE} 127.0.0.1`,
+      ...LOCAL_NETWORK_ARGS,
+    ]),
   ]);
 });
 afterAll(async () => {
   await browser?.close();
   await stack?.close();
+  await crm?.close();
 });
 
-async function openSite(width = 1280): Promise<HostPage> {
+async function openSite(width = 1280, site = SITE): Promise<HostPage> {
   const port = new URL(stack.examplesUrl).port;
-  const host = await openHostPage(browser, `http://${SITE}:${port}/events.html`);
+  const host = await openHostPage(browser, `http://${site}:${port}/events.html`);
   // Tall enough that the whole iframe is painted for its screenshot.
   await host.page.setViewportSize({ width, height: 3200 });
   await expect.poll(() => host.count('svc-ready'), WAIT).toBe(1);
@@ -229,5 +243,136 @@ describe('listener snippets as printed, with an async loader', () => {
     expect(logged.find((l) => l.startsWith('new lead'))).toMatch(/from widget svc-1$/);
     expect(host.pageErrors).toEqual([]);
     await host.close();
+  });
+});
+
+const adminCall = async (method: string, path: string, body?: unknown) => {
+  const res = await fetch(`${stack.apiUrl}${path}`, {
+    method,
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${stack.adminToken}` },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  return {
+    status: res.status,
+    body: (await res.json()) as { destination: { id: string; status: string } },
+  };
+};
+
+describe('CRM destinations: a widget lead from a live site, straight into the firm’s CRMs', () => {
+  it('reaches the Clio Grow and HubSpot stand-ins within 5 s, with first and last name, E.164 phone, the figures and the consent', async () => {
+    const accountId = stack.demo.accountId!;
+    const added = await adminCall('PATCH', `/admin/v1/licenses/${stack.demo.licenseId}`, {
+      addDomains: [LIVE_SITE],
+    });
+    expect(added.status).toBe(200);
+    for (const body of [
+      { vendor: 'clio-grow', credential: 'clio-good-token', name: 'Intake inbox' },
+      {
+        vendor: 'hubspot',
+        credential: 'pat-na1-good',
+        name: 'Website enquiries form',
+        settings: {
+          portalId: '62515',
+          formGuid: '78c2891f-ebdd-44c0-bd94-15c012bbbfbf',
+          figureFields: { estateValue: 'estate_value' },
+        },
+      },
+    ])
+      expect((await adminCall('POST', '/admin/v1/destinations', { accountId, ...body })).status).toBe(200);
+    const host = await openSite(1280, LIVE_SITE);
+    const send = await fillLead(host, 'crm-lead@example.com');
+    await host.widget().locator('input[type=tel]').fill('(212) 736-5000');
+    const clicked = Date.now();
+    await send.click();
+    await expect
+      .poll(() => crm.kept['clio-grow'].length + crm.kept.hubspot.length, { timeout: 5_000, interval: 50 })
+      .toBe(2);
+    expect(Date.now() - clicked).toBeLessThan(5_000);
+    const [lead] = (await storedLeads('crm-lead@example.com')) as unknown as {
+      test: boolean;
+      consent: { text: string; page: string };
+    }[];
+    expect(lead?.test).toBe(false);
+    const clio = crm.kept['clio-grow'][0] as Record<string, string>;
+    expect(clio).toMatchObject({
+      from_first: 'Ada',
+      from_last: 'Plain',
+      from_email: 'crm-lead@example.com',
+      from_phone: '+12127365000',
+      referring_url: lead!.consent.page,
+    });
+    expect(clio.from_message).toContain('$8,000,000');
+    expect(clio.from_message).toContain(lead!.consent.text);
+    const hub = crm.kept.hubspot[0] as {
+      fields: { name: string; value: string }[];
+      legalConsentOptions: { consent: { text: string } };
+      context: { pageUri: string };
+    };
+    const fields = Object.fromEntries(hub.fields.map((f) => [f.name, f.value]));
+    expect(fields).toMatchObject({
+      firstname: 'Ada',
+      lastname: 'Plain',
+      phone: '+12127365000',
+      estate_value: '8000000',
+    });
+    expect(hub.legalConsentOptions.consent.text).toBe(lead!.consent.text);
+    expect(hub.context.pageUri).toBe(lead!.consent.page);
+    await host.close();
+  });
+
+  it('a credential refused disables the destination and writes the owner’s mail', async () => {
+    const accountId = stack.demo.accountId!;
+    const created = await adminCall('POST', '/admin/v1/destinations', {
+      accountId,
+      vendor: 'wealthbox',
+      credential: 'wb-revoked-token',
+      name: 'Advisers’ Wealthbox',
+    });
+    const id = created.body.destination.id;
+    expect((await adminCall('POST', `/admin/v1/destinations/${id}/test`)).status).toBe(200);
+    await expect
+      .poll(
+        async () => (await adminCall('GET', `/admin/v1/destinations/${id}`)).body.destination.status,
+        WAIT,
+      )
+      .toBe('disabled');
+    const outbox = join(dataDir, 'outbox');
+    const mails = () =>
+      readdirSync(outbox)
+        .map((f) => readFileSync(join(outbox, f), 'utf8'))
+        .filter((m) => m.includes('credential was refused'));
+    await expect.poll(() => mails().length, WAIT).toBe(1);
+    expect(mails()[0]).toContain('demo@svc.test');
+  });
+
+  it('Settings → Destinations and its delivery log, looked at at 1440 and 390 px', async () => {
+    const owner = await signInWithLink(browser, stack.demoSignInLink!, { width: 1440, height: 900 });
+    const { page } = owner;
+    await page.goto(`${stack.portalUrl}/portal/settings/destinations`);
+    await expect.poll(() => page.locator('section.card.endpoint').count(), WAIT).toBe(3);
+    await expect.poll(() => page.locator('table tbody tr').count(), WAIT).toBeGreaterThan(2);
+    expect(await page.getByRole('alert').first().textContent()).toContain('Leads are not reaching');
+    expect(await portalAxe(page)).toEqual([]);
+    await screenshot(page, 'destinations-desktop');
+    await page
+      .getByRole('button', { name: /^Inspect/ })
+      .first()
+      .click();
+    await expect.poll(() => page.locator('dialog[open]').count(), WAIT).toBe(1);
+    expect(await page.locator('dialog[open]').textContent()).not.toContain('clio-good-token');
+    await screenshot(page, 'destinations-inspector-desktop');
+    await page.keyboard.press('Escape');
+    const phone = await browser.newContext({
+      viewport: { width: 390, height: 844 },
+      storageState: await owner.context.storageState(),
+    });
+    const small = await phone.newPage();
+    await small.goto(`${stack.portalUrl}/portal/settings/destinations`);
+    await expect.poll(() => small.locator('section.card.endpoint').count(), WAIT).toBe(3);
+    expect(await portalAxe(small)).toEqual([]);
+    await screenshot(small, 'destinations-phone');
+    expect(owner.pageErrors).toEqual([]);
+    await phone.close();
+    await owner.context.close();
   });
 });

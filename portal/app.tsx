@@ -17,6 +17,7 @@ import { MembersPage } from './pages/members.tsx';
 import { OverviewPage } from './pages/overview.tsx';
 import { RulesPage } from './pages/rules.tsx';
 import { SecurityPage } from './pages/security.tsx';
+import { SettingsDestinationsPage } from './pages/settings-destinations.tsx';
 import { SettingsFirmPage } from './pages/settings-firm.tsx';
 import { SettingsWebhooksPage } from './pages/settings-webhooks.tsx';
 import { SignInPage } from './pages/sign-in.tsx';
@@ -36,6 +37,7 @@ const NAV: { href: string; label: string; section?: string }[] = [
   { href: '/portal/settings/security', label: 'Sign-in & security', section: 'Settings' },
   { href: '/portal/settings/firm', label: 'Firm', section: 'Settings' },
   { href: '/portal/settings/webhooks', label: 'Webhooks', section: 'Settings' },
+  { href: '/portal/settings/destinations', label: 'Destinations', section: 'Settings' },
 ];
 
 const PAGES: Record<string, () => ComponentChildren> = {
@@ -51,6 +53,7 @@ const PAGES: Record<string, () => ComponentChildren> = {
   '/portal/settings/security': () => <SecurityPage />,
   '/portal/settings/firm': () => <SettingsFirmPage />,
   '/portal/settings/webhooks': () => <SettingsWebhooksPage />,
+  '/portal/settings/destinations': () => <SettingsDestinationsPage />,
 };
 
 export function App() {

@@ -121,6 +121,18 @@ const LABELS: Record<AuditAction, Describe> = {
   'webhook.disabled': () => 'A webhook endpoint was turned off after failing for days',
   'webhook.tested': () => 'Sent a test event to a webhook endpoint',
   'webhook.replayed': () => 'Replayed a webhook delivery',
+  'destination.created': (d) => `Added a CRM destination (${text(d.vendor)})`,
+  'destination.updated': (d) => `Changed a CRM destination (${list(d.fields).join(', ') || 'settings'})`,
+  'destination.deleted': (d) => `Removed a CRM destination (${text(d.vendor)})`,
+  'destination.credentials_rolled': (d) => `Replaced a CRM destination’s credential (${text(d.vendor)})`,
+  'destination.enabled': (d) => `Turned a CRM destination back on (${text(d.vendor)})`,
+  'destination.disabled': (d) =>
+    d.reason
+      ? `A CRM destination was turned off: ${text(d.reason)}`
+      : `Turned a CRM destination off (${text(d.vendor)})`,
+  'destination.tested': (d) => `Sent a test lead to a CRM destination (${text(d.vendor)})`,
+  'destination.deliveries_cancelled': (d) =>
+    `Cancelled ${text(d.count)} lead${d.count === 1 ? '' : 's'} that waited 7 days on a disabled CRM destination`,
   'mcp.tool_call': (d) =>
     `An AI assistant ran ${text(d.tool)} (${text(d.rows)} row${d.rows === 1 ? '' : 's'}${d.outcome && d.outcome !== 'ok' ? `, ${text(d.outcome)}` : ''})`,
   'mcp_grant.approved': (d) =>

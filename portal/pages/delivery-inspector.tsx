@@ -86,7 +86,12 @@ function AttemptView(props: { a: Attempt }) {
  * redacted before they were stored. A native modal <dialog>: focus moves in, Escape closes, focus
  * returns to the button that opened it.
  */
-export function DeliveryInspector(props: { delivery: Delivery | null; onClose: () => void }) {
+export function DeliveryInspector(props: {
+  delivery: Delivery | null;
+  onClose: () => void;
+  /** A CRM destination that is off: its pending deliveries wait for it, not for a time. */
+  waiting?: boolean;
+}) {
   const ref = useRef<HTMLDialogElement>(null);
   const d = props.delivery;
   useEffect(() => {
@@ -108,9 +113,11 @@ export function DeliveryInspector(props: { delivery: Delivery | null; onClose: (
             </button>
           </div>
           <p class="muted small">
-            {d.status === 'pending' && d.nextAttemptAt
-              ? `Next attempt ${formatDateTime(d.nextAttemptAt)}.`
-              : `Status: ${d.status}.`}{' '}
+            {d.status === 'pending' && props.waiting
+              ? 'Waits until the destination is turned on.'
+              : d.status === 'pending' && d.nextAttemptAt
+                ? `Next attempt ${formatDateTime(d.nextAttemptAt)}.`
+                : `Status: ${d.status}.`}{' '}
             Credentials, cookies and signatures are shown as [redacted]; they are never stored.
           </p>
           {d.log.length === 0 ? <p>No attempt yet.</p> : null}

@@ -5,6 +5,7 @@ import { useResource } from '../use-resource.ts';
 import { HeldLeadsBanner } from './held-leads-banner.tsx';
 import { LeadsTable } from './leads-table.tsx';
 import { RuleNoticesBanner } from './rule-notices-banner.tsx';
+import { DestinationsBanner } from './settings-destinations.tsx';
 import { TEST_MODE_SENTENCE, TestLeadsNotice } from './test-leads-notice.tsx';
 
 function Change(props: { now: number; before: number }) {
@@ -25,6 +26,7 @@ export function OverviewPage() {
     <div class="page">
       <PageHeader title="Overview" lead={data ? data.firm.name : undefined} />
       <ErrorNote error={error} />
+      <DestinationsBanner />
       <HeldLeadsBanner onReleased={reload} />
       <RuleNoticesBanner />
       {!data ? (

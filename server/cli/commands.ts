@@ -12,6 +12,7 @@ import type {
   AdminKeyRotation,
 } from '../routes/api-types.ts';
 import { DELIVERY_OPTIONS, DELIVERY_USAGE, deliveryRequest } from './delivery-commands.ts';
+import { DESTINATION_OPTIONS, DESTINATION_USAGE, destinationRequest } from './destination-commands.ts';
 import {
   LIFECYCLE_OPTIONS,
   LIFECYCLE_USAGE,
@@ -49,6 +50,7 @@ ${LIFECYCLE_USAGE}
   demo seed [--account ACCOUNT_ID --leads N [--days 365]]
   demo credentials             (the demo firm's keys and a fresh owner sign-in link, again)
 ${DELIVERY_USAGE}
+${DESTINATION_USAGE}
 
 Two keys per license: the publishable key (svc_pk_…) goes in pages as the loader's data-key; the
 secret license key (SVC-…) is for site activation from a plugin or server only. Secrets (secret
@@ -79,6 +81,7 @@ const OPTIONS = {
   days: { type: 'string' },
   ...LIFECYCLE_OPTIONS,
   ...DELIVERY_OPTIONS,
+  ...DESTINATION_OPTIONS,
 } as const;
 
 export function parseCli(argv: string[]) {
@@ -327,6 +330,8 @@ export function toRequest(positionals: string[], values: Values): CliRequest {
       if (lifecycle) return lifecycle;
       const delivery = deliveryRequest(positionals, values, (message) => new UsageError(message));
       if (delivery) return delivery;
+      const destination = destinationRequest(positionals, values, (message) => new UsageError(message));
+      if (destination) return destination;
       throw new UsageError(noun ? `unknown command "${positionals.join(' ')}"` : 'no command given');
     }
   }

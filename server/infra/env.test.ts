@@ -62,4 +62,23 @@ describe('loadConfig', () => {
     expect(config.TRUST_PROXY).toEqual({ hops: 1 });
     expect(config.publicApiUrl).toBe('http://127.0.0.1:8787');
   });
+
+  it('reads DESTINATION_BASE_URLS per vendor, refuses a bad entry, and refuses it in production', () => {
+    const config = loadConfig({
+      DESTINATION_BASE_URLS: 'clio-grow=http://127.0.0.1:9001, hubspot=http://[::1]:9002',
+    });
+    expect(config.DESTINATION_BASE_URLS.bases['clio-grow']?.host).toBe('127.0.0.1:9001');
+    expect(config.DESTINATION_BASE_URLS.bases.hubspot?.hostname).toBe('[::1]');
+    expect(loadConfig({}).DESTINATION_BASE_URLS.bases).toEqual({});
+    for (const bad of [
+      'zoho=http://x',
+      'hubspot=ftp://x',
+      'hubspot=http://x/path',
+      'hubspot=http://a,hubspot=http://b',
+    ])
+      expect(() => loadConfig({ DESTINATION_BASE_URLS: bad })).toThrow(ConfigError);
+    expect(() =>
+      loadConfig({ NODE_ENV: 'production', DESTINATION_BASE_URLS: 'hubspot=http://127.0.0.1:9' }),
+    ).toThrow(/refused with NODE_ENV=production/);
+  });
 });

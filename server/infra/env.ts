@@ -1,5 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { z } from 'zod';
+import { parseDestinationBaseUrls } from '../domain/destinations/base-urls.ts';
 import { type PlanTable, parsePlans } from '../domain/licensing/plans.ts';
 import { parseTrustProxy } from '../http/requests/client-ip.ts';
 
@@ -91,6 +92,14 @@ export const EnvSchema = z.object({
       .filter(Boolean),
   ),
   WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(500).max(60_000).default(15_000),
+  DESTINATION_BASE_URLS: optionalText.transform((v, ctx) => {
+    try {
+      return { text: v, bases: parseDestinationBaseUrls(v) };
+    } catch (error) {
+      ctx.addIssue({ code: 'custom', message: (error as Error).message });
+      return z.NEVER;
+    }
+  }),
   DELIVERY_WORKER: flag(true),
   DELIVERY_POLL_MS: z.coerce.number().int().min(50).max(60_000).default(1_000),
   DELIVERY_CONCURRENCY: z.coerce.number().int().min(1).max(1_000).default(16),
@@ -270,6 +279,12 @@ export const ENV_DOCS = {
     description: 'comma list of webhook hosts that may resolve to private addresses (`127.0.0.1,localhost`)',
     unset: 'none',
   },
+  DESTINATION_BASE_URLS: {
+    section: 'Lead delivery and mail',
+    description:
+      'for tests and staging only: comma list of `vendor=url` (vendors `clio-grow`, `hubspot`, `salesforce`, `wealthbox`, `lead-docket`) whose scheme and host replace a CRM destination vendor’s (its path is kept); the hosts named may be private while it is set, the start banner warns, and it is refused with `NODE_ENV=production`',
+    unset: 'every destination goes to its vendor’s own host',
+  },
   WEBHOOK_TIMEOUT_MS: {
     section: 'Lead delivery and mail',
     description: 'time for one webhook attempt, response included',
@@ -344,6 +359,10 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       `Invalid configuration: WEB_CONCURRENCY ${env.WEB_CONCURRENCY} needs DATABASE_URL and REDIS_URL: ` +
         'the embedded database belongs to one process, and several processes share rate limits and ' +
         'caches through Redis. Unset it, or set both.',
+    );
+  if (env.NODE_ENV === 'production' && env.DESTINATION_BASE_URLS?.text)
+    throw new ConfigError(
+      'Invalid configuration: DESTINATION_BASE_URLS redirects CRM destinations away from their vendors and is for tests and staging only; it is refused with NODE_ENV=production. Unset it.',
     );
   const hostForUrl = env.HOST === '0.0.0.0' || env.HOST === '::' ? '127.0.0.1' : env.HOST;
   return {

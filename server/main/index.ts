@@ -32,9 +32,9 @@ async function main(): Promise<void> {
     process.send?.({
       svc: 'ready',
       apiUrl: running.apiUrl,
-      banner: bannerOf(running, config.NODE_ENV),
+      banner: bannerOf(running, config.NODE_ENV, config.DESTINATION_BASE_URLS.text),
     } satisfies WorkerReady);
-  else console.log(bannerOf(running, config.NODE_ENV));
+  else console.log(bannerOf(running, config.NODE_ENV, config.DESTINATION_BASE_URLS.text));
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) return;

@@ -87,4 +87,10 @@ describe('bannerOf', () => {
   it('in development the creating start prints them', () => {
     expect(bannerOf(running, 'development')).toMatch(/svc_pat_x/);
   });
+  it('warns when DESTINATION_BASE_URLS sends CRM destinations elsewhere', () => {
+    expect(bannerOf(running, 'development')).not.toContain('DESTINATION_BASE_URLS');
+    expect(bannerOf(running, 'development', 'hubspot=http://127.0.0.1:9')).toMatch(
+      /WARNING\s+DESTINATION_BASE_URLS is set: CRM destinations go to hubspot=http:\/\/127\.0\.0\.1:9/,
+    );
+  });
 });

@@ -12,10 +12,16 @@ const AGAIN = 'npm run svc -- demo credentials';
  * that created the demo firm outside production, the demo credentials (issue 23). Later starts
  * name the command that prints them again; with no demo firm (SEED_DEMO=false) nothing is said.
  */
-export function bannerOf(running: Banner, nodeEnv: string): string {
+export function bannerOf(running: Banner, nodeEnv: string, destinationBaseUrls?: string): string {
   const where = [
     '',
     'svc is running',
+    // Issue 42: CRM destinations are not going to the vendors; say so where an operator looks first.
+    ...(destinationBaseUrls
+      ? [
+          `  WARNING    DESTINATION_BASE_URLS is set: CRM destinations go to ${destinationBaseUrls}, not to the vendors`,
+        ]
+      : []),
     `  API        ${running.apiUrl}/v1   (docs: ${running.apiUrl}/docs)`,
     `  Embed host ${running.embedUrl}/loader.js`,
     `  Examples   ${running.examplesUrl}/`,

@@ -18,6 +18,11 @@ import type {
   SubjectExportSchema,
 } from './admin/delivery-schemas.ts';
 import type {
+  DestinationAnswerSchema,
+  DestinationListSchema,
+  DestinationShowSchema,
+} from './admin/destination-schemas.ts';
+import type {
   AccountCreatedSchema,
   AccountDetailSchema,
   AccountListSchema,
@@ -67,3 +72,6 @@ export type AdminLeadErased = Answer<typeof LeadErasedSchema>;
 export type AdminSubjectExport = Answer<typeof SubjectExportSchema>;
 export type AdminAccountClosure = Answer<typeof ClosureSchema>;
 export type AdminRetentionReport = Answer<typeof RetentionReportSchema>;
+export type AdminDestination = Answer<typeof DestinationAnswerSchema>;
+export type AdminDestinationShow = Answer<typeof DestinationShowSchema>;
+export type AdminDestinations = Answer<typeof DestinationListSchema>;

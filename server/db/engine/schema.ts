@@ -610,6 +610,15 @@ export const webhookEndpoints = pgTable(
     failingSince: at('failing_since'),
     createdAt: at('created_at').notNull(),
     updatedAt: at('updated_at').notNull(),
+    /**
+     * Issue 42: `webhook`, or a CRM destination's vendor (`clio-grow`, `hubspot`, `salesforce`,
+     * `wealthbox`). A destination keeps its vendor credential in `secret_enc` (encrypted like a
+     * signing secret, so `secrets rotate` re-encrypts it) and its other settings here.
+     */
+    kind: text('kind').notNull().default('webhook'),
+    destinationConfig: jsonb('destination_config').$type<Record<string, unknown>>(),
+    /** After a 429: nothing is sent to this target before this time (the vendor's Retry-After). */
+    pausedUntil: at('paused_until'),
   },
   (t) => [
     fk('webhook_endpoints', t.accountId, accounts.id),
@@ -694,7 +703,9 @@ export const mailMessages = pgTable(
     id: text('id').primaryKey(),
     accountId: text('account_id').notNull(),
     kind: text('kind')
-      .$type<'lead_alert' | 'endpoint_disabled' | 'lead_digest' | 'quarantine_report'>()
+      .$type<
+        'lead_alert' | 'endpoint_disabled' | 'lead_digest' | 'quarantine_report' | 'destination_disabled'
+      >()
       .notNull(),
     eventId: text('event_id'),
     leadId: text('lead_id'),

@@ -40,6 +40,13 @@ export interface ClaimRequest {
   endpointsPerClaim: number;
 }
 
+/** A CRM destination has at most one request in flight (issue 42); a webhook endpoint, the claim's limit. */
+const DESTINATION_IN_FLIGHT = 1;
+
+/** Not paused after a 429, or the pause is over. */
+const notPaused = (now: SQL) =>
+  or(isNull(webhookEndpoints.pausedUntil), lte(webhookEndpoints.pausedUntil, now));
+
 /**
  * Claims due deliveries in one transaction. Up to `endpointsPerClaim` live endpoints with due work
  * are locked `FOR UPDATE SKIP LOCKED`, oldest due work first; for each, its in-flight count is read
@@ -50,11 +57,12 @@ export function claimDueDeliveries(db: Db, req: ClaimRequest): Promise<DeliveryR
   let left = req.limit;
   return withTransaction(db, async (tx) => {
     const endpoints = await tx
-      .select({ id: webhookEndpoints.id })
+      .select({ id: webhookEndpoints.id, kind: webhookEndpoints.kind })
       .from(webhookEndpoints)
       .where(
         and(
           isNull(webhookEndpoints.disabledAt),
+          notPaused(req.now),
           req.accountId ? eq(webhookEndpoints.accountId, req.accountId) : undefined,
           exists(
             tx
@@ -71,7 +79,7 @@ export function claimDueDeliveries(db: Db, req: ClaimRequest): Promise<DeliveryR
       .limit(req.endpointsPerClaim)
       .for('update', { skipLocked: true });
     const claimed: DeliveryRow[] = [];
-    for (const { id } of endpoints) {
+    for (const { id, kind } of endpoints) {
       if (left <= 0) break;
       const [busy] = await tx
         .select({ n: count() })
@@ -83,13 +91,15 @@ export function claimDueDeliveries(db: Db, req: ClaimRequest): Promise<DeliveryR
             gt(webhookDeliveries.lockedUntil, req.now),
           ),
         );
-      const room = Math.min(left, req.maxInFlightPerEndpoint - Number(busy?.n ?? 0));
+      const most = kind === 'webhook' ? req.maxInFlightPerEndpoint : DESTINATION_IN_FLIGHT;
+      const room = Math.min(left, most - Number(busy?.n ?? 0));
       if (room <= 0) continue;
       const ids = await tx
         .select({ id: webhookDeliveries.id })
         .from(webhookDeliveries)
         .where(and(eq(webhookDeliveries.endpointId, id), due(req.now)))
-        .orderBy(asc(webhookDeliveries.nextAttemptAt))
+        // Oldest first; among deliveries due together (a destination enabled again), the oldest lead first.
+        .orderBy(asc(webhookDeliveries.nextAttemptAt), asc(webhookDeliveries.createdAt))
         .limit(room)
         .for('update', { skipLocked: true });
       if (ids.length === 0) continue;
@@ -165,6 +175,7 @@ export async function dueWebhookFirmIds(
       and(
         due(opts.now),
         isNull(webhookEndpoints.disabledAt),
+        notPaused(opts.now),
         opts.exclude.length ? notInArray(webhookDeliveries.accountId, [...opts.exclude]) : undefined,
       ),
     )

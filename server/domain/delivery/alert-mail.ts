@@ -99,6 +99,34 @@ export function renderEndpointDisabled(input: {
   );
 }
 
+const VENDOR_NAMES: Record<string, string> = {
+  'clio-grow': 'Clio Grow',
+  hubspot: 'HubSpot',
+  salesforce: 'Salesforce',
+  wealthbox: 'Wealthbox',
+};
+
+/** A CRM refused a destination's credential: it was turned off at once; new leads wait for it. */
+export function renderDestinationDisabled(input: {
+  firmName: string;
+  vendor: string;
+  name: string | null;
+  reason: string;
+  link: string;
+}): RenderedMail {
+  const crm = VENDOR_NAMES[input.vendor] ?? input.vendor;
+  return render(
+    `Leads are not reaching ${crm}: its credential was refused`,
+    [
+      ['CRM', crm],
+      ['Destination', input.name ?? '—'],
+      ['What it said', input.reason],
+    ],
+    `${crm} refused the credential ${input.firmName} gave svc, so the destination was turned off. New leads wait for up to 7 days: give it a new credential in Settings → Destinations and turn it on, and they are sent, oldest first.`,
+    { href: input.link, label: 'Open Destinations' },
+  );
+}
+
 /** One line per lead of a digest or report: name (defanged), e-mail, calculator, id, time, reasons. */
 export interface ListedLead {
   /** The lead's id, to find it in the portal or the API. */

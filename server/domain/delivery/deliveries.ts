@@ -48,9 +48,12 @@ export async function listDeliveries(
   deps: Deps,
   endpointId: string,
   limit = 50,
-  scope?: { accountId?: string },
+  scope?: { accountId?: string; webhooksOnly?: boolean },
 ) {
   const endpoint = await requireEndpoint(deps.db, endpointId, scope?.accountId);
+  // A CRM destination's log is read through its own route (owners and admins only).
+  if (scope?.webhooksOnly && endpoint.kind !== 'webhook')
+    throw new AppError('NOT_FOUND', `No webhook endpoint ${endpointId}.`);
   const rows = await latestDeliveriesOf(deps.db, endpoint.id, limit);
   const attempts = await attemptsOf(
     deps.db,
@@ -242,8 +245,9 @@ export async function sendTestEvent(deps: TestEventDeps, endpointId: string, as:
   await recordAudit(deps.db, {
     accountId: endpoint.accountId,
     actor: as.actor,
-    action: 'webhook.tested',
+    action: endpoint.kind === 'webhook' ? 'webhook.tested' : 'destination.tested',
     subject: endpoint.id,
+    ...(endpoint.kind === 'webhook' ? {} : { data: { vendor: endpoint.kind } }),
     at: now,
   });
   return { delivery: { id: deliveryId, eventId, endpointId: endpoint.id, type, status: 'pending' as const } };

@@ -4,6 +4,7 @@ import type { Config } from '../../infra/env.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { createMailer, type Mailer, outboxDirOf } from '../../mail/mailer.ts';
 import type { LookupCaches } from '../caches/lookup-caches.ts';
+import type { DestinationBaseUrls } from '../destinations/base-urls.ts';
 import type { PlanTable } from '../licensing/plans.ts';
 import { type Resolver, systemResolver } from './ssrf-guard.ts';
 
@@ -17,6 +18,11 @@ export interface DeliveryDeps {
   resolver: Resolver;
   allowPrivateHosts: readonly string[];
   timeoutMs: number;
+  /**
+   * `DESTINATION_BASE_URLS`: vendors whose CRM destinations go to another scheme and host (tests,
+   * staging). Only the hosts named here may be private, and only for destinations.
+   */
+  destinationBaseUrls?: DestinationBaseUrls;
   /**
    * Webhook attempts one instance keeps in flight (C); one firm gets at most max(2, C/4) of them.
    * Default 16.
@@ -61,6 +67,7 @@ export function createDeliveryDeps(opts: {
     resolver: systemResolver,
     allowPrivateHosts: config.WEBHOOK_ALLOW_PRIVATE_HOSTS,
     timeoutMs: config.WEBHOOK_TIMEOUT_MS,
+    destinationBaseUrls: config.DESTINATION_BASE_URLS.bases,
     plans: config.plans,
     concurrency: config.DELIVERY_CONCURRENCY,
     mailConcurrency: config.MAIL_CONCURRENCY,

@@ -167,15 +167,23 @@ export async function listEndpoints(deps: Deps, accountId: string, scope?: { acc
   return rows.map((r) => endpointView(r, now));
 }
 
+/** An endpoint of any kind (a CRM destination too): deliveries, replay and the test share one mechanism. */
 export async function requireEndpoint(db: Db, id: string, accountId?: string): Promise<EndpointRow> {
   const row = await findEndpoint(db, id, accountId);
   if (!row) throw new AppError('NOT_FOUND', `No webhook endpoint ${id}.`);
   return row;
 }
 
+/** A webhook endpoint proper: a CRM destination is changed through the destination verbs. */
+async function requireWebhook(db: Db, id: string, accountId?: string): Promise<EndpointRow> {
+  const row = await requireEndpoint(db, id, accountId);
+  if (row.kind !== 'webhook') throw new AppError('NOT_FOUND', `No webhook endpoint ${id}.`);
+  return row;
+}
+
 /** Deletes the endpoint with its deliveries and their attempt logs. */
 export async function deleteEndpoint(deps: Deps, id: string, as: ActingAs = OPERATOR) {
-  const row = await requireEndpoint(deps.db, id, as.accountId);
+  const row = await requireWebhook(deps.db, id, as.accountId);
   await deleteEndpointRow(deps.db, id);
   await recordAudit(deps.db, {
     accountId: row.accountId,
@@ -198,7 +206,7 @@ export async function rollEndpointSecret(
   overlapSeconds: number,
   as: ActingAs = OPERATOR,
 ) {
-  const row = await requireEndpoint(deps.db, id, as.accountId);
+  const row = await requireWebhook(deps.db, id, as.accountId);
   const now = deps.clock.now();
   const secret = generateWebhookSecret();
   const updated = await updateEndpointRow(deps.db, id, {
@@ -220,7 +228,7 @@ export async function rollEndpointSecret(
 
 /** Turns a disabled endpoint back on; its pending deliveries resume. */
 export async function enableEndpoint(deps: Deps, id: string, as: ActingAs = OPERATOR) {
-  const row = await requireEndpoint(deps.db, id, as.accountId);
+  const row = await requireWebhook(deps.db, id, as.accountId);
   const now = deps.clock.now();
   const updated = await updateEndpointRow(deps.db, id, {
     disabledAt: null,
@@ -264,7 +272,7 @@ export async function updateEndpoint(
   input: EndpointChanges,
   as: ActingAs = OPERATOR,
 ) {
-  const row = await requireEndpoint(deps.db, id, as.accountId);
+  const row = await requireWebhook(deps.db, id, as.accountId);
   const now = deps.clock.now();
   const set: EndpointChangeSet = {};
   if (input.events !== undefined) {

@@ -3,12 +3,14 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { accounts, mailMessages, webhookDeliveries } from '../../db/engine/schema.ts';
 import { systemClock } from '../../lib/clock.ts';
 import { createMailer } from '../../mail/mailer.ts';
+import { startCrmStandIns } from '../../test-support/crm-stand-ins.ts';
 import { createTestContext, type TestContext } from '../../test-support/services.ts';
 import { startSilentServer } from '../../test-support/silent-server.ts';
 import { startSmtpCapture } from '../../test-support/smtp-capture.ts';
 import { startReceiver } from '../../test-support/webhook-receiver.ts';
 import { enqueueEvent } from '../outbox/outbox.ts';
 import type { DeliveryDeps } from './deps.ts';
+import { createDestination } from './destinations.ts';
 import { createEndpoint } from './endpoints.ts';
 import { type DeliveryWorker, startDeliveryWorker } from './worker.ts';
 
@@ -72,6 +74,47 @@ async function firm(alertEmails: string[] = []) {
   };
 }
 
+/** A lead as the outbox carries it (the lead's contract), for CRM destinations. */
+const crmLead = (accountId: string, n: number) => {
+  const at = t.clock.now().toISOString();
+  const text = 'I agree to be contacted.';
+  return enqueueEvent(t.database.db, {
+    accountId,
+    type: 'lead.created',
+    data: {
+      leadId: `lead_${accountId}_${n}`,
+      calculator: 'estate-tax',
+      resultId: null,
+      name: `Client ${n}`,
+      email: `c${n}@example.com`,
+      phone: null,
+      state: 'NY',
+      status: 'new',
+      consentText: text,
+      consentVersionId: null,
+      consentedAt: at,
+      consent: {
+        versionId: null,
+        text,
+        sha256: '0',
+        agreedAt: at,
+        page: null,
+        pageVerified: null,
+        assumed: false,
+      },
+      result: null,
+      test: false,
+      quarantined: false,
+      quarantineReasons: [],
+      createdAt: at,
+      updatedAt: at,
+    },
+    test: false,
+    quarantined: false,
+    at: t.clock.now(),
+  });
+};
+
 describe('fair delivery (one firm cannot delay another)', () => {
   it("noisy neighbour: firm B's webhook is received while firm A's 10 silent endpoints still hold their connections, and A never has more than max(2, C/4) in flight", async () => {
     const silent = await startSilentServer();
@@ -88,6 +131,37 @@ describe('fair delivery (one firm cannot delay another)', () => {
     await expect.poll(() => receiver.requests.length, { timeout: 5_000 }).toBe(1);
     expect(silent.open()).toBeGreaterThan(0); // A is still misbehaving at this moment
     expect(silent.accepted()).toBeLessThanOrEqual(4); // max(2, 16/4): the rest of A's work waits
+    await worker.stop(100);
+  });
+
+  it('with CRM destinations in the mix: a firm whose CRM never answers holds one request, and another firm’s lead reaches its CRM and its webhook', async () => {
+    const silent = await startSilentServer();
+    const crm = await startCrmStandIns();
+    const receiver = await startReceiver();
+    closers.push(silent.close, crm.close, receiver.close);
+    const deps = {
+      ...base,
+      destinationBaseUrls: { hubspot: new URL(new URL(silent.url).origin), 'clio-grow': new URL(crm.base) },
+    };
+    const a = await firm();
+    const b = await firm();
+    for (let i = 0; i < 3; i++)
+      await createDestination(deps, {
+        accountId: a.id,
+        vendor: 'hubspot',
+        credential: 'pat-na1-good',
+        settings: { portalId: '62515', formGuid: '78c2891f-ebdd-44c0-bd94-15c012bbbfbf' },
+      });
+    await createDestination(deps, { accountId: b.id, vendor: 'clio-grow', credential: 'clio-good-token' });
+    await b.endpoint(receiver.url);
+    for (let i = 0; i < 10; i++) await crmLead(a.id, i); // 30 deliveries to CRMs that never answer
+    const worker = start(deps);
+    await expect.poll(() => silent.open(), { timeout: 5_000 }).toBeGreaterThan(0);
+    await crmLead(b.id, 99);
+    await expect.poll(() => crm.kept['clio-grow'].length, { timeout: 5_000 }).toBe(1);
+    await expect.poll(() => receiver.requests.length, { timeout: 5_000 }).toBe(1);
+    // One request in flight per destination: three destinations, three connections at most.
+    expect(silent.accepted()).toBeLessThanOrEqual(3);
     await worker.stop(100);
   });
 

@@ -74,6 +74,31 @@ export function postJson(
 }
 
 /**
+ * POSTs one body of the given content type to a CRM under the same rules as `postJson` (the
+ * address guard, no redirects, the whole exchange within `timeoutMs`): how destinations deliver.
+ */
+export function postToVendor(
+  url: string,
+  body: string,
+  contentType: string,
+  headers: Record<string, string>,
+  opts: SendOptions,
+): Promise<SendOutcome> {
+  return send(
+    'POST',
+    url,
+    body,
+    {
+      ...headers,
+      'content-type': contentType,
+      'content-length': String(Buffer.byteLength(body)),
+      'user-agent': 'svc-destinations/1',
+    },
+    opts,
+  );
+}
+
+/**
  * GETs one document under the same rules as `postJson` (no redirects, address checked at connect
  * time, whole exchange within `timeoutMs`, at most `RESPONSE_EXCERPT_BYTES` read): how the OAuth
  * server fetches a client's metadata document.

@@ -13,6 +13,7 @@ import { findResult } from '../../db/repos/results-repo.ts';
 import { type LeadResult, leadResult } from '../leads/lead-result.ts';
 import {
   type RenderedMail,
+  renderDestinationDisabled,
   renderEndpointDisabled,
   renderLeadAlert,
   renderLeadDigest,
@@ -77,6 +78,16 @@ async function renderMail(deps: DeliveryDeps, mail: MailRow): Promise<RenderedMa
       url: String(body.url ?? ''),
       endpointId: String(body.endpointId ?? ''),
       failingSince: (body.failingSince as string | null) ?? null,
+    });
+  }
+  if (mail.kind === 'destination_disabled') {
+    const body = mail.body ?? {};
+    return renderDestinationDisabled({
+      firmName,
+      vendor: String(body.vendor ?? ''),
+      name: typeof body.name === 'string' ? body.name : null,
+      reason: String(body.reason ?? ''),
+      link: `${deps.portalUrl}/settings/destinations`,
     });
   }
   if (mail.kind === 'lead_digest' || mail.kind === 'quarantine_report')

@@ -9,6 +9,7 @@ import {
 import { removeMailFiles } from '../../mail/mail-files.ts';
 import { purgeClosedAccounts } from '../accounts/closure.ts';
 import type { DeliveryDeps } from './deps.ts';
+import { cancelLongWaitingDeliveries } from './destination-health.ts';
 
 const DAY_MS = 86_400_000;
 /** Delivery logs (events, deliveries, attempts, sent alert mails) are kept this long. */
@@ -28,6 +29,8 @@ export interface RetentionReport {
   /** Sign-in and invitation mails whose links have expired (rows and outbox files). */
   portalMails: number;
   accountsDeleted: number;
+  /** Leads that waited 7 days on a disabled CRM destination, cancelled (kept for replay). */
+  destinationWaitsCancelled: number;
 }
 
 /**
@@ -48,6 +51,7 @@ export async function runRetention(deps: Deps): Promise<RetentionReport> {
   const portalMailFiles = await deleteSpentPortalMails(db, now);
   removeMailFiles(portalMailFiles);
   const accountsDeleted = await purgeClosedAccounts(deps);
+  const destinationWaitsCancelled = await cancelLongWaitingDeliveries(deps);
   return {
     results,
     idempotencyKeys: keys,
@@ -57,6 +61,7 @@ export async function runRetention(deps: Deps): Promise<RetentionReport> {
     mails,
     portalMails: portalMailFiles.length,
     accountsDeleted,
+    destinationWaitsCancelled,
   };
 }
 

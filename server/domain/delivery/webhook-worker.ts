@@ -10,6 +10,7 @@ import {
   settleAttempt,
 } from '../../db/repos/webhook-deliveries-repo.ts';
 import { noteEndpointOutcome } from '../../db/repos/webhook-endpoints-repo.ts';
+import { deliverToCrm } from './deliver-to-crm.ts';
 import type { DeliveryDeps } from './deps.ts';
 import { disableFailingEndpoint } from './endpoint-health.ts';
 import { signingSecrets } from './endpoints.ts';
@@ -54,6 +55,7 @@ export async function claimDeliveries(
 export async function attemptDelivery(deps: DeliveryDeps, delivery: Claimed): Promise<SendOutcome | null> {
   const row = await findAttemptTarget(deps.db, delivery.id);
   if (!row) return null; // deleted meanwhile (lead deletion, endpoint deletion)
+  if (row.endpoint.kind !== 'webhook') return deliverToCrm(deps, delivery, row);
   const startedAt = deps.clock.now();
   const body = JSON.stringify(row.event.payload);
   const headers = signatureHeaders(

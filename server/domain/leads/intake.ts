@@ -135,14 +135,16 @@ export async function submitLead(
         await leadValues(deps, tx, principal, key, input, withoutWork(context, work === 'none')),
       );
       if (lead.quarantinedAt) await noteQuarantined(tx, lead.accountId, lead.createdAt);
-      // A digested lead's alert and webhook go out with its hour's digest instead.
-      else if (!lead.digestId)
+      // A digested lead's alert and webhook go out with its hour's digest instead; CRM destinations
+      // still take it on its own (issue 42).
+      else
         await enqueueLeadEvent(
           tx,
           'lead.created',
           lead,
           toLeadView({ ...lead, result: result ?? null }),
           lead.createdAt,
+          { destinationsOnly: lead.digestId !== null },
         );
       const body = { leadId: lead.id, status: lead.status, createdAt: lead.createdAt.toISOString() };
       const now = deps.clock.now();

@@ -4,7 +4,11 @@ import type { Db } from '../../db/engine/database.ts';
 import { newId } from '../../db/engine/ids.ts';
 import { findAccountById } from '../../db/repos/accounts-repo.ts';
 import { countPending, insertDeliveries, insertMail, insertOutboxEvent } from '../../db/repos/outbox-repo.ts';
-import { liveEndpointsOf } from '../../db/repos/webhook-endpoints-repo.ts';
+import {
+  type EndpointRow,
+  liveEndpointsOf,
+  receivingEndpointsOf,
+} from '../../db/repos/webhook-endpoints-repo.ts';
 import { type CacheDeps, cachedLookup } from '../caches/cached-lookups.ts';
 import type { WebhookBody, WebhookEventType } from './event-types.ts';
 
@@ -25,6 +29,11 @@ export interface OutboxInput {
   leadId?: string | null;
   resultId?: string | null;
   at: Date;
+  /**
+   * Only CRM destinations: a lead past the plan's daily figure goes to webhooks and inboxes in its
+   * hour's digest, but a CRM takes each lead on its own.
+   */
+  destinationsOnly?: boolean;
 }
 
 /**
@@ -36,9 +45,11 @@ export interface OutboxInput {
  */
 export async function enqueueEvent(tx: Db, input: OutboxInput): Promise<string | null> {
   if (input.quarantined) return null;
-  const endpoints = await subscribedEndpoints(tx, input.accountId, input.type, input.test);
+  const endpoints = receivers(await receivingEndpointsOf(tx, input.accountId), input);
   const alertTo =
-    input.type === 'lead.created' && !input.test ? await alertAddresses(tx, input.accountId) : [];
+    input.type === 'lead.created' && !input.test && !input.destinationsOnly
+      ? await alertAddresses(tx, input.accountId)
+      : [];
   if (endpoints.length === 0 && alertTo.length === 0) return null;
   const id = newId('msg');
   const body = { type: input.type, timestamp: input.at.toISOString(), data: input.data } as WebhookBody;
@@ -95,8 +106,10 @@ export function enqueueLeadEvent(
   row: { id: string; accountId: string; resultId: string | null; test: boolean; quarantinedAt: Date | null },
   view: LeadView,
   at: Date,
+  opts: { destinationsOnly?: boolean } = {},
 ): Promise<string | null> {
   return enqueueEvent(tx, {
+    ...opts,
     accountId: row.accountId,
     type,
     data: view satisfies Extract<WebhookBody, { type: 'lead.created' }>['data'],
@@ -108,10 +121,18 @@ export function enqueueLeadEvent(
   });
 }
 
-async function subscribedEndpoints(db: Db, accountId: string, type: WebhookEventType, test: boolean) {
-  return (await liveEndpointsOf(db, accountId)).filter(
-    (e) => e.events.includes(type) && (!test || e.includeTest),
-  );
+/**
+ * Who gets this event: live webhook endpoints subscribed to its type (test data only to those that
+ * asked for it), and CRM destinations for `lead.created` only — never updates, results, digests or
+ * any event added later — test leads only when they ask. A disabled destination gets its delivery
+ * too: it waits until the destination is enabled again (cancelled after 7 days, see retention.ts).
+ */
+function receivers(rows: EndpointRow[], input: OutboxInput): EndpointRow[] {
+  return rows.filter((e) => {
+    if (input.test && !e.includeTest) return false;
+    if (e.kind !== 'webhook') return input.type === 'lead.created';
+    return !input.destinationsOnly && e.disabledAt === null && e.events.includes(input.type);
+  });
 }
 
 /**

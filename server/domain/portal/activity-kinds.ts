@@ -31,6 +31,13 @@ export const ACTIVITY_KINDS = {
     'webhook.enabled',
     'webhook.disabled',
     'webhook.replayed',
+    'destination.created',
+    'destination.updated',
+    'destination.deleted',
+    'destination.credentials_rolled',
+    'destination.enabled',
+    'destination.disabled',
+    'destination.deliveries_cancelled',
   ],
   'ai-tools': [
     'mcp.tool_call',

@@ -58,5 +58,6 @@ export const RetentionReportSchema = z
     mails: z.number().int(),
     portalMails: z.number().int(),
     accountsDeleted: z.number().int(),
+    destinationWaitsCancelled: z.number().int(),
   })
   .openapi('AdminRetentionReport', { description: 'How many rows each rule deleted' });

@@ -6,6 +6,7 @@ import { createActivationAdminRoutes } from './activations.ts';
 import { createApiKeyAdminRoutes } from './api-keys.ts';
 import { createConnectCodeAdminRoutes } from './connect-codes.ts';
 import { createDemoAdminRoutes } from './demo.ts';
+import { createDestinationAdminRoutes } from './destinations.ts';
 import { createLeadAdminRoutes } from './leads.ts';
 import { createLicenseAdminRoutes } from './licenses.ts';
 import { requireAdmin } from './require-admin.ts';
@@ -45,6 +46,7 @@ export function createAdminRoutes(services: Services, adminToken: string) {
   router.route('/', createDemoAdminRoutes(services));
   router.route('/', createSigningKeyAdminRoutes(services));
   router.route('/', createWebhookAdminRoutes(services.delivery));
+  router.route('/', createDestinationAdminRoutes(services.delivery));
   router.route('/', createRetentionAdminRoutes(services));
   return router;
 }

@@ -428,3 +428,6 @@ export const RulesCatalog = z.object({
     .array(z.object({ id: z.string(), jurisdiction: z.string(), figure: z.string() }))
     .openapi({ description: 'Figures looked for and not yet published: the next pack’s checklist' }),
 });
+
+/** Settings → Destinations (issue 42): declared with the admin API's destination shapes. */
+export { PortalDestinationList, PortalOneDestination } from '../admin/destination-schemas.ts';

@@ -10,6 +10,7 @@ import { registerPortalAccountRoutes } from './account.ts';
 import { registerPortalActivityRoutes } from './activity.ts';
 import { registerPortalApiKeyRoutes } from './api-keys.ts';
 import { registerPortalBillingRoutes } from './billing.ts';
+import { registerPortalDestinationRoutes } from './destinations.ts';
 import { registerPortalFirmSettingsRoutes } from './firm-settings.ts';
 import { registerPortalLeadRoutes } from './leads.ts';
 import { registerPortalLicenseRoutes } from './licenses.ts';
@@ -57,6 +58,7 @@ export function createPortalRoutes(
   registerPortalBillingRoutes(router, deps);
   registerPortalFirmSettingsRoutes(router, deps);
   registerPortalWebhookRoutes(router, deps);
+  registerPortalDestinationRoutes(router, deps);
   registerPortalRulesRoutes(router);
   registerPortalRuleNoticeRoutes(router, deps);
   return [auth, router];

@@ -5,6 +5,7 @@ import type * as T from './types.ts';
 
 /** Each portal route (method and path under /v1/portal/) and the answer it declares. */
 export interface PortalPaths {
+  'DELETE destinations/{id}': z.infer<typeof A.DeletedEndpoint>;
   'DELETE leads/{id}': z.infer<typeof A.ErasedLead>;
   'DELETE members/{id}': z.infer<typeof A.Removed>;
   'DELETE passkeys/{id}': z.infer<typeof A.Removed>;
@@ -14,6 +15,8 @@ export interface PortalPaths {
   'GET billing': T.BillingOptions;
   'GET connect': T.ConnectRequest;
   'GET connected-apps': T.ConnectedApps;
+  'GET destinations': z.infer<typeof A.PortalDestinationList>;
+  'GET destinations/{id}/deliveries': T.DeliveryList;
   'GET leads': T.LeadPage;
   'GET leads/chart': T.LeadChart;
   'GET leads/export.csv': string;
@@ -34,6 +37,7 @@ export interface PortalPaths {
   'GET settings/firm': T.FirmSettings;
   'GET webhooks': T.EndpointList;
   'GET webhooks/{id}/deliveries': T.DeliveryList;
+  'PATCH destinations/{id}': z.infer<typeof A.PortalOneDestination>;
   'PATCH leads/{id}': T.OneLead;
   'PATCH members/{id}': z.infer<typeof A.Changed>;
   'PATCH settings/firm': T.FirmSettings;
@@ -50,6 +54,9 @@ export interface PortalPaths {
   'POST connect/approve': T.RedirectTo;
   'POST connect/deny': T.RedirectTo;
   'POST connected-apps/{grantId}/revoke': '';
+  'POST destinations': z.infer<typeof A.PortalOneDestination>;
+  'POST destinations/{id}/roll-credentials': z.infer<typeof A.PortalOneDestination>;
+  'POST destinations/{id}/test': z.infer<typeof A.QueuedDelivery>;
   'POST invitations/accept': T.SignedIn;
   'POST invitations/decline': z.infer<typeof A.Declined>;
   'POST invitations/lookup': T.InvitationOffer;

@@ -58,6 +58,7 @@ const ROLES: Record<string, Role> = {
   'GET /v1/portal/settings/firm': 'viewer',
   'GET /v1/portal/webhooks': 'viewer',
   'GET /v1/portal/webhooks/:id/deliveries': 'viewer',
+  'GET /v1/portal/destinations': 'viewer',
   'GET /v1/portal/rules': 'viewer',
   'GET /v1/portal/rule-notices': 'viewer',
 
@@ -86,6 +87,12 @@ const ROLES: Record<string, Role> = {
   'DELETE /v1/portal/webhooks/:id': 'admin',
   'POST /v1/portal/webhooks/:id/roll-secret': 'admin',
   'POST /v1/portal/webhooks/:id/test': 'admin',
+  'POST /v1/portal/destinations': 'admin',
+  'PATCH /v1/portal/destinations/:id': 'admin',
+  'DELETE /v1/portal/destinations/:id': 'admin',
+  'POST /v1/portal/destinations/:id/roll-credentials': 'admin',
+  'POST /v1/portal/destinations/:id/test': 'admin',
+  'GET /v1/portal/destinations/:id/deliveries': 'admin',
   'POST /v1/portal/webhook-deliveries/:id/replay': 'admin',
 
   // Last: it ends the caller's session.

@@ -1,5 +1,6 @@
 import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
 import type { PortalDeps } from '../../domain/accounts/portal-deps.ts';
+import type { PortalAppDeps } from '../../domain/portal/deps.ts';
 import { dismissFirmRuleNotice, firmRuleNotices } from '../../domain/rules/notices.ts';
 import type { AppEnv } from '../../http/app-env.ts';
 import { portalOf } from '../../http/auth/portal-session.ts';
@@ -31,7 +32,7 @@ const dismiss = createRoute({
   responses: portalOk('Dismissed', A.Changed, 404),
 });
 
-export function registerPortalRuleNoticeRoutes(router: OpenAPIHono<AppEnv>, deps: PortalDeps) {
+export function registerPortalRuleNoticeRoutes(router: OpenAPIHono<AppEnv>, deps: PortalAppDeps) {
   router.openapi(list, async (c) => c.json(await firmRuleNotices(deps.db, portalOf(c).accountId), 200));
   router.openapi(dismiss, async (c) => {
     await dismissFirmRuleNotice(deps.db, portalOf(c).accountId, c.req.valid('json').id, deps.clock.now());

@@ -165,7 +165,10 @@ export function registerPortalWebhookRoutes(router: OpenAPIHono<AppEnv>, deps: P
   router.openapi(routes.deliveries, async (c) => {
     const { accountId } = portalOf(c);
     const { id } = c.req.valid('param');
-    const data = await listDeliveries(deps.delivery, id, c.req.valid('query').limit, { accountId });
+    const data = await listDeliveries(deps.delivery, id, c.req.valid('query').limit, {
+      accountId,
+      webhooksOnly: true,
+    });
     return c.json({ data }, 200);
   });
   router.openapi(routes.replay, async (c) =>
