@@ -29,7 +29,11 @@ let callback: Awaited<ReturnType<typeof startConnectClient>>;
 
 /** As server/domain/oauth/mcp-resource.ts describes the one MCP scope. */
 const SCOPES = [
-  { scope: 'leads:read', description: 'Read your leads, calculator results and lead statistics' },
+  {
+    scope: 'leads:read',
+    description: 'Read your leads, calculator results and lead statistics',
+    optional: false,
+  },
 ];
 
 const CLAUDE: McpConsentRequest['client'] = {

@@ -44,6 +44,7 @@ const AUDIT_ACTIONS = [
   'webhook.tested',
   'webhook.replayed',
   'mcp.tool_call',
+  'mcp.export_read',
   'mcp_grant.approved',
   'mcp_grant.revoked',
   'mcp_grant.code_reused',

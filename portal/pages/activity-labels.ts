@@ -123,6 +123,8 @@ const LABELS: Record<AuditAction, Describe> = {
   'webhook.replayed': () => 'Replayed a webhook delivery',
   'mcp.tool_call': (d) =>
     `An AI assistant ran ${text(d.tool)} (${text(d.rows)} row${d.rows === 1 ? '' : 's'}${d.outcome && d.outcome !== 'ok' ? `, ${text(d.outcome)}` : ''})`,
+  'mcp.export_read': (d) =>
+    `An AI assistant downloaded ${text(d.kind)}${typeof d.rows === 'number' ? ` (${text(d.rows)} row${d.rows === 1 ? '' : 's'})` : ''}`,
   'mcp_grant.approved': (d) =>
     `Connected the AI app ${text(d.clientName || d.redirectHost)} (${text(d.scopes)})`,
   'mcp_grant.revoked': (d) =>
