@@ -21,7 +21,8 @@ import { reportInputOf } from '../results/reports.ts';
  * Files an AI assistant asks for over MCP (`export_results`, `generate_report`): made once, kept
  * 15 minutes, readable through `resources/read` (`svc://exports/<id>`) by the very credential that
  * made them (the same API key or the same OAuth grant), each read audited as an export of
- * personal data. Limits: 10,000 rows and 5 MB per file; a larger set is refused with advice to
+ * personal data. A CSV here is text read by a program, so it has no byte order mark (the portal's
+ * download has one, for spreadsheets). Limits: 10,000 rows and 5 MB per file; a larger set is refused with advice to
  * narrow it (a month at a time), never cut short silently.
  */
 export const EXPORT_TTL_MS = 15 * 60_000;
@@ -45,23 +46,31 @@ interface Owner {
 
 export const exportUri = (id: string) => `svc://exports/${id}`;
 
-const tooMany = (what: string) =>
+const tooMany = (what: string, max: number) =>
   new AppError(
     'INVALID_REQUEST',
-    `More than ${EXPORT_MAX_ROWS.toLocaleString('en-US')} ${what} match; an export holds at most ${EXPORT_MAX_ROWS.toLocaleString('en-US')}. Narrow it, e.g. with month=YYYY-MM or a calculator.`,
+    `More than ${max.toLocaleString('en-US')} ${what} match; an export holds at most ${max.toLocaleString('en-US')}. Narrow it, e.g. with month=YYYY-MM or a calculator.`,
   );
+
+/** The limits of one file (tests pass smaller ones to check the refusals without 10,000 rows). */
+export interface ExportLimits {
+  rows: number;
+  bytes: number;
+}
+const LIMITS: ExportLimits = { rows: EXPORT_MAX_ROWS, bytes: EXPORT_MAX_BYTES };
 
 /** Every row under the filters (at one snapshot), refusing past the row limit. */
 async function allRows<Row>(
   read: (cursor?: string) => Promise<{ rows: Row[]; next?: string | undefined }>,
   what: string,
+  maxRows: number,
 ): Promise<Row[]> {
   const out: Row[] = [];
   let cursor: string | undefined;
   do {
     const page = await read(cursor);
     out.push(...page.rows);
-    if (out.length > EXPORT_MAX_ROWS) throw tooMany(what);
+    if (out.length > maxRows) throw tooMany(what, maxRows);
     cursor = page.next;
   } while (cursor);
   return out;
@@ -81,7 +90,7 @@ function resultsCsv(rows: ResultRow[]): string {
   const line = (values: (string | null)[]) => `${values.map(csvField).join(',')}\r\n`;
   const cell = (v: unknown) =>
     v === undefined || v === null ? null : typeof v === 'object' ? JSON.stringify(v) : String(v);
-  return `\uFEFF${line(head)}${rows
+  return `${line(head)}${rows
     .map((r, i) =>
       line([
         r.id,
@@ -113,11 +122,12 @@ async function store(
     bytes: number;
     rows?: number;
   },
+  maxBytes = EXPORT_MAX_BYTES,
 ): Promise<McpFile> {
-  if (file.bytes > EXPORT_MAX_BYTES)
+  if (file.bytes > maxBytes)
     throw new AppError(
       'INVALID_REQUEST',
-      `The file would be ${(file.bytes / 1_048_576).toFixed(1)} MB; an export holds at most 5 MB. Narrow it, e.g. with month=YYYY-MM, or ask for CSV.`,
+      `The file would be ${(file.bytes / 1_048_576).toFixed(2)} MB; an export holds at most ${(maxBytes / 1_048_576).toFixed(2)} MB. Narrow it, e.g. with month=YYYY-MM, or ask for CSV.`,
     );
   const now = deps.clock.now();
   const id = newId('exp');
@@ -152,6 +162,7 @@ export async function exportRows(
   deps: QueryDeps,
   owner: Owner,
   request: { of: 'leads' | 'results'; format: 'csv' | 'json'; filters: LeadFilterInput },
+  limits: ExportLimits = LIMITS,
 ): Promise<McpFile> {
   const { of, format, filters } = request;
   let content: string;
@@ -164,12 +175,13 @@ export async function exportRows(
             await findLeads(deps, owner.accountId, filters, { limit: PAGE, ...(cursor ? { cursor } : {}) }),
           ),
         'leads',
+        limits.rows,
       )
     ).map(toLeadView);
     rows = leads.length;
     content =
       format === 'csv'
-        ? `\uFEFF${leadsCsvHeader()}${leads.map(leadsCsvLine).join('')}`
+        ? `${leadsCsvHeader()}${leads.map(leadsCsvLine).join('')}`
         : JSON.stringify({ leads });
   } else {
     const { status: _leadsOnly, ...resultFilters } = filters;
@@ -182,18 +194,24 @@ export async function exportRows(
           }),
         ),
       'results',
+      limits.rows,
     );
     rows = results.length;
     content = format === 'csv' ? resultsCsv(results) : JSON.stringify({ results: results.map(resultJson) });
   }
-  return store(deps, owner, {
-    kind: `${of}.${format}`,
-    mimeType: format === 'csv' ? 'text/csv; charset=utf-8' : 'application/json',
-    content,
-    encoding: 'utf8',
-    bytes: Buffer.byteLength(content),
-    rows,
-  });
+  return store(
+    deps,
+    owner,
+    {
+      kind: `${of}.${format}`,
+      mimeType: format === 'csv' ? 'text/csv; charset=utf-8' : 'application/json',
+      content,
+      encoding: 'utf8',
+      bytes: Buffer.byteLength(content),
+      rows,
+    },
+    limits.bytes,
+  );
 }
 
 /** The PDF report of one of the firm's results (what the widget's "Download PDF" gives the visitor). */
