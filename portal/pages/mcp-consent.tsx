@@ -11,10 +11,14 @@ import { session$ } from '../session.ts';
 import { useResource } from '../use-resource.ts';
 
 /**
- * What an MCP grant never allows, whatever the application asks for. Changing a lead's status is
- * an optional scope the approver ticks; the rest is never on offer.
+ * What an MCP grant never allows, whatever the application asks for. Changing a lead's status and
+ * downloading files are optional scopes the approver ticks; when not asked for, they are listed here.
  */
 const NEVER = ['Delete leads', 'See or change billing', 'Manage members, API keys or firm settings'];
+const UNLESS_ASKED: Record<string, string> = {
+  'leads:write': 'Change a lead’s status',
+  'leads:export': 'Download files of your leads',
+};
 
 /** The request's own query, passed through unchanged: the server validates every parameter. */
 function authorizeParams(): Record<string, string> {
@@ -222,7 +226,12 @@ export function McpConsentPage() {
             ) : null}
             <h2 class="h3">It will not be able to</h2>
             <ul class="checklist">
-              {NEVER.map((n) => (
+              {[
+                ...Object.entries(UNLESS_ASKED)
+                  .filter(([scope]) => !data.scopes.some((s) => s.scope === scope))
+                  .map(([, words]) => words),
+                ...NEVER,
+              ].map((n) => (
                 <li key={n}>{n}</li>
               ))}
             </ul>
