@@ -17,7 +17,7 @@ const escapeJson = (value: unknown) =>
 type Visitor = { id: string; name: string; email: string; phone?: string; page?: string | null };
 
 /** The block; `numbered` rows drop the id and carry the line number of the lead instead. */
-export function visitorFence(rows: Visitor[], numbered = false): string {
+function visitorFence(rows: Visitor[], numbered = false): string {
   if (rows.length === 0) return '';
   const lines = rows.map((row, i) => {
     if (!numbered) return escapeJson(row);

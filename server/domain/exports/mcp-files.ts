@@ -26,8 +26,8 @@ import { reportInputOf } from '../results/reports.ts';
  * narrow it (a month at a time), never cut short silently.
  */
 export const EXPORT_TTL_MS = 15 * 60_000;
-export const EXPORT_MAX_ROWS = 10_000;
-export const EXPORT_MAX_BYTES = 5 * 1024 * 1024;
+const EXPORT_MAX_ROWS = 10_000;
+const EXPORT_MAX_BYTES = 5 * 1024 * 1024;
 const PAGE = 1_000;
 
 export interface McpFile {
@@ -44,7 +44,7 @@ interface Owner {
   actor: string;
 }
 
-export const exportUri = (id: string) => `svc://exports/${id}`;
+const exportUri = (id: string) => `svc://exports/${id}`;
 
 const tooMany = (what: string, max: number) =>
   new AppError(
