@@ -180,9 +180,7 @@ export async function exportRows(
     ).map(toLeadView);
     rows = leads.length;
     content =
-      format === 'csv'
-        ? `${leadsCsvHeader()}${leads.map(leadsCsvLine).join('')}`
-        : JSON.stringify({ leads });
+      format === 'csv' ? `${leadsCsvHeader()}${leads.map(leadsCsvLine).join('')}` : JSON.stringify({ leads });
   } else {
     const { status: _leadsOnly, ...resultFilters } = filters;
     const results = await allRows(
