@@ -203,10 +203,14 @@ describe('update_lead_status', () => {
     });
     expect([await changes(), await events()]).toEqual([1, 1]);
 
+    const trail = () => countRows(auditEvents, eq(auditEvents.accountId, accountId));
+    const before = await trail();
     const again = await tool(writer, 'update_lead_status', { id: lead.id, status: 'contacted' });
     expect(again.isError).toBeUndefined();
     expect(again.structuredContent).toMatchObject({ changed: false, lead: { status: 'contacted' } });
     expect([await changes(), await events()]).toEqual([1, 1]);
+    // No audit entry at all: not even the call's own mcp.tool_call row.
+    expect(await trail()).toBe(before);
 
     const back = await tool(writer, 'update_lead_status', { id: lead.id, status: 'new' });
     expect(back.isError).toBe(true);

@@ -120,6 +120,8 @@ type Answer = {
   rows: number;
   text?: string;
   link?: { uri: string; mimeType: string; name: string };
+  /** False for a call that changed nothing where the issue asks for no audit entry (same status). */
+  audit?: false;
 };
 
 function answerOf(answer: Answer) {
@@ -193,7 +195,8 @@ function auditableArgs(args: Record<string, unknown>, clock: Clock): Record<stri
  * Runs one tool call: the body, an `isError` result for a refusal the model can fix (bad date,
  * foreign cursor, missing scope), a detail-free one for a bug, and an audit row either way (key
  * id, tool, arguments — filters and ids only, the cursor reduced to "present" — rows returned,
- * duration).
+ * duration), except for an `update_lead_status` to the status the lead already has: that answers
+ * the lead unchanged and leaves no trace at all (no event, no audit entry).
  */
 async function audited(
   deps: McpDeps,
@@ -205,9 +208,11 @@ async function audited(
   const started = performance.now();
   let rows = 0;
   let outcome: 'ok' | 'refused' | 'error' = 'ok';
+  let audit = true;
   try {
     const answer = await body();
     rows = answer.rows;
+    audit = answer.audit !== false;
     return answerOf(answer);
   } catch (error) {
     outcome = isAppError(error) ? 'refused' : 'error';
@@ -216,18 +221,19 @@ async function audited(
     return { content: [{ type: 'text' as const, text }], isError: true };
   } finally {
     const { cursor, ...filters } = auditableArgs(args, deps.clock);
-    await recordToolCall(deps, {
-      accountId: caller.accountId,
-      actor: caller.actor,
-      tool,
-      data: {
+    if (audit)
+      await recordToolCall(deps, {
+        accountId: caller.accountId,
+        actor: caller.actor,
         tool,
-        args: { ...filters, ...(cursor !== undefined ? { cursor: true } : {}) },
-        rows,
-        outcome,
-        durationMs: Math.round((performance.now() - started) * 10) / 10,
-      },
-    }).catch((err: unknown) => deps.logger.error({ err }, 'mcp audit write failed'));
+        data: {
+          tool,
+          args: { ...filters, ...(cursor !== undefined ? { cursor: true } : {}) },
+          rows,
+          outcome,
+          durationMs: Math.round((performance.now() - started) * 10) / 10,
+        },
+      }).catch((err: unknown) => deps.logger.error({ err }, 'mcp audit write failed'));
   }
 }
 
@@ -375,8 +381,9 @@ export function createSvcMcpServer(deps: McpDeps, caller: McpCaller): McpServer 
             );
           view = await changeLeadStatus(deps.licensing, caller.accountId, args.id, args.status, caller.actor);
         }
-        const value = { lead: leadOf(deps, view), changed: view !== current };
-        return { rows: 1, value, text: leadText(value) };
+        const changed = view !== current;
+        const value = { lead: leadOf(deps, view), changed };
+        return { rows: 1, value, text: leadText(value), ...(changed ? {} : { audit: false as const }) };
       }),
   );
 
