@@ -24,6 +24,7 @@ const SUBJECTS = [
   'oauth', // OAuth clients, grants and MCP consent
   'access', // authenticating a request: every credential kind, over licensing and OAuth
   'portal', // the portal's firm views, built over all of the above
+  'exports', // files an MCP tool makes (CSV, JSON, a PDF report), read back by the same credential
   'demo', // the demo firm's seed
 ];
 const subjectOrder = SUBJECTS.slice(0, -1).map((subject, i) => ({

@@ -27,9 +27,26 @@ let browser: Browser;
 let mail: Awaited<ReturnType<typeof startMailCapture>>;
 let callback: Awaited<ReturnType<typeof startConnectClient>>;
 
-/** As server/domain/oauth/mcp-resource.ts describes the one MCP scope. */
+/** As server/domain/oauth/mcp-resource.ts describes the MCP scopes: leads:read always, the rest optional. */
 const SCOPES = [
-  { scope: 'leads:read', description: 'Read your leads, calculator results and lead statistics' },
+  {
+    scope: 'leads:read',
+    description: 'Read your leads, calculator results and lead statistics',
+    optional: false,
+  },
+];
+const OPTIONAL_SCOPES = [
+  ...SCOPES,
+  {
+    scope: 'leads:export',
+    description: 'Download leads and results as CSV or JSON files, and calculation reports as PDF',
+    optional: true,
+  },
+  {
+    scope: 'leads:write',
+    description: 'Change a lead’s status (for example mark it contacted)',
+    optional: true,
+  },
 ];
 
 const CLAUDE: McpConsentRequest['client'] = {
@@ -233,6 +250,41 @@ describe('MCP consent', () => {
     expect(posted.decision).toBe('approve');
     expect(posted.params).toEqual(Object.fromEntries(new URL(url).searchParams));
     expect(posted.csrf).toMatch(/.{16,}/);
+    expect(pageErrors).toEqual([]);
+    await context.close();
+  });
+
+  it('an application asking for more shows each optional scope unticked; the owner ticks one by keyboard (issue 43)', async () => {
+    const state = contract({ ...consentFor(CLAUDE), scopes: OPTIONAL_SCOPES });
+    const { context, page, pageErrors } = await signedIn(await mintLink(OWNER, 'owner'), state);
+    const url = authorizeUrl(CLAUDE, 'st-claude-optional');
+    await page.goto(url);
+    const optional = page.getByTestId('mcp-optional-scopes');
+    await optional.waitFor(WAIT);
+    const boxes = optional.getByRole('checkbox');
+    expect(await boxes.count()).toBe(2);
+    for (const box of await boxes.all()) expect(await box.isChecked()).toBe(false);
+    expect(await page.getByTestId('mcp-scopes').textContent()).toContain('Read your leads');
+    expect(await optional.textContent()).toContain('Download leads and results');
+    expect(await axeViolations(page)).toEqual([]);
+    await screenshot(page, 'mcp-consent-optional-scopes-desktop');
+    await phoneShot(
+      context,
+      url,
+      'mcp-consent-optional-scopes',
+      state,
+      '[data-testid="mcp-optional-scopes"]',
+    );
+
+    await optional.getByRole('checkbox', { name: /Download leads/ }).focus();
+    await page.keyboard.press('Space');
+    expect(await optional.getByRole('checkbox', { name: /Download leads/ }).isChecked()).toBe(true);
+    await screenshot(page, 'mcp-consent-optional-scopes-ticked-desktop');
+    await tabTo(page, 'Approve');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => state.decisions.length, WAIT).toBe(1);
+    expect(state.decisions[0]).toMatchObject({ decision: 'approve', approvedScopes: ['leads:export'] });
+    expect(state.decisions[0]!.params).toEqual(Object.fromEntries(new URL(url).searchParams));
     expect(pageErrors).toEqual([]);
     await context.close();
   });

@@ -110,6 +110,8 @@ describe('portal pages (demo firm owner)', () => {
     for (const [link, name] of [
       ['Members', 'members'],
       ['Sign-in & security', 'security'],
+      // Issue 43: the key form offers leads:export beside leads:write.
+      ['API keys', 'api-keys'],
     ] as const) {
       await page.getByRole('link', { name: link }).click();
       await expect.poll(() => page.locator('.loading').count(), WAIT).toBe(0);

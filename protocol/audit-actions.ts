@@ -52,6 +52,7 @@ const AUDIT_ACTIONS = [
   'destination.tested',
   'destination.deliveries_cancelled',
   'mcp.tool_call',
+  'mcp.export_read',
   'mcp_grant.approved',
   'mcp_grant.revoked',
   'mcp_grant.code_reused',

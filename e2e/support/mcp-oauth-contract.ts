@@ -18,7 +18,13 @@ export interface ContractState {
   apps: ConnectedApp[];
   /** Where a decision sends the browser (the client's redirect URI with code or error, and state). */
   redirectFor: (decision: 'approve' | 'deny', params: Record<string, string>) => string;
-  decisions: { decision: string; params: Record<string, string>; csrf: string | undefined }[];
+  decisions: {
+    decision: string;
+    params: Record<string, string>;
+    /** The optional scopes the approver ticked (sent beside the request's own parameters). */
+    approvedScopes: string[];
+    csrf: string | undefined;
+  }[];
   revoked: string[];
 }
 
@@ -46,13 +52,15 @@ export async function serveMcpOAuthContract(context: BrowserContext, state: Cont
     if (denied) return route.fulfill(denied);
     if ('error' in state.consent) return route.fulfill(json(state.consent.error.status, state.consent));
     if (request.method() === 'GET') return route.fulfill(json(200, state.consent));
-    const body = request.postDataJSON() as Record<string, string>;
-    const { decision, ...params } = body;
+    const { approvedScopes = [], ...body } = request.postDataJSON() as Record<string, string> & {
+      approvedScopes?: string[];
+    };
+    const { decision, ...params } = body as Record<string, string>;
     if (decision !== 'approve' && decision !== 'deny')
       return route.fulfill(refused(400, 'VALIDATION_FAILED', 'decision must be approve or deny.'));
     if (decision === 'approve' && !state.consent.canApprove)
       return route.fulfill(refused(403, 'FORBIDDEN', 'Only owners and admins can approve.'));
-    state.decisions.push({ decision, params, csrf: request.headers()['x-csrf-token'] });
+    state.decisions.push({ decision, params, approvedScopes, csrf: request.headers()['x-csrf-token'] });
     return route.fulfill(json(200, { redirectTo: state.redirectFor(decision, params) }));
   });
   await context.route('**/v1/portal/connected-apps**', async (route, request) => {

@@ -135,6 +135,8 @@ const LABELS: Record<AuditAction, Describe> = {
     `Cancelled ${text(d.count)} lead${d.count === 1 ? '' : 's'} that waited 7 days on a disabled CRM destination`,
   'mcp.tool_call': (d) =>
     `An AI assistant ran ${text(d.tool)} (${text(d.rows)} row${d.rows === 1 ? '' : 's'}${d.outcome && d.outcome !== 'ok' ? `, ${text(d.outcome)}` : ''})`,
+  'mcp.export_read': (d) =>
+    `An AI assistant downloaded ${text(d.kind)}${typeof d.rows === 'number' ? ` (${text(d.rows)} row${d.rows === 1 ? '' : 's'})` : ''}`,
   'mcp_grant.approved': (d) =>
     `Connected the AI app ${text(d.clientName || d.redirectHost)} (${text(d.scopes)})`,
   'mcp_grant.revoked': (d) =>

@@ -20,6 +20,11 @@ import { useResource } from '../use-resource.ts';
 const SCOPES = [
   { value: 'leads:read', label: 'Read leads', help: 'For AI tools and reports (MCP, GET /leads).' },
   { value: 'leads:write', label: 'Update leads', help: 'Change a lead’s status.' },
+  {
+    value: 'leads:export',
+    label: 'Export leads',
+    help: 'Files of personal data: CSV/JSON exports and PDF reports over MCP.',
+  },
   { value: 'billing', label: 'Billing', help: 'Open the billing portal.' },
   { value: 'admin', label: 'Full access', help: 'Everything the firm’s admin API allows.' },
 ];

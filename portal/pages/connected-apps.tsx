@@ -19,6 +19,8 @@ import { useResource } from '../use-resource.ts';
 /** The scopes an MCP grant can hold, in words (an unknown scope shows as it is). */
 const SCOPE_WORDS: Record<string, string> = {
   'leads:read': 'Read leads, results and stats',
+  'leads:export': 'Download leads, results and reports',
+  'leads:write': 'Change lead statuses',
 };
 
 /** What to do when nothing is connected: the MCP address to paste, and where the steps are. */

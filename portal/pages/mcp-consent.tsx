@@ -10,12 +10,15 @@ import {
 import { session$ } from '../session.ts';
 import { useResource } from '../use-resource.ts';
 
-/** What an MCP grant never allows, whatever the application asks for (the scopes are read-only). */
-const NEVER = [
-  'Change or delete leads',
-  'See or change billing',
-  'Manage members, API keys or firm settings',
-];
+/**
+ * What an MCP grant never allows, whatever the application asks for. Changing a lead's status and
+ * downloading files are optional scopes the approver ticks; when not asked for, they are listed here.
+ */
+const NEVER = ['Delete leads', 'See or change billing', 'Manage members, API keys or firm settings'];
+const UNLESS_ASKED: Record<string, string> = {
+  'leads:write': 'Change a lead’s status',
+  'leads:export': 'Download files of your leads',
+};
 
 /** The request's own query, passed through unchanged: the server validates every parameter. */
 function authorizeParams(): Record<string, string> {
@@ -134,12 +137,15 @@ export function McpConsentPage() {
   const { data, error } = useResource(() => api.get('oauth/mcp-consent', params));
   const [busy, setBusy] = useState(false);
   const [actionError, setActionError] = useState<PortalError | null>(null);
+  // Optional scopes start unticked: an application gets them only when the approver ticks them.
+  const [ticked, setTicked] = useState<string[]>([]);
 
   const decide = async (decision: 'approve' | 'deny') => {
     setBusy(true);
     setActionError(null);
     try {
-      const { redirectTo } = await api.post('oauth/mcp-consent', { ...params, decision });
+      const approvedScopes = decision === 'approve' ? ticked : [];
+      const { redirectTo } = await api.post('oauth/mcp-consent', { ...params, decision, approvedScopes });
       window.location.assign(redirectTo);
     } catch (e) {
       const error = e as PortalError;
@@ -178,13 +184,54 @@ export function McpConsentPage() {
             ) : null}
             <h2 class="h3">It will be able to</h2>
             <ul class="checklist" data-testid="mcp-scopes">
-              {data.scopes.map((s) => (
-                <li key={s.scope}>{s.description}</li>
-              ))}
+              {data.scopes
+                .filter((s) => !s.optional)
+                .map((s) => (
+                  <li key={s.scope}>{s.description}</li>
+                ))}
             </ul>
+            {data.scopes.some((s) => s.optional) ? (
+              <fieldset class="plain-fieldset" data-testid="mcp-optional-scopes">
+                <legend class="h3">It also asks to — only if you tick it</legend>
+                {data.scopes
+                  .filter((s) => s.optional)
+                  .map((s) => (
+                    <label key={s.scope} class="check">
+                      <input
+                        type="checkbox"
+                        name="approvedScopes"
+                        value={s.scope}
+                        checked={ticked.includes(s.scope)}
+                        disabled={!data.canApprove || busy}
+                        onChange={(e) =>
+                          setTicked(
+                            (e.target as HTMLInputElement).checked
+                              ? [...ticked, s.scope]
+                              : ticked.filter((v) => v !== s.scope),
+                          )
+                        }
+                      />
+                      <span>
+                        <span class="check-label">{s.description}</span>
+                        <span class="check-help">
+                          <code>{s.scope}</code>
+                          {s.scope === 'leads:export'
+                            ? ' — files of your clients’ personal data, each download recorded under Activity'
+                            : ' — each change is recorded under Activity and sent to your webhooks'}
+                        </span>
+                      </span>
+                    </label>
+                  ))}
+              </fieldset>
+            ) : null}
             <h2 class="h3">It will not be able to</h2>
             <ul class="checklist">
-              {NEVER.map((n) => (
+              {[
+                ...Object.entries(UNLESS_ASKED)
+                  .filter(([scope]) => !data.scopes.some((s) => s.scope === scope))
+                  .map(([, words]) => words),
+                ...NEVER,
+              ].map((n) => (
                 <li key={n}>{n}</li>
               ))}
             </ul>

@@ -41,7 +41,7 @@ export const USAGE = `Usage: npm run svc -- <command> [options] [--json]
   license revoke LICENSE_ID
   license roll-key LICENSE_ID --kind publishable|secret [--overlap 24h | --now]
 ${LIFECYCLE_USAGE}
-  apikey create --account ACCOUNT_ID --name NAME [--scopes leads:read,leads:write,billing,admin]
+  apikey create --account ACCOUNT_ID --name NAME [--scopes leads:read,leads:write,leads:export,billing,admin]
   apikey list --account ACCOUNT_ID
   apikey revoke KEY_ID --account ACCOUNT_ID
   connect-code create --license LICENSE_ID --redirect-uri URL --code-challenge S256_CHALLENGE --site-domain DOMAIN

@@ -93,77 +93,134 @@ export type LeadView = z.infer<typeof LeadSchema>;
 export type LeadConsent = z.infer<typeof LeadConsentSchema>;
 export type LeadResult = z.infer<typeof LeadResultSchema>;
 
-const Described = (text: string) => Iso.describe(text);
-
-/** The lead's result as MCP shows it: the contract's result, plus its slug and its figures in one object. */
-const McpLeadResultSchema = LeadResultSchema.extend({
-  calculatorSlug: LeadResultSchema.shape.calculator,
-  metadata: z
-    .record(z.string(), z.unknown())
-    .describe('The calculation’s inputs and outputs in one object, e.g. estateValue, federalTax, stateTax.'),
-  calculator: LeadResultSchema.shape.calculator.describe('Calculator slug (the same as calculatorSlug).'),
-  inputs: LeadResultSchema.shape.inputs.describe('The visitor’s inputs, e.g. estateValue, state.'),
-  outputs: LeadResultSchema.shape.outputs.describe('The figures computed, e.g. federalTax, stateTax.'),
-  headline: LeadResultSchema.shape.headline.describe(
-    'The main figure in words, e.g. "Total estate tax: $773,200.00".',
-  ),
-});
-
-const consent = LeadConsentSchema.shape;
-const McpLeadConsentSchema = z.object({
-  versionId: consent.versionId.describe('The firm’s consent version the visitor agreed to.'),
-  text: consent.text.describe('That version’s exact text.'),
-  sha256: consent.sha256.describe('SHA-256 of the text, hex.'),
-  agreedAt: Described('ISO 8601 date-time, UTC.'),
-  page: consent.page.describe('Host page (origin + path) as reported by the page; null if not reported.'),
-  pageVerified: consent.pageVerified.describe(
-    'True when the page was on the embed session’s origin; false when a page elsewhere was reported and dropped; null when none was reported.',
-  ),
-  assumed: consent.assumed.describe(
-    'True when an older widget named no version and the current one was stored.',
-  ),
-});
+/**
+ * MCP's lead: a named projection of the lead above, lean because a model pays for every token
+ * (25 leads of `get_leads`, text and `structuredContent` together, fit in 6,000 o200k tokens).
+ * A listed lead keeps the keys the interface document names (`id`, `name`, `email`,
+ * `calculatorSlug`, `state`, `status`, `createdAt`), the phone when there is one, and adds the
+ * calculator's name, the result's headline, `value` and `priority` when the lead has them, a
+ * consent summary `{ given, versionId, agreedAt }` and `portalUrl`. `get_lead`
+ * (McpLeadDetailSchema) adds the linked result `{ id, calculatorSlug, state, metadata }` —
+ * `metadata` is MCP's one place for a result's inputs and outputs, so each figure appears once —
+ * the consent as stored, the flags and the notes. `value` and `priority` are passed through when
+ * the lead carries them (the leads domain computes them; MCP never does) and absent otherwise.
+ * Output schemas carry no descriptions: the tool descriptions say what matters.
+ */
 
 /**
- * MCP's lead (`get_leads`): a named projection of the lead above, with the keys the interface
- * document names (`id`, `name`, `email`, `calculatorSlug`, `state`, `status`, `createdAt`, a
- * result's `metadata`) and no phone or result when there is none. Its fields are the contract's;
- * only MCP's descriptions are its own.
+ * The lead's priority as the leads domain states it (`{ level: high|medium|low, reasons,
+ * ruleVersion }`) and its value (the calculator's main figure with its label): read from the lead,
+ * never computed here, and passed through as the leads domain shapes them (an object each).
  */
+const McpPrioritySchema = z.record(z.string(), z.unknown());
+const McpValueSchema = z.record(z.string(), z.unknown());
+type McpPriority = { level: 'high' | 'medium' | 'low'; reasons: string[]; ruleVersion: string };
+
 export const McpLeadSchema = z.object({
   id: LeadSchema.shape.leadId,
   name: LeadSchema.shape.name,
   email: LeadSchema.shape.email,
   phone: z.string().optional(),
   calculatorSlug: LeadSchema.shape.calculator,
+  calculatorName: z.string(),
   state: LeadSchema.shape.state,
   status: LeadStatusSchema,
-  createdAt: Described('ISO 8601 date-time, UTC.'),
-  result: McpLeadResultSchema.optional(),
-  consent: McpLeadConsentSchema,
+  createdAt: z.string(),
+  headline: z.string().optional(),
+  value: McpValueSchema.optional(),
+  priority: McpPrioritySchema.optional(),
+  consent: z.object({
+    given: z.boolean(),
+    versionId: LeadConsentSchema.shape.versionId,
+    agreedAt: z.string(),
+  }),
+  portalUrl: z.string(),
 });
-export type McpLead = z.infer<typeof McpLeadSchema>;
+export type McpLead = z.infer<typeof McpLeadSchema> & { priority?: McpPriority };
 
-/** The lead as MCP shows it, from the one lead shape every other surface uses. */
-export function toMcpLead(lead: LeadView): McpLead {
+/**
+ * MCP's result: the calculation's `id`, `calculatorSlug`, `state` and `metadata` (its inputs and
+ * outputs in one object, MCP's one place for a figure). `get_lead` carries it as the lead's result;
+ * `get_calculator_results` lists it with `createdAt`.
+ */
+export const McpResultSchema = z.object({
+  id: z.string(),
+  calculatorSlug: z.string(),
+  state: z.string().nullable(),
+  metadata: z.record(z.string(), z.unknown()),
+});
+
+/** `get_lead`: one lead in full — its calculation, the consent as stored (text, hash, page), flags, notes. */
+export const McpLeadDetailSchema = McpLeadSchema.extend({
+  result: McpResultSchema.nullable(),
+  consent: z.object({
+    given: z.boolean(),
+    versionId: LeadConsentSchema.shape.versionId,
+    text: z.string(),
+    sha256: z.string(),
+    agreedAt: z.string(),
+    page: z.string().nullable(),
+    pageVerified: z.boolean().nullable(),
+    assumed: z.boolean(),
+  }),
+  notes: z.array(z.unknown()).optional(),
+  test: z.boolean(),
+  quarantined: z.boolean(),
+  updatedAt: z.string(),
+});
+export type McpLeadDetail = z.infer<typeof McpLeadDetailSchema>;
+
+/** What the projection needs beyond the lead: the calculator's name and the lead's page in the portal. */
+export interface McpLeadContext {
+  calculatorName: string;
+  portalUrl: string;
+}
+
+/**
+ * Fields a later issue adds to the lead (`value`, `priority`, `notes`), read when present so the
+ * projection passes them through the day they land; absent (or null) means "not computed".
+ */
+type Later = { value?: unknown; priority?: unknown; notes?: unknown };
+
+/** The lead as MCP lists it, from the one lead shape every other surface uses. */
+export function toMcpLead(lead: LeadView, ctx: McpLeadContext): McpLead {
+  const later = lead as LeadView & Later;
   return {
     id: lead.leadId,
     name: lead.name,
     email: lead.email,
     ...(lead.phone ? { phone: lead.phone } : {}),
     calculatorSlug: lead.calculator,
+    calculatorName: ctx.calculatorName,
     state: lead.state,
     status: lead.status,
     createdAt: lead.createdAt,
-    ...(lead.result
+    ...(lead.result?.headline ? { headline: lead.result.headline } : {}),
+    ...(later.value ? { value: later.value as McpLead['value'] } : {}),
+    ...(later.priority ? { priority: later.priority as McpLead['priority'] } : {}),
+    consent: { given: true, versionId: lead.consent.versionId, agreedAt: lead.consent.agreedAt },
+    portalUrl: ctx.portalUrl,
+  };
+}
+
+/** `get_lead`'s lead: the listed lead with its calculation, the consent as stored, the flags and the notes. */
+export function toMcpLeadDetail(lead: LeadView, ctx: McpLeadContext): McpLeadDetail {
+  const notes = (lead as LeadView & Later).notes;
+  const { versionId, text, sha256, agreedAt, page, pageVerified, assumed } = lead.consent;
+  return {
+    ...toMcpLead(lead, ctx),
+    result: lead.result
       ? {
-          result: {
-            ...lead.result,
-            calculatorSlug: lead.result.calculator,
-            metadata: { ...lead.result.inputs, ...lead.result.outputs },
-          },
+          id: lead.result.id,
+          calculatorSlug: lead.result.calculator,
+          state: lead.result.state,
+          metadata: { ...lead.result.inputs, ...lead.result.outputs },
         }
-      : {}),
-    consent: lead.consent,
+      : null,
+    consent: { given: true, versionId, text, sha256, agreedAt, page, pageVerified, assumed },
+    ...(Array.isArray(notes) ? { notes } : {}),
+    test: lead.test,
+    quarantined: lead.quarantined,
+    updatedAt: lead.updatedAt,
   };
 }

@@ -137,7 +137,14 @@ export async function createServices(opts: {
     () => outboxDepth(db, 'mails'),
     { shared: true },
   );
-  const queries: McpDeps = { db, clock, cursorKey: cursorKeyFrom(pepper), logger: opts.logger };
+  const queries: McpDeps = {
+    db,
+    clock,
+    cursorKey: cursorKeyFrom(pepper),
+    logger: opts.logger,
+    portalLeadsUrl: `${config.publicPortalUrl}/portal/leads`,
+    licensing,
+  };
   const delivery = { ...createDeliveryDeps({ db, clock, secretKey, logger: opts.logger, config }), caches };
   const portal: PortalAppDeps = {
     ...licensing,

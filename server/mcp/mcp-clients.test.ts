@@ -8,12 +8,21 @@ import { startStack } from '../test-support/stack.ts';
 
 /**
  * The official SDK clients of both protocol eras against the real server on loopback: v2 in its
- * modern (2026-07-28, server/discover) and legacy (initialize) modes, and the v1 SDK client.
+ * modern (2026-07-28, server/discover) and legacy (initialize) modes, and the v1 SDK client. Each
+ * calls every tool and reads the files two of them make through `resources/read`.
  */
 let stack: RunningServers;
 let url: URL;
 const SEEDED = 60;
-const TOOLS = ['get_calculator_results', 'get_directory_stats', 'get_leads'];
+const TOOLS = [
+  'export_results',
+  'generate_report',
+  'get_calculator_results',
+  'get_directory_stats',
+  'get_lead',
+  'get_leads',
+  'update_lead_status',
+];
 
 beforeAll(async () => {
   stack = await startStack({ RATE_LIMIT_SCALE: '100' });
@@ -32,6 +41,9 @@ const headers = () => ({ authorization: `Bearer ${stack.demo.apiKey}` });
 interface ToolCaller {
   listTools(): Promise<{ tools: { name: string; outputSchema?: unknown; inputSchema: unknown }[] }>;
   callTool(params: { name: string; arguments: Record<string, unknown> }): Promise<Record<string, unknown>>;
+  readResource(params: { uri: string }): Promise<{
+    contents: { uri: string; mimeType?: string; text?: string; blob?: string }[];
+  }>;
 }
 
 const ajv = new Ajv2020({ strict: false });
@@ -49,7 +61,14 @@ async function exercise(client: ToolCaller) {
     const valid = validators[name]!(result.structuredContent);
     expect(valid, JSON.stringify(validators[name]!.errors)).toBe(true);
     const text = (result.content as { type: string; text: string }[])[0]!;
-    expect(JSON.parse(text.text)).toEqual(result.structuredContent);
+    // Leads' text is a digest with the visitor's fields fenced; every other answer is its JSON.
+    if (name === 'get_leads') expect(text.text).toContain('<visitor-input>');
+    else if (name === 'get_lead' || name === 'update_lead_status')
+      expect(JSON.parse(text.text.split('\n')[0]!).lead.id).toBe(
+        (result.structuredContent as { lead: { id: string } }).lead.id,
+      );
+    else if (name !== 'export_results' && name !== 'generate_report')
+      expect(JSON.parse(text.text)).toEqual(result.structuredContent);
     return result.structuredContent as Record<string, unknown>;
   };
 
@@ -83,6 +102,32 @@ async function exercise(client: ToolCaller) {
   expect(stats.totalLeadsAllTime).toBe(total);
   const byStatus = stats.byStatus as Record<string, number>;
   expect(byStatus.new! + byStatus.contacted! + byStatus.converted!).toBe(stats.leadsInWindow);
+  const month = await call('get_directory_stats', { month: '2026-01' });
+  expect(month).toMatchObject({ month: '2026-01', windowStart: '2026-01-01T00:00:00.000Z', windowDays: 31 });
+
+  // One new lead in full, marked contacted (twice: the second changes nothing).
+  const fresh = (await call('get_leads', { status: 'new', limit: 1 })).leads as { id: string }[];
+  const lead = (await call('get_lead', { id: fresh[0]!.id })).lead as { id: string; result: { id: string } };
+  expect(lead.id).toBe(fresh[0]!.id);
+  expect(await call('update_lead_status', { id: lead.id, status: 'contacted' })).toMatchObject({
+    changed: true,
+    lead: { id: lead.id, status: 'contacted' },
+  });
+  expect(await call('update_lead_status', { id: lead.id, status: 'contacted' })).toMatchObject({
+    changed: false,
+  });
+
+  // The two files, read back through resources/read.
+  const csv = await call('export_results', { of: 'leads', format: 'csv', status: 'contacted' });
+  expect(csv.uri).toMatch(/^svc:\/\/exports\/exp_/);
+  const file = (await client.readResource({ uri: csv.uri as string })).contents[0]!;
+  expect(file.mimeType).toBe('text/csv; charset=utf-8');
+  expect(file.text!.split('\r\n').filter(Boolean)).toHaveLength((csv.rows as number) + 1);
+  expect(file.text).toContain(lead.id);
+  const pdf = await call('generate_report', { resultId: lead.result.id });
+  const report = (await client.readResource({ uri: pdf.uri as string })).contents[0]!;
+  expect(report.mimeType).toBe('application/pdf');
+  expect(Buffer.from(report.blob!, 'base64').subarray(0, 5).toString()).toBe('%PDF-');
 }
 
 describe('MCP over the official SDK clients', () => {

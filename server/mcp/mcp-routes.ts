@@ -32,8 +32,9 @@ const jsonRpcError = (status: number, code: number, message: string) =>
 
 const callerOf = (authInfo: AuthInfo | undefined): McpCaller => {
   const extra = authInfo?.extra as Partial<McpCaller> | undefined;
-  if (!extra?.accountId || !extra.actor) throw new Error('MCP request without a verified caller');
-  return { accountId: extra.accountId, actor: extra.actor };
+  if (!extra?.accountId || !extra.actor || !extra.may)
+    throw new Error('MCP request without a verified caller');
+  return { accountId: extra.accountId, actor: extra.actor, may: extra.may };
 };
 
 const REQUIRED_SCOPE = 'leads:read';
@@ -152,7 +153,11 @@ export function createMcpRoutes(deps: McpRouteDeps) {
       token: principal.kind === 'apikey' ? 'svc_pat_…' : 'mcp+jwt…',
       clientId: principal.kind === 'apikey' ? principal.apiKeyId : principal.clientId,
       scopes: [...principal.scopes],
-      extra: { accountId: principal.accountId, actor: actorOfPrincipal(principal) } satisfies McpCaller,
+      extra: {
+        accountId: principal.accountId,
+        actor: actorOfPrincipal(principal),
+        may: { write: hasScope(principal, 'leads:write'), export: hasScope(principal, 'leads:export') },
+      } satisfies McpCaller,
     };
     const request = forwardedRequest(c.req.raw, text);
     if (await isLegacyRequest(request, parsedBody))

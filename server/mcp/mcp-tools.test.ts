@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { McpLeadDetailSchema } from '../contracts/lead.ts';
 import { newId } from '../db/engine/ids.ts';
 import { apiKeys, auditEvents, leads } from '../db/engine/schema.ts';
 import { insertLead } from '../db/repos/leads-repo.ts';
@@ -259,8 +260,8 @@ describe('audit, scope and rate limit', () => {
   });
 });
 
-describe('the lead’s public shape in get_leads (issue 20)', () => {
-  it('carries result { id, calculator, state, inputs, outputs, headline } and consent, keeping calculatorSlug and metadata', async () => {
+describe('the lead in get_leads (lean) and get_lead (in full) (issues 20, 43)', () => {
+  it('lists the lean lead and gives it in full with its figures once and the consent as stored', async () => {
     const firm = await t.seed.firm();
     const apiKey = (await t.seed.apiKey(firm.account.id)).apiKey;
     const result = await insertResult(t.database.db, {
@@ -276,23 +277,37 @@ describe('the lead’s public shape in get_leads (issue 20)', () => {
       disclaimer: 'Not legal advice.',
       createdAt: at('2026-02-27T09:00:00Z'),
     });
-    await addLead(firm.account.id, '2026-02-27T10:00:00Z', {
+    const stored = await addLead(firm.account.id, '2026-02-27T10:00:00Z', {
       resultId: result.id,
       page: 'https://smithlaw.com/retirement',
+      phone: '+1 802 555 0100',
     });
     const [lead] = (await ok(apiKey, 'get_leads', {})).structured.leads;
-    expect(lead.calculatorSlug).toBe('rmd');
-    expect(lead.result).toEqual({
+    expect(lead).toEqual({
+      id: stored.id,
+      name: 'Renée Brontë',
+      email: 'renee@example.com',
+      phone: '+1 802 555 0100',
+      calculatorSlug: 'rmd',
+      calculatorName: 'Required minimum distribution',
+      state: 'VT',
+      status: 'new',
+      createdAt: '2026-02-27T10:00:00.000Z',
+      headline: 'Required minimum distribution: $20,325.20',
+      consent: { given: true, versionId: null, agreedAt: '2026-02-27T10:00:00.000Z' },
+      portalUrl: `http://localhost:8787/portal/leads/${stored.id}`,
+    });
+    const { lead: full } = (await ok(apiKey, 'get_lead', { id: stored.id })).structured;
+    expect(McpLeadDetailSchema.parse(full)).toEqual(full);
+    expect(full.result).toEqual({
       id: result.id,
-      calculator: 'rmd',
       calculatorSlug: 'rmd',
       state: 'VT',
-      inputs: { balance: 500_000, age: 75 },
-      outputs: { rmd: 20_325.2, factor: 24.6, balance: 500_000 },
       metadata: { balance: 500_000, age: 75, rmd: 20_325.2, factor: 24.6 },
-      headline: 'Required minimum distribution: $20,325.20',
     });
-    expect(lead.consent).toEqual({
+    expect(full).not.toHaveProperty('result.inputs');
+    expect(full.consent).toEqual({
+      given: true,
       versionId: null,
       text: 'I agree.',
       sha256: createHash('sha256').update('I agree.').digest('hex'),
@@ -302,5 +317,6 @@ describe('the lead’s public shape in get_leads (issue 20)', () => {
       pageVerified: null,
       assumed: false,
     });
+    expect(full).toMatchObject({ test: false, quarantined: false, portalUrl: lead.portalUrl });
   });
 });

@@ -1,13 +1,62 @@
 import { z } from 'zod';
 import { calculators } from '../../calculators/index.ts';
-import { McpLeadSchema } from '../contracts/lead.ts';
+import { LeadStatusSchema, McpLeadSchema, McpResultSchema } from '../contracts/lead.ts';
 
 /**
- * Input and output schemas of the three MCP tools. The SDK turns them into the JSON Schemas of
+ * Input and output schemas of the MCP tools. The SDK turns them into the JSON Schemas of
  * `tools/list`, validates arguments before a handler runs (a failure is an `isError` result whose
- * text names the field), and validates `structuredContent` before it leaves.
+ * text names the field), and validates `structuredContent` before it leaves. Every word here is
+ * paid for by the model on every `tools/list` (budget: 2,200 o200k tokens for all tools,
+ * server/mcp/mcp-budget.test.ts), so descriptions say only what a model could not guess.
  */
 const SLUGS = calculators.map((c) => c.slug) as [string, ...string[]];
+
+type Json = Record<string, unknown>;
+const SAFE = Number.MAX_SAFE_INTEGER;
+
+/**
+ * The JSON Schema as `tools/list` shows it, without what says nothing to a model: `$schema`, the
+ * safe-integer bounds zod writes on every integer, `propertyNames: { type: string }` (JSON keys are
+ * strings), `additionalProperties: {}` (the default) and, in outputs, `additionalProperties: false`.
+ */
+function trimmed(node: unknown, io: 'input' | 'output'): unknown {
+  if (Array.isArray(node)) return node.map((n) => trimmed(n, io));
+  if (!node || typeof node !== 'object') return node;
+  const out: Json = {};
+  for (const [key, value] of Object.entries(node as Json)) {
+    if (key === '$schema') continue;
+    if ((key === 'minimum' && value === -SAFE) || (key === 'maximum' && value === SAFE)) continue;
+    if (key === 'propertyNames' && JSON.stringify(value) === '{"type":"string"}') continue;
+    if (
+      key === 'additionalProperties' &&
+      (JSON.stringify(value) === '{}' || (io === 'output' && value === false))
+    )
+      continue;
+    out[key] = trimmed(value, io);
+  }
+  return out;
+}
+
+/**
+ * The same zod schema (the SDK validates with it) whose advertised JSON Schema is trimmed: every
+ * token of `tools/list` is paid by the model (budget 2,200 for all tools).
+ */
+function lean<S extends z.ZodType>(schema: S): S {
+  const std = schema['~standard'] as S['~standard'] & {
+    jsonSchema: { input(o: unknown): Json; output(o: unknown): Json };
+  };
+  const wrapped = {
+    '~standard': {
+      ...std,
+      validate: std.validate,
+      jsonSchema: {
+        input: (o: unknown) => trimmed(std.jsonSchema.input(o), 'input') as Json,
+        output: (o: unknown) => trimmed(std.jsonSchema.output(o), 'output') as Json,
+      },
+    },
+  };
+  return wrapped as unknown as S;
+}
 
 /** additionalProperties: false, with a message that lists what is allowed. */
 function strict<Shape extends z.ZodRawShape>(shape: Shape) {
@@ -21,89 +70,116 @@ function strict<Shape extends z.ZodRawShape>(shape: Shape) {
 }
 
 const dateBound = (what: string) =>
-  z
-    .string()
-    .max(40)
-    .optional()
-    .describe(`${what}: ISO date (2026-03-01) or date-time (2026-03-01T09:30:00Z), UTC.`);
+  z.string().max(40).optional().describe(`${what}; ISO date or date-time, UTC.`);
 
-const resultFilters = {
-  calculatorSlug: z.enum(SLUGS).optional().describe('Only this calculator.'),
+/** A calendar month, UTC (`2026-03`): the same as createdFrom = its first day, createdTo = the next month's. */
+const Month = z
+  .string()
+  .regex(/^\d{4}-(0[1-9]|1[0-2])$/, 'month must be YYYY-MM, e.g. 2026-03')
+  .optional()
+  .describe('YYYY-MM, UTC; or createdFrom/createdTo.');
+
+const Id = (what: string) => z.string().min(1).max(64).describe(what);
+
+const periodFilters = {
+  calculatorSlug: z.enum(SLUGS).optional(),
   state: z
     .string()
     .regex(/^[A-Za-z]{2}$/, 'state must be a two-letter US state code such as NY or CA')
-    .optional()
-    .describe('Two-letter US state code, e.g. NY.'),
-  createdFrom: dateBound('Created at or after (inclusive)'),
-  createdTo: dateBound('Created before (exclusive)'),
-  includeTest: z
-    .boolean()
-    .default(false)
-    .describe('Include test-mode data from development hosts (default false).'),
-  limit: z.number().int().min(1).max(100).default(25).describe('Rows per page, 1–100 (default 25).'),
-  cursor: z
-    .string()
-    .max(1000)
-    .optional()
-    .describe('nextCursor of the previous page; repeat the same filters with it.'),
+    .optional(),
+  month: Month,
+  createdFrom: dateBound('inclusive'),
+  createdTo: dateBound('exclusive'),
+  includeTest: z.boolean().default(false).describe('With test and held data.'),
 };
 
-const Status = z.enum(['new', 'contacted', 'converted']);
+const paging = {
+  limit: z.number().int().min(1).max(100).default(25),
+  cursor: z.string().max(1000).optional().describe('Previous nextCursor; same filters.'),
+};
 
-export const getLeadsInput = strict({
-  status: Status.optional().describe('Only leads in this status.'),
-  ...resultFilters,
-});
+/**
+ * Statuses come from the lead's contract (a status the leads domain adds, such as `lost`, is
+ * accepted here the day it lands); which moves are allowed is the leads domain's transition table.
+ */
+const Status = LeadStatusSchema;
 
-export const getResultsInput = strict(resultFilters);
+export const getLeadsInput = lean(strict({ status: Status.optional(), ...periodFilters, ...paging }));
 
-export const getStatsInput = strict({
-  windowDays: z
-    .number()
-    .int()
-    .min(1)
-    .max(365)
-    .default(30)
-    .describe('Length of the window ending now, in days, 1–365 (default 30).'),
-});
+export const getResultsInput = lean(strict({ ...periodFilters, ...paging }));
 
-const Metadata = z
-  .record(z.string(), z.unknown())
-  .describe('The calculation’s inputs and outputs in one object, e.g. estateValue, federalTax, stateTax.');
-const Iso = z.string().describe('ISO 8601 date-time, UTC.');
+export const getStatsInput = lean(
+  strict({
+    windowDays: z.number().int().min(1).max(365).default(30).describe('Days ending now.'),
+    month: Month,
+  }),
+);
 
-const LinkedResult = z.object({
-  id: z.string(),
-  calculatorSlug: z.string(),
-  state: z.string().nullable(),
-  metadata: Metadata,
-});
+export const getLeadInput = lean(strict({ id: Id('Lead id.') }));
 
-export const getLeadsOutput = z.object({
-  leads: z.array(McpLeadSchema),
-  totalMatching: z.number().int().describe('Exact up to 1000; then 1000 with totalMatchingCapped.'),
-  totalMatchingCapped: z.boolean(),
-  nextCursor: z.string().optional().describe('Pass as cursor (same filters) for the next page.'),
-  appliedFilters: z.record(z.string(), z.unknown()),
-  asOf: Iso.describe('Rows created after this instant are not part of this listing.'),
-});
+export const updateLeadStatusInput = lean(strict({ id: Id('Lead id.'), status: Status }));
 
-const Result = LinkedResult.extend({ createdAt: Iso });
+export const exportResultsInput = lean(
+  strict({
+    of: z.enum(['leads', 'results']),
+    format: z.enum(['csv', 'json']).default('csv'),
+    status: Status.optional().describe('Leads only.'),
+    ...periodFilters,
+  }),
+);
 
-export const getResultsOutput = z.object({
-  results: z.array(Result),
-  totalMatching: z.number().int(),
-  totalMatchingCapped: z.boolean(),
-  nextCursor: z.string().optional(),
-  asOf: Iso,
-});
+export const generateReportInput = lean(strict({ resultId: Id('Result id (a lead’s result.id).') }));
 
-export const getStatsOutput = z.object({
-  windowDays: z.number().int(),
-  windowStart: Iso,
-  windowEnd: Iso,
-  totalLeadsAllTime: z.number().int(),
-  leadsInWindow: z.number().int(),
-  byStatus: z.object({ new: z.number().int(), contacted: z.number().int(), converted: z.number().int() }),
-  topCalculators: z.array(z.object({ slug: z.string(), name: z.string(), count: z.number().int() })),
-});
+const pageOf = <T extends z.ZodType>(key: string, item: T) =>
+  z.object({
+    [key]: z.array(item),
+    totalMatching: z.number().int(),
+    totalMatchingCapped: z.boolean(),
+    nextCursor: z.string().optional(),
+    asOf: z.string(),
+  });
+
+export const getLeadsOutput = lean(
+  pageOf('leads', McpLeadSchema).extend({
+    appliedFilters: z.record(z.string(), z.unknown()),
+  }),
+);
+
+export const getResultsOutput = lean(pageOf('results', McpResultSchema.extend({ createdAt: z.string() })));
+
+export const getStatsOutput = lean(
+  z.object({
+    windowDays: z.number().int(),
+    month: z.string().optional(),
+    windowStart: z.string(),
+    windowEnd: z.string(),
+    totalLeadsAllTime: z.number().int(),
+    leadsInWindow: z.number().int(),
+    byStatus: z.record(z.string(), z.number().int()),
+    topCalculators: z.array(z.object({ slug: z.string(), name: z.string(), count: z.number().int() })),
+  }),
+);
+
+/**
+ * `get_lead` and `update_lead_status` answer one lead; their output schemas name the keys a client
+ * relies on and leave the rest open (the full shapes are McpLeadDetailSchema and McpLeadSchema,
+ * which the handlers build; docs/mcp.md shows them): `tools/list` stays within its budget.
+ */
+const OneLead = z.looseObject({ id: z.string(), status: Status, portalUrl: z.string() });
+
+export const getLeadOutput = lean(
+  z.object({ lead: OneLead.extend({ result: z.record(z.string(), z.unknown()).nullable() }) }),
+);
+
+export const updateLeadStatusOutput = lean(z.object({ lead: OneLead, changed: z.boolean() }));
+
+/** What export_results and generate_report answer: where to read the file, for how long. */
+export const resourceOutput = lean(
+  z.object({
+    uri: z.string(),
+    mimeType: z.string(),
+    rows: z.number().int().optional(),
+    bytes: z.number().int(),
+    expiresAt: z.string(),
+  }),
+);

@@ -857,3 +857,31 @@ export const ruleNotices = pgTable(
     fk('rule_notices', t.changeId, ruleChanges.id),
   ],
 );
+
+/**
+ * Files an MCP tool made (`export_results`, `generate_report`), read back through `resources/read`
+ * by the same credential (`actor`: `apikey:<id>` or `mcp_grant:<id>`) until `expires_at` (15
+ * minutes). Personal data: kept only that long, removed when the firm is deleted.
+ */
+export const mcpExports = pgTable(
+  'mcp_exports',
+  {
+    id: text('id').primaryKey(),
+    accountId: text('account_id').notNull(),
+    actor: text('actor').notNull(),
+    kind: text('kind').notNull(),
+    mimeType: text('mime_type').notNull(),
+    /** UTF-8 text (CSV, JSON) or base64 (a PDF), as `encoding` says. */
+    content: text('content').notNull(),
+    encoding: text('encoding').$type<'utf8' | 'base64'>().notNull(),
+    rows: integer('rows'),
+    bytes: integer('bytes').notNull(),
+    expiresAt: at('expires_at').notNull(),
+    createdAt: at('created_at').notNull(),
+  },
+  (t) => [
+    oneOf('mcp_exports', t.encoding, ['utf8', 'base64']),
+    fk('mcp_exports', t.accountId, accounts.id, 'cascade'),
+    index('mcp_exports_expires_idx').on(t.expiresAt),
+  ],
+);

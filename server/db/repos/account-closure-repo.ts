@@ -18,6 +18,7 @@ import {
   licenses,
   magicLinks,
   mailMessages,
+  mcpExports,
   memberships,
   outboxEvents,
   portalSessions,
@@ -111,6 +112,7 @@ export const ACCOUNT_DATA_TABLES = [
   'stripe_events',
   'activations',
   'api_keys',
+  'mcp_exports',
   'mcp_refresh_tokens',
   'mcp_auth_codes',
   'mcp_grants',
@@ -143,6 +145,7 @@ export async function deleteAccountRows(tx: Db, accountId: string): Promise<void
   await tx.delete(calculationResults).where(eq(calculationResults.accountId, accountId));
   await tx.delete(idempotencyKeys).where(eq(idempotencyKeys.accountId, accountId));
   await tx.delete(consentVersions).where(eq(consentVersions.accountId, accountId));
+  await tx.delete(mcpExports).where(eq(mcpExports.accountId, accountId));
   if (licenseIds.length) {
     await tx.delete(refreshTokens).where(inArray(refreshTokens.licenseId, licenseIds));
     await tx.delete(authCodes).where(inArray(authCodes.licenseId, licenseIds));

@@ -4,9 +4,10 @@ import { isAdmin, type Principal } from './principal.ts';
 /**
  * What an API key may do, chosen when it is created. `admin` includes every other scope; keys made
  * before scopes existed carry `admin` and keep full access. A key meant for an AI tool defaults to
- * `leads:read` (docs/licensing.md).
+ * `leads:read` (docs/licensing.md). `leads:export` (files of personal data through MCP's
+ * `export_results` and `generate_report`) is given only when chosen; existing keys keep what they had.
  */
-export const API_KEY_SCOPES = ['leads:read', 'leads:write', 'billing', 'admin'] as const;
+export const API_KEY_SCOPES = ['leads:read', 'leads:write', 'leads:export', 'billing', 'admin'] as const;
 export type ApiKeyScope = (typeof API_KEY_SCOPES)[number];
 
 export const DEFAULT_API_KEY_SCOPES: readonly ApiKeyScope[] = ['leads:read'];

@@ -25,11 +25,13 @@ export async function directoryStats(
   deps: QueryDeps,
   accountId: string,
   windowDays: number,
+  /** A calendar month instead (`[start, end)`, UTC): `windowDays` is then its length in days. */
+  month?: { start: Date; end: Date },
 ): Promise<DirectoryStats> {
-  const end = deps.clock.now();
-  const start = new Date(end.getTime() - windowDays * DAY_MS);
-  // The window's upper bound is inclusive of "now": a lead stored this millisecond counts.
-  const until = new Date(end.getTime() + 1);
+  const end = month ? month.end : deps.clock.now();
+  const start = month ? month.start : new Date(end.getTime() - windowDays * DAY_MS);
+  // A rolling window's upper bound is inclusive of "now": a lead stored this millisecond counts.
+  const until = month ? month.end : new Date(end.getTime() + 1);
   const [total, breakdown] = await Promise.all([
     countLiveLeads(deps.db, accountId),
     leadWindowBreakdown(deps.db, accountId, start, until),

@@ -8,7 +8,15 @@ import { generateOpaqueToken, hmacSecret } from '../credentials/formats.ts';
 import { PKCE_CHALLENGE } from '../credentials/pkce.ts';
 import { isLoopbackHost } from '../licensing/domains.ts';
 import { type ResolvedClient, resolveClient } from './clients.ts';
-import { grantedScopes, MCP_CODE_TTL_MS, MCP_SCOPES, mcpResourceOf, type OAuthDeps } from './mcp-resource.ts';
+import {
+  approvedScopes,
+  grantedScopes,
+  MCP_CODE_TTL_MS,
+  MCP_SCOPES,
+  mcpResourceOf,
+  type OAuthDeps,
+  OPTIONAL_MCP_SCOPES,
+} from './mcp-resource.ts';
 import { OAuthProtocolError } from './oauth-error.ts';
 import { redirectMatches } from './redirect-uris.ts';
 
@@ -130,7 +138,12 @@ export async function describeMcpConsent(
       localhostName: isLocalhostName(redirectUri),
     },
     firm: { name: firm?.name ?? '' },
-    scopes: scopes.map((scope) => ({ scope, description: MCP_SCOPES[scope as keyof typeof MCP_SCOPES] })),
+    // Optional scopes are offered unticked: the approver ticks each one to grant it.
+    scopes: scopes.map((scope) => ({
+      scope,
+      description: MCP_SCOPES[scope as keyof typeof MCP_SCOPES],
+      optional: (OPTIONAL_MCP_SCOPES as readonly string[]).includes(scope),
+    })),
     resource,
     canApprove: principal.role !== 'viewer',
     role: principal.role,
@@ -145,9 +158,11 @@ export async function describeMcpConsent(
 export async function decideMcpConsent(
   deps: OAuthDeps,
   principal: PortalPrincipal,
-  params: McpAuthorizeParams & { decision: 'approve' | 'deny' },
+  params: McpAuthorizeParams & { decision: 'approve' | 'deny'; approvedScopes?: string[] | undefined },
 ): Promise<{ redirectTo: string }> {
-  const { client, redirectUri, resource, scopes } = await checkMcpAuthorizeRequest(deps, params);
+  const { client, redirectUri, resource } = await checkMcpAuthorizeRequest(deps, params);
+  // leads:read, plus each optional scope the application asked for and the approver ticked.
+  const scopes = approvedScopes(params.scope, (params.approvedScopes ?? []).join(' '));
   const iss = deps.oauth.issuer;
   if (params.decision === 'deny')
     return { redirectTo: redirectWith(redirectUri, { error: 'access_denied', state: params.state, iss }) };

@@ -2,12 +2,19 @@ import type { Logger } from 'pino';
 import type { Resolver } from '../delivery/ssrf-guard.ts';
 import type { LicensingDeps } from '../deps.ts';
 
-/** What an MCP grant may be given. One scope today: reading the firm's leads, results and stats. */
+/**
+ * What an MCP grant may be given. `leads:read` always (the endpoint's own scope); the others only
+ * when the application asks for them AND the approver ticks them on the consent page.
+ */
 export const MCP_SCOPES = {
   'leads:read': 'Read your leads, calculator results and lead statistics',
+  'leads:export': 'Download leads and results as CSV or JSON files, and calculation reports as PDF',
+  'leads:write': 'Change a lead’s status (for example mark it contacted)',
 } as const;
 export type McpScope = keyof typeof MCP_SCOPES;
 const DEFAULT_MCP_SCOPE: McpScope = 'leads:read';
+/** Scopes an approver must tick on the consent page (never granted by the request alone). */
+export const OPTIONAL_MCP_SCOPES: readonly McpScope[] = ['leads:export', 'leads:write'];
 
 /** MCP access tokens live about an hour; the grant row is still checked on every request. */
 export const MCP_ACCESS_TTL_MS = 60 * 60_000;
@@ -52,10 +59,22 @@ export function mcpResourceOf(config: McpOAuthConfig, resource: string | undefin
   return trimmed === config.canonical || trimmed === config.alias ? trimmed : undefined;
 }
 
-/** Requested scopes → granted: the supported ones asked for, or the default when none is. */
+/**
+ * Requested scopes → what the consent page offers: `leads:read` always (every grant reads), plus
+ * each supported optional scope the application asked for. Unknown words are dropped.
+ */
 export function grantedScopes(requested: string | undefined): McpScope[] {
   const asked = (requested ?? '').split(' ').filter((s): s is McpScope => Object.hasOwn(MCP_SCOPES, s));
-  return asked.length ? [...new Set(asked)] : [DEFAULT_MCP_SCOPE];
+  return [DEFAULT_MCP_SCOPE, ...OPTIONAL_MCP_SCOPES.filter((s) => asked.includes(s))];
+}
+
+/**
+ * What an approval grants: `leads:read`, plus the optional scopes that were both requested and
+ * ticked by the approver (`approved`, space separated; absent = none ticked).
+ */
+export function approvedScopes(requested: string | undefined, approved: string | undefined): McpScope[] {
+  const ticked = new Set((approved ?? '').split(' '));
+  return grantedScopes(requested).filter((s) => s === DEFAULT_MCP_SCOPE || ticked.has(s));
 }
 
 /** What the OAuth server's domain functions need beyond licensing. */

@@ -15,7 +15,14 @@ export const ACTIVITY_KINDS = {
     'activation.released',
   ],
   connect: ['connect.approved'],
-  leads: ['lead.status_changed', 'lead.released', 'lead.deleted', 'subject.exported', 'leads.exported'],
+  leads: [
+    'lead.status_changed',
+    'lead.released',
+    'lead.deleted',
+    'subject.exported',
+    'leads.exported',
+    'mcp.export_read',
+  ],
   members: [
     'member.invited',
     'member.joined',
@@ -41,6 +48,7 @@ export const ACTIVITY_KINDS = {
   ],
   'ai-tools': [
     'mcp.tool_call',
+    'mcp.export_read',
     'mcp_grant.approved',
     'mcp_grant.revoked',
     'mcp_grant.code_reused',

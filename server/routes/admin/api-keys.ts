@@ -31,7 +31,7 @@ const routes = {
         scopes: z
           .array(z.enum(API_KEY_SCOPES))
           .min(1)
-          .max(4)
+          .max(API_KEY_SCOPES.length)
           .optional()
           .openapi({ description: 'Default ["leads:read"]; "admin" includes every other scope' }),
       }),

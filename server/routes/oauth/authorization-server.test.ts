@@ -142,7 +142,7 @@ describe('metadata', () => {
       expect(await res.json()).toEqual({
         resource: `${origin}${path}`,
         authorization_servers: [origin],
-        scopes_supported: ['leads:read'],
+        scopes_supported: ['leads:read', 'leads:export', 'leads:write'],
         resource_name: 'svc leads (MCP)',
         bearer_methods_supported: ['header'],
       });
@@ -163,7 +163,7 @@ describe('metadata', () => {
       token_endpoint_auth_methods_supported: ['none', 'client_secret_basic', 'client_secret_post'],
       client_id_metadata_document_supported: true,
       authorization_response_iss_parameter_supported: true,
-      scopes_supported: ['leads:read'],
+      scopes_supported: ['leads:read', 'leads:export', 'leads:write'],
     });
   });
 });

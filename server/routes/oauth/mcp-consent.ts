@@ -43,7 +43,14 @@ const routes = {
     security,
     middleware: anyMember,
     summary: 'Approve (owners and admins) or deny an MCP authorization request',
-    request: jsonBody(AuthorizeParams.extend({ decision: z.enum(['approve', 'deny']) })),
+    description:
+      'On approval the grant holds `leads:read` plus each optional scope the application asked for (`scope`) that the approver ticked (`approvedScopes`); an optional scope not ticked is not granted.',
+    request: jsonBody(
+      AuthorizeParams.extend({
+        decision: z.enum(['approve', 'deny']),
+        approvedScopes: z.array(z.string().max(40)).max(10).optional(),
+      }),
+    ),
     responses: portalOk(
       'redirectTo = redirect_uri?code=…&state=…&iss=… (or error=access_denied)',
       A.RedirectTo,

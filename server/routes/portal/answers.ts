@@ -344,7 +344,8 @@ export const McpConsent = z.object({
     localhostName: z.boolean(),
   }),
   firm: z.object({ name: z.string() }),
-  scopes: z.array(z.object({ scope: z.string(), description: z.string() })),
+  /** `optional`: offered unticked; granted only when the approver ticks it. */
+  scopes: z.array(z.object({ scope: z.string(), description: z.string(), optional: z.boolean() })),
   resource: z.string(),
   canApprove: z.boolean(),
   role: z.enum(['owner', 'admin', 'viewer']),
