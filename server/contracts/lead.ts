@@ -31,6 +31,11 @@ const LeadConsentSchema = z
       description:
         'True when the widget named no version (an older widget): the version in force when the lead arrived was stored',
     }),
+    language: z.string().openapi({
+      description:
+        'The language of the consent text shown: `en` or `es` (a Spanish widget of a firm with no Spanish text shows its English one)',
+      example: 'es',
+    }),
   })
   .openapi('LeadConsent');
 
@@ -86,6 +91,10 @@ export const LeadSchema = z
     }),
     createdAt: Iso,
     updatedAt: Iso,
+    language: z.string().openapi({
+      description: 'The language the visitor used the widget in: `en` or `es`',
+      example: 'es',
+    }),
   })
   .openapi('Lead');
 
@@ -122,6 +131,7 @@ const McpLeadConsentSchema = z.object({
   assumed: consent.assumed.describe(
     'True when an older widget named no version and the current one was stored.',
   ),
+  language: consent.language.describe('Language of the consent text shown: en or es.'),
 });
 
 /**
@@ -141,6 +151,7 @@ export const McpLeadSchema = z.object({
   createdAt: Described('ISO 8601 date-time, UTC.'),
   result: McpLeadResultSchema.optional(),
   consent: McpLeadConsentSchema,
+  language: LeadSchema.shape.language.describe('The language the visitor used the widget in: en or es.'),
 });
 export type McpLead = z.infer<typeof McpLeadSchema>;
 
@@ -165,5 +176,6 @@ export function toMcpLead(lead: LeadView): McpLead {
         }
       : {}),
     consent: lead.consent,
+    language: lead.language,
   };
 }

@@ -301,6 +301,7 @@ describe('the lead’s public shape in get_leads (issue 20)', () => {
       // Written straight into the row, not through intake's origin check.
       pageVerified: null,
       assumed: false,
+      language: 'en',
     });
   });
 });

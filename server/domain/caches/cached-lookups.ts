@@ -54,12 +54,15 @@ export const cachedPublishableKey = async (deps: CacheDeps, licenseId: string): 
     findCurrentPublishableKey(deps.db, licenseId),
   )) ?? null;
 
-/** The firm's consent version in force; publishing a new one invalidates. */
+/** The firm's consent version in force in `language`; publishing a new one invalidates. */
 export const cachedCurrentConsent = (
   deps: CacheDeps,
   accountId: string,
+  language = 'en',
 ): Promise<ConsentVersionRow | undefined> =>
-  cachedLookup(deps, 'consent', `current:${accountId}`, () => findCurrentConsent(deps.db, accountId));
+  cachedLookup(deps, 'consent', `current:${accountId}${language === 'en' ? '' : `:${language}`}`, () =>
+    findCurrentConsent(deps.db, accountId, language),
+  );
 
 /** One consent version of the firm: versions never change once written, so only closure invalidates. */
 export const cachedConsentVersion = (

@@ -14,6 +14,8 @@ export interface EstimateInput {
   inputs: Record<string, unknown>;
   /** The host page as the widget reported it; stored as origin + path. */
   page?: string;
+  /** The language the widget was shown in (`en` when absent). */
+  language?: string | undefined;
 }
 
 export interface ResultView {
@@ -27,6 +29,7 @@ export interface ResultView {
   ruleSet: unknown;
   disclaimer: string;
   createdAt: string;
+  language: string;
 }
 
 export function toResultView(row: ResultRow): ResultView {
@@ -41,6 +44,7 @@ export function toResultView(row: ResultRow): ResultView {
     ruleSet: row.ruleSet,
     disclaimer: row.disclaimer,
     createdAt: row.createdAt.toISOString(),
+    language: row.language,
   };
 }
 
@@ -85,6 +89,7 @@ export async function estimate(
     embedSessionId: principal.kind === 'embed' ? principal.sid : principal.activationId,
     test: principal.kind === 'embed' && principal.test,
     createdAt: deps.clock.now(),
+    language: input.language ?? 'en',
   };
   // Most firms subscribe nothing to results: then the row alone is written.
   if (!(await wantsResultEvent(deps, values))) return toResultView(await storeResult(deps.db, values));

@@ -5,7 +5,15 @@ import { estimate } from '../../domain/results/calculations.ts';
 import { resultReport } from '../../domain/results/reports.ts';
 import { requireCredential } from '../../http/auth/auth.ts';
 import { createRouter } from '../../http/openapi-router.ts';
-import { bearerSecurity, errorResponses, Iso, jsonBody, jsonResponse, PageField } from '../schemas.ts';
+import {
+  bearerSecurity,
+  errorResponses,
+  Iso,
+  jsonBody,
+  jsonResponse,
+  LanguageField,
+  PageField,
+} from '../schemas.ts';
 
 const tags = ['Calculators'];
 
@@ -48,6 +56,7 @@ const ResultSchema = z
     ruleSet: z.record(z.string(), z.unknown()),
     disclaimer: z.string(),
     createdAt: Iso,
+    language: z.string().openapi({ description: 'The language the widget was shown in: `en` or `es`' }),
   })
   .openapi('CalculationResult');
 
@@ -65,6 +74,7 @@ const calc = createRoute({
       state: z.string().length(2).optional().openapi({ example: 'NY' }),
       inputs: z.record(z.string(), z.unknown()).openapi({ example: { estateValue: 8_000_000 } }),
       page: PageField,
+      language: LanguageField,
     }),
     {
       calculator: 'estate-tax',
