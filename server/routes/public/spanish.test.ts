@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readPdf } from '../../test-support/pdf-reader.ts';
 import { portalCaller } from '../../test-support/portal-session.ts';
 import { createTestContext, type TestContext } from '../../test-support/services.ts';
 
@@ -64,6 +65,39 @@ describe('Spanish consent, results and leads', () => {
     expect([calc.status, result.language]).toEqual([200, 'es']);
     // Values never change with the language: the notes and labels stay the calculator's English.
     expect(result.lineItems[0].label).toBe('Taxable estate');
+
+    // The report of a Spanish result is in Spanish, read back from the PDF's text.
+    const pdf = await t.json(
+      '/v1/api/pdf/generate',
+      { resultId: result.resultId },
+      { authorization: `Bearer ${s.token}` },
+    );
+    expect(pdf.status).toBe(200);
+    const { text } = await readPdf(Buffer.from(await pdf.arrayBuffer()));
+    const flat = text.replace(/\s+/g, ' ');
+    for (const words of [
+      'INFORME DE ESTIMACIÓN',
+      'Impuesto sobre el patrimonio',
+      'SUS DATOS',
+      'NOTAS',
+      'Patrimonio imponible',
+      'Estado de residencia',
+      'Nueva York',
+      'Impuesto sobre el patrimonio de Nueva York',
+      'Las federales para fallecimientos en 2026 y las de Nueva York',
+      'Esta es una estimación solo para fines informativos',
+      'Página 1 de 1',
+    ])
+      expect(flat).toContain(words);
+    for (const english of [
+      'Taxable estate',
+      'Your inputs',
+      'Notes',
+      'ESTIMATE REPORT',
+      'not legal or tax advice',
+    ])
+      expect(flat).not.toContain(english);
+    expect(flat).toContain('$20,000,000');
 
     const leadId = await postLead(s.token, 'es-1', {
       resultId: result.resultId,
