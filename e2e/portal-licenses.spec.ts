@@ -145,7 +145,7 @@ describe('Settings → Firm and Webhooks (demo firm owner)', () => {
     // Any embed session opened earlier wrote the default text as a version: count from here.
     const versions = await page.locator('.version-row').count();
     await page
-      .getByLabel('Consent text')
+      .getByLabel('Consent text', { exact: true })
       .fill('I agree that Ødegård & Demo Estate Law may contact me about my enquiry.');
     await page.getByRole('button', { name: 'Save settings' }).click();
     await expect.poll(() => page.locator('.success-note').textContent(), WAIT).toContain('Saved');
@@ -157,7 +157,7 @@ describe('Settings → Firm and Webhooks (demo firm owner)', () => {
     await expect.poll(() => page.locator('.version-row').count(), WAIT).toBe(versions + 1);
     // New words make a new version; the earlier one stays listed (its leads point at it).
     await page
-      .getByLabel('Consent text')
+      .getByLabel('Consent text', { exact: true })
       .fill('Ødegård & Demo Estate Law may contact me about my enquiry by e-mail.');
     await page.getByRole('button', { name: 'Save settings' }).click();
     await expect.poll(() => page.locator('.version-row').count(), WAIT).toBe(versions + 2);

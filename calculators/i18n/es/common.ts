@@ -31,6 +31,7 @@ export const STATE_NAMES: Record<string, string> = {
   Louisiana: 'Luisiana',
   Mississippi: 'Misisipi',
   Missouri: 'Misuri',
+  'New Hampshire': 'Nuevo Hampshire',
   'New Jersey': 'Nueva Jersey',
   'New Mexico': 'Nuevo México',
   'New York': 'Nueva York',
