@@ -31,15 +31,15 @@ const words: Record<string, string> = {
   'The heir class the state’s law uses. Needed only in the four states that tax heirs.':
     'La categoría de heredero que usa la ley del estado. Solo hace falta en los cuatro estados que cobran impuesto a los herederos.',
   'Spouse (PA)': 'Cónyuge (PA)',
-  'Child, grandchild or parent (PA)': 'Hijo, nieto o padre o madre (PA)',
+  'Child, grandchild or parent (PA)': 'Hijo, nieto, padre o madre (PA)',
   'Brother or sister (PA)': 'Hermano o hermana (PA)',
   'Someone else': 'Otra persona',
-  'Spouse, child, grandchild or parent (NJ class A)': 'Cónyuge, hijo, nieto o padre o madre (NJ, clase A)',
+  'Spouse, child, grandchild or parent (NJ class A)': 'Cónyuge, hijo, nieto, padre o madre (NJ, clase A)',
   'Brother, sister or child-in-law (NJ class C)': 'Hermano, hermana, yerno o nuera (NJ, clase C)',
   'Anyone else (NJ class D)': 'Cualquier otra persona (NJ, clase D)',
   'Close relative (NE)': 'Pariente cercano (NE)',
   'Remote relative (NE)': 'Pariente lejano (NE)',
-  'Spouse, child, parent or sibling (MD exempt)': 'Cónyuge, hijo, padre o madre, o hermano (MD, exento)',
+  'Spouse, child, parent or sibling (MD exempt)': 'Cónyuge, hijo, padre, madre o hermano (MD, exento)',
   'For {0} choose one of: {1}': 'Para {0}, elija una de estas opciones: {1}',
   'Kentucky’s inheritance tax bracket table (KRS 140.070) is not sourced yet, so this calculator cannot estimate it.':
     'Todavía no tenemos una fuente confirmada para la tabla de tramos del impuesto sobre la herencia de Kentucky (KRS 140.070), así que esta calculadora no puede estimarlo.',

@@ -12,7 +12,7 @@ const words: Record<string, string> = {
     'El valor bruto del inventario, sin restar hipotecas, más las ganancias y los ingresos (Cal. Prob. Code §10800).',
   'Enter the estate’s value, e.g. 1,200,000': 'Escriba el valor del patrimonio, p. ej., 1,200,000',
   'California’s statutory fees would come to {0}: {1} to the executor and the same to the attorney.':
-    'Los honorarios legales de California sumarían {0}: {1} para el albacea y lo mismo para el abogado.',
+    'Los honorarios que fija la ley de California sumarían {0}: {1} para el albacea y lo mismo para el abogado.',
   'Left in the estate': 'Queda en el patrimonio',
   'Executor fee': 'Honorarios del albacea',
   'Attorney fee': 'Honorarios del abogado',
@@ -20,7 +20,7 @@ const words: Record<string, string> = {
   'Estate value for fees': 'Valor del patrimonio para los honorarios',
   'Personal representative (§10800)': 'Representante personal (§10800)',
   'Attorney (§10810)': 'Abogado (§10810)',
-  'Total statutory fees': 'Total de honorarios legales',
+  'Total statutory fees': 'Total de honorarios fijados por ley',
   'Base is the gross inventory value: mortgages and other debts are not deducted.':
     'La base es el valor bruto del inventario: no se restan las hipotecas ni otras deudas.',
   'Above $25,000,000 the court sets a reasonable amount for the excess; this calculator does not estimate it. The fees shown are for the first $25,000,000 only.':
