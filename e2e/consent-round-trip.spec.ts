@@ -315,7 +315,8 @@ async function spanishWidget(lang: 'es' | 'auto', width: number, locale?: string
   await frame.locator('#f-state').selectOption('NY');
   await frame.getByRole('button', { name: 'Calcular' }).click();
   await frame.locator('#lead-consent').waitFor(WAIT);
-  // The breakdown open, so its rows are read too.
+  // The advanced questions and the breakdown open, so their words are read too.
+  await frame.getByText('Opciones avanzadas').click();
   await frame.locator('details.breakdown summary').click();
   return { host, frame };
 }
