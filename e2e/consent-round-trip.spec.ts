@@ -1,9 +1,11 @@
 import { createHash } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { Browser, Frame } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import spanishEstateTax from '../calculators/i18n/es/estate-tax.ts';
 import type { RunningServers } from '../server/main/servers.ts';
+import { readPdf, renderPdfPage } from '../server/test-support/pdf-reader.ts';
 import { startReceiver } from '../server/test-support/webhook-receiver.ts';
 import { axeViolations as frameAxe, openCustomPage, pageKey } from './support/custom-page.ts';
 import { checkPortalPage, signInWithLink, startPortalStack, WAIT } from './support/portal.ts';
@@ -96,7 +98,7 @@ describe('consent has one source', () => {
   it('set in the portal → shown in the widget → stored on the lead → the same in lead detail, REST, webhook and MCP', async () => {
     const { page } = owner;
     await page.getByRole('link', { name: 'Firm', exact: true }).click();
-    await page.getByLabel('Consent text').fill(TEXT);
+    await page.getByLabel('Consent text', { exact: true }).fill(TEXT);
     await page.getByRole('button', { name: 'Save settings' }).click();
     await expect.poll(() => page.locator('.success-note').textContent(), WAIT).toContain('Saved');
 
@@ -256,4 +258,171 @@ describe('test leads are visible', () => {
     expect(await notice.count()).toBe(0);
     await newcomer.context.close();
   }, 240_000);
+});
+
+/**
+ * Issue 45: a Spanish widget, by `data-lang="es"` and by `auto` in a Spanish browser, on the firm's
+ * allowed page: it computes, says every word in Spanish, sends a lead whose stored consent is the
+ * Spanish text it showed, and downloads a Spanish PDF; axe finds nothing at 1280 and 375 px.
+ */
+const SPANISH_CONSENT =
+  'Acepto que Demo Estate Law LLP me llame al número que di o me escriba por correo electrónico sobre mi estimación.';
+
+/**
+ * The widget's English words that Spanish never uses: every English key of the estate-tax page's
+ * catalogue, split into words, less the words its Spanish also has (numbers, state names, IRC).
+ */
+function englishWords(): Set<string> {
+  const words = (text: string) => text.toLowerCase().match(/[a-z’']{3,}/g) ?? [];
+  const spanish = new Set(Object.values(spanishEstateTax.words).flatMap(words));
+  const english = Object.keys(spanishEstateTax.words)
+    .filter((key) => !key.startsWith('reason:') && !key.includes(':'))
+    .flatMap(words);
+  return new Set(english.filter((w) => !spanish.has(w)));
+}
+
+/** Every word a visitor reads or hears in the frame: text, labels, placeholders, titles, alt texts. */
+async function wordsShown(frame: Frame): Promise<string[]> {
+  const text = await frame.evaluate(() => {
+    const attrs = [...document.querySelectorAll('[aria-label],[placeholder],[title],[alt]')].flatMap((e) =>
+      ['aria-label', 'placeholder', 'title', 'alt'].map((a) => e.getAttribute(a) ?? ''),
+    );
+    const options = [...document.querySelectorAll('option')].map((o) => o.textContent ?? '');
+    // The honeypot is hidden from people and from assistive technology (aria-hidden).
+    const honeypot = document.querySelector('.honeypot')?.textContent ?? '';
+    return [document.title, document.body.innerText.replace(honeypot, ''), ...attrs, ...options].join('\n');
+  });
+  // The firm's own name is not the widget's English.
+  const shown = text.replace(/Demo Estate Law LLP/gi, '');
+  const words = shown.toLowerCase().match(/[a-z’']{3,}/g) ?? [];
+  // Where an English word is left, say where: the assertion names the word, this its line.
+  const english = englishWords();
+  for (const w of words)
+    if (english.has(w))
+      console.error(`English "${w}" in: ${shown.split('\n').find((l) => l.toLowerCase().includes(w))}`);
+  return words;
+}
+
+async function spanishWidget(lang: 'es' | 'auto', width: number, locale?: string) {
+  const host = await openCustomPage(browser, {
+    origin: HOST,
+    body: `<main><h1>Planificación patrimonial</h1><div data-svc-calculator="estate-tax"></div></main><script src="${stack.embedUrl}/loader.js" data-key="${pageKey(stack)}" data-api="${stack.apiUrl}" data-lang="${lang}" async></script>`,
+    context: { viewport: { width, height: 2400 }, acceptDownloads: true, ...(locale ? { locale } : {}) },
+  });
+  await expect.poll(() => host.count('svc-ready'), WAIT).toBe(1);
+  const frame = await host.frame();
+  await frame.locator('#f-estateValue').fill('20000000');
+  await frame.locator('#f-state').selectOption('NY');
+  await frame.getByRole('button', { name: 'Calcular' }).click();
+  await frame.locator('#lead-consent').waitFor(WAIT);
+  // The advanced questions and the breakdown open, so their words are read too.
+  await frame.getByText('Opciones avanzadas').click();
+  await frame.locator('details.breakdown summary').click();
+  return { host, frame };
+}
+
+describe('the widget in Spanish (issue 45)', () => {
+  it('portal: a firm with its own English consent is told Spanish visitors see it in English, and publishes a Spanish one', async () => {
+    const { page } = owner;
+    await page.goto(`${stack.portalUrl}/portal/settings/firm`);
+    await page.getByTestId('spanish-consent-missing').waitFor(WAIT);
+    await page.getByLabel('Consent text in Spanish').fill(SPANISH_CONSENT);
+    await page.getByRole('button', { name: 'Save settings' }).click();
+    await expect.poll(() => page.getByTestId('spanish-consent-missing').count(), WAIT).toBe(0);
+    const versions = page.locator('#consent-versions');
+    await expect.poll(() => versions.textContent(), WAIT).toContain(SPANISH_CONSENT);
+    expect(await versions.textContent()).toContain('Spanish');
+    await checkPortalPage(browser, owner.context, page, 'firm-spanish-consent');
+  }, 120_000);
+
+  it('by data-lang="es": every word in Spanish, axe-clean at 375 and 1280, a Spanish lead and a Spanish PDF', async () => {
+    const english = englishWords();
+    expect(english.has('calculate')).toBe(true);
+    const phone = await spanishWidget('es', 375);
+    expect(await phone.frame.evaluate(() => document.documentElement.lang)).toBe('es');
+    expect(await phone.host.page.locator('iframe').getAttribute('title')).toBe(
+      'Calculadora del impuesto sobre el patrimonio',
+    );
+    expect((await wordsShown(phone.frame)).filter((w) => english.has(w))).toEqual([]);
+    expect(await phone.frame.locator('label[for="lead-consent"]').textContent()).toBe(SPANISH_CONSENT);
+    expect(await frameAxe(phone.frame)).toEqual([]);
+    await phone.frame.locator('main').screenshot({ path: `${SHOTS}spanish-375.png` });
+    await phone.host.close();
+
+    const { host, frame } = await spanishWidget('es', 1280);
+    expect(await frame.locator('.headline').textContent()).toMatch(
+      /^El patrimonio tendría que pagar aproximadamente \$[\d,]+ de impuesto federal sobre el patrimonio y aproximadamente \$[\d,]+ de impuesto sobre el patrimonio de Nueva York\.$/,
+    );
+    expect((await wordsShown(frame)).filter((w) => english.has(w))).toEqual([]);
+    expect(await frameAxe(frame)).toEqual([]);
+    await frame.locator('main').screenshot({ path: `${SHOTS}spanish-1280.png` });
+
+    // The PDF, downloaded as the visitor would.
+    const [download] = await Promise.all([
+      host.page.waitForEvent('download'),
+      frame.getByRole('button', { name: 'Descargar el informe en PDF' }).click(),
+    ]);
+    const pdf = readFileSync((await download.path())!);
+    const { text } = await readPdf(pdf);
+    const flat = text.replace(/\s+/g, ' ');
+    expect(flat).toContain('INFORME DE ESTIMACIÓN');
+    expect(flat).toContain('Impuesto sobre el patrimonio de Nueva York');
+    expect(flat).not.toContain('Taxable estate');
+    writeFileSync(`${SHOTS}spanish-report.png`, await renderPdfPage(pdf, 1, 1.5));
+
+    // The lead: the Spanish text shown, its version, hash and language, stored as shown.
+    await frame.locator('#lead-name').fill('María Pérez');
+    await frame.locator('#lead-email').fill('maria@example.com');
+    await frame.locator('#lead-state').selectOption('TX');
+    await frame.locator('#lead-consent').check();
+    await frame.getByRole('button', { name: 'Enviar mis datos' }).click();
+    await frame.locator('.lead.done').waitFor(WAIT);
+    expect(await frame.locator('.lead.done').textContent()).toContain('se comunicará con usted');
+    expect((await wordsShown(frame)).filter((w) => english.has(w))).toEqual([]);
+    const events = await host.events();
+    // Events are values, never words: the same in both languages.
+    expect(events.find((e) => e.type === 'svc-result')!.detail).toMatchObject({
+      calculator: 'estate-tax',
+      state: 'NY',
+    });
+    const leadId = ((await host.events('svc-lead'))[0]!.detail as { leadId: string }).leadId;
+    await host.close();
+    const lead = (await rest(`leads/${leadId}`)) as {
+      language: string;
+      consent: { text: string; sha256: string; language: string; versionId: string };
+    };
+    expect(lead.language).toBe('es');
+    expect(lead.consent).toMatchObject({
+      text: SPANISH_CONSENT,
+      sha256: sha256(SPANISH_CONSENT),
+      language: 'es',
+    });
+
+    // The portal shows the lead's language.
+    const { page } = owner;
+    await page.goto(`${stack.portalUrl}/portal/leads/${leadId}`);
+    await expect.poll(() => page.locator('main').textContent(), WAIT).toContain('Spanish');
+    await page.goto(`${stack.portalUrl}/portal/leads?language=es`);
+    await expect.poll(() => page.getByRole('row', { name: /María Pérez/ }).count(), WAIT).toBe(1);
+  }, 240_000);
+
+  it('by data-lang="auto" in a Spanish browser: the same Spanish widget', async () => {
+    const english = englishWords();
+    const { host, frame } = await spanishWidget('auto', 1280, 'es-US');
+    expect(await frame.evaluate(() => [document.documentElement.lang, navigator.language])).toEqual([
+      'es',
+      'es-US',
+    ]);
+    expect((await wordsShown(frame)).filter((w) => english.has(w))).toEqual([]);
+    await host.close();
+    // And in an English browser, `auto` is English.
+    const en = await openCustomPage(browser, {
+      origin: HOST,
+      body: `<div data-svc-calculator="estate-tax"></div><script src="${stack.embedUrl}/loader.js" data-key="${pageKey(stack)}" data-api="${stack.apiUrl}" data-lang="auto" async></script>`,
+      context: { locale: 'en-US' },
+    });
+    await expect.poll(() => en.count('svc-ready'), WAIT).toBe(1);
+    expect(await (await en.frame()).evaluate(() => document.documentElement.lang)).toBe('en');
+    await en.close();
+  }, 120_000);
 });

@@ -37,13 +37,14 @@ describe('configFromScript', () => {
     ['estate-tax by default', {}, 'https://a.test', { defaultCalculator: 'estate-tax', embedOrigin: EMBED }],
     ['data-target', { 'data-target': '.calc' }, 'https://a.test', { target: '.calc' }],
     [
-      'theming, state, mount and legacy events',
+      'theming, state, language, mount and legacy events',
       {
         'data-theme': 'dark',
         'data-accent': '#1f4e79',
         'data-radius': '4',
         'data-font': 'inherit',
         'data-state': 'NY',
+        'data-lang': 'es',
         'data-mount': 'manual',
         'data-legacy-events': 'off',
       },
@@ -54,6 +55,7 @@ describe('configFromScript', () => {
         radius: '4',
         font: 'inherit',
         state: 'NY',
+        lang: 'es',
         manual: true,
         legacyEvents: false,
       },

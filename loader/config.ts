@@ -8,6 +8,8 @@ interface ThemeConfig {
   radius?: string;
   /** `inherit`: the container's computed font family. */
   font?: string;
+  /** `en`, `es` or `auto` (the visitor's browser language); the widget falls back to English. */
+  lang?: string;
 }
 
 export interface LoaderConfig extends ThemeConfig {
@@ -28,6 +30,9 @@ export interface LoaderConfig extends ThemeConfig {
   legacyEvents: boolean;
 }
 
+/** What a container may set for itself (`data-svc-lang`) over the script (`data-lang`). */
+export const PER_WIDGET = ['state', 'theme', 'accent', 'radius', 'lang'] as const;
+
 /** `URL.canParse` is too new for every host page's visitors. */
 function parseUrl(value: string): URL | undefined {
   try {
@@ -39,9 +44,10 @@ function parseUrl(value: string): URL | undefined {
 
 /**
  * Reads the loader's own `<script>` tag (the attribute table is in the README):
- * `data-key` (required), `data-calculator`, `data-state`, `data-theme`, `data-accent` (a container
- * may set its own `data-svc-state`, `data-svc-theme`, `data-svc-accent`),
- * `data-radius`, `data-font`, `data-target`, `data-mount`, `data-api`, `data-legacy-events`.
+ * `data-key` (required), `data-calculator`, `data-state`, `data-theme`, `data-accent`, `data-radius`,
+ * `data-lang` (a container may set its own: `data-svc-state`, `data-svc-theme`, `data-svc-accent`,
+ * `data-svc-radius`, `data-svc-lang`), `data-font`, `data-target`, `data-mount`, `data-api`,
+ * `data-legacy-events`.
  * Returns undefined, and says why in the console, when the loader cannot start.
  *
  * @example
@@ -67,7 +73,7 @@ export function configFromScript(script: HTMLScriptElement | null, apiUrl: strin
     manual: d.mount === 'manual',
     legacyEvents: d.legacyEvents !== 'off',
   };
-  for (const key of ['target', 'state', 'theme', 'accent', 'radius', 'font'] as const) {
+  for (const key of ['target', 'font', ...PER_WIDGET] as const) {
     if (d[key]) config[key] = d[key];
   }
   return config;

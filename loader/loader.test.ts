@@ -84,6 +84,21 @@ describe('mounting', () => {
     expect([plain.get('theme'), plain.get('accent'), plain.get('state')]).toEqual(['light', '#1f4e79', 'NY']);
   });
 
+  it('passes the language on: a container’s data-svc-lang over the script’s data-lang, which defaults to none', () => {
+    stubActivate(granted());
+    svc.destroy();
+    svc = createLoader({ ...config, lang: 'auto' });
+    const element = document.createElement('div');
+    element.dataset.svcLang = 'es';
+    const langOf = (iframe: HTMLIFrameElement) =>
+      new URLSearchParams(new URL(iframe.src).hash.slice(1)).get('lang');
+    expect(langOf(mounted('rmd', element).iframe)).toBe('es');
+    expect(langOf(mounted('rmd').iframe)).toBe('auto');
+    svc.destroy();
+    svc = createLoader(config);
+    expect(langOf(mounted('rmd').iframe)).toBeNull();
+  });
+
   it('passes the container’s computed font family for data-font="inherit", a family list as given', () => {
     stubActivate(granted());
     svc.destroy();

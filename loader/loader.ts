@@ -8,7 +8,7 @@ import {
   PROTOCOL_VERSION,
   pageOf,
 } from '../protocol/index.ts';
-import { findTargets, type LoaderConfig } from './config.ts';
+import { findTargets, type LoaderConfig, PER_WIDGET } from './config.ts';
 import { createEmitter, type Listener } from './emitter.ts';
 import { createFallback, createFrame, resizeFrame, SLUG } from './frame.ts';
 import { isPermanent, toErrorPayload } from './reasons.ts';
@@ -206,12 +206,15 @@ export function createLoader(config: LoaderConfig, win: Window = window, onDestr
       params: {
         widgetId: id,
         host: win.location.origin,
-        // Per container first, so two embeds on one page (a WordPress block each) can differ.
-        theme: element.dataset.svcTheme ?? config.theme,
-        accent: element.dataset.svcAccent ?? config.accent,
-        radius: config.radius,
+        // The look and the language: per container first (`data-svc-theme`), so two embeds on one
+        // page (a WordPress block each) can differ, then the script's (`data-theme`).
+        ...Object.fromEntries(
+          PER_WIDGET.map((key) => [
+            key,
+            element.dataset[`svc${key[0]!.toUpperCase()}${key.slice(1)}`] ?? config[key],
+          ]),
+        ),
         font: config.font === 'inherit' ? win.getComputedStyle(element).fontFamily : config.font,
-        state: element.dataset.svcState ?? config.state,
         legacy: config.legacyEvents ? undefined : 'off',
       },
     });

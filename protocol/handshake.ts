@@ -43,6 +43,14 @@ export interface ConsentInfo {
   text: string;
   /** SHA-256 of `text` (hex), as the firm's consent version was published. */
   sha256: string;
+  /** The language `text` is written in (`en` when absent: sessions before languages). */
+  language?: string;
+  /**
+   * The version a widget in another language shows, by language (`es`). One embed session serves
+   * the page's widgets in every language. When the firm wrote its own English text and no Spanish
+   * one, `es` is that English version (`language: 'en'`): the firm's own words, never a default.
+   */
+  byLanguage?: Record<string, ConsentInfo>;
 }
 
 /** Loader → iframe window, once per `svc-ready`; `ports[0]` is the widget's end of the channel. */

@@ -49,14 +49,34 @@ const inlineStylesheet = {
 };
 
 /**
+ * Vite wraps every dynamic import in a preload helper (about 1 KB gzipped), needed only when the
+ * imported chunk has dependencies to preload. The widget's one dynamic import, another language's
+ * words, has none: the wrapper is unwrapped to a plain `import()` before minification drops the
+ * helper as unused.
+ * @type {import('vite').Plugin}
+ */
+const plainDynamicImport = {
+  name: 'svc-plain-dynamic-import',
+  enforce: 'post',
+  renderChunk(code) {
+    const plain = code.replace(
+      /__vitePreload\(\s*\(\)\s*=>\s*(import\([^()]*\))\s*,\s*(?:\[\]|void 0|__VITE_PRELOAD__)\s*(?:,[^()]*)?\)/g,
+      '$1',
+    );
+    return plain === code ? null : { code: plain, map: null };
+  },
+};
+
+/**
  * One widget page per build: dist/embed/w/<slug>.html with exactly one content-hashed script under
  * dist/embed/assets/, holding only that calculator's code (one build for all pages would share
- * chunks between them, and each page would load more than one script).
+ * chunks between them, and each page would load more than one script), and its Spanish words as
+ * one more chunk that only a Spanish widget loads.
  */
 const widgetPage = (slug) =>
   build({
     ...common,
-    plugins: [inlineStylesheet],
+    plugins: [inlineStylesheet, plainDynamicImport],
     root: at('widget'),
     base: '/',
     oxc: preactJsx,
@@ -64,10 +84,13 @@ const widgetPage = (slug) =>
       outDir: at('dist/embed'),
       emptyOutDir: false,
       target: 'es2022',
-      modulePreload: { polyfill: false },
+      // No preload helper: the one dynamic import (the Spanish words) has no dependencies to preload.
+      modulePreload: false,
       rollupOptions: {
         input: { [slug]: at('widget/w', `${slug}.html`) },
-        output: { codeSplitting: false },
+        // The page's own code is one script; only a dynamic import (another language's words,
+        // which an English page never fetches) becomes a chunk of its own.
+        output: { entryFileNames: 'assets/[name]-[hash].js', chunkFileNames: 'assets/[name]-[hash].js' },
       },
     },
   });

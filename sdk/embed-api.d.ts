@@ -84,6 +84,8 @@ export interface MountOptions {
   radius?: string;
   font?: string;
   state?: string;
+  /** `en`, `es` or `auto` (the visitor's browser language); each mount may choose its own. */
+  lang?: 'en' | 'es' | 'auto';
   legacyEvents?: 'on' | 'off';
 }
 

@@ -58,6 +58,21 @@ describe('embed.mjs mount', () => {
     expect(svc.on).toHaveBeenCalledWith('svc-result', listener);
   });
 
+  it('gives each mount its own language, as a container attribute the loader reads', async () => {
+    const { mount } = await import('./embed.ts');
+    const english = document.createElement('div');
+    const spanish = document.createElement('div');
+    const svc = fakeSvc();
+    const first = mount(english, { key: 'svc_pk_test', calculator: 'rmd' });
+    global.Svc = svc;
+    scripts[0]!.onload?.(new Event('load'));
+    await first;
+    await mount(spanish, { key: 'svc_pk_test', calculator: 'rmd', lang: 'es' });
+    expect(english.dataset.svcLang).toBeUndefined();
+    expect(spanish.dataset.svcLang).toBe('es');
+    expect(svc.mount).toHaveBeenLastCalledWith(spanish, 'rmd');
+  });
+
   it('retries after loader.js loaded but did not start', async () => {
     const { mount } = await import('./embed.ts');
     const element = document.createElement('div');

@@ -32,6 +32,8 @@ export interface MountOptions {
   radius?: string;
   font?: string;
   state?: string;
+  /** `en`, `es` or `auto` (the visitor's browser language); each mount may choose its own. */
+  lang?: 'en' | 'es' | 'auto';
   legacyEvents?: 'on' | 'off';
 }
 
@@ -78,6 +80,8 @@ function load(options: MountOptions): Promise<Svc> {
 /** Mounts a calculator into `element`; resolves to the widget id (undefined when it cannot). */
 export async function mount(element: HTMLElement, options: MountOptions): Promise<string | undefined> {
   const svc = await load(options);
+  // The loader reads a container's own language (`data-svc-lang`), so widgets of one page can differ.
+  if (options.lang) element.dataset.svcLang = options.lang;
   return svc.mount(element, options.calculator);
 }
 

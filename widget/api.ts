@@ -1,4 +1,5 @@
 import type { ErrorPayload, ErrorReason, ResultPayload } from '../protocol/index.ts';
+import { currentLang } from './i18n/t.ts';
 import type { Challenge } from './proof-of-work.ts';
 
 export interface Credentials {
@@ -147,9 +148,11 @@ export function createApi(deps: ApiDeps) {
       throw await toApiError(res);
     }
   }
+  /** The page, and the visitor's language when it is not English (results and leads keep it). */
   const withPage = <T extends object>(body: T) => {
     const page = deps.page?.();
-    return page ? { ...body, page } : body;
+    const language = currentLang();
+    return { ...body, ...(page && { page }), ...(language !== 'en' && { language }) };
   };
 
   return {

@@ -7,6 +7,7 @@ import { FieldInput } from './components/field-input.tsx';
 import { LeadForm } from './components/lead-form.tsx';
 import { ResultView } from './components/result-view.tsx';
 import type { WidgetCalculator } from './forms/types.ts';
+import { t, tx, why } from './i18n/t.ts';
 import { LeadModel } from './lead-model.ts';
 import { SessionModel } from './session-model.ts';
 
@@ -57,8 +58,8 @@ export function App({ calc, bridge, preset, onReady }: AppProps) {
       <header>
         {/* The firm's name arrives with the session: its line is kept from the start, so the page does not grow then. */}
         <p class="eyebrow">{firm ?? '\u00a0'}</p>
-        <h1>{core.name} calculator</h1>
-        <p class="lede">{form.lede}</p>
+        <h1>{t(`${core.name} calculator`)}</h1>
+        <p class="lede">{t(form.lede)}</p>
       </header>
       <form
         class="calc"
@@ -71,30 +72,32 @@ export function App({ calc, bridge, preset, onReady }: AppProps) {
         {form.fields.filter((f) => !f.advanced).map(field)}
         {advanced.length > 0 && (
           <details class="advanced" open={advanced.some((f) => errors[f.name])}>
-            <summary>Advanced</summary>
+            <summary>{t('Advanced')}</summary>
             {advanced.map(field)}
           </details>
         )}
         <div class="actions">
           <button type="submit" class="primary" disabled={model.busy.value || !connected}>
-            {connected
-              ? model.busy.value
-                ? 'Calculating…'
-                : 'Calculate'
-              : problem
-                ? 'Unavailable'
-                : 'Connecting…'}
+            {t(
+              connected
+                ? model.busy.value
+                  ? 'Calculating…'
+                  : 'Calculate'
+                : problem
+                  ? 'Unavailable'
+                  : 'Connecting…',
+            )}
           </button>
         </div>
         {model.error.value && (
           <p class="error" role="alert">
-            {model.error.value}
+            {t(model.error.value)}
           </p>
         )}
       </form>
       {problem && (
         <p class="notice" role="status">
-          {problem.message}
+          {why(problem)}
         </p>
       )}
       {figures ? (
@@ -106,12 +109,19 @@ export function App({ calc, bridge, preset, onReady }: AppProps) {
           onReport={stored ? () => void model.downloadReport() : undefined}
         />
       ) : (
-        <section class="result empty" aria-label="Result">
-          <p>Answer the questions above to see an estimate here.</p>
+        <section class="result empty" aria-label={t('Result')}>
+          <p>{t('Answer the questions above to see an estimate here.')}</p>
         </section>
       )}
-      {stored && <LeadForm lead={lead} firm={firm} consent={session.consent.value?.text} />}
-      <footer class="disclaimer">{core.disclaimer}</footer>
+      {stored && (
+        <LeadForm
+          lead={lead}
+          firm={firm}
+          consent={session.consent.value?.text}
+          consentLanguage={session.consent.value?.language}
+        />
+      )}
+      <footer class="disclaimer">{tx(core.disclaimer)}</footer>
     </main>
   );
 }

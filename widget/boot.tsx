@@ -2,6 +2,7 @@ import { render } from 'preact';
 import { App } from './app.tsx';
 import { createBridge } from './bridge.ts';
 import type { WidgetCalculator } from './forms/types.ts';
+import { type Catalogue, t, useCatalogue } from './i18n/t.ts';
 import { watchHeight } from './resize.ts';
 import { applyAccent, applyTheme } from './theme.ts';
 import './styles.css';
@@ -11,11 +12,27 @@ import './styles.css';
  * from the hash, `svc-hello`, the form, height reports. `svc-ready` follows only when the session
  * arrives over the port, so the host hears it once the widget can actually calculate.
  */
-export function boot(calc: WidgetCalculator): void {
+export function boot(calc: WidgetCalculator, spanish?: () => Promise<{ default: Catalogue }>): void {
+  const params = new URLSearchParams(location.hash.slice(1));
+  // `lang`: en, es or auto (the browser's language); English unless Spanish is asked for and loads.
+  const lang = params.get('lang');
+  if (spanish && /^es\b/i.test(lang === 'auto' ? navigator.language : (lang ?? ''))) {
+    spanish().then(
+      (m) => start(calc, params, m.default),
+      () => start(calc, params),
+    );
+  } else start(calc, params);
+}
+
+function start(calc: WidgetCalculator, params: URLSearchParams, catalogue?: Catalogue): void {
   const root = document.getElementById('app');
   if (!root) return;
-  const params = new URLSearchParams(location.hash.slice(1));
   const html = document.documentElement;
+  useCatalogue(catalogue);
+  if (catalogue) {
+    html.lang = catalogue.lang;
+    document.title = t(document.title);
+  }
   applyTheme(html, Object.fromEntries(params));
   const hostAccent = params.has('accent');
   const bridge = createBridge();

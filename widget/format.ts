@@ -1,5 +1,6 @@
 import { formatUsd } from '../calculators/money.ts';
 import { plainNumber } from './forms/words.ts';
+import { localDate, t } from './i18n/t.ts';
 
 const MONTHS = 'January February March April May June July August September October November December'.split(
   ' ',
@@ -10,7 +11,7 @@ const NON_MONEY: Record<string, 'percent' | 'plain'> = { effectiveRate: 'percent
 
 /** An output value as the visitor reads it: "$1,234.50", "12.3%", "yes". */
 export function formatOutput(key: string, value: unknown): string {
-  if (typeof value === 'boolean') return value ? 'yes' : 'no';
+  if (typeof value === 'boolean') return t(value ? 'yes' : 'no');
   if (typeof value !== 'number') return String(value);
   if (!Number.isFinite(value)) return '—';
   const kind = NON_MONEY[key];
@@ -24,5 +25,5 @@ export const formatDate = (iso: string): string => {
   const d = new Date(`${iso}T00:00:00Z`);
   return Number.isNaN(d.getTime())
     ? iso
-    : `${MONTHS[d.getUTCMonth()]} ${d.getUTCDate()}, ${d.getUTCFullYear()}`;
+    : (localDate(iso) ?? `${MONTHS[d.getUTCMonth()]} ${d.getUTCDate()}, ${d.getUTCFullYear()}`);
 };

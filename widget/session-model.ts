@@ -2,6 +2,7 @@ import { createModel, effect, signal } from '@preact/signals';
 import type { ConsentInfo, ErrorPayload, FirmInfo } from '../protocol/index.ts';
 import type { Credentials } from './api.ts';
 import type { Bridge } from './bridge.ts';
+import { currentLang } from './i18n/t.ts';
 
 /** Renew this long before expiry, so a slow network never leaves the widget holding a dead token. */
 const RENEW_BEFORE_MS = 60_000;
@@ -53,7 +54,7 @@ export const SessionModel = createModel((bridge: Bridge | undefined, onReady?: (
       if (!apiUrl) return; // a renewal cannot come before the init
       if (message.type === 'svc-init') {
         if (message.firm) firm.value = message.firm;
-        if (message.consent) consent.value = message.consent;
+        if (message.consent) consent.value = message.consent.byLanguage?.[currentLang()] ?? message.consent;
         if (message.page) page.value = message.page;
       }
       credentials.value = { token: message.token, apiUrl };

@@ -2,6 +2,7 @@ import { MAX_DOLLARS } from '../calculators/limits.ts';
 import { groupDigits } from '../calculators/money.ts';
 import type { FieldIssue } from '../calculators/types.ts';
 import type { FieldSpec, FormSpec } from './forms/types.ts';
+import { t } from './i18n/t.ts';
 
 export type Validation =
   | { ok: true; inputs: Record<string, unknown> }
@@ -35,33 +36,34 @@ function parseField(f: FieldSpec, raw: unknown): { value?: unknown; error?: stri
   if (f.kind === 'boolean') return { value: raw === undefined || raw === '' ? f.default : raw === true };
   const text = String(raw ?? '').trim();
   if (text === '') {
-    if (f.required) return { error: f.missing ?? `Answer “${f.label}”` };
+    if (f.required) return { error: f.missing ? t(f.missing) : t('Answer “{0}”', t(f.label)) };
     return f.default === undefined ? {} : { value: f.default };
   }
   if (f.kind === 'select') {
     return f.options?.some((o) => o.value === text)
       ? { value: text }
-      : { error: `Choose one of the listed answers` };
+      : { error: t('Choose one of the listed answers') };
   }
   if (f.kind === 'date') {
-    if (!isRealDay(text)) return { error: 'Enter a date such as 2026-06-30' };
+    if (!isRealDay(text)) return { error: t('Enter a date such as 2026-06-30') };
     if ((f.min && text < String(f.min)) || (f.max && text > String(f.max)))
-      return { error: `Choose a date between ${f.min} and ${f.max}` };
+      return { error: t('Choose a date between {0} and {1}', f.min, f.max) };
     return { value: text };
   }
   const digits = f.kind === 'money' ? moneyDigits(text) : text;
   const n = Number(digits);
-  const eg = f.example ? `, e.g. ${f.example}` : '';
-  if (!/^-?(\d+\.?\d*|\.\d+)$/.test(digits) || !Number.isFinite(n)) return { error: `Enter a number${eg}` };
+  const eg = f.example ? t(', e.g. {0}', f.example) : '';
+  if (!/^-?(\d+\.?\d*|\.\d+)$/.test(digits) || !Number.isFinite(n))
+    return { error: t('Enter a number') + eg };
   if (f.kind === 'money') {
-    if (n < 0) return { error: 'Enter an amount of zero or more' };
-    if (n > MAX_DOLLARS) return { error: 'Enter an amount up to $1,000,000,000,000' };
-    if (/\.\d{3}/.test(digits)) return { error: 'Enter dollars and cents, at most two decimals' };
+    if (n < 0) return { error: t('Enter an amount of zero or more') };
+    if (n > MAX_DOLLARS) return { error: t('Enter an amount up to $1,000,000,000,000') };
+    if (/\.\d{3}/.test(digits)) return { error: t('Enter dollars and cents, at most two decimals') };
     return { value: n };
   }
-  if (f.integer && !Number.isInteger(n)) return { error: `Enter a whole number${eg}` };
-  if (typeof f.min === 'number' && n < f.min) return { error: f.tooLow ?? `Enter ${f.min} or more` };
-  if (typeof f.max === 'number' && n > f.max) return { error: `Enter ${f.max} or less` };
+  if (f.integer && !Number.isInteger(n)) return { error: t('Enter a whole number') + eg };
+  if (typeof f.min === 'number' && n < f.min) return { error: t(f.tooLow ?? 'Enter {0} or more', f.min) };
+  if (typeof f.max === 'number' && n > f.max) return { error: t('Enter {0} or less', f.max) };
   return { value: n };
 }
 

@@ -16,6 +16,8 @@ import { StatusPicker } from './status-picker.tsx';
  * The consent as evidence: the exact words, the version and the SHA-256 of its text (so a copy
  * kept elsewhere can be checked), when, and the page where the visitor agreed.
  */
+const LANGUAGES: Record<string, string> = { en: 'English', es: 'Spanish' };
+
 function ConsentCard({ consent }: { consent: Detail['lead']['consent'] }) {
   return (
     <Card title="Consent">
@@ -26,6 +28,7 @@ function ConsentCard({ consent }: { consent: Detail['lead']['consent'] }) {
           ['Version', consent.versionId ? <code>{consent.versionId}</code> : '—'],
           ['SHA-256', <code class="hash">{consent.sha256}</code>],
           ['Page', consent.page ? <span class="break">{consent.page}</span> : 'Not reported'],
+          ['Language', LANGUAGES[consent.language] ?? consent.language],
         ]}
       />
       {consent.page ? <p class="muted small">The page as reported by the visitor’s browser.</p> : null}
@@ -161,6 +164,7 @@ export function LeadDetailPage(props: { leadId: string }) {
               ['E-mail', <a href={`mailto:${current.email}`}>{current.email}</a>],
               ['Phone', current.phone ? <a href={`tel:${current.phone}`}>{current.phone}</a> : '—'],
               ['State', current.state ? stateName(current.state) : '—'],
+              ['Language', LANGUAGES[current.language] ?? current.language],
               [
                 'Status',
                 manage ? (

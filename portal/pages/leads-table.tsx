@@ -47,6 +47,7 @@ export function LeadsTable(props: {
                   <Link href={`/portal/leads/${encodeURIComponent(lead.leadId)}`}>{defang(lead.name)}</Link>
                   {lead.quarantined ? <Badge tone="warn">quarantined</Badge> : null}
                   {lead.test ? <Badge>test</Badge> : null}
+                  {lead.language === 'es' ? <Badge>Spanish</Badge> : null}
                 </span>
                 <span class="cell-sub">
                   <a href={`mailto:${lead.email}`}>{lead.email}</a>

@@ -14,7 +14,16 @@ import { StatusPicker } from './status-picker.tsx';
 import { TEST_MODE_SENTENCE, TestLeadsNotice } from './test-leads-notice.tsx';
 
 /** The filters, exactly as the URL and the API carry them (so a filtered view can be shared). */
-const FILTER_KEYS = ['status', 'calculator', 'state', 'from', 'to', 'test', 'quarantined'] as const;
+const FILTER_KEYS = [
+  'status',
+  'calculator',
+  'state',
+  'language',
+  'from',
+  'to',
+  'test',
+  'quarantined',
+] as const;
 type Filters = Partial<Record<(typeof FILTER_KEYS)[number], string>>;
 
 function readFilters(): Filters {
@@ -108,6 +117,17 @@ function FilterBar(props: { filters: Filters; onChange: (filters: Filters) => vo
         value={f.state}
         onChange={set('state')}
         options={[['', 'All states'], ...US_STATES.map((s): [string, string] => [s, US_STATE_NAMES[s]])]}
+      />
+      <Select
+        id="filter-language"
+        label="Language"
+        value={f.language}
+        onChange={set('language')}
+        options={[
+          ['', 'All languages'],
+          ['en', 'English'],
+          ['es', 'Spanish'],
+        ]}
       />
       <DateField id="filter-from" label="From" value={f.from} max={f.to} onChange={set('from')} />
       <DateField id="filter-to" label="To" value={f.to} min={f.from} onChange={set('to')} />

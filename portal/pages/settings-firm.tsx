@@ -54,6 +54,7 @@ function FirmForm(props: {
   const s = props.settings;
   const [name, setName] = useState(s.name);
   const [consent, setConsent] = useState(s.consent?.text ?? '');
+  const [consentEs, setConsentEs] = useState(s.consentEs?.text ?? '');
   const [emails, setEmails] = useState(s.alertEmails.join('\n'));
   const [accent, setAccent] = useState(s.accentColor ?? DEFAULT_ACCENT);
   const action = useAction();
@@ -66,6 +67,7 @@ function FirmForm(props: {
       name,
       alertEmails,
       ...(consent.trim() !== (s.consent?.text ?? '') ? { consentText: consent } : {}),
+      ...(consentEs.trim() !== (s.consentEs?.text ?? '') ? { consentTextEs: consentEs } : {}),
       ...(accent.toLowerCase() !== (s.accentColor ?? DEFAULT_ACCENT) ? { accentColor: accent } : {}),
     };
     const next = await action.run(() => api.patch('settings/firm', body));
@@ -144,6 +146,33 @@ function FirmForm(props: {
           </p>
           {fieldError('consentText') ? <p class="error-note">{fieldError('consentText')}</p> : null}
         </div>
+        <div class="field">
+          <label for="firm-consent-es">Consent text in Spanish</label>
+          <textarea
+            id="firm-consent-es"
+            lang="es"
+            rows={4}
+            maxLength={2000}
+            placeholder={`Acepto que ${s.name} se comunique conmigo por correo electrónico o por teléfono sobre mi consulta y que conserve los datos que ingresé con ese fin.`}
+            aria-describedby="firm-consent-es-help"
+            value={consentEs}
+            onInput={(e) => setConsentEs((e.target as HTMLTextAreaElement).value)}
+          />
+          <p class="help" id="firm-consent-es-help">
+            {s.spanishConsent === 'english'
+              ? 'Spanish-speaking visitors see your English consent text, with a line in Spanish saying it is in English, until you publish it in Spanish here.'
+              : s.spanishConsent === 'default'
+                ? 'Spanish-speaking visitors see the default Spanish wording (shown in this field) while you use the default English one.'
+                : 'What a Spanish-speaking visitor agrees to. Saving new words makes a new version.'}
+          </p>
+          {s.spanishConsent === 'english' ? (
+            <p class="notice" data-testid="spanish-consent-missing">
+              Your consent text has no Spanish version: publish one so Spanish-speaking visitors read what
+              they agree to in their language.
+            </p>
+          ) : null}
+          {fieldError('consentTextEs') ? <p class="error-note">{fieldError('consentTextEs')}</p> : null}
+        </div>
       </fieldset>
       <ErrorNote error={action.error && action.error.details.length === 0 ? action.error : null} />
       {manage ? (
@@ -204,10 +233,15 @@ export function SettingsFirmPage() {
                   <li key={v.id} class="version-row">
                     <p class="version-meta">
                       <strong>Version {v.version}</strong>{' '}
-                      {i === 0 ? <Badge tone="good">in force</Badge> : null}{' '}
+                      <Badge>{v.language === 'es' ? 'Spanish' : 'English'}</Badge>{' '}
+                      {data.consentVersions.findIndex((w) => w.language === v.language) === i ? (
+                        <Badge tone="good">in force</Badge>
+                      ) : null}{' '}
                       <span class="muted small">{formatDateTime(v.createdAt)}</span>
                     </p>
-                    <p class="version-text">{v.text}</p>
+                    <p class="version-text" lang={v.language}>
+                      {v.text}
+                    </p>
                   </li>
                 ))}
               </ol>

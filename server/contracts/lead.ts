@@ -31,6 +31,11 @@ const LeadConsentSchema = z
       description:
         'True when the widget named no version (an older widget): the version in force when the lead arrived was stored',
     }),
+    language: z.string().openapi({
+      description:
+        'The language of the consent text shown: `en` or `es` (a Spanish widget of a firm with no Spanish text shows its English one)',
+      example: 'es',
+    }),
   })
   .openapi('LeadConsent');
 
@@ -86,6 +91,10 @@ export const LeadSchema = z
     }),
     createdAt: Iso,
     updatedAt: Iso,
+    language: z.string().openapi({
+      description: 'The language the visitor used the widget in: `en` or `es`',
+      example: 'es',
+    }),
   })
   .openapi('Lead');
 
@@ -162,7 +171,10 @@ export const McpLeadDetailSchema = McpLeadSchema.extend({
     page: z.string().nullable(),
     pageVerified: z.boolean().nullable(),
     assumed: z.boolean(),
+    language: z.string(),
   }),
+  /** The language the visitor used the widget in (`en`, `es`). */
+  language: z.string(),
   notes: z.array(z.unknown()).optional(),
   test: z.boolean(),
   quarantined: z.boolean(),
@@ -206,7 +218,7 @@ export function toMcpLead(lead: LeadView, ctx: McpLeadContext): McpLead {
 /** `get_lead`'s lead: the listed lead with its calculation, the consent as stored, the flags and the notes. */
 export function toMcpLeadDetail(lead: LeadView, ctx: McpLeadContext): McpLeadDetail {
   const notes = (lead as LeadView & Later).notes;
-  const { versionId, text, sha256, agreedAt, page, pageVerified, assumed } = lead.consent;
+  const { versionId, text, sha256, agreedAt, page, pageVerified, assumed, language } = lead.consent;
   return {
     ...toMcpLead(lead, ctx),
     result: lead.result
@@ -217,7 +229,8 @@ export function toMcpLeadDetail(lead: LeadView, ctx: McpLeadContext): McpLeadDet
           metadata: { ...lead.result.inputs, ...lead.result.outputs },
         }
       : null,
-    consent: { given: true, versionId, text, sha256, agreedAt, page, pageVerified, assumed },
+    consent: { given: true, versionId, text, sha256, agreedAt, page, pageVerified, assumed, language },
+    language: lead.language,
     ...(Array.isArray(notes) ? { notes } : {}),
     test: lead.test,
     quarantined: lead.quarantined,

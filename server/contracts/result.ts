@@ -18,6 +18,7 @@ export const CalculationResultSchema = z
     ruleSet: z.record(z.string(), z.unknown()),
     disclaimer: z.string(),
     createdAt: Iso,
+    language: z.string().openapi({ description: 'The language the widget was shown in: `en` or `es`' }),
   })
   .openapi('CalculationResult');
 export type ResultView = z.infer<typeof CalculationResultSchema>;

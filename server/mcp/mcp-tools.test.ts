@@ -316,6 +316,7 @@ describe('the lead in get_leads (lean) and get_lead (in full) (issues 20, 43)', 
       // Written straight into the row, not through intake's origin check.
       pageVerified: null,
       assumed: false,
+      language: 'en',
     });
     expect(full).toMatchObject({ test: false, quarantined: false, portalUrl: lead.portalUrl });
   });

@@ -1,5 +1,5 @@
 import type { Doc } from './layout.ts';
-import type { ReportInput } from './report-input.ts';
+import { type ReportInput, reportWord } from './report-input.ts';
 import { COLOR, PAGE } from './theme.ts';
 
 /**
@@ -25,10 +25,16 @@ export function stampFooters(doc: Doc, input: ReportInput): void {
       .stroke();
     doc.font('regular').fontSize(7).fillColor(COLOR.faint);
     // The result id first: if anything is cut short, it is the firm name printed in the header.
-    const left = `Result ${input.resultId} · ${input.calculatorName} · ${input.firmName}`;
+    const left = reportWord(
+      input,
+      'Result {0} · {1} · {2}',
+      input.resultId,
+      input.calculatorName,
+      input.firmName,
+    );
     // One line whatever the firm's name: pdfkit cuts with an ellipsis only inside a set height.
     doc.text(left, x, y, { width: inner * 0.8, height: doc.currentLineHeight(), ellipsis: true });
-    const page = `Page ${i - start + 1} of ${count}`;
+    const page = reportWord(input, 'Page {0} of {1}', i - start + 1, count);
     doc.text(page, x, y, { width: inner, align: 'right', lineBreak: false });
     doc.page.margins.bottom = margin;
   }

@@ -1,7 +1,7 @@
 import type { Block } from './block.ts';
 import { isoDate } from './format.ts';
 import { type Ctx, hairline } from './layout.ts';
-import type { ReportInput } from './report-input.ts';
+import { type ReportInput, reportWord } from './report-input.ts';
 import { COLOR } from './theme.ts';
 
 const FIRM_SIZE = 13;
@@ -24,9 +24,9 @@ const metaHeight = (ctx: Ctx): number => ctx.d.small * 1.2 + 3 + ctx.d.body * 1.
 function drawMeta(ctx: Ctx, input: ReportInput): void {
   const { doc } = ctx;
   const cells: [string, string][] = [
-    ['Result ID', input.resultId],
-    ['Generated (UTC)', isoDate(input.generatedAt)],
-    ['Rules as of', input.ruleSet.effectiveDate],
+    [reportWord(input, 'Result ID'), input.resultId],
+    [reportWord(input, 'Generated (UTC)'), isoDate(input.generatedAt)],
+    [reportWord(input, 'Rules as of'), input.ruleSet.effectiveDate],
   ];
   const cellWidth = ctx.width / cells.length;
   const y = doc.y;
@@ -53,7 +53,7 @@ export function headerBlock(input: ReportInput): Block {
       doc.text(input.firmName, ctx.x, top, { width: ctx.width * FIRM_SHARE });
       const firmBottom = doc.y;
       doc.font('regular').fontSize(ctx.d.small).fillColor(ctx.accent);
-      doc.text('ESTIMATE REPORT', ctx.x, top + 4, {
+      doc.text(reportWord(input, 'ESTIMATE REPORT'), ctx.x, top + 4, {
         width: ctx.width,
         align: 'right',
         characterSpacing: 0.5,

@@ -6,7 +6,7 @@ import { reportFonts } from './fonts.ts';
 import { stampFooters } from './footer.ts';
 import { headerBlock } from './header-block.ts';
 import type { Ctx, Doc, Row, Tone } from './layout.ts';
-import type { ReportInput } from './report-input.ts';
+import { type ReportInput, reportWord } from './report-input.ts';
 import { resultBlock } from './result-block.ts';
 import { tableBlock } from './table-block.ts';
 import { disclaimerBlock, notesBlock } from './text-blocks.ts';
@@ -25,17 +25,20 @@ function blocksFor(input: ReportInput): Block[] {
     tone: LINE_TONE[item.kind ?? ''] ?? 'plain',
   }));
   const { id, taxYear, effectiveDate, label } = input.ruleSet;
+  const w = (en: string) => reportWord(input, en);
+  const table = (title: string, rows: Row[], caption?: [string, string]) =>
+    tableBlock(w(title), rows, caption, reportWord(input, '{0} (continued)', w(title)));
   return [
     headerBlock(input),
-    tableBlock('Your inputs', input.inputs),
-    tableBlock('Calculation', lines, ['Item', 'Amount (USD)']),
-    resultBlock(money(input.totals), input.extraOutputs ?? []),
-    notesBlock(input.notes),
-    tableBlock('Basis of calculation', [
-      ...(label ? [{ label: 'Rules used', value: label }] : []),
-      { label: 'Rule set', value: id },
-      { label: 'Tax year', value: String(taxYear) },
-      { label: 'Effective date', value: effectiveDate },
+    table('Your inputs', input.inputs),
+    table('Calculation', lines, [w('Item'), w('Amount (USD)')]),
+    resultBlock(money(input.totals), input.extraOutputs ?? [], w('Result')),
+    notesBlock(input.notes, [w('Notes'), w('Notes (continued)')]),
+    table('Basis of calculation', [
+      ...(label ? [{ label: w('Rules used'), value: label }] : []),
+      { label: w('Rule set'), value: id },
+      { label: w('Tax year'), value: String(taxYear) },
+      { label: w('Effective date'), value: effectiveDate },
     ]),
     disclaimerBlock(input.disclaimer),
   ];
@@ -80,7 +83,7 @@ function createDocument(PDFDocument: typeof PDFDocumentType, input: ReportInput)
     info: {
       Title: `${input.calculatorName} — ${input.firmName}`,
       Author: input.firmName,
-      Subject: `${input.calculatorName} estimate, result ${input.resultId}`,
+      Subject: reportWord(input, '{0} estimate, result {1}', input.calculatorName, input.resultId),
       Creator: 'svc',
       Producer: 'svc',
       // Fixed dates (and pdfkit's id derived from them) make equal inputs give equal bytes.

@@ -19,4 +19,10 @@ export interface ReportInput {
   disclaimer: string;
   resultId: string;
   generatedAt: Date;
+  /** The report's own words in the result's language (English when absent), keyed by the English. */
+  words?: Readonly<Record<string, string>>;
 }
+
+/** One of the report's own words (a heading, a caption) in its language, `{n}` replaced by `values[n]`. */
+export const reportWord = (input: Pick<ReportInput, 'words'>, en: string, ...values: unknown[]): string =>
+  (input.words?.[en] ?? en).replace(/\{(\d)\}/g, (_, i: string) => String(values[+i]));

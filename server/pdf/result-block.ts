@@ -9,7 +9,7 @@ const BAR = 3;
  * The totals on a tinted panel with an accent bar, never split across pages: the figure the
  * client came for. The last total is the headline; extra outputs follow in muted type.
  */
-export function resultBlock(totals: Row[], extras: Row[]): Block {
+export function resultBlock(totals: Row[], extras: Row[], heading = 'Result'): Block {
   const rows: Row[] = [
     ...totals.map((row, i): Row => ({ ...row, tone: i === totals.length - 1 ? 'headline' : 'strong' })),
     ...extras.map((row): Row => ({ ...row, tone: 'muted' })),
@@ -22,7 +22,7 @@ export function resultBlock(totals: Row[], extras: Row[]): Block {
       if (rows.length === 0) return;
       const { doc } = ctx;
       ensureSpace(ctx, headingHeight(ctx) + panelHeight(ctx) + 4);
-      drawHeading(ctx, 'Result');
+      drawHeading(ctx, heading);
       const y = doc.y + 4;
       const height = panelHeight(ctx);
       doc.rect(ctx.x, y, ctx.width, height).fill(COLOR.panel);

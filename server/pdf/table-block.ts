@@ -18,7 +18,12 @@ function drawCaption(ctx: Ctx, [left, right]: [string, string]): void {
  * A titled label/value table that may run onto the next page; there it repeats its title
  * ("… (continued)") and column captions so a reader never meets bare figures.
  */
-export function tableBlock(title: string, rows: Row[], caption?: [string, string]): Block {
+export function tableBlock(
+  title: string,
+  rows: Row[],
+  caption?: [string, string],
+  continued = `${title} (continued)`,
+): Block {
   const top = (ctx: Ctx) => headingHeight(ctx) + (caption ? captionHeight(ctx) : 0);
   const start = (ctx: Ctx, heading: string) => {
     drawHeading(ctx, heading);
@@ -33,7 +38,7 @@ export function tableBlock(title: string, rows: Row[], caption?: [string, string
       ensureSpace(ctx, top(ctx) + lead);
       start(ctx, title);
       rows.forEach((row, i) => {
-        if (ensureSpace(ctx, rowHeight(ctx, row))) start(ctx, `${title} (continued)`);
+        if (ensureSpace(ctx, rowHeight(ctx, row))) start(ctx, continued);
         drawRow(ctx, row, { separator: i < rows.length - 1 });
       });
     },

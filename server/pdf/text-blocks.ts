@@ -12,7 +12,7 @@ function noteHeight(ctx: Ctx, note: string): number {
 }
 
 /** Bulleted notes with a hanging indent, so wrapped lines align with the text, not the bullet. */
-export function notesBlock(notes: string[]): Block {
+export function notesBlock(notes: string[], [heading, continued] = ['Notes', 'Notes (continued)']): Block {
   return {
     height: (ctx) =>
       notes.length === 0 ? 0 : headingHeight(ctx) + 4 + notes.reduce((s, n) => s + noteHeight(ctx, n), 0),
@@ -20,11 +20,11 @@ export function notesBlock(notes: string[]): Block {
       if (notes.length === 0) return;
       const { doc } = ctx;
       ensureSpace(ctx, headingHeight(ctx) + 4 + noteHeight(ctx, notes[0] ?? ''));
-      drawHeading(ctx, 'Notes');
+      drawHeading(ctx, heading);
       doc.y += 4;
       for (const note of notes) {
         const height = noteHeight(ctx, note);
-        if (ensureSpace(ctx, height)) drawHeading(ctx, 'Notes (continued)');
+        if (ensureSpace(ctx, height)) drawHeading(ctx, continued);
         const y = doc.y;
         doc.fillColor(ctx.accent).text('•', ctx.x + 2, y, { lineBreak: false });
         doc.fillColor(COLOR.ink).text(note, ctx.x + BULLET_INDENT, y, { width: ctx.width - BULLET_INDENT });

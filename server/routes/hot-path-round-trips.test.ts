@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../db/engine/database.ts';
+import { publishConsentText } from '../domain/accounts/consent.ts';
 import { createRedisClient } from '../infra/redis-client.ts';
 import { createPostgresTestDatabase, createTestDatabase } from '../test-support/db.ts';
 import { needs } from '../test-support/needs.ts';
@@ -124,6 +125,24 @@ function describeOn(
           { origin: ORIGIN, ...visitor },
         );
       expect((await session()).status).toBe(200);
+      within(await count(session), BUDGETS.embedSession);
+    });
+
+    it('a warm embed session of a firm with its own English consent and no Spanish one sends none', async () => {
+      const own = await t.seed.firm();
+      await publishConsentText(
+        t.services.licensing,
+        own.account.id,
+        'Our own words: Hale & Partners may call me.',
+      );
+      const session = () =>
+        t.json(
+          '/v1/api/license/activate',
+          { licenseKey: own.publishableKey },
+          { origin: ORIGIN, ...visitor },
+        );
+      const first = await (await session()).json();
+      expect(first.consent.byLanguage.es.language).toBe('en');
       within(await count(session), BUDGETS.embedSession);
     });
 

@@ -60,6 +60,12 @@ export const overlapSeconds = (description: string) =>
  * The API keeps only its origin and path (`pageOf`, the loader's own rule); anything but an
  * http(s) URL is a 400.
  */
+/** The visitor's language, as the widget was shown (`en` unless given): stored, never a change of values. */
+export const LanguageField = z.enum(['en', 'es']).optional().openapi({
+  description: 'The language the widget was shown in (`en` when absent); the PDF report is written in it',
+  example: 'es',
+});
+
 export const PageField = z
   .string()
   .max(PAGE_MAX_LENGTH)

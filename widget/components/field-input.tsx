@@ -1,5 +1,6 @@
 import type { JSX } from 'preact';
 import type { FieldSpec } from '../forms/types.ts';
+import { t } from '../i18n/t.ts';
 import { formatMoneyInput } from '../validate.ts';
 
 /** Keeps the caret after the same number of digits when a money control reformats itself. */
@@ -40,10 +41,10 @@ export function FieldInput(props: {
         value={String(value ?? '')}
         onChange={(e) => onInput(e.currentTarget.value)}
       >
-        <option value="">{field.required ? 'Choose…' : 'Not needed'}</option>
+        <option value="">{t(field.required ? 'Choose…' : 'Not needed')}</option>
         {field.options?.map((o) => (
           <option key={o.value} value={o.value}>
-            {o.label}
+            {t(o.label)}
           </option>
         ))}
       </select>
@@ -57,10 +58,10 @@ export function FieldInput(props: {
           checked={value === true}
           onChange={(e) => onInput(e.currentTarget.checked)}
         />
-        <label for={id}>{field.label}</label>
+        <label for={id}>{t(field.label)}</label>
         {field.help && (
           <p class="help" id={`${id}-help`}>
-            {field.help}
+            {t(field.help)}
           </p>
         )}
       </div>
@@ -76,7 +77,7 @@ export function FieldInput(props: {
           type="text"
           inputMode="decimal"
           autoComplete="off"
-          placeholder={field.example && `e.g. ${field.example}`}
+          placeholder={field.example && t('e.g. {0}', field.example)}
           required={field.required}
           value={String(value ?? '')}
           onInput={(e) => onInput(reformat(e.currentTarget))}
@@ -92,7 +93,7 @@ export function FieldInput(props: {
         min={field.kind === 'date' ? (field.min as string | undefined) : undefined}
         max={field.kind === 'date' ? (field.max as string | undefined) : undefined}
         autoComplete="off"
-        placeholder={field.example && `e.g. ${field.example}`}
+        placeholder={field.example && t('e.g. {0}', field.example)}
         required={field.required}
         value={String(value ?? '')}
         onInput={(e) => onInput(e.currentTarget.value)}
@@ -102,18 +103,18 @@ export function FieldInput(props: {
   return (
     <div class={`field ${field.kind}`}>
       <label for={id}>
-        {field.label}
-        {!field.required && <span class="optional"> optional</span>}
+        {t(field.label)}
+        {!field.required && <span class="optional"> {t('optional')}</span>}
       </label>
       {control}
       {error && (
         <p class="field-error" id={`${id}-error`}>
-          {error}
+          {t(error)}
         </p>
       )}
       {field.help && (
         <p class="help" id={`${id}-help`}>
-          {field.help}
+          {t(field.help)}
         </p>
       )}
     </div>

@@ -1,4 +1,5 @@
 import { STATE_CHOICES } from '../forms/states.ts';
+import { currentLang, only, t } from '../i18n/t.ts';
 import type { LeadModel, LeadValues } from '../lead-model.ts';
 
 type Lead = InstanceType<typeof LeadModel>;
@@ -17,7 +18,7 @@ const FIELDS: {
 function Problem({ id, text }: { id: string; text: string | undefined }) {
   return text ? (
     <p class="field-error" id={id}>
-      {text}
+      {t(text)}
     </p>
   ) : null;
 }
@@ -31,16 +32,20 @@ export function LeadForm({
   lead,
   firm,
   consent,
+  consentLanguage,
 }: {
   lead: Lead;
   firm: string | undefined;
   consent: string | undefined;
+  /** The consent's own language, when it differs from the widget's (the firm has no version in the visitor's). */
+  consentLanguage?: string | undefined;
 }) {
+  const foreign = consentLanguage !== undefined && consentLanguage !== currentLang();
   if (lead.leadId.value) {
     return (
       <section class="lead done" role="status">
-        <h2>Thank you</h2>
-        <p>{firm ?? 'The firm'} will be in touch soon about your estimate.</p>
+        <h2>{t('Thank you')}</h2>
+        <p>{t('{0} will be in touch soon about your estimate.', firm ?? t('The firm'))}</p>
       </section>
     );
   }
@@ -56,13 +61,13 @@ export function LeadForm({
         void lead.submit();
       }}
     >
-      <h2 id="lead-title">Talk to {firm ?? 'an attorney'} about this result</h2>
+      <h2 id="lead-title">{t('Talk to {0} about this result', firm ?? t('an attorney'))}</h2>
       <div class="grid">
         {FIELDS.map((f) => (
           <div class="field" key={f.name}>
             <label for={`lead-${f.name}`}>
-              {f.label}
-              {f.name === 'phone' && <span class="optional"> optional</span>}
+              {t(f.label)}
+              {f.name === 'phone' && <span class="optional"> {t('optional')}</span>}
             </label>
             <input
               id={`lead-${f.name}`}
@@ -79,7 +84,7 @@ export function LeadForm({
           </div>
         ))}
         <div class="field">
-          <label for="lead-state">State</label>
+          <label for="lead-state">{t('State')}</label>
           <select
             id="lead-state"
             required
@@ -88,10 +93,10 @@ export function LeadForm({
             aria-invalid={errors.state ? 'true' : undefined}
             onChange={(e) => lead.setValue('state', e.currentTarget.value)}
           >
-            <option value="">Choose…</option>
+            <option value="">{t('Choose…')}</option>
             {STATE_CHOICES.map((o) => (
               <option key={o.value} value={o.value}>
-                {o.label}
+                {t(o.label)}
               </option>
             ))}
           </select>
@@ -120,16 +125,21 @@ export function LeadForm({
             lead.consent.value = e.currentTarget.checked;
           }}
         />
-        <label for="lead-consent">{consent}</label>
+        <label for="lead-consent" lang={foreign ? consentLanguage : undefined}>
+          {consent}
+        </label>
+        {foreign && <p class="help">{only('consent:foreign')}</p>}
         <Problem id="lead-consent-error" text={errors.consent} />
       </div>
-      <p class="fine-print">This is not legal advice and does not create an attorney–client relationship.</p>
+      <p class="fine-print">
+        {t('This is not legal advice and does not create an attorney–client relationship.')}
+      </p>
       <button type="submit" class="primary" disabled={lead.busy.value || !consent}>
-        {lead.busy.value ? 'Sending…' : lead.retryable.value ? 'Try again' : 'Send my details'}
+        {t(lead.busy.value ? 'Sending…' : lead.retryable.value ? 'Try again' : 'Send my details')}
       </button>
       {lead.error.value && (
         <p class="error" role="alert">
-          {lead.error.value}
+          {t(lead.error.value)}
         </p>
       )}
     </form>

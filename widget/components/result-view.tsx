@@ -2,6 +2,7 @@ import { formatUsd } from '../../calculators/money.ts';
 import { visitorNotes } from '../../calculators/visitor-notes.ts';
 import { formatDate, formatOutput } from '../format.ts';
 import type { FormSpec } from '../forms/types.ts';
+import { t, tx } from '../i18n/t.ts';
 import { Chart } from './chart.tsx';
 
 export interface Figures {
@@ -22,32 +23,32 @@ export function ResultView(props: {
 }) {
   const { form, figures, stored } = props;
   const slices = form.chart?.(figures.outputs, figures.inputs);
-  const notes = visitorNotes(figures.notes);
+  const notes = visitorNotes(figures.notes).map(tx);
   return (
     <section class={stored ? 'result stored' : 'result'} aria-labelledby="result-title">
-      <p class="status">{stored ? 'Your estimate' : 'Preview · updates as you type'}</p>
+      <p class="status">{t(stored ? 'Your estimate' : 'Preview · updates as you type')}</p>
       <h2 id="result-title" class="headline" aria-live="polite">
         {form.headline(figures.outputs, figures.inputs)}
       </h2>
-      {slices && <Chart slices={slices} title="Where the money goes" />}
+      {slices && <Chart slices={slices} title={t('Where the money goes')} />}
       <dl class="figures">
         {form.figures
           .filter(([key]) => typeof figures.outputs[key] === 'number')
           .map(([key, label]) => (
             <div key={key}>
-              <dt>{label}</dt>
+              <dt>{t(label)}</dt>
               <dd data-output={key}>{formatOutput(key, figures.outputs[key])}</dd>
             </div>
           ))}
       </dl>
       {figures.lineItems.length > 0 && (
         <details class="breakdown">
-          <summary>How this was worked out</summary>
+          <summary>{t('How this was worked out')}</summary>
           <table>
             <tbody>
               {figures.lineItems.map((item) => (
                 <tr key={item.label} class={item.kind === 'total' ? 'total' : undefined}>
-                  <th scope="row">{item.label}</th>
+                  <th scope="row">{tx(item.label)}</th>
                   <td>{formatUsd(item.amount, 'unless-whole')}</td>
                 </tr>
               ))}
@@ -64,12 +65,12 @@ export function ResultView(props: {
       )}
       <p class="rules">
         {figures.ruleSet.label
-          ? `Rules used: ${figures.ruleSet.label}.`
-          : `Rules as of ${formatDate(figures.ruleSet.effectiveDate)}`}
+          ? t('Rules used: {0}.', tx(figures.ruleSet.label))
+          : t('Rules as of {0}', formatDate(figures.ruleSet.effectiveDate))}
       </p>
       {props.onReport && (
         <button type="button" class="secondary" onClick={props.onReport} disabled={props.busy}>
-          Download the PDF report
+          {t('Download the PDF report')}
         </button>
       )}
     </section>

@@ -2,4 +2,5 @@ import { estateTaxCore } from '../../calculators/estate-tax/core.ts';
 import { boot } from '../boot.tsx';
 import { estateTaxForm } from '../forms/estate-tax.ts';
 
-boot({ core: estateTaxCore, form: estateTaxForm });
+// Spanish is a chunk of its own, fetched only by a Spanish widget.
+boot({ core: estateTaxCore, form: estateTaxForm }, () => import('../../calculators/i18n/es/estate-tax.ts'));

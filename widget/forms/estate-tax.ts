@@ -1,4 +1,5 @@
 import { COVERAGE } from '../../calculators/estate-tax/labels.ts';
+import { t } from '../i18n/t.ts';
 import { STATE_CHOICES, stateName } from './states.ts';
 import type { FormSpec } from './types.ts';
 import { about, num } from './words.ts';
@@ -65,21 +66,27 @@ export const estateTaxForm: FormSpec = {
   headline(outputs, inputs) {
     const federal = num(outputs.federalTax);
     const state = num(outputs.stateTax);
-    const name = stateName(inputs.state);
-    if (federal === 0 && state === 0) return `Your estate would owe no federal or ${name} estate tax.`;
-    if (federal === 0) return `Your estate would owe ${about(state)} in ${name} estate tax; no federal tax.`;
+    const name = t(stateName(inputs.state));
+    if (federal === 0 && state === 0) return t('Your estate would owe no federal or {0} estate tax.', name);
+    if (federal === 0)
+      return t('Your estate would owe {0} in {1} estate tax; no federal tax.', about(state), name);
     if (state === 0)
-      return `Your estate would owe ${about(federal)} in federal estate tax; no ${name} estate tax.`;
-    return `Your estate would owe ${about(federal)} in federal estate tax and ${about(state)} in ${name} estate tax.`;
+      return t('Your estate would owe {0} in federal estate tax; no {1} estate tax.', about(federal), name);
+    return t(
+      'Your estate would owe {0} in federal estate tax and {1} in {2} estate tax.',
+      about(federal),
+      about(state),
+      name,
+    );
   },
   chart(outputs, inputs) {
     const federal = num(outputs.federalTax);
     const state = num(outputs.stateTax);
     const keep = Math.max(0, num(inputs.estateValue) - federal - state);
     return [
-      { label: 'To your heirs', amount: keep, tone: 'keep' },
-      { label: 'Federal estate tax', amount: federal, tone: 'federal' },
-      { label: `${stateName(inputs.state)} estate tax`, amount: state, tone: 'state' },
+      { label: t('To your heirs'), amount: keep, tone: 'keep' },
+      { label: t('Federal estate tax'), amount: federal, tone: 'federal' },
+      { label: t('{0} estate tax', t(stateName(inputs.state))), amount: state, tone: 'state' },
     ];
   },
   figures: [

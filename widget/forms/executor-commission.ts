@@ -1,3 +1,4 @@
+import { t } from '../i18n/t.ts';
 import type { FormSpec } from './types.ts';
 import { about, num } from './words.ts';
 
@@ -14,14 +15,14 @@ export const executorCommissionForm: FormSpec = {
       missing: 'Enter the amount the executor handles, e.g. 1,500,000',
     },
   ],
-  headline: (outputs) => `A New York executor’s commission would be ${about(outputs.commission)}.`,
+  headline: (outputs) => t('A New York executor’s commission would be {0}.', about(outputs.commission)),
   chart: (outputs, inputs) => [
     {
-      label: 'Left in the estate',
+      label: t('Left in the estate'),
       amount: Math.max(0, num(inputs.estateValue) - num(outputs.commission)),
       tone: 'keep',
     },
-    { label: 'Executor commission', amount: num(outputs.commission), tone: 'fees' },
+    { label: t('Executor commission'), amount: num(outputs.commission), tone: 'fees' },
   ],
   figures: [['commission', 'Executor commission']],
 };

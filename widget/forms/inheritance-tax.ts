@@ -1,5 +1,6 @@
 import { HEIR_CLASSES, REFUSED } from '../../calculators/inheritance-tax/tables.ts';
 import type { FieldIssue } from '../../calculators/types.ts';
+import { t } from '../i18n/t.ts';
 import { STATE_CHOICES, stateName } from './states.ts';
 import type { FormSpec } from './types.ts';
 import { about, num } from './words.ts';
@@ -51,23 +52,32 @@ export const inheritanceTaxForm: FormSpec = {
   check(inputs) {
     const state = String(inputs.state ?? '');
     const refusal = REFUSED[state];
-    if (refusal) return [{ path: 'state', message: refusal }];
+    if (refusal) return [{ path: 'state', message: t(refusal) }];
     const classes = (HEIR_CLASSES as Record<string, readonly string[]>)[state];
     const issues: FieldIssue[] = [];
     if (classes && !classes.includes(String(inputs.heirClass ?? ''))) {
-      const words = classes.map((c) => CLASS_WORDS[c] ?? c).join('; ');
-      issues.push({ path: 'heirClass', message: `For ${stateName(state)} choose one of: ${words}` });
+      const words = classes.map((c) => t(CLASS_WORDS[c] ?? c)).join('; ');
+      issues.push({
+        path: 'heirClass',
+        message: t('For {0} choose one of: {1}', t(stateName(state)), words),
+      });
     }
     return issues;
   },
   headline(outputs, inputs) {
     const tax = num(outputs.inheritanceTax);
-    if (tax === 0) return `This heir would owe no ${stateName(inputs.state)} inheritance tax.`;
-    return `This heir would owe ${about(tax)} in ${stateName(inputs.state)} inheritance tax and keep ${about(outputs.netInheritance)}.`;
+    const name = t(stateName(inputs.state));
+    if (tax === 0) return t('This heir would owe no {0} inheritance tax.', name);
+    return t(
+      'This heir would owe {0} in {1} inheritance tax and keep {2}.',
+      about(tax),
+      name,
+      about(outputs.netInheritance),
+    );
   },
   chart: (outputs) => [
-    { label: 'Kept by the heir', amount: num(outputs.netInheritance), tone: 'keep' },
-    { label: 'Inheritance tax', amount: num(outputs.inheritanceTax), tone: 'state' },
+    { label: t('Kept by the heir'), amount: num(outputs.netInheritance), tone: 'keep' },
+    { label: t('Inheritance tax'), amount: num(outputs.inheritanceTax), tone: 'state' },
   ],
   figures: [
     ['inheritanceTax', 'Inheritance tax'],

@@ -1,3 +1,4 @@
+import { t } from '../i18n/t.ts';
 import type { FormSpec } from './types.ts';
 import { about, num } from './words.ts';
 
@@ -15,15 +16,19 @@ export const probateFeesForm: FormSpec = {
     },
   ],
   headline: (outputs) =>
-    `California’s statutory fees would come to ${about(outputs.totalFees)}: ${about(outputs.executorFee)} to the executor and the same to the attorney.`,
+    t(
+      'California’s statutory fees would come to {0}: {1} to the executor and the same to the attorney.',
+      about(outputs.totalFees),
+      about(outputs.executorFee),
+    ),
   chart: (outputs, inputs) => [
     {
-      label: 'Left in the estate',
+      label: t('Left in the estate'),
       amount: Math.max(0, num(inputs.estateValue) - num(outputs.totalFees)),
       tone: 'keep',
     },
-    { label: 'Executor fee', amount: num(outputs.executorFee), tone: 'fees' },
-    { label: 'Attorney fee', amount: num(outputs.attorneyFee), tone: 'federal' },
+    { label: t('Executor fee'), amount: num(outputs.executorFee), tone: 'fees' },
+    { label: t('Attorney fee'), amount: num(outputs.attorneyFee), tone: 'federal' },
   ],
   figures: [
     ['executorFee', 'Executor fee'],

@@ -1,4 +1,5 @@
 import { RMD_START_AGE } from '../../calculators/rmd/core.ts';
+import { t } from '../i18n/t.ts';
 import type { FormSpec } from './types.ts';
 import { num, usd } from './words.ts';
 
@@ -24,17 +25,18 @@ export const rmdForm: FormSpec = {
       max: 130,
       example: '75',
       missing: 'Enter your age, e.g. 75',
-      tooLow: `Withdrawals are required from age ${RMD_START_AGE} (75 for those reaching 74 after 2032)`,
+      // `{0}`: the field's `min`, put in by the check.
+      tooLow: 'Withdrawals are required from age {0} (75 for those reaching 74 after 2032)',
     },
   ],
-  headline: (outputs) => `You must withdraw at least ${usd(outputs.rmd)} this year.`,
+  headline: (outputs) => t('You must withdraw at least {0} this year.', usd(outputs.rmd)),
   chart: (outputs) => [
     {
-      label: 'Stays in the account',
+      label: t('Stays in the account'),
       amount: Math.max(0, num(outputs.balance) - num(outputs.rmd)),
       tone: 'keep',
     },
-    { label: 'Required withdrawal', amount: num(outputs.rmd), tone: 'fees' },
+    { label: t('Required withdrawal'), amount: num(outputs.rmd), tone: 'fees' },
   ],
   figures: [
     ['rmd', 'Required withdrawal'],

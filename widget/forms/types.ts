@@ -28,7 +28,7 @@ export interface FieldSpec {
   example?: string;
   /** The message when a required answer is missing. */
   missing?: string;
-  /** Checked for numbers below min (e.g. RMD age). */
+  /** Checked for numbers below min (e.g. RMD age); `{0}` is the min. */
   tooLow?: string;
 }
 

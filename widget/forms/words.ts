@@ -1,4 +1,5 @@
 import { formatUsd, groupDigits } from '../../calculators/money.ts';
+import { t } from '../i18n/t.ts';
 
 /**
  * "1,234.5": `v` with at most `decimals` fraction digits (all of them when `fixed`), grouped.
@@ -20,5 +21,5 @@ export const usd = (n: unknown): string => formatUsd(num(n), 'unless-whole');
 /** A figure for a sentence: "about $773,200" above $10,000 (to the hundred), exact below. */
 export const about = (n: unknown): string => {
   const v = num(n);
-  return v >= 10_000 ? `about ${formatUsd(Math.round(v / 100) * 100, 'unless-whole')}` : usd(v);
+  return v >= 10_000 ? t('about {0}', formatUsd(Math.round(v / 100) * 100, 'unless-whole')) : usd(v);
 };

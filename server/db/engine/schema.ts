@@ -72,6 +72,8 @@ export const consentVersions = pgTable(
     text: text('text').notNull(),
     textSha256: text('text_sha256').notNull(),
     createdAt: at('created_at').notNull(),
+    /** 0018: the language the text is written in (`en`, `es`); the current version is per language. */
+    language: text('language').notNull().default('en'),
   },
   (t) => [
     check('consent_versions_version_check', sql`version >= 1`),
@@ -269,6 +271,8 @@ export const calculationResults = pgTable(
     embedSessionId: text('embed_session_id'),
     /** 0008: the host page's origin + path, as reported by the page (null before it reported one). */
     page: text('page'),
+    /** 0018: the visitor's language (`en`, `es`): the widget showed, and the PDF writes, the result in it. */
+    language: text('language').notNull().default('en'),
   },
   (t) => [
     fk('calculation_results', t.accountId, accounts.id),
@@ -324,6 +328,10 @@ export const leads = pgTable(
     quarantineReasons: jsonb('quarantine_reasons').$type<string[]>().notNull().default([]),
     /** 0013: the digest that carried its alert (past the plan's daily figure). */
     digestId: text('digest_id'),
+    /** 0018: the visitor's language (`en`, `es`), as the widget was shown. */
+    language: text('language').notNull().default('en'),
+    /** 0018: the language of the consent text stored (a firm without a Spanish text shows its English one). */
+    consentLanguage: text('consent_language').notNull().default('en'),
   },
   (t) => [
     oneOf('leads', t.status, ['new', 'contacted', 'converted']),

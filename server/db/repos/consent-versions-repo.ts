@@ -4,15 +4,28 @@ import { consentVersions } from '../engine/schema.ts';
 
 export type ConsentVersionRow = typeof consentVersions.$inferSelect;
 
-/** The firm's newest consent version, or undefined before the first one is written. */
-export async function findCurrentConsent(db: Db, accountId: string): Promise<ConsentVersionRow | undefined> {
+/** The firm's newest consent version in `language` (English unless named), or undefined before the first one. */
+export async function findCurrentConsent(
+  db: Db,
+  accountId: string,
+  language = 'en',
+): Promise<ConsentVersionRow | undefined> {
   const [row] = await db
     .select()
     .from(consentVersions)
-    .where(eq(consentVersions.accountId, accountId))
+    .where(and(eq(consentVersions.accountId, accountId), eq(consentVersions.language, language)))
     .orderBy(desc(consentVersions.version))
     .limit(1);
   return row;
+}
+
+/** The highest version number the firm has used, in any language (versions share one sequence). */
+export async function lastConsentVersionNumber(db: Db, accountId: string): Promise<number> {
+  const [row] = await db
+    .select({ n: sql<number>`coalesce(max(${consentVersions.version}), 0)::int` })
+    .from(consentVersions)
+    .where(eq(consentVersions.accountId, accountId));
+  return row?.n ?? 0;
 }
 
 export async function findConsentVersion(

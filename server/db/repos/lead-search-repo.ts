@@ -14,6 +14,8 @@ export interface LeadSearch {
   status?: LeadStatus;
   calculator?: string;
   state?: string;
+  /** The visitor's language (`en`, `es`). */
+  language?: string;
   createdFrom?: Date;
   createdTo?: Date;
   includeTest: boolean;
@@ -53,6 +55,7 @@ function leadConditions(q: LeadSearch, after?: Keyset): SQL[] {
   if (q.status) c.push(eq(leads.status, q.status));
   if (q.calculator) c.push(eq(leads.calculator, q.calculator));
   if (q.state) c.push(eq(leads.state, q.state));
+  if (q.language) c.push(eq(leads.language, q.language));
   if (q.createdFrom) c.push(gte(leads.createdAt, q.createdFrom));
   if (q.createdTo) c.push(lt(leads.createdAt, q.createdTo));
   if (after) c.push(sql`(${leads.createdAt}, ${leads.id}) < (${after.createdAt}, ${after.id})`);
@@ -65,6 +68,7 @@ function resultConditions(q: ResultSearch, after?: Keyset): SQL[] {
   if (!q.includeTest) c.push(LIVE_RESULT);
   if (q.calculator) c.push(eq(r.calculator, q.calculator));
   if (q.state) c.push(eq(r.state, q.state));
+  if (q.language) c.push(eq(r.language, q.language));
   if (q.createdFrom) c.push(gte(r.createdAt, q.createdFrom));
   if (q.createdTo) c.push(lt(r.createdAt, q.createdTo));
   if (after) c.push(sql`(${r.createdAt}, ${r.id}) < (${after.createdAt}, ${after.id})`);

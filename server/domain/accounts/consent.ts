@@ -1,7 +1,11 @@
 import { createHash } from 'node:crypto';
 import type { Db } from '../../db/engine/database.ts';
 import { newId } from '../../db/engine/ids.ts';
-import { findCurrentConsent, insertConsentVersion } from '../../db/repos/consent-versions-repo.ts';
+import {
+  findCurrentConsent,
+  insertConsentVersion,
+  lastConsentVersionNumber,
+} from '../../db/repos/consent-versions-repo.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { type CacheDeps, cachedCurrentConsent } from '../caches/cached-lookups.ts';
 import { invalidateCaches } from '../caches/lookup-caches.ts';
@@ -14,12 +18,26 @@ import { invalidateCaches } from '../caches/lookup-caches.ts';
 export const DEFAULT_CONSENT_TEXT =
   'I agree that {firm} may contact me by e-mail or by phone about my enquiry, and may keep the details I entered for that purpose.';
 
+/**
+ * The default in Spanish, for a Spanish widget of a firm still on the English default: the same
+ * two ways of contact and the same purpose. Never shown in place of a firm's own English words.
+ */
+const DEFAULT_CONSENT_TEXT_ES =
+  'Acepto que {firm} se comunique conmigo por correo electrónico o por teléfono sobre mi consulta y que conserve los datos que ingresé con ese fin.';
+
+/** The languages a consent text (and a widget) can be in. */
+const CONSENT_LANGUAGES = ['en', 'es'] as const;
+export type ConsentLanguage = (typeof CONSENT_LANGUAGES)[number];
+
+const DEFAULTS: Record<ConsentLanguage, string> = { en: DEFAULT_CONSENT_TEXT, es: DEFAULT_CONSENT_TEXT_ES };
+
 export interface ConsentVersion {
   id: string;
   version: number;
   text: string;
   textSha256: string;
   createdAt: Date;
+  language: string;
 }
 
 const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
@@ -42,20 +60,23 @@ export async function publishConsentText(
   deps: CacheDeps & { clock: Clock },
   accountId: string,
   text: string,
+  language: ConsentLanguage = 'en',
 ): Promise<ConsentVersion> {
   const trimmed = text.trim();
   for (let attempt = 0; ; attempt++) {
-    const current = await findCurrentConsent(deps.db, accountId);
+    const current = await findCurrentConsent(deps.db, accountId, language);
     if (current && current.text === trimmed) return current;
     let published: ConsentVersion;
     try {
+      // One sequence of version numbers across languages: "version 4" names one text.
       published = await insertConsentVersion(deps.db, {
         id: newId('cv'),
         accountId,
-        version: (current?.version ?? 0) + 1,
+        version: (await lastConsentVersionNumber(deps.db, accountId)) + 1,
         text: trimmed,
         textSha256: sha256(trimmed),
         createdAt: deps.clock.now(),
+        language,
       });
     } catch (error) {
       if (attempt >= 2) throw error;
@@ -82,6 +103,28 @@ export async function ensureCurrentConsent(
 }
 
 /**
+ * The consent a widget in `language` shows, from the lookup caches. English: the version in force.
+ * Spanish: the firm's Spanish version; else, for a firm still on the English default, the Spanish
+ * default (written as a version with the firm's name, as the English one is); else the firm's own
+ * English text (`language: 'en'`), which the widget shows with a line saying it is in English —
+ * never a default in place of the firm's own words.
+ */
+export async function consentForLanguage(
+  deps: CacheDeps & { clock: Clock },
+  accountId: string,
+  firmName: string,
+  language: ConsentLanguage,
+): Promise<ConsentVersion> {
+  const english = await ensureCurrentConsent(deps, accountId, firmName);
+  if (language === 'en') return english;
+  const own = await cachedCurrentConsent(deps, accountId, language);
+  if (own) return own;
+  return english.text === DEFAULT_CONSENT_TEXT.replace('{firm}', firmName)
+    ? publishConsentText(deps, accountId, DEFAULTS[language].replace('{firm}', firmName), language)
+    : english;
+}
+
+/**
  * A firm that never wrote its own consent text is shown the default with its name in it; when it
  * is renamed, the default with the new name is the text to publish (a new version, so earlier leads
  * keep the old words). Undefined when the firm has its own text (or none yet).
@@ -91,9 +134,11 @@ export async function renamedDefaultConsent(
   accountId: string,
   oldName: string,
   newName: string,
+  language: ConsentLanguage = 'en',
 ): Promise<string | undefined> {
-  const current = await findCurrentConsent(db, accountId);
-  return current?.text === DEFAULT_CONSENT_TEXT.replace('{firm}', oldName)
-    ? DEFAULT_CONSENT_TEXT.replace('{firm}', newName)
+  const current = await findCurrentConsent(db, accountId, language);
+  const template = DEFAULTS[language];
+  return current?.text === template.replace('{firm}', oldName)
+    ? template.replace('{firm}', newName)
     : undefined;
 }

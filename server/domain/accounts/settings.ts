@@ -30,6 +30,13 @@ export const AccountUpdateSchema = z
       .min(20, 'Consent text must be at least 20 characters')
       .max(2000)
       .optional(),
+    /** The consent text in Spanish, for Spanish widgets (a new version in its own language). */
+    consentTextEs: z
+      .string()
+      .trim()
+      .min(20, 'Consent text must be at least 20 characters')
+      .max(2000)
+      .optional(),
     alertEmails: z.array(z.email('Expected an e-mail address such as office@firm.com')).max(10).optional(),
     accentColor: z
       .string()
@@ -70,9 +77,18 @@ export async function showAccount(deps: { db: Db }, accountId: string, scope?: {
   const account = await findAccountById(deps.db, accountId);
   if (!account || (scope?.accountId && scope.accountId !== accountId)) throw notFound('account', accountId);
   const consent = await findCurrentConsent(deps.db, accountId);
+  const spanish = await findCurrentConsent(deps.db, accountId, 'es');
   return {
     account: {
       ...toAccountView(account),
+      consentEs: spanish
+        ? {
+            id: spanish.id,
+            version: spanish.version,
+            text: spanish.text,
+            createdAt: spanish.createdAt.toISOString(),
+          }
+        : null,
       consent: consent
         ? {
             id: consent.id,
@@ -116,7 +132,19 @@ export async function updateAccount(
   const consent =
     consentText !== undefined ? await publishConsentText(deps, accountId, consentText) : undefined;
   const consentChanged = consent !== undefined && consent.id !== before?.id;
-  if (Object.keys(changes).length === 0 && !consentChanged) return showAccount(deps, accountId);
+  // Spanish: the firm's own words, or (renamed, still on the default) the default with its new name.
+  const consentTextEs =
+    input.consentTextEs ??
+    (changes.name
+      ? await renamedDefaultConsent(deps.db, accountId, account.name, changes.name, 'es')
+      : undefined);
+  const beforeEs =
+    consentTextEs !== undefined ? await findCurrentConsent(deps.db, accountId, 'es') : undefined;
+  const consentEs =
+    consentTextEs !== undefined ? await publishConsentText(deps, accountId, consentTextEs, 'es') : undefined;
+  const consentEsChanged = consentEs !== undefined && consentEs.id !== beforeEs?.id;
+  if (Object.keys(changes).length === 0 && !consentChanged && !consentEsChanged)
+    return showAccount(deps, accountId);
   if (Object.keys(changes).length > 0) {
     await updateAccountRow(deps.db, accountId, changes);
     // Embed sessions carry the firm's name and accent.
@@ -131,6 +159,10 @@ export async function updateAccount(
   if (consentChanged) {
     Object.assign(audited.before, { consentVersion: before?.version ?? null });
     Object.assign(audited.after, { consentVersion: consent.version });
+  }
+  if (consentEsChanged) {
+    Object.assign(audited.before, { consentVersionEs: beforeEs?.version ?? null });
+    Object.assign(audited.after, { consentVersionEs: consentEs.version });
   }
   await recordAudit(deps.db, {
     accountId,

@@ -3,7 +3,7 @@ import { newId } from '../../db/engine/ids.ts';
 import { hasAuditSince, recordAudit } from '../../db/repos/audit-repo.ts';
 import type { LicenseRow } from '../../db/repos/licenses-repo.ts';
 import { AppError } from '../../lib/errors.ts';
-import { ensureCurrentConsent } from '../accounts/consent.ts';
+import { type ConsentVersion, consentForLanguage } from '../accounts/consent.ts';
 import { cachedAccount } from '../caches/cached-lookups.ts';
 import { licenseKeyKindOf } from '../credentials/formats.ts';
 import type { LicensingDeps } from '../deps.ts';
@@ -38,8 +38,31 @@ export interface EmbedSession {
    * The firm's consent version in force: the widget shows `text` verbatim beside the consent box
    * and names `versionId` with the lead, so the lead keeps the words its visitor read.
    */
-  consent: { versionId: string; text: string; sha256: string };
+  consent: SessionConsent & {
+    /**
+     * The version a widget in another language shows (`es`): one session serves a page's widgets
+     * in every language. A firm with its own English text and no Spanish one gets its English
+     * version here (`language: 'en'`), never a default in place of its words.
+     */
+    byLanguage: { es: SessionConsent };
+  };
 }
+
+/** A consent version as a widget shows it. */
+interface SessionConsent {
+  versionId: string;
+  text: string;
+  sha256: string;
+  /** The language `text` is in. */
+  language: string;
+}
+
+const sessionConsent = (c: ConsentVersion): SessionConsent => ({
+  versionId: c.id,
+  text: c.text,
+  sha256: c.textSha256,
+  language: c.language,
+});
 
 export interface EmbedSessionInput {
   licenseKey: string;
@@ -95,7 +118,10 @@ export async function createEmbedSession(
   });
   if (legacy) await auditSecretInPage(deps, license, origin);
   const account = await cachedAccount(deps, license.accountId);
-  const consent = await ensureCurrentConsent(deps, license.accountId, account?.name ?? 'this firm');
+  const firmName = account?.name ?? 'this firm';
+  // English first: a new firm's default English version is written before the Spanish one is chosen.
+  const consent = await consentForLanguage(deps, license.accountId, firmName, 'en');
+  const spanish = await consentForLanguage(deps, license.accountId, firmName, 'es');
   return {
     token,
     expiresAt: expiresAt.toISOString(),
@@ -111,7 +137,7 @@ export async function createEmbedSession(
         ? { accent: account.accentColor }
         : {}),
     },
-    consent: { versionId: consent.id, text: consent.text, sha256: consent.textSha256 },
+    consent: { ...sessionConsent(consent), byLanguage: { es: sessionConsent(spanish) } },
   };
 }
 

@@ -54,12 +54,21 @@ export const cachedPublishableKey = async (deps: CacheDeps, licenseId: string): 
     findCurrentPublishableKey(deps.db, licenseId),
   )) ?? null;
 
-/** The firm's consent version in force; publishing a new one invalidates. */
-export const cachedCurrentConsent = (
+/**
+ * The firm's consent version in force in `language`; publishing a new one invalidates. "None" is
+ * cached too (as null): a firm without a Spanish text is asked about it by every embed session.
+ */
+export const cachedCurrentConsent = async (
   deps: CacheDeps,
   accountId: string,
+  language = 'en',
 ): Promise<ConsentVersionRow | undefined> =>
-  cachedLookup(deps, 'consent', `current:${accountId}`, () => findCurrentConsent(deps.db, accountId));
+  (await cachedLookup<ConsentVersionRow | null>(
+    deps,
+    'consent',
+    `current:${accountId}${language === 'en' ? '' : `:${language}`}`,
+    async () => (await findCurrentConsent(deps.db, accountId, language)) ?? null,
+  )) ?? undefined;
 
 /** One consent version of the firm: versions never change once written, so only closure invalidates. */
 export const cachedConsentVersion = (

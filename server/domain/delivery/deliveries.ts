@@ -168,6 +168,7 @@ function sampleEvent(type: WebhookBody['type'], now: Date, portalUrl: string): W
       ruleSet: { ...result.ruleSet },
       disclaimer: result.disclaimer,
       createdAt: at,
+      language: 'en',
       test: true as const,
     };
     return { type, timestamp: at, data };
@@ -200,7 +201,9 @@ function sampleEvent(type: WebhookBody['type'], now: Date, portalUrl: string): W
       page: 'https://example.com/estate-planning',
       pageVerified: true,
       assumed: false,
+      language: 'en',
     },
+    language: 'en',
     quarantined: false,
     quarantineReasons: [],
     createdAt: at,

@@ -29,6 +29,7 @@ const SAMPLE_LEAD: LeadView = {
     page: 'https://www.example-law.com/estate-planning',
     pageVerified: true,
     assumed: false,
+    language: 'en',
   },
   result: {
     id: 'res_1',
@@ -41,6 +42,7 @@ const SAMPLE_LEAD: LeadView = {
   test: false,
   quarantined: false,
   quarantineReasons: [],
+  language: 'en',
   createdAt: agreedAt,
   updatedAt: agreedAt,
 };
@@ -301,7 +303,9 @@ describe('Salesforce connector against the Web-to-Lead stand-in', () => {
 describe('the CRM note', () => {
   it('renders optional contract fields when present and says nothing of absent ones', () => {
     const plain = crmLeadOf(SAMPLE_LEAD, 'https://p/leads').note;
-    expect(plain).not.toMatch(/Priority|Language|Value:/);
+    expect(plain).not.toMatch(/Priority|Value:/);
+    // The language is part of every lead's contract since issue 45: stated for English leads too.
+    expect(plain).toContain('Language: English');
     const richer = crmLeadOf(
       {
         ...SAMPLE_LEAD,

@@ -55,6 +55,7 @@ function storedRow(calculator: string, inputs: Record<string, unknown>): ResultR
     test: false,
     embedSessionId: 'sid_golden',
     page: 'https://law.example/estate-planning',
+    language: 'en',
   };
 }
 
@@ -80,6 +81,7 @@ function leadOf(row: ResultRow): LeadView {
       page: 'https://law.example/estate-planning',
       pageVerified: true,
       assumed: false,
+      language: 'en',
     },
     result: leadResult(row),
     test: false,
@@ -87,6 +89,7 @@ function leadOf(row: ResultRow): LeadView {
     quarantineReasons: [],
     createdAt: at,
     updatedAt: at,
+    language: 'en',
   };
 }
 

@@ -20,7 +20,7 @@ import {
 } from '../../db/repos/leads-repo.ts';
 import { findResult } from '../../db/repos/results-repo.ts';
 import { AppError } from '../../lib/errors.ts';
-import { type ConsentVersion, ensureCurrentConsent } from '../accounts/consent.ts';
+import { type ConsentLanguage, type ConsentVersion, consentForLanguage } from '../accounts/consent.ts';
 import { pageOnOrigin } from '../activation/page-on-origin.ts';
 import { cachedAccount, cachedConsentVersion } from '../caches/cached-lookups.ts';
 import type { Principal } from '../credentials/principal.ts';
@@ -61,6 +61,8 @@ export interface LeadInput {
   page?: string;
   /** Proof of work: base64 JSON of a solved challenge (`POST /leads/challenge`); never hashed. */
   altcha?: string;
+  /** The language the widget was shown in (`en` when absent). */
+  language?: 'en' | 'es' | undefined;
 }
 
 export interface StoredResponse {
@@ -110,7 +112,13 @@ export async function submitLead(
     };
   }
   const hash = requestHash(input);
-  const base = await leadContext(deps, principal, source.sourceNet ?? null, input.consentVersionId);
+  const base = await leadContext(
+    deps,
+    principal,
+    source.sourceNet ?? null,
+    input.consentVersionId,
+    input.language ?? 'en',
+  );
   let overQuota = false;
   try {
     const stored = await withTransaction(deps.db, async (tx) => {
@@ -220,6 +228,7 @@ async function consentSeen(
   deps: LicensingDeps,
   accountId: string,
   versionId: string | undefined,
+  language: ConsentLanguage,
 ): Promise<{ consent: ConsentVersion; consentAssumed: boolean }> {
   if (versionId !== undefined) {
     const named = await cachedConsentVersion(deps, accountId, versionId);
@@ -235,7 +244,7 @@ async function consentSeen(
     return { consent: named, consentAssumed: false };
   }
   const account = await cachedAccount(deps, accountId);
-  const consent = await ensureCurrentConsent(deps, accountId, account?.name ?? 'this firm');
+  const consent = await consentForLanguage(deps, accountId, account?.name ?? 'this firm', language);
   return { consent, consentAssumed: true };
 }
 
@@ -245,8 +254,9 @@ async function leadContext(
   principal: Extract<Principal, { kind: 'embed' }>,
   sourceNet: string | null,
   consentVersionId: string | undefined,
+  language: ConsentLanguage,
 ): Promise<Omit<LeadContext, 'triage'>> {
-  const seen = await consentSeen(deps, principal.accountId, consentVersionId);
+  const seen = await consentSeen(deps, principal.accountId, consentVersionId, language);
   const quota = planOf(deps.plans, principal.plan).leadsPerDay;
   return { ...seen, quota, sourceNet: principal.test ? null : sourceNet };
 }
@@ -313,6 +323,8 @@ async function leadValues(
     consentText: context.consent.text,
     consentVersionId: context.consent.id,
     consentAssumed: context.consentAssumed,
+    consentLanguage: context.consent.language,
+    language: input.language ?? 'en',
     consentedAt: now,
     page: page.page,
     pageVerified: page.verified,
@@ -355,6 +367,7 @@ export function toLeadView(row: LeadRow & { result: ResultSource | null }): Lead
     quarantineReasons: row.quarantinedAt !== null ? row.quarantineReasons : [],
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
+    language: row.language,
   };
 }
 

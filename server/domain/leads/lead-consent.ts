@@ -12,7 +12,13 @@ const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').diges
 export const leadConsent = (
   row: Pick<
     LeadRow,
-    'consentVersionId' | 'consentText' | 'consentedAt' | 'page' | 'pageVerified' | 'consentAssumed'
+    | 'consentVersionId'
+    | 'consentText'
+    | 'consentedAt'
+    | 'page'
+    | 'pageVerified'
+    | 'consentAssumed'
+    | 'consentLanguage'
   >,
 ): LeadConsent => ({
   versionId: row.consentVersionId,
@@ -22,4 +28,5 @@ export const leadConsent = (
   page: row.page,
   pageVerified: row.pageVerified,
   assumed: row.consentAssumed,
+  language: row.consentLanguage,
 });

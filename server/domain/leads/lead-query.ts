@@ -34,6 +34,8 @@ export const COUNT_CAP = 1000;
 export interface ResultFilterInput {
   calculator?: string;
   state?: string;
+  /** The visitor's language: `en` or `es`. */
+  language?: string;
   createdFrom?: string;
   createdTo?: string;
   includeTest?: boolean;
@@ -112,10 +114,13 @@ function normalise(input: LeadFilterInput, clock: Clock) {
       'createdTo',
       `createdTo must be after createdFrom (from is inclusive, to exclusive). Today is ${todayUtc(clock)} (UTC).`,
     );
+  if (input.language !== undefined && !['en', 'es'].includes(input.language))
+    throw invalid('language', 'language must be en or es.');
   return {
     ...(input.status ? { status: input.status } : {}),
     ...(input.calculator ? { calculator: input.calculator } : {}),
     ...(state ? { state } : {}),
+    ...(input.language ? { language: input.language } : {}),
     ...(createdFrom ? { createdFrom } : {}),
     ...(createdTo ? { createdTo } : {}),
     includeTest: input.includeTest ?? false,

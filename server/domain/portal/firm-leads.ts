@@ -13,6 +13,8 @@ export interface FirmLeadFilter {
   status?: LeadStatus;
   calculator?: string;
   state?: string;
+  /** The visitor's language: `en` or `es`. */
+  language?: string;
   /** First day shown (YYYY-MM-DD, UTC), inclusive. */
   from?: string;
   /** Last day shown (YYYY-MM-DD, UTC), inclusive: a person picking "to 31 May" means the whole day. */
@@ -46,6 +48,7 @@ export async function pageOfFirmLeads(
       ...(opts.status ? { status: opts.status } : {}),
       ...(opts.calculator ? { calculator: opts.calculator } : {}),
       ...(opts.state ? { state: opts.state } : {}),
+      ...(opts.language ? { language: opts.language } : {}),
       ...(opts.from ? { createdFrom: opts.from } : {}),
       ...(opts.to ? { createdTo: dayAfter(opts.to) } : {}),
       includeTest: opts.includeTest ?? false,

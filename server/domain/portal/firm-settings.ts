@@ -1,4 +1,4 @@
-import { listConsentVersions } from '../accounts/consent.ts';
+import { DEFAULT_CONSENT_TEXT, listConsentVersions } from '../accounts/consent.ts';
 import type { PortalPrincipal } from '../accounts/portal-deps.ts';
 import { showAccount } from '../accounts/settings.ts';
 import type { PortalAppDeps } from './deps.ts';
@@ -15,11 +15,19 @@ export async function firmSettings(deps: PortalAppDeps, principal: PortalPrincip
     alertEmails: account.alertEmails,
     accentColor: account.accentColor,
     consent: account.consent,
+    consentEs: account.consentEs,
+    // What a Spanish widget shows: never the default Spanish in place of the firm's own English words.
+    spanishConsent: account.consentEs
+      ? ('own' as const)
+      : !account.consent || account.consent.text === DEFAULT_CONSENT_TEXT.replace('{firm}', account.name)
+        ? ('default' as const)
+        : ('english' as const),
     consentVersions: versions.map((v) => ({
       id: v.id,
       version: v.version,
       text: v.text,
       createdAt: v.createdAt.toISOString(),
+      language: v.language,
     })),
   };
 }

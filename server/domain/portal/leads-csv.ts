@@ -33,6 +33,9 @@ const COLUMNS: [string, (l: LeadView) => string | null][] = [
   ]),
   // Issue 39, last so existing columns keep their places.
   ['consent_page_verified', (l) => (l.consent.pageVerified === null ? null : String(l.consent.pageVerified))],
+  // Issue 45: the visitor's language and that of the consent text shown.
+  ['language', (l) => l.language],
+  ['consent_language', (l) => l.consent.language],
 ];
 
 function figureOf(lead: LeadView, key: string): string | null {

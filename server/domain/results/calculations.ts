@@ -14,6 +14,8 @@ export interface EstimateInput {
   inputs: Record<string, unknown>;
   /** The host page as the widget reported it; stored as origin + path. */
   page?: string;
+  /** The language the widget was shown in (`en` when absent). */
+  language?: string | undefined;
 }
 
 import type { ResultView } from '../../contracts/result.ts';
@@ -33,6 +35,7 @@ export function toResultView(row: ResultRow): ResultView {
     ruleSet: row.ruleSet,
     disclaimer: row.disclaimer,
     createdAt: row.createdAt.toISOString(),
+    language: row.language,
   };
 }
 
@@ -77,6 +80,7 @@ export async function estimate(
     embedSessionId: principal.kind === 'embed' ? principal.sid : principal.activationId,
     test: principal.kind === 'embed' && principal.test,
     createdAt: deps.clock.now(),
+    language: input.language ?? 'en',
   };
   // Most firms subscribe nothing to results: then the row alone is written.
   if (!(await wantsResultEvent(deps, values))) return toResultView(await storeResult(deps.db, values));

@@ -1,3 +1,5 @@
+import type { Catalogue } from '../../../calculators/i18n/catalogue.ts';
+import { SPANISH_REPORTS } from '../../../calculators/i18n/es/report.ts';
 import { getCalculator } from '../../../calculators/index.ts';
 import { visitorNotes } from '../../../calculators/visitor-notes.ts';
 import { type AccountRow, findAccountById } from '../../db/repos/accounts-repo.ts';
@@ -50,21 +52,31 @@ export function reportInputOf(
   const outLabels = { ...(calculator?.outputLabels ?? {}) };
   const outputs = inLabelOrder(view.outputs, outLabels);
   const figures = figuresOf(row.calculator);
-  const ruleSet = view.ruleSet as ReportInput['ruleSet'];
+  const stored = view.ruleSet as ReportInput['ruleSet'];
+  // A Spanish result's report is in Spanish: the stored English (labels, notes, the rules in
+  // words) is said from the calculator's catalogue; figures and ids are the same in both.
+  const es: Catalogue | undefined = row.language === 'es' ? SPANISH_REPORTS[row.calculator] : undefined;
+  const w = (en: string) => es?.words[en] ?? en;
+  const tx = (en: string) => es?.text(en) ?? en;
+  const said = stored.label ? tx(stored.label) : undefined;
+  const ruleSet = said ? { ...stored, label: said.charAt(0).toUpperCase() + said.slice(1) } : stored;
   return {
     firmName: account?.name ?? 'svc',
     ...(account?.accentColor ? { accent: account.accentColor } : {}),
-    calculatorName: calculator?.name ?? row.calculator,
+    calculatorName: w(calculator?.name ?? row.calculator),
     calculatorSlug: row.calculator,
     inputs: inLabelOrder(view.inputs, labels).map(([k, v]) => ({
-      label: labels[k] ?? k,
-      value: formatInput(figures, k, v),
+      label: w(labels[k] ?? k),
+      value: w(formatInput(figures, k, v)),
     })),
-    lineItems: view.lineItems as ReportInput['lineItems'],
+    lineItems: (view.lineItems as ReportInput['lineItems']).map((item) => ({
+      ...item,
+      label: tx(item.label),
+    })),
     // The amounts the calculator works out, as it declares them.
     totals: outputs
       .filter(([k, v]) => figures.computed.includes(k) && typeof v === 'number')
-      .map(([k, v]) => ({ label: outLabels[k] ?? k, amount: v as number })),
+      .map(([k, v]) => ({ label: w(outLabels[k] ?? k), amount: v as number })),
     extraOutputs: outputs
       .filter(
         // A visitor's report: no other amounts (they are in the calculation above), no "no" flags
@@ -73,11 +85,12 @@ export function reportInputOf(
         // "Basis of calculation".
         ([k, v]) => !figures.money.includes(k) && k !== 'dateOfDeath' && k !== 'rulesUsed' && v !== false,
       )
-      .map(([k, v]) => ({ label: outLabels[k] ?? k, value: formatOutput(figures, k, v) })),
-    notes: visitorNotes(view.notes),
+      .map(([k, v]) => ({ label: w(outLabels[k] ?? k), value: w(formatOutput(figures, k, v)) })),
+    notes: visitorNotes(view.notes).map(tx),
     ruleSet,
-    disclaimer: view.disclaimer,
+    disclaimer: tx(view.disclaimer),
     resultId: row.id,
     generatedAt: now,
+    ...(es ? { words: es.words } : {}),
   };
 }

@@ -291,8 +291,21 @@ export const FirmSettings = z.object({
   alertEmails: z.array(z.string()),
   accentColor: z.string().nullable(),
   consent: z.object({ version: z.number().int(), text: z.string() }).nullable(),
+  /** The Spanish consent in force (null: none published; see `spanishConsent`). */
+  consentEs: z.object({ version: z.number().int(), text: z.string() }).nullable(),
+  /**
+   * What a Spanish widget shows: the firm's Spanish text, the default Spanish text (the firm is on
+   * the default English one), or its own English text with a line saying it is in English.
+   */
+  spanishConsent: z.enum(['own', 'default', 'english']),
   consentVersions: z.array(
-    z.object({ id: z.string(), version: z.number().int(), text: z.string(), createdAt: Iso }),
+    z.object({
+      id: z.string(),
+      version: z.number().int(),
+      text: z.string(),
+      createdAt: Iso,
+      language: z.string(),
+    }),
   ),
 });
 

@@ -38,6 +38,7 @@ const LeadFilterQuery = z.object({
     .string()
     .regex(/^[A-Za-z]{2}$/, 'Expected a two-letter state code')
     .optional(),
+  language: z.enum(['en', 'es']).optional().openapi({ description: 'The language the visitor used' }),
   from: Day.optional(),
   to: Day.optional(),
   test: z
@@ -56,6 +57,7 @@ function leadFilterOf(q: z.infer<typeof LeadFilterQuery>): FirmLeadFilter {
     ...(q.status ? { status: q.status } : {}),
     ...(q.calculator ? { calculator: q.calculator } : {}),
     ...(q.state ? { state: q.state } : {}),
+    ...(q.language ? { language: q.language } : {}),
     ...(q.from ? { from: q.from } : {}),
     ...(q.to ? { to: q.to } : {}),
     includeTest: q.test === 'include',

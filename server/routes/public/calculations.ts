@@ -6,7 +6,15 @@ import { estimate } from '../../domain/results/calculations.ts';
 import { resultReport } from '../../domain/results/reports.ts';
 import { requireCredential } from '../../http/auth/auth.ts';
 import { createRouter } from '../../http/openapi-router.ts';
-import { bearerSecurity, errorResponses, Iso, jsonBody, jsonResponse, PageField } from '../schemas.ts';
+import {
+  bearerSecurity,
+  errorResponses,
+  Iso,
+  jsonBody,
+  jsonResponse,
+  LanguageField,
+  PageField,
+} from '../schemas.ts';
 
 const tags = ['Calculators'];
 
@@ -51,6 +59,7 @@ const calc = createRoute({
       state: z.string().length(2).optional().openapi({ example: 'NY' }),
       inputs: z.record(z.string(), z.unknown()).openapi({ example: { estateValue: 8_000_000 } }),
       page: PageField,
+      language: LanguageField,
     }),
     {
       calculator: 'estate-tax',

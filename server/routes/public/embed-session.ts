@@ -5,6 +5,13 @@ import { createRouter } from '../../http/openapi-router.ts';
 import { ipRateKey } from '../../http/requests/client-ip.ts';
 import { errorResponses, Iso, jsonBody, jsonResponse } from '../schemas.ts';
 
+const SessionConsentSchema = z.object({
+  versionId: z.string(),
+  text: z.string(),
+  sha256: z.string(),
+  language: z.string().openapi({ description: 'The language `text` is written in: `en` or `es`' }),
+});
+
 const route = createRoute({
   method: 'post',
   path: '/api/license/activate',
@@ -40,7 +47,12 @@ const route = createRoute({
           firm: z
             .object({ name: z.string(), accent: z.string().optional() })
             .openapi({ description: 'The firm’s name and accent colour from its settings' }),
-          consent: z.object({ versionId: z.string(), text: z.string(), sha256: z.string() }).openapi({
+          consent: SessionConsentSchema.extend({
+            byLanguage: z.object({ es: SessionConsentSchema }).openapi({
+              description:
+                'The version a widget in another language shows: the firm’s Spanish text, the default Spanish text while the firm is on the default English one, or else the firm’s own English text (`language: en`)',
+            }),
+          }).openapi({
             description:
               'The firm’s consent version in force: the widget shows `text` verbatim and sends `versionId` with the lead',
           }),

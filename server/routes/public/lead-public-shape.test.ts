@@ -63,6 +63,7 @@ describe('the lead’s public shape (REST)', () => {
       pageVerified: null,
       // This lead named no consent version (as older widgets do).
       assumed: true,
+      language: 'en',
     });
     expect(view.consent.versionId).toMatch(/^cv_/);
   });

@@ -20,7 +20,15 @@ import { findResultView } from '../../domain/leads/lead-result.ts';
 import { requireCredential } from '../../http/auth/auth.ts';
 import { createRouter } from '../../http/openapi-router.ts';
 import { networkOf } from '../../http/requests/client-ip.ts';
-import { bearerSecurity, errorResponses, Iso, jsonBody, jsonResponse, PageField } from '../schemas.ts';
+import {
+  bearerSecurity,
+  errorResponses,
+  Iso,
+  jsonBody,
+  jsonResponse,
+  LanguageField,
+  PageField,
+} from '../schemas.ts';
 
 const tags = ['Leads'];
 const Status = LeadStatusSchema;
@@ -67,6 +75,7 @@ const create = createRoute({
         }),
         website: z.string().max(500).optional().openapi({ description: 'Honeypot: leave empty' }),
         page: PageField,
+        language: LanguageField,
         altcha: z.string().max(2000).optional().openapi({
           description:
             'Proof of work: base64 JSON of a solved POST /leads/challenge (not part of the idempotency hash)',
@@ -115,7 +124,7 @@ const list = createRoute({
   tags,
   summary: 'The firm’s leads, newest first (admin credential)',
   description:
-    'A page of the firm’s leads (API key with `leads:read`, or an admin access token), filtered by status, calculator, state and creation time. Pass `nextCursor` back as `cursor` with the same filters for the next page. Test-mode leads are left out unless `includeTest=true`; `hiddenTest` says how many.',
+    'A page of the firm’s leads (API key with `leads:read`, or an admin access token), filtered by status, calculator, state, language and creation time. Pass `nextCursor` back as `cursor` with the same filters for the next page. Test-mode leads are left out unless `includeTest=true`; `hiddenTest` says how many.',
   security: bearerSecurity,
   request: {
     query: z.object({
@@ -123,6 +132,10 @@ const list = createRoute({
       status: Status.optional(),
       calculator: z.string().min(1).max(64).optional().openapi({ description: 'Calculator slug' }),
       state: z.string().min(1).max(8).optional().openapi({ description: 'Two-letter state code' }),
+      language: z
+        .enum(['en', 'es'])
+        .optional()
+        .openapi({ description: 'The language the visitor used the widget in' }),
       createdFrom: z
         .string()
         .max(40)

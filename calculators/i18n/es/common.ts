@@ -1,0 +1,165 @@
+import type { Pattern } from '../catalogue.ts';
+
+/**
+ * Spanish shared by every calculator: the widget's own words, the lead form, errors, dates, state
+ * names and the rules in words. Written as US firms and the IRS's Spanish pages write (usted, US
+ * number format, "impuesto sobre el patrimonio", "albacea"); docs/i18n.md lists the terms chosen.
+ */
+
+const MONTHS =
+  'enero febrero marzo abril mayo junio julio agosto septiembre octubre noviembre diciembre'.split(' ');
+const EN_MONTHS =
+  'January February March April May June July August September October November December'.split(' ');
+
+/** "2026-01-01" → "1 de enero de 2026". */
+export function spanishDate(iso: string): string {
+  const m = /^(\d{4})-(\d{2})-(\d{2})/.exec(iso);
+  return m ? `${+m[3]!} de ${MONTHS[+m[2]! - 1]} de ${m[1]}` : iso;
+}
+
+/** "24 November 2026" (the calculators' notes) → "24 de noviembre de 2026". */
+export const spanishDatesIn = (text: string): string =>
+  text.replace(
+    /\b(\d{1,2}) (January|February|March|April|May|June|July|August|September|October|November|December) (\d{4})\b/g,
+    (_, d: string, month: string, y: string) => `${d} de ${MONTHS[EN_MONTHS.indexOf(month)]} de ${y}`,
+  );
+
+/** State names that Spanish writes differently; the others are the same in both languages. */
+export const STATE_NAMES: Record<string, string> = {
+  'District of Columbia': 'Distrito de Columbia',
+  Hawaii: 'Hawái',
+  Louisiana: 'Luisiana',
+  Mississippi: 'Misisipi',
+  Missouri: 'Misuri',
+  'New Hampshire': 'Nuevo Hampshire',
+  'New Jersey': 'Nueva Jersey',
+  'New Mexico': 'Nuevo México',
+  'New York': 'Nueva York',
+  'North Carolina': 'Carolina del Norte',
+  'North Dakota': 'Dakota del Norte',
+  Pennsylvania: 'Pensilvania',
+  'South Carolina': 'Carolina del Sur',
+  'South Dakota': 'Dakota del Sur',
+  'West Virginia': 'Virginia Occidental',
+};
+
+const stateEs = (name: string): string => STATE_NAMES[name] ?? name;
+
+/** One part of the rules in words: "New York rules for deaths in 2026" → "las de Nueva York para fallecimientos en 2026". */
+function rulePart(part: string): string {
+  const m = /^(.+?) rules for deaths (.+)$/.exec(part);
+  if (!m) return part;
+  const who = m[1] === 'Federal' ? 'las federales' : `las de ${stateEs(m[1]!)}`;
+  const when = spanishDatesIn(m[2]!)
+    .replace(/^in (\d{4})$/, 'en $1')
+    .replace(/^on or after (.+)$/, 'a partir del $1')
+    .replace(/^from (\d{1,2}) de (\w+) to (.+)$/, 'del $1 de $2 al $3')
+    .replace(/^in (\d{4}) and (\d{4})$/, 'en $1 y $2');
+  return `${who} para fallecimientos ${when}`;
+}
+
+/** "Federal rules …; New York rules …" → "las federales … y las de Nueva York …". */
+export const spanishRules = (label: string): string => {
+  const parts = label.split('; ').map(rulePart);
+  return parts.length > 1 ? `${parts.slice(0, -1).join(', ')} y ${parts.at(-1)}` : parts[0]!;
+};
+
+export const COMMON_WORDS: Record<string, string> = {
+  // The page
+  Advanced: 'Opciones avanzadas',
+  'Calculating…': 'Calculando…',
+  Calculate: 'Calcular',
+  Unavailable: 'No disponible',
+  'Connecting…': 'Conectando…',
+  Result: 'Resultado',
+  'Answer the questions above to see an estimate here.':
+    'Responda las preguntas de arriba para ver aquí una estimación.',
+  'Your estimate': 'Su estimación',
+  'Preview · updates as you type': 'Vista previa · se actualiza mientras escribe',
+  'Where the money goes': 'A dónde va el dinero',
+  'How this was worked out': 'Cómo se calculó',
+  'Rules used: {0}.': 'Normas aplicadas: {0}.',
+  'Rules as of {0}': 'Normas vigentes al {0}',
+  'Download the PDF report': 'Descargar el informe en PDF',
+  yes: 'sí',
+  no: 'no',
+  'about {0}': 'aproximadamente {0}',
+  'Choose…': 'Elija…',
+  'Not needed': 'No corresponde',
+  optional: 'opcional',
+  'e.g. {0}': 'p. ej., {0}',
+  // Checks of the answers
+  'Answer “{0}”': 'Responda “{0}”',
+  'Choose one of the listed answers': 'Elija una de las respuestas de la lista',
+  'Enter a date such as 2026-06-30': 'Escriba una fecha, p. ej., 2026-06-30',
+  'Choose a date between {0} and {1}': 'Elija una fecha entre el {0} y el {1}',
+  ', e.g. {0}': ', p. ej., {0}',
+  'Enter a number': 'Escriba un número',
+  'Enter an amount of zero or more': 'Escriba una cantidad de cero o más',
+  'Enter an amount up to $1,000,000,000,000': 'Escriba una cantidad de hasta $1,000,000,000,000',
+  'Enter dollars and cents, at most two decimals':
+    'Escriba dólares y centavos, con dos decimales como máximo',
+  'Enter a whole number': 'Escriba un número entero',
+  'Enter {0} or more': 'Escriba {0} o más',
+  'Enter {0} or less': 'Escriba {0} o menos',
+  'These answers cannot be worked out.': 'No se puede hacer el cálculo con estas respuestas.',
+  // The contact form
+  'Thank you': 'Gracias',
+  '{0} will be in touch soon about your estimate.': '{0} se comunicará con usted pronto sobre su estimación.',
+  'The firm': 'El bufete',
+  'Talk to {0} about this result': 'Hable con {0} sobre este resultado',
+  'an attorney': 'un abogado',
+  'Your name': 'Su nombre',
+  Email: 'Correo electrónico',
+  Phone: 'Teléfono',
+  State: 'Estado',
+  'This is not legal advice and does not create an attorney–client relationship.':
+    'Esto no es asesoramiento legal y no crea una relación entre abogado y cliente.',
+  'Sending…': 'Enviando…',
+  'Try again': 'Intentar de nuevo',
+  'Send my details': 'Enviar mis datos',
+  'Enter your name': 'Escriba su nombre',
+  'Enter an email address, e.g. jane@example.com':
+    'Escriba una dirección de correo electrónico, p. ej., ana@ejemplo.com',
+  'Choose your state': 'Elija su estado',
+  'Tick the box so the firm may contact you':
+    'Marque la casilla para que el bufete pueda comunicarse con usted',
+  // Shown under a firm's English consent text in a Spanish widget (a key: English never shows it).
+  'consent:foreign':
+    'El texto de consentimiento de arriba está en inglés: el bufete todavía no lo ha publicado en español.',
+  'Your details could not be sent: the connection to the firm’s server failed. Nothing you typed is lost; please try again.':
+    'No se pudieron enviar sus datos porque falló la conexión con el servidor del bufete. No se perdió nada de lo que escribió; inténtelo de nuevo.',
+  // Errors (the API's reasons; events keep their English message)
+  'This calculator’s session has ended. Reload the page to continue.':
+    'La sesión de esta calculadora terminó. Vuelva a cargar la página para continuar.',
+  'This calculator is not licensed for this website.':
+    'Esta calculadora no tiene licencia para este sitio web.',
+  'The calculator could not reach its server. Check your connection and try again.':
+    'La calculadora no pudo comunicarse con su servidor. Revise su conexión e inténtelo de nuevo.',
+  'Too many requests just now. Please wait a minute and try again.':
+    'Hay demasiadas solicitudes en este momento. Espere un minuto e inténtelo de nuevo.',
+  'Some answers need another look.': 'Revise algunas de sus respuestas.',
+  'This calculator is not set up correctly on this website.':
+    'Esta calculadora no está configurada correctamente en este sitio web.',
+  'This calculator could not lay itself out on this page.':
+    'Esta calculadora no se pudo mostrar bien en esta página.',
+  'Something went wrong on our side. Please try again.': 'Algo falló de nuestro lado. Inténtelo de nuevo.',
+  'Something went wrong.': 'Algo falló.',
+  'The calculator is still connecting.': 'La calculadora todavía se está conectando.',
+  'reason:token_denied': 'La sesión de esta calculadora terminó. Vuelva a cargar la página para continuar.',
+  'reason:domain_not_allowed': 'Esta calculadora no está disponible en este sitio web.',
+  'reason:wrong_key_kind': 'Esta calculadora no está configurada correctamente en este sitio web.',
+  'reason:network': 'La calculadora no pudo comunicarse con su servidor. Revise su conexión.',
+  'reason:rate_limited': 'Hay demasiadas solicitudes en este momento. Espere un minuto.',
+  'reason:unknown': 'Esta calculadora no está disponible en este momento.',
+  // The disclaimer every calculator carries
+  'This is an estimate for information only, not legal or tax advice. Actual liability depends on facts and law not captured here; consult a qualified attorney or tax professional.':
+    'Esta es una estimación solo para fines informativos; no es asesoramiento legal ni tributario. La obligación real depende de hechos y normas que aquí no se consideran; consulte a un abogado o a un profesional de impuestos calificado.',
+  // State names (the selects, the sentences)
+  ...STATE_NAMES,
+};
+
+/** Sentences every calculator may write: "NY has no inheritance tax.", the rules in words. */
+export const COMMON_PATTERNS: readonly Pattern[] = [
+  [/^.+ rules for deaths .+$/, (label) => spanishRules(label)],
+];

@@ -1,0 +1,60 @@
+import type { Catalogue } from '../catalogue.ts';
+import estateTax from './estate-tax.ts';
+import executorCommission from './executor-commission.ts';
+import inheritanceTax from './inheritance-tax.ts';
+import probateFees from './probate-fees.ts';
+import rmd from './rmd.ts';
+
+/**
+ * The PDF report's own words in Spanish (the server's; no widget page loads them): its headings,
+ * the calculators' names and their input and output labels as the report prints them.
+ */
+const REPORT_WORDS: Record<string, string> = {
+  'ESTIMATE REPORT': 'INFORME DE ESTIMACIÓN',
+  'Result ID': 'ID del resultado',
+  'Generated (UTC)': 'Generado (UTC)',
+  'Rules as of': 'Normas vigentes al',
+  'Your inputs': 'Sus datos',
+  Calculation: 'Cálculo',
+  Item: 'Concepto',
+  'Amount (USD)': 'Importe (USD)',
+  Result: 'Resultado',
+  Notes: 'Notas',
+  'Notes (continued)': 'Notas (continuación)',
+  'Basis of calculation': 'Base del cálculo',
+  'Rules used': 'Normas aplicadas',
+  'Rule set': 'Conjunto de normas',
+  'Tax year': 'Año fiscal',
+  'Effective date': 'Fecha de vigencia',
+  'Result {0} · {1} · {2}': 'Resultado {0} · {1} · {2}',
+  'Page {0} of {1}': 'Página {0} de {1}',
+  '{0} estimate, result {1}': 'Estimación: {0}, resultado {1}',
+  // The calculators' names (the report's title)
+  'Estate tax': 'Impuesto sobre el patrimonio',
+  'California probate fees': 'Honorarios de sucesión (probate) en California',
+  'New York executor commission': 'Comisión del albacea en Nueva York',
+  'Required minimum distribution': 'Distribución mínima requerida',
+  // Input and output labels as the calculators declare them
+  'Deceased spouse’s unused exclusion (DSUE)': 'Exclusión no utilizada del cónyuge fallecido (DSUE)',
+  'Deduct state estate tax (IRC §2058)': 'Restar el impuesto estatal sobre el patrimonio (IRC §2058)',
+  'Effective rate': 'Tasa efectiva',
+  'State death tax deduction (§2058)': 'Deducción por impuestos estatales por fallecimiento (§2058)',
+  'Federal exclusion': 'Exclusión federal',
+  'Estimate (no closed form)': 'Estimación (sin fórmula cerrada)',
+  'Heir class': 'Categoría de heredero',
+  'Court sets fee above $25M': 'El tribunal fija los honorarios por encima de $25 millones',
+  'Balance on 31 December of last year': 'Saldo al 31 de diciembre del año pasado',
+  'Age at birthday this year': 'Edad en su cumpleaños de este año',
+  Balance: 'Saldo',
+};
+
+const withReport = (c: Catalogue): Catalogue => ({ ...c, words: { ...REPORT_WORDS, ...c.words } });
+
+/** Each calculator's Spanish catalogue with the report's words, by slug. */
+export const SPANISH_REPORTS: Readonly<Record<string, Catalogue>> = {
+  'estate-tax': withReport(estateTax),
+  'executor-commission': withReport(executorCommission),
+  'inheritance-tax': withReport(inheritanceTax),
+  'probate-fees': withReport(probateFees),
+  rmd: withReport(rmd),
+};

@@ -1,0 +1,186 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { estateTaxCore } from '../../calculators/estate-tax/core.ts';
+import { executorCommissionCore } from '../../calculators/executor-commission/core.ts';
+import type { Catalogue } from '../../calculators/i18n/catalogue.ts';
+import { spanishDate, spanishRules } from '../../calculators/i18n/es/common.ts';
+import { inheritanceTaxCore } from '../../calculators/inheritance-tax/core.ts';
+import { HEIR_CLASSES } from '../../calculators/inheritance-tax/tables.ts';
+import { US_STATES } from '../../calculators/limits.ts';
+import { probateFeesCore } from '../../calculators/probate-fees/core.ts';
+import { rmdCore } from '../../calculators/rmd/core.ts';
+import type { CalculationResult } from '../../calculators/types.ts';
+import { visitorNotes } from '../../calculators/visitor-notes.ts';
+import { estateTaxForm } from '../forms/estate-tax.ts';
+import { executorCommissionForm } from '../forms/executor-commission.ts';
+import { inheritanceTaxForm } from '../forms/inheritance-tax.ts';
+import { probateFeesForm } from '../forms/probate-fees.ts';
+import { rmdForm } from '../forms/rmd.ts';
+import type { WidgetCalculator } from '../forms/types.ts';
+import { t, tx, useCatalogue } from './t.ts';
+
+const ROOT = join(import.meta.dirname, '..', '..');
+const NOW = { now: new Date('2026-11-28T12:00:00Z') };
+
+/** Every result a calculator gives over a grid of answers wide enough to reach each of its sentences. */
+const RESULTS: Record<string, () => CalculationResult[]> = {
+  'estate-tax': () =>
+    US_STATES.flatMap((state) =>
+      [1_000_000, 7_500_000, 20_000_000].flatMap((estateValue) =>
+        ['2026-03-01', '2026-08-01', '2027-03-01', undefined].map((dateOfDeath) =>
+          estateTaxCore.compute(
+            {
+              estateValue,
+              state,
+              adjustedTaxableGifts: 500_000,
+              portableExclusion: 50_000_000,
+              dateOfDeath,
+              applyStateDeathTaxDeduction: true,
+            },
+            NOW,
+          ),
+        ),
+      ),
+    ),
+  'inheritance-tax': () =>
+    US_STATES.flatMap((state) =>
+      [...new Set(Object.values(HEIR_CLASSES).flat() as string[])].flatMap((heirClass) => {
+        try {
+          return [inheritanceTaxCore.compute({ state, bequest: 300_000, heirClass } as never, NOW)];
+        } catch {
+          return [];
+        }
+      }),
+    ),
+  rmd: () => [73, 90, 110].map((age) => rmdCore.compute({ balance: 500_000, age }, NOW)),
+  'probate-fees': () => [1e6, 3e7].map((estateValue) => probateFeesCore.compute({ estateValue }, NOW)),
+  'executor-commission': () => [executorCommissionCore.compute({ estateValue: 1e6 }, NOW)],
+};
+
+const CALCULATORS: Record<string, WidgetCalculator> = {
+  'estate-tax': { core: estateTaxCore, form: estateTaxForm },
+  'inheritance-tax': { core: inheritanceTaxCore, form: inheritanceTaxForm },
+  rmd: { core: rmdCore, form: rmdForm },
+  'probate-fees': { core: probateFeesCore, form: probateFeesForm },
+  'executor-commission': { core: executorCommissionCore, form: executorCommissionForm },
+};
+
+/** The English the widget's own code passes to `t(…)`, read from its sources (templates included). */
+function templatesInSources(): string[] {
+  const files = (dir: string): string[] =>
+    readdirSync(join(ROOT, dir), { withFileTypes: true }).flatMap((e) =>
+      e.isDirectory()
+        ? files(join(dir, e.name))
+        : /\.tsx?$/.test(e.name) && !/\.test\./.test(e.name)
+          ? [join(dir, e.name)]
+          : [],
+    );
+  const found = new Set<string>();
+  for (const file of files('widget')) {
+    const text = readFileSync(join(ROOT, file), 'utf8');
+    // Each `t(…)` call's first argument: a literal, or a choice of literals (`t(a ? 'x' : 'y')`).
+    for (const m of text.matchAll(/\bt\(/g)) {
+      let depth = 1;
+      let end = m.index + 2;
+      while (depth > 0 && end < text.length) {
+        const c = text[end++];
+        if (c === '(') depth++;
+        else if (c === ')') depth--;
+      }
+      const first = text.slice(m.index + 2, end - 1).split(/,\s*(?=[\w(])/)[0]!;
+      for (const lit of first.matchAll(/'((?:[^'\\]|\\.)*)'/g)) found.add(lit[1]!);
+    }
+  }
+  return [...found];
+}
+
+const load = async (slug: string): Promise<Catalogue> =>
+  (await import(`../../calculators/i18n/es/${slug}.ts`)).default;
+
+afterEach(() => useCatalogue(undefined));
+
+describe('the Spanish catalogues', () => {
+  const templates = templatesInSources();
+
+  it('finds the widget’s own words in its sources', () => {
+    expect(templates).toContain('Calculate');
+    expect(templates).toContain('Talk to {0} about this result');
+    expect(templates).toContain('Send my details');
+    expect(templates.length).toBeGreaterThan(60);
+  });
+
+  for (const slug of Object.keys(CALCULATORS)) {
+    describe(slug, () => {
+      it('has every word of the widget’s code and of this calculator’s form', async () => {
+        const es = await load(slug);
+        const { core, form } = CALCULATORS[slug]!;
+        const own = [
+          `${core.name} calculator`,
+          form.lede,
+          core.disclaimer,
+          ...form.fields.flatMap((f) => [
+            f.label,
+            f.help,
+            f.missing,
+            f.tooLow,
+            ...(f.options ?? []).map((o) => o.label),
+          ]),
+          ...form.figures.map(([, label]) => label),
+        ].filter((s): s is string => Boolean(s));
+        // Templates of other calculators' forms are not this page's: only the shared ones and its own.
+        const sharedOrOwn = templates.filter((en) => {
+          const formFile = readFileSync(join(ROOT, 'widget/forms', `${slug}.ts`), 'utf8');
+          const otherForms = readdirSync(join(ROOT, 'widget/forms'))
+            .filter((f) => f !== `${slug}.ts`)
+            .map((f) => readFileSync(join(ROOT, 'widget/forms', f), 'utf8'))
+            .join('\n');
+          return formFile.includes(en) || !otherForms.includes(en);
+        });
+        const missing = [...own, ...sharedOrOwn].filter(
+          (en) => es.words[en] === undefined && !/^[A-Z][a-z]+( [A-Z][a-z]+)*$/.test(en),
+        );
+        expect(missing).toEqual([]);
+      });
+
+      it('says every line item, note, rule and disclaimer the calculator writes in Spanish', async () => {
+        const es = await load(slug);
+        const english = new Set<string>();
+        for (const r of RESULTS[slug]!()) {
+          for (const item of r.lineItems) english.add(item.label);
+          for (const note of visitorNotes(r.notes)) english.add(note);
+          if (r.ruleSet.label) english.add(r.ruleSet.label);
+          english.add(r.disclaimer);
+        }
+        // A state's name alone ("Maine estate tax" aside) is the same in both languages.
+        const untranslated = [...english].filter((en) => es.text(en) === en);
+        expect(untranslated).toEqual([]);
+      });
+    });
+  }
+
+  it('writes dates and the rules in Spanish words, and numbers as US firms do', async () => {
+    expect(spanishDate('2026-01-01')).toBe('1 de enero de 2026');
+    expect(spanishDate('2027-12-31')).toBe('31 de diciembre de 2027');
+    expect(
+      spanishRules('Federal rules for deaths in 2026; Washington rules for deaths on or after 1 July 2026'),
+    ).toBe(
+      'las federales para fallecimientos en 2026 y las de Washington para fallecimientos a partir del 1 de julio de 2026',
+    );
+    useCatalogue(await load('estate-tax'));
+    expect(estateTaxForm.headline({ federalTax: 1_490_000, stateTax: 773_212 }, { state: 'NY' })).toBe(
+      'El patrimonio tendría que pagar aproximadamente $1,490,000 de impuesto federal sobre el patrimonio y aproximadamente $773,200 de impuesto sobre el patrimonio de Nueva York.',
+    );
+    expect(t('Enter {0} or more', 73)).toBe('Escriba 73 o más');
+    expect(tx('NY has no inheritance tax.')).toBe('NY has no inheritance tax.'); // not this page's sentence
+  });
+
+  it('leaves English exactly as it was without a catalogue', () => {
+    expect(t('Enter {0} or more', 73)).toBe('Enter 73 or more');
+    expect(t('Calculate')).toBe('Calculate');
+    expect(tx('NY has no state estate tax.')).toBe('NY has no state estate tax.');
+    expect(estateTaxForm.headline({ federalTax: 0, stateTax: 0 }, { state: 'FL' })).toBe(
+      'Your estate would owe no federal or Florida estate tax.',
+    );
+  });
+});
