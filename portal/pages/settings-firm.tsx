@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
+import { DEFAULT_ACCENT } from '../../protocol/accent.ts';
 import type { FirmSettings } from '../../server/routes/portal/types.ts';
 import { api } from '../api.ts';
 import { useAction } from '../components/action.ts';
@@ -8,7 +9,6 @@ import { formatDateTime } from '../format.ts';
 import { canManage, session$ } from '../session.ts';
 import { useResource } from '../use-resource.ts';
 
-const DEFAULT_ACCENT = '#4f46e5';
 const HEX = /^#[0-9a-f]{6}$/i;
 const ratio = (n: number) => `${n.toFixed(1)}:1`;
 
