@@ -171,7 +171,7 @@ describe('every calculator, designed, accessible and photographed', () => {
         expect(text).not.toMatch(/\[unverified\]|secondary source|Estimate \(no closed form\)/);
         // The estate-tax result names its rules in words; the others give the rules' date.
         const { label } = expected.result.ruleSet;
-        expect(text).toContain(label ? `Rules used: ${label}.` : 'Rules as of January 1, 2026');
+        expect(text).toContain(label ? `Rules used: ${label}.` : 'Rules in force from January 1, 2026');
         expect(host.pageErrors).toEqual([]);
         await host.close();
       });

@@ -110,7 +110,7 @@ export function App({ calc, bridge, preset, onReady }: AppProps) {
           <p>Answer the questions above to see an estimate here.</p>
         </section>
       )}
-      {stored && <LeadForm lead={lead} firm={firm} consent={session.consent.value?.text} />}
+      {stored && <LeadForm lead={lead} firm={session.firm.value} consent={session.consent.value?.text} />}
       <footer class="disclaimer">{core.disclaimer}</footer>
     </main>
   );

@@ -2,8 +2,10 @@ import type PDFDocumentType from 'pdfkit';
 import { formatUsd } from '../../calculators/money.ts';
 import { contrastOnWhite, HEX_COLOR } from '../../protocol/accent.ts';
 import type { Block } from './block.ts';
+import { contactBlock } from './contact-block.ts';
 import { reportFonts } from './fonts.ts';
 import { stampFooters } from './footer.ts';
+import { longDate } from './format.ts';
 import { headerBlock } from './header-block.ts';
 import type { Ctx, Doc, Row, Tone } from './layout.ts';
 import type { ReportInput } from './report-input.ts';
@@ -24,18 +26,19 @@ function blocksFor(input: ReportInput): Block[] {
     value: formatUsd(item.amount),
     tone: LINE_TONE[item.kind ?? ''] ?? 'plain',
   }));
-  const { id, taxYear, effectiveDate, label } = input.ruleSet;
+  const { taxYear, effectiveDate, label } = input.ruleSet;
   return [
     headerBlock(input),
     tableBlock('Your inputs', input.inputs),
     tableBlock('Calculation', lines, ['Item', 'Amount (USD)']),
     resultBlock(money(input.totals), input.extraOutputs ?? []),
+    contactBlock(input),
     notesBlock(input.notes),
     tableBlock('Basis of calculation', [
-      ...(label ? [{ label: 'Rules used', value: label }] : []),
-      { label: 'Rule set', value: id },
+      ...(input.rulesInWords ? [{ label: 'Rules', value: input.rulesInWords }] : []),
+      ...(label && label !== input.rulesInWords ? [{ label: 'Periods they cover', value: label }] : []),
       { label: 'Tax year', value: String(taxYear) },
-      { label: 'Effective date', value: effectiveDate },
+      { label: 'Rules in force from', value: longDate(effectiveDate) },
     ]),
     disclaimerBlock(input.disclaimer),
   ];
@@ -114,7 +117,7 @@ export async function renderReport(input: ReportInput): Promise<Buffer> {
   doc.x = ctx.x;
   doc.y = PAGE.top;
   for (const block of blocks) block.draw(ctx);
-  stampFooters(doc, input);
+  stampFooters(doc, input, ctx.accent);
   doc.end();
   return done;
 }

@@ -1,9 +1,13 @@
+import type { FirmContact } from '../contracts/firm-contact.ts';
+
 /** Everything a report shows, already resolved: labels, display values and dollar amounts. */
 export interface ReportInput {
   /** Printed as given, accents included ("Łukasz Żółć & Søren Ñúñez, LLP"). */
   firmName: string;
   /** The firm's accent from its settings (`#rrggbb`); the default when unset or too pale to read on paper. */
   accent?: string;
+  /** How a reader reaches the firm: the contact block, and the call to action on every page. */
+  contact?: Omit<FirmContact, 'timeZone'>;
   calculatorName: string;
   calculatorSlug: string;
   /** Already formatted for display. */
@@ -16,7 +20,16 @@ export interface ReportInput {
   notes: string[];
   /** `label`: the rules in words with their dates ("Washington rules for deaths on or after 1 July 2026"). */
   ruleSet: { id: string; taxYear: number; effectiveDate: string; label?: string };
+  /** The rules in one sentence ("Federal and New York rules for deaths in 2026"), under the title. */
+  rulesInWords?: string;
+  /**
+   * "Rules as of": the day whose rules the figures follow (the date of death), as the lead page
+   * says it; absent for calculators that take no such date (the rules' first day is printed as
+   * "Rules in force from" instead).
+   */
+  rulesAsOf?: string;
   disclaimer: string;
+  /** Printed in the footer's small print only: what a firm quotes back on a call. */
   resultId: string;
   generatedAt: Date;
 }

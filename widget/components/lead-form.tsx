@@ -1,3 +1,4 @@
+import type { FirmInfo } from '../../protocol/index.ts';
 import { STATE_CHOICES } from '../forms/states.ts';
 import type { LeadModel, LeadValues } from '../lead-model.ts';
 
@@ -33,14 +34,22 @@ export function LeadForm({
   consent,
 }: {
   lead: Lead;
-  firm: string | undefined;
+  firm: FirmInfo | undefined;
   consent: string | undefined;
 }) {
   if (lead.leadId.value) {
+    const { phone, email } = firm ?? {};
     return (
       <section class="lead done" role="status">
         <h2>Thank you</h2>
-        <p>{firm ?? 'The firm'} will be in touch soon about your estimate.</p>
+        <p>{firm?.name ?? 'The firm'} will be in touch soon about your estimate.</p>
+        {(phone || email) && (
+          <p>
+            To talk sooner: {phone && <a href={`tel:${phone.replace(/[^\d+]/g, '')}`}>{phone}</a>}
+            {phone && email && ' · '}
+            {email && <a href={`mailto:${email}`}>{email}</a>}
+          </p>
+        )}
       </section>
     );
   }
@@ -56,7 +65,7 @@ export function LeadForm({
         void lead.submit();
       }}
     >
-      <h2 id="lead-title">Talk to {firm ?? 'an attorney'} about this result</h2>
+      <h2 id="lead-title">Talk to {firm?.name ?? 'an attorney'} about this result</h2>
       <div class="grid">
         {FIELDS.map((f) => (
           <div class="field" key={f.name}>

@@ -65,7 +65,7 @@ export function ResultView(props: {
       <p class="rules">
         {figures.ruleSet.label
           ? `Rules used: ${figures.ruleSet.label}.`
-          : `Rules as of ${formatDate(figures.ruleSet.effectiveDate)}`}
+          : `Rules in force from ${formatDate(figures.ruleSet.effectiveDate)}`}
       </p>
       {props.onReport && (
         <button type="button" class="secondary" onClick={props.onReport} disabled={props.busy}>

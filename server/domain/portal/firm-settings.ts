@@ -3,7 +3,7 @@ import type { PortalDeps, PortalPrincipal } from '../accounts/portal-deps.ts';
 import { showAccount } from '../accounts/settings.ts';
 
 /**
- * Settings → Firm: display name, lead-alert addresses, brand accent and the consent text in force,
+ * Settings → Firm: display name, lead-alert addresses, brand accent, contact details and the consent text in force,
  * with every earlier consent version (leads keep pointing at the words their visitor saw).
  */
 export async function firmSettings(deps: PortalDeps, principal: PortalPrincipal) {
@@ -13,6 +13,7 @@ export async function firmSettings(deps: PortalDeps, principal: PortalPrincipal)
     name: account.name,
     alertEmails: account.alertEmails,
     accentColor: account.accentColor,
+    contact: account.contact,
     consent: account.consent,
     consentVersions: versions.map((v) => ({
       id: v.id,

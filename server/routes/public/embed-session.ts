@@ -38,8 +38,16 @@ const route = createRoute({
             .array(z.object({ code: z.literal('SECRET_KEY_IN_PAGE'), message: z.string() }))
             .optional(),
           firm: z
-            .object({ name: z.string(), accent: z.string().optional() })
-            .openapi({ description: 'The firm’s name and accent colour from its settings' }),
+            .object({
+              name: z.string(),
+              accent: z.string().optional(),
+              phone: z.string().optional(),
+              email: z.string().optional(),
+            })
+            .openapi({
+              description:
+                'The firm’s name, accent colour, and phone and e-mail (for the thank-you state) from its settings',
+            }),
           consent: z.object({ versionId: z.string(), text: z.string(), sha256: z.string() }).openapi({
             description:
               'The firm’s consent version in force: the widget shows `text` verbatim and sends `versionId` with the lead',
