@@ -95,6 +95,7 @@ async function renderMail(deps: DeliveryDeps, mail: MailRow): Promise<RenderedMa
     lead,
     result,
     link: `${deps.portalUrl}/leads/${encodeURIComponent(String(lead.leadId ?? ''))}`,
+    timeZone: account?.contact?.timeZone,
   });
 }
 
