@@ -15,7 +15,7 @@ const ENQUIRY: Record<string, { kind: string; basis: string }> = {
   rmd: { kind: 'retirement-distribution', basis: 'balance of' },
 };
 
-export const NAME_MAX = 60;
+const NAME_MAX = 60;
 
 /** The visitor's name as a subject shows it: defanged, on one line, at most 60 characters. */
 export function shortName(name: string): string {
