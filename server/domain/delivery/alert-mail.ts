@@ -113,7 +113,12 @@ export function renderEndpointDisabled(input: {
   url: string;
   endpointId: string;
   failingSince: string | null;
+  /** Why it was disabled at once (a private destination); absent after five days of failures. */
+  reason?: string;
 }): RenderedMail {
+  const why = input.reason
+    ? `One of ${input.firmName}'s webhook endpoints was disabled: ${input.reason}`
+    : `Every delivery to one of ${input.firmName}'s webhook endpoints has failed for five days, so it was disabled.`;
   return render(
     'Webhook endpoint disabled',
     [
@@ -121,7 +126,7 @@ export function renderEndpointDisabled(input: {
       ['Id', input.endpointId],
       ['Failing since', input.failingSince ?? '—'],
     ],
-    `Every delivery to one of ${input.firmName}'s webhook endpoints has failed for five days, so it was disabled. Fix the receiver, then run "svc webhook enable ${input.endpointId}"; deliveries still pending resume.`,
+    `${why} Fix the receiver, then run "svc webhook enable ${input.endpointId}"; deliveries still pending resume.`,
   );
 }
 

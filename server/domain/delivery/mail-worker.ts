@@ -77,6 +77,7 @@ async function renderMail(deps: DeliveryDeps, mail: MailRow): Promise<RenderedMa
       url: String(body.url ?? ''),
       endpointId: String(body.endpointId ?? ''),
       failingSince: (body.failingSince as string | null) ?? null,
+      ...(typeof body.reason === 'string' ? { reason: body.reason } : {}),
     });
   }
   if (mail.kind === 'lead_digest' || mail.kind === 'quarantine_report')
