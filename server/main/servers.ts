@@ -12,6 +12,7 @@ import { seedDemo } from '../domain/demo/seed.ts';
 import { ensurePublishableKeys } from '../domain/licensing/keys.ts';
 import { closeAfterAnswer, drainServers, noticePeriod } from '../http/body/drain.ts';
 import { loadAdminToken, serverInfoFile } from '../infra/admin-token.ts';
+import { recordRunningServer } from '../infra/running-servers.ts';
 import { createEmbedApp } from '../infra/embed-host.ts';
 import { type Config, loadConfig } from '../infra/env.ts';
 import { createExamplesApp } from '../infra/examples-host.ts';
@@ -180,6 +181,7 @@ export async function startServers(
         serverInfoFile(config.DATA_DIR),
         JSON.stringify({ apiUrl: effective.publicApiUrl, pid: process.pid }),
       );
+    const forget = serverInfo ? recordRunningServer(config.DATA_DIR, effective.publicApiUrl) : undefined;
 
     const close = async () => {
       // The balancer learns from /readyz and stops sending; what it still sends meanwhile is
@@ -198,6 +200,7 @@ export async function startServers(
       redis?.disconnect();
       await database.close();
       if (serverInfo) rmSync(serverInfoFile(config.DATA_DIR), { force: true });
+      forget?.();
       lock?.release();
     };
     return {
