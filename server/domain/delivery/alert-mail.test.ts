@@ -280,8 +280,9 @@ describe('alert mails a person can act on', () => {
       result: null,
       link: 'https://portal.example/leads/lead_1',
     });
-    expect(mail.text).toMatch(/Page\s+hxxps:\/\/smithlaw\[\.\]com\/estate-planning/);
-    expect(mail.text.split('\n')[0]).toContain('calculator on hxxps://smithlaw[.]com/estate-planning.');
+    expect(mail.text).toMatch(/Page\s+smithlaw\[\.\]com\/estate-planning/);
+    expect(mail.text.split('\n')[0]).toContain('calculator on smithlaw[.]com/estate-planning.');
+    expect(mail.html).not.toContain('href="https://smithlaw');
   });
 
   it('cut a long name to 60 characters in the subject and the opening line, defanged', () => {

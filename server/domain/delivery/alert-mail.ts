@@ -80,7 +80,10 @@ export function renderLeadAlert(input: {
   const email = String(lead.email ?? '');
   const phone = lead.phone ? String(lead.phone) : '';
   const state = lead.state ? String(lead.state) : null;
-  const page = (lead.consent as { page?: unknown } | undefined)?.page;
+  const reported = (lead.consent as { page?: unknown } | undefined)?.page;
+  // The page as reported by the loader: the firm's own site, but its path is the visitor's to
+  // choose, so it is defanged (and its scheme dropped, which reads better and links nothing).
+  const page = typeof reported === 'string' ? reported.replace(/^https?:\/\//i, '') : null;
   const held = lead.quarantined === true;
   const replyTo = held ? undefined : replyToAddress(email);
   const rows: MailRow[] = [
@@ -91,11 +94,11 @@ export function renderLeadAlert(input: {
     ['Calculator', calcName],
     ['Result', headline ?? '—'],
     ...figures,
-    ['Page', typeof page === 'string' && page ? defang(page) : '—'],
+    ['Page', page ? defang(page) : '—'],
     ['Received', firmTime(String(lead.createdAt ?? ''), input.timeZone)],
   ];
   const who = shortName(String(lead.name ?? '')) || 'A visitor';
-  const where = typeof page === 'string' && page ? ` on ${defang(page)}` : '';
+  const where = page ? ` on ${defang(page)}` : '';
   const reply = replyTo ? ' Reply to this mail to write to them.' : '';
   return {
     ...render(
