@@ -41,7 +41,7 @@ function render(
   ].join('\n');
   // Plain HTML: no remote images, no tracking pixels, no rewritten links.
   const body =
-    htmlText(html`<!doctype html><html><body style="font-family:system-ui,sans-serif;color:#1f2933;line-height:1.5">
+    htmlText(html`<!doctype html><html lang="en"><body style="font-family:system-ui,sans-serif;color:#1f2933;line-height:1.5">
 <p>${intro}</p>
 <table cellpadding="4" style="border-collapse:collapse">${rows.map(
       ([k, v, href]) =>
