@@ -114,6 +114,10 @@ describe('portal pages (demo firm owner)', () => {
         timeout: 30_000,
       })
       .toContain('svc-ready');
+    // The frame takes the preview page's height: the calculator at its real height, not a fixed box.
+    await expect
+      .poll(async () => (await page.locator('.preview-frame').boundingBox())?.height ?? 0, WAIT)
+      .toBeGreaterThan(700);
     await checkPage(page, 'embed');
 
     for (const [link, name] of [

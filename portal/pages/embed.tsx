@@ -108,6 +108,12 @@ export function EmbedPage() {
   const [options, setOptions] = useState<SnippetOptions>({});
   const [previewKey, setPreviewKey] = useState<string | null>(null);
   const [seen, setSeen] = useState<Seen[]>([]);
+  const [previewHeight, setPreviewHeight] = useState(620);
+  // The frame takes the preview page's height (every chosen calculator at its real height), set
+  // through the CSSOM: the portal's CSP allows no style attributes.
+  useEffect(() => {
+    frame.current?.style.setProperty('height', `${previewHeight}px`);
+  }, [previewHeight, previewKey]);
   const frame = useRef<HTMLIFrameElement>(null);
   const publishable = licenses.data?.data.find((l) => l.publishableKey)?.publishableKey ?? '';
   const dataKey = publishable || key.trim();
@@ -118,6 +124,10 @@ export function EmbedPage() {
       if (event.origin !== window.location.origin || event.source !== frame.current?.contentWindow) return;
       const data = event.data as { source?: string; type?: string; detail?: unknown };
       if (data?.source !== 'svc-preview' || typeof data.type !== 'string') return;
+      if (data.type === 'preview-height') {
+        if (typeof data.detail === 'number') setPreviewHeight(Math.min(Math.max(data.detail, 200), 6000));
+        return;
+      }
       if (data.type === 'svc-resize') return;
       setSeen((list) =>
         [
@@ -210,7 +220,7 @@ export function EmbedPage() {
             disabled={!dataKey}
             onClick={() => {
               setSeen([]);
-              setPreviewKey(`${dataKey}|${selected[0] ?? 'estate-tax'}|${Date.now()}`);
+              setPreviewKey(`${dataKey}|${selected.join()}|${Date.now()}`);
             }}
           >
             {previewKey ? 'Reload preview' : 'Show preview'}
@@ -223,7 +233,11 @@ export function EmbedPage() {
             key={previewKey}
             class="preview-frame"
             title="Widget preview"
-            src={`/portal/preview?calculator=${encodeURIComponent(selected[0] ?? 'estate-tax')}&key=${encodeURIComponent(dataKey)}`}
+            src={`/portal/preview?${new URLSearchParams({
+              calculators: (selected.length ? selected : ['estate-tax']).join(','),
+              key: dataKey,
+              ...Object.fromEntries(Object.entries(options).filter(([, v]) => v)),
+            })}`}
           />
         ) : null}
         {previewKey ? (
