@@ -101,6 +101,7 @@ describe('renderReport', () => {
     mkdirSync(dir, { recursive: true });
     writeFileSync(new URL('report-with-contact.pdf', dir), pdf);
     writeFileSync(new URL('report-with-contact.png', dir), await renderPdfPage(pdf, 1, 1.5));
+    writeFileSync(new URL('report-with-contact-2.png', dir), await renderPdfPage(pdf, 2, 1.5));
   });
 
   it('leaves the contact block and the footer line out when the firm has set no contact details', async () => {
