@@ -8,10 +8,11 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url));
 export const DIST = join(ROOT, 'dist', 'embed');
 /**
  * The loader sits on every page of a firm's site (issue 10: 3 KB; issue 20: 3,300 bytes gzipped,
- * room for the table of first heights and the page path; aim for 2 KB).
+ * room for the table of first heights and the page path; the 'client won' round: 3,400 bytes, see
+ * docs/decisions/size-budget-client-won.md; aim for 2 KB).
  */
 export const LOADER_GZIP_BUDGET = 3_400;
-/** What one calculator page loads, HTML, CSS and JS together (at most 25 KB gzipped, aim for 15 KB). */
+/** What one calculator page loads, HTML, CSS and JS together (at most 26 KB gzipped this round, aim for 15 KB). */
 export const PAGE_GZIP_BUDGET = 26 * 1024;
 /** The embed host writes the API URL into loader.js; a typical one is measured, as served. */
 const SERVED_API_URL = 'https://api.svc.example';

@@ -99,8 +99,10 @@ describe('consent has one source', () => {
     const { page } = owner;
     await page.getByRole('link', { name: 'Firm', exact: true }).click();
     await page.getByLabel('Consent text', { exact: true }).fill(TEXT);
-    await page.getByRole('button', { name: 'Save settings' }).click();
-    await expect.poll(() => page.locator('.success-note').textContent(), WAIT).toContain('Saved');
+    await page.getByRole('button', { name: 'Save consent' }).click();
+    await expect
+      .poll(() => page.locator('#firm-consent-section .success-note').textContent(), WAIT)
+      .toContain('Saved');
 
     // The widget shows the firm's words verbatim; the widget's own line stays apart from them.
     const phone = await widgetOn(HOST, 375);

@@ -138,10 +138,30 @@ describe('Settings → Firm and Webhooks (demo firm owner)', () => {
     await page.getByRole('link', { name: 'Licenses' }).click();
     const key = (await page.getByTestId(/^publishable-/).textContent())!;
     await page.getByRole('link', { name: 'Firm', exact: true }).click();
+    // With no accent chosen, the colour shown and previewed is the one widgets and PDFs draw.
+    expect(await page.getByLabel('Accent as hex').inputValue()).toBe('#1f4e79');
+    // Each section saves on its own.
     await page.getByLabel('Display name').fill('Ødegård & Demo Estate Law');
     await page.getByLabel('Accent as hex').fill('#1a6b4f');
     await expect.poll(() => page.locator('.contrast-list').textContent(), WAIT).toContain('reads well');
+    await page.getByRole('button', { name: 'Save name and brand' }).click();
+    await expect.poll(() => page.locator('#firm-brand .success-note').textContent(), WAIT).toContain('Saved');
+    await page.getByLabel('Phone').fill('+1 (212) 555-0143');
+    await page.getByLabel('E-mail').fill('Office@Demo.svc.test');
+    await page.getByLabel('Web site').fill('demo.svc.test');
+    await page.getByLabel('Call to action').fill('Call us to discuss your estate plan');
+    await page.getByLabel('Office address').fill('100 Main Street\nNew York, NY 10001');
+    await page.getByLabel('Time zone').selectOption('America/New_York');
+    await page.getByRole('button', { name: 'Save contact' }).click();
+    await expect
+      .poll(() => page.locator('#firm-contact .success-note').textContent(), WAIT)
+      .toContain('Saved');
+    // Saved as normalised: the e-mail in lower case, the web site with its scheme.
+    await expect.poll(() => page.getByLabel('Web site').inputValue(), WAIT).toBe('https://demo.svc.test');
+    expect(await page.getByLabel('E-mail').inputValue()).toBe('office@demo.svc.test');
     await page.getByLabel('Lead-alert addresses').fill('office@demo.svc.test\nPartner@demo.svc.test');
+    await page.getByRole('button', { name: 'Save alerts' }).click();
+    await expect.poll(() => page.locator('#firm-alerts-section .success-note').count(), WAIT).toBe(1);
     // Any embed session opened earlier wrote the default texts as versions: count English from here.
     // (A rename also writes the Spanish default with the new name, while the firm is on the default.)
     const english = page.locator('.version-row', { hasText: 'English' });
@@ -149,8 +169,8 @@ describe('Settings → Firm and Webhooks (demo firm owner)', () => {
     await page
       .getByLabel('Consent text', { exact: true })
       .fill('I agree that Ødegård & Demo Estate Law may contact me about my enquiry.');
-    await page.getByRole('button', { name: 'Save settings' }).click();
-    await expect.poll(() => page.locator('.success-note').textContent(), WAIT).toContain('Saved');
+    await page.getByRole('button', { name: 'Save consent' }).click();
+    await expect.poll(() => page.locator('#firm-consent-section .success-note').count(), WAIT).toBe(1);
     const preview = await page
       .getByTestId('accent-preview')
       .locator('.accent-preview-button')
@@ -161,18 +181,25 @@ describe('Settings → Firm and Webhooks (demo firm owner)', () => {
     await page
       .getByLabel('Consent text', { exact: true })
       .fill('Ødegård & Demo Estate Law may contact me about my enquiry by e-mail.');
-    await page.getByRole('button', { name: 'Save settings' }).click();
+    await page.getByRole('button', { name: 'Save consent' }).click();
     await expect.poll(() => english.count(), WAIT).toBe(versions + 2);
     expect(await english.first().textContent()).toMatch(
       /Version \d+\s*English\s*in force.*Ødegård & Demo Estate Law may contact me about my enquiry by e-mail\./,
     );
     expect(await page.locator('.brand-firm').textContent()).toBe('Ødegård & Demo Estate Law');
+    // The contact section kept what it saved while the others were saved.
+    expect(await page.getByLabel('Phone').inputValue()).toBe('+1 (212) 555-0143');
     await checkPage(page, 'settings-firm');
 
     const session = (await (await embedSession(key)).json()) as {
       firm: { name: string; accent?: string };
     };
-    expect(session.firm).toEqual({ name: 'Ødegård & Demo Estate Law', accent: '#1a6b4f' });
+    expect(session.firm).toEqual({
+      name: 'Ødegård & Demo Estate Law',
+      accent: '#1a6b4f',
+      phone: '+1 (212) 555-0143',
+      email: 'office@demo.svc.test',
+    });
     await page.getByRole('link', { name: 'Overview' }).click();
     await expect
       .poll(() => page.locator('.lead').first().textContent(), WAIT)
@@ -267,7 +294,7 @@ describe('roles and tenancy on the new pages', () => {
     expect(await page.locator('.chip-remove').count()).toBe(0);
     await page.getByRole('link', { name: 'Firm', exact: true }).click();
     await expect.poll(() => page.getByLabel('Display name').isDisabled(), WAIT).toBe(true);
-    expect(await page.getByRole('button', { name: 'Save settings' }).count()).toBe(0);
+    expect(await page.getByRole('button', { name: /^Save / }).count()).toBe(0);
     await page.getByRole('link', { name: 'Webhooks' }).click();
     await expect.poll(() => page.locator('.endpoint').count(), WAIT).toBe(1);
     for (const name of ['Add endpoint', 'Send test event', 'Roll secret', 'Delete'])

@@ -99,13 +99,34 @@ describe('portal pages (demo firm owner)', () => {
       .poll(() => page.locator('#snippet pre').textContent(), WAIT)
       .toContain(`data-key="${stack.demo.publishableKey}"`);
     expect(await page.locator('main').textContent()).not.toContain(stack.demo.licenseKey);
+    // Each option writes its attribute on loader.js as it is chosen; the allowed domains are listed.
+    await page.getByLabel('Theme').selectOption('dark');
+    await page.getByLabel('Accent').fill('#7a1f3d');
+    await page.getByLabel('Corner radius (px)').fill('4');
+    await page.getByLabel('Font').fill('Georgia, serif');
+    await page.getByLabel('Pre-selected state').selectOption('NY');
+    await expect
+      .poll(() => page.locator('#snippet pre').textContent(), WAIT)
+      .toContain(
+        `data-key="${stack.demo.publishableKey}" data-theme="dark" data-accent="#7a1f3d" data-radius="4" data-font="Georgia, serif" data-state="NY" async></script>`,
+      );
+    expect(await page.locator('#snippet pre').textContent()).toMatch(
+      /<div data-svc-calculator="estate-tax" style="min-height:\d+px">/,
+    );
+    expect(await page.locator('#snippet').textContent()).toContain('demo.svc.test');
+    expect(await page.locator('#events').textContent()).toContain("gtag('event', 'generate_lead'");
+    expect(await page.locator('#events').textContent()).toContain("event: 'svc_lead'");
     await page.getByRole('button', { name: 'Show preview' }).click();
     await expect
       .poll(() => page.getByRole('table', { name: 'Events from the preview' }).textContent(), {
         timeout: 30_000,
       })
       .toContain('svc-ready');
-    await checkPage(page, 'embed', false);
+    // The frame takes the preview page's height: the calculator at its real height, not a fixed box.
+    await expect
+      .poll(async () => (await page.locator('.preview-frame').boundingBox())?.height ?? 0, WAIT)
+      .toBeGreaterThan(700);
+    await checkPage(page, 'embed');
 
     for (const [link, name] of [
       ['Members', 'members'],

@@ -171,7 +171,7 @@ describe('every calculator, designed, accessible and photographed', () => {
         expect(text).not.toMatch(/\[unverified\]|secondary source|Estimate \(no closed form\)/);
         // The estate-tax result names its rules in words; the others give the rules' date.
         const { label } = expected.result.ruleSet;
-        expect(text).toContain(label ? `Rules used: ${label}.` : 'Rules as of January 1, 2026');
+        expect(text).toContain(label ? `Rules used: ${label}.` : 'Rules in force from January 1, 2026');
         expect(host.pageErrors).toEqual([]);
         await host.close();
       });
@@ -285,10 +285,23 @@ describe('advanced inputs and keyboard use', () => {
 });
 
 describe('honest events and a complete loader', () => {
-  it('a refused domain gets svc-error and the fallback, never svc-ready', async () => {
+  it('a refused domain gets svc-error and collapses to a short notice (no reserved hole), never svc-ready', async () => {
     const host = await openCustomPage(browser, {
       origin: 'https://not-a-client.example',
-      body: `<div id="calc" data-svc-calculator="estate-tax"></div>${loaderTag()}`,
+      // As the portal and README give it: room kept for the calculator, text below it.
+      body: `<div id="calc" data-svc-calculator="estate-tax" style="min-height:841px"></div><p id="below">Text below the calculator.</p>${loaderTag()}`,
+    });
+    // The layout shift the collapse causes, as the browser counts it (the note gives the figure).
+    await host.page.evaluate(() => {
+      const w = window as unknown as { cls: number };
+      w.cls = 0;
+      new PerformanceObserver((list) => {
+        for (const entry of list.getEntries() as (PerformanceEntry & {
+          value: number;
+          hadRecentInput: boolean;
+        })[])
+          if (!entry.hadRecentInput) w.cls += entry.value;
+      }).observe({ type: 'layout-shift', buffered: true });
     });
     await expect.poll(() => host.count('svc-error'), WAIT).toBe(1);
     const [error] = await host.events('svc-error');
@@ -297,7 +310,20 @@ describe('honest events and a complete loader', () => {
       .poll(() => host.page.locator('#calc [data-svc-fallback]').textContent(), WAIT)
       .toMatch(/isn’t available/);
     expect(await host.page.locator('#calc iframe').count()).toBe(0);
+    const box = (await host.page.locator('#calc').boundingBox())!;
+    expect(box.height).toBeLessThan(120);
+    const cls = await host.page.evaluate(() => (window as unknown as { cls: number }).cls);
+    console.log(
+      `refused-domain collapse: #calc ${Math.round(box.height)} px high, cumulative layout shift ${cls.toFixed(3)}`,
+    );
     await host.page.locator('#calc').screenshot({ path: `${SHOTS}refused-domain-fallback.png` });
+    for (const [name, width] of [
+      ['desktop', 1440],
+      ['phone', 390],
+    ] as const) {
+      await host.page.setViewportSize({ width, height: 800 });
+      await host.page.screenshot({ path: `${SHOTS}refused-domain-${name}.png` });
+    }
     expect(await host.count('svc-ready')).toBe(0);
     expect(host.pageErrors).toEqual([]);
     await host.close();

@@ -219,8 +219,10 @@ describe('refusals', () => {
     'turns %d %s into svc-error %s with the API’s message, a fallback, and never svc-ready',
     async (status, code, reason) => {
       const fetch = stubActivate(refused(status, code));
+      const reserved = document.createElement('div');
+      reserved.style.minHeight = '841px';
       const one = mounted();
-      const two = mounted('estate-tax');
+      const two = mounted('estate-tax', reserved);
       const seen = [record(one.element), record(two.element)];
       await vi.waitFor(() => expect(one.element.querySelector('[data-svc-fallback]')).toBeTruthy());
       one.frame.hello();
@@ -229,17 +231,22 @@ describe('refusals', () => {
         expect(s.api).toEqual([{ type: 'svc-error', payload: { reason, message: 'no' } }]);
       expect(one.element.querySelector('iframe')).toBeNull();
       expect(two.element.querySelector('[data-svc-fallback]')?.textContent).toMatch(/isn’t available/);
+      // The room the page reserved (the snippet's min-height) is given back: no hole.
+      for (const w of [one, two]) expect(Number.parseFloat(w.element.style.minHeight)).toBe(0);
       expect(fetch).toHaveBeenCalledTimes(1);
     },
   );
 
   it('reports an unreachable API as network, and a later request from the widget tries again', async () => {
     stubActivate(offline, granted());
-    const { element, frame } = mounted();
+    const reserved = document.createElement('div');
+    reserved.style.minHeight = '841px';
+    const { element, frame } = mounted('rmd', reserved);
     const seen = record(element);
     frame.hello();
     await vi.waitFor(() => expect(seen.types()).toEqual(['svc-error']));
     expect(element.querySelector('iframe')).toBeTruthy(); // no fallback for a passing failure
+    expect(element.style.minHeight).toBe('841px'); // and the room stays for when it comes back
     frame.port()!.postMessage({ type: 'svc-token-request', v: 1 });
     await vi.waitFor(() => expect(frame.received.at(-1)).toMatchObject({ type: 'svc-init' }));
   });

@@ -115,7 +115,7 @@ export function createLoader(config: LoaderConfig, win: Window = window, onDestr
         });
         reported = undefined;
       },
-      /** No session: the widget is told why, the host gets `svc-error`, a refusal shows the fallback. */
+      /** No session: the widget is told why, the host gets `svc-error`, a refusal collapses to the fallback. */
       refuse(error) {
         post({ type: 'svc-session-error', v: PROTOCOL_VERSION, ...error });
         widget.fail(error);
@@ -123,6 +123,8 @@ export function createLoader(config: LoaderConfig, win: Window = window, onDestr
           console.error(`[svc] ${error.message}`);
           fallback = createFallback(win.document);
           iframe.replaceWith(fallback);
+          // The room the page kept for the calculator goes too: a short notice, not a hole.
+          element.style.minHeight = '0';
         }
       },
       receive(data) {

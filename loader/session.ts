@@ -1,4 +1,4 @@
-import type { ConsentInfo } from '../protocol/index.ts';
+import type { ConsentInfo, FirmInfo } from '../protocol/index.ts';
 import { isPermanent, NETWORK_ERROR, reasonFor, toErrorPayload } from './reasons.ts';
 
 /** What `POST /v1/api/license/activate` answers. */
@@ -6,8 +6,8 @@ export interface EmbedSession {
   token: string;
   expiresAt: string;
   calculators?: string[];
-  /** The firm's name and accent from its settings. */
-  firm?: { name: string; accent?: string };
+  /** The firm's name, accent, phone and e-mail from its settings. */
+  firm?: FirmInfo;
   /** The firm's consent version in force, handed to the widget as it is. */
   consent?: ConsentInfo;
 }

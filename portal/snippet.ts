@@ -13,13 +13,89 @@ export function placeholderHeight(slug: string): number | undefined {
   return Math.max(...heights);
 }
 
-/** The paste-ready embed code: one placeholder per calculator and the loader with the publishable key. */
-export function snippetOf(embedUrl: string, key: string, calculators: string[]) {
+/**
+ * The options the Embed code page offers, one row each: the data attribute of loader.js it writes,
+ * the values it takes (a list, or a pattern a value must match), and its label. A new option (a
+ * language) is one more row; the page and the snippet follow the table.
+ */
+export interface SnippetOption {
+  option: string;
+  attribute: string;
+  label: string;
+  /** The choices, in order; the first is the default (written nowhere). */
+  values?: readonly { value: string; label: string }[];
+  /** For free values: what a value must match to be written. */
+  pattern?: RegExp;
+  help: string;
+}
+
+export const SNIPPET_OPTIONS: readonly SnippetOption[] = [
+  {
+    option: 'theme',
+    attribute: 'data-theme',
+    label: 'Theme',
+    values: [
+      { value: 'auto', label: 'Follow the visitor’s system' },
+      { value: 'light', label: 'Light' },
+      { value: 'dark', label: 'Dark' },
+    ],
+    help: 'Dark suits a site with a dark background.',
+  },
+  {
+    option: 'accent',
+    attribute: 'data-accent',
+    label: 'Accent',
+    pattern: /^#[0-9a-f]{6}$/i,
+    help: 'Leave empty to use your firm’s accent from Settings → Firm.',
+  },
+  {
+    option: 'radius',
+    attribute: 'data-radius',
+    label: 'Corner radius (px)',
+    pattern: /^(?:[0-9]|1[0-9]|2[0-4])$/,
+    help: '0 for square corners, up to 24.',
+  },
+  {
+    option: 'font',
+    attribute: 'data-font',
+    label: 'Font',
+    pattern: /^[\w\s"',-]{1,200}$/,
+    help: 'A CSS font list your site already loads, e.g. Georgia, serif.',
+  },
+  {
+    option: 'state',
+    attribute: 'data-state',
+    label: 'Pre-selected state',
+    pattern: /^[A-Z]{2}$/,
+    help: 'The state the form starts with.',
+  },
+];
+
+export type SnippetOptions = Partial<Record<string, string>>;
+
+/** The attributes the chosen options write, in table order; empty, default or malformed values write nothing. */
+export function optionAttributes(options: SnippetOptions): string {
+  return SNIPPET_OPTIONS.map((o) => {
+    const value = options[o.option]?.trim() ?? '';
+    const ok = o.values
+      ? o.values.some((v) => v.value === value) && value !== o.values[0]?.value
+      : o.pattern?.test(value);
+    return value && ok ? ` ${o.attribute}="${value.replaceAll('"', '&quot;')}"` : '';
+  }).join('');
+}
+
+/** The paste-ready embed code: one placeholder per calculator and the loader with the publishable key and the chosen options. */
+export function snippetOf(
+  embedUrl: string,
+  key: string,
+  calculators: string[],
+  options: SnippetOptions = {},
+) {
   const divs = calculators
     .map((slug) => {
       const height = placeholderHeight(slug);
       return `<div data-svc-calculator="${slug}"${height ? ` style="min-height:${height}px"` : ''}></div>`;
     })
     .join('\n');
-  return `${divs}\n<script src="${embedUrl}/loader.js" data-key="${key || 'SVC-…'}" async></script>`;
+  return `${divs}\n<script src="${embedUrl}/loader.js" data-key="${key || 'SVC-…'}"${optionAttributes(options)} async></script>`;
 }

@@ -1,3 +1,9 @@
+/**
+ * The accent every widget and PDF draws when a firm has not chosen one (widget/styles.css sets the
+ * same colour as `--accent`): the portal shows and previews this, so a firm sees what visitors see.
+ */
+export const DEFAULT_ACCENT = '#1f4e79';
+
 /** `#1f4e79` or `#17a`: the only accent form the widget and the PDF take. */
 export const HEX_COLOR = /^#(?:[0-9a-f]{3}){1,2}$/i;
 

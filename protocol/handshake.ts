@@ -31,6 +31,9 @@ export interface FirmInfo {
   name: string;
   /** `#rrggbb`, when the firm chose one. */
   accent?: string;
+  /** How a visitor reaches the firm (its settings' contact details), for the thank-you state. */
+  phone?: string;
+  email?: string;
 }
 
 /**

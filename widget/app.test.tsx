@@ -79,7 +79,12 @@ describe('widget page', () => {
   it('previews as the visitor types, then stores, reports svc-result and takes a lead', async () => {
     const fake = fakeBridge();
     render(<App calc={CALCS['estate-tax']!} bridge={fake.bridge} />, root);
-    fake.init('token-1', { name: 'Smith & Lee LLP', accent: '#7a1f1f' });
+    fake.init('token-1', {
+      name: 'Smith & Lee LLP',
+      accent: '#7a1f1f',
+      phone: '+1 (212) 555-0143',
+      email: 'office@smithlee.com',
+    });
     type('#f-estateValue', '16000000');
     expect($<HTMLInputElement>('#f-estateValue')!.value).toBe('16,000,000');
     type('#f-state', 'NY');
@@ -146,6 +151,12 @@ describe('widget page', () => {
       ]),
     );
     await vi.waitFor(() => expect($('.lead.done')).toBeTruthy());
+    // The thank-you says how to reach the firm sooner, as its settings give it, as links.
+    expect($('.lead.done')!.textContent).toContain('To talk sooner: +1 (212) 555-0143 · office@smithlee.com');
+    expect($<HTMLAnchorElement>('.lead.done a[href^="tel:"]')!.getAttribute('href')).toBe('tel:+12125550143');
+    expect($<HTMLAnchorElement>('.lead.done a[href^="mailto:"]')!.getAttribute('href')).toBe(
+      'mailto:office@smithlee.com',
+    );
   });
 
   it('shows what to fix next to the field, in plain words, and opens Advanced when the problem is there', async () => {

@@ -116,7 +116,7 @@ export function App({ calc, bridge, preset, onReady }: AppProps) {
       {stored && (
         <LeadForm
           lead={lead}
-          firm={firm}
+          firm={session.firm.value}
           consent={session.consent.value?.text}
           consentLanguage={session.consent.value?.language}
         />

@@ -106,7 +106,7 @@ export const CalculatorModel = createModel(
           const url = URL.createObjectURL(blob);
           const link = document.createElement('a');
           link.href = url;
-          link.download = `${core.slug}-${stored.resultId}.pdf`;
+          link.download = `${core.slug}-estimate-${new Date().toISOString().slice(0, 10)}.pdf`;
           link.click();
           setTimeout(() => URL.revokeObjectURL(url), 60_000);
         } catch (e) {

@@ -1,5 +1,5 @@
 import { vi } from 'vitest';
-import type { ConsentInfo, EventType, LoaderPortMessage, PayloadOf } from '../protocol/index.ts';
+import type { ConsentInfo, EventType, FirmInfo, LoaderPortMessage, PayloadOf } from '../protocol/index.ts';
 import type { Bridge } from './bridge.ts';
 import { sha256Hex } from './proof-of-work.ts';
 
@@ -40,11 +40,7 @@ export function fakeBridge() {
     bridge,
     emitted,
     of: (type: EventType) => emitted.filter((e) => e.type === type).map((e) => e.payload),
-    init(
-      token = 'token-1',
-      firm?: { name: string; accent?: string },
-      consent: ConsentInfo | undefined = TEST_CONSENT,
-    ) {
+    init(token = 'token-1', firm?: FirmInfo, consent: ConsentInfo | undefined = TEST_CONSENT) {
       for (const l of listeners)
         l({
           type: 'svc-init',

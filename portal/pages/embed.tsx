@@ -1,9 +1,10 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
+import { US_STATE_NAMES, US_STATES } from '../../calculators/limits.ts';
 import { api } from '../api.ts';
-import { Card, CodeBlock, ErrorNote, PageHeader, TableWrap } from '../components/ui.tsx';
+import { Card, CodeBlock, ErrorNote, Link, PageHeader, TableWrap } from '../components/ui.tsx';
 import { CALCULATORS } from '../format.ts';
 import { session$ } from '../session.ts';
-import { snippetOf } from '../snippet.ts';
+import { SNIPPET_OPTIONS, type SnippetOption, type SnippetOptions, snippetOf } from '../snippet.ts';
 import { useResource } from '../use-resource.ts';
 
 const EVENTS = [
@@ -46,6 +47,51 @@ window.addEventListener('message', (event) => {
 });`;
 }
 
+/** `svc-lead` into Google Analytics 4 (gtag.js) and Google Tag Manager (the data layer): what a web developer asks first. */
+const ANALYTICS = `// Google Analytics 4 (gtag.js already on the page): one event per lead, no personal data.
+document.addEventListener('svc-lead', (event) => {
+  gtag('event', 'generate_lead', { calculator: event.detail.calculator });
+});
+
+// Google Tag Manager: push to the data layer; trigger a tag on the custom event "svc_lead".
+document.addEventListener('svc-lead', (event) => {
+  window.dataLayer = window.dataLayer || [];
+  window.dataLayer.push({ event: 'svc_lead', svcCalculator: event.detail.calculator });
+});`;
+
+/** One option's control: a select for a list of values, a text box otherwise; the state is a select of states. */
+function OptionControl(props: { o: SnippetOption; value: string; onChange: (v: string) => void }) {
+  const { o } = props;
+  const id = `option-${o.option}`;
+  const set = (e: Event) => props.onChange((e.target as HTMLInputElement).value);
+  const choices =
+    o.values ??
+    (o.option === 'state'
+      ? [
+          { value: '', label: 'None (the visitor chooses)' },
+          ...US_STATES.map((s) => ({ value: s, label: US_STATE_NAMES[s] })),
+        ]
+      : undefined);
+  const bad = !choices && props.value.trim() !== '' && !o.pattern?.test(props.value.trim());
+  return (
+    <div class="field">
+      <label for={id}>{o.label}</label>
+      {choices ? (
+        <select id={id} value={props.value || choices[0]?.value} onChange={set}>
+          {choices.map((c) => (
+            <option key={c.value} value={c.value}>
+              {c.label}
+            </option>
+          ))}
+        </select>
+      ) : (
+        <input id={id} value={props.value} onInput={set} aria-invalid={bad || undefined} spellcheck={false} />
+      )}
+      <p class={bad ? 'error-note' : 'help'}>{bad ? `Not used: ${o.help}` : o.help}</p>
+    </div>
+  );
+}
+
 let seenCount = 0;
 interface Seen {
   id: number;
@@ -59,8 +105,15 @@ export function EmbedPage() {
   const licenses = useResource(() => api.get('licenses'));
   const [selected, setSelected] = useState<string[]>(['estate-tax']);
   const [key, setKey] = useState('');
+  const [options, setOptions] = useState<SnippetOptions>({});
   const [previewKey, setPreviewKey] = useState<string | null>(null);
   const [seen, setSeen] = useState<Seen[]>([]);
+  const [previewHeight, setPreviewHeight] = useState(620);
+  // The frame takes the preview page's height (every chosen calculator at its real height), set
+  // through the CSSOM: the portal's CSP allows no style attributes.
+  useEffect(() => {
+    frame.current?.style.setProperty('height', `${previewHeight}px`);
+  }, [previewHeight, previewKey]);
   const frame = useRef<HTMLIFrameElement>(null);
   const publishable = licenses.data?.data.find((l) => l.publishableKey)?.publishableKey ?? '';
   const dataKey = publishable || key.trim();
@@ -71,6 +124,10 @@ export function EmbedPage() {
       if (event.origin !== window.location.origin || event.source !== frame.current?.contentWindow) return;
       const data = event.data as { source?: string; type?: string; detail?: unknown };
       if (data?.source !== 'svc-preview' || typeof data.type !== 'string') return;
+      if (data.type === 'preview-height') {
+        if (typeof data.detail === 'number') setPreviewHeight(Math.min(Math.max(data.detail, 200), 6000));
+        return;
+      }
       if (data.type === 'svc-resize') return;
       setSeen((list) =>
         [
@@ -85,7 +142,8 @@ export function EmbedPage() {
 
   const toggle = (slug: string, on: boolean) =>
     setSelected(on ? [...selected, slug] : selected.filter((s) => s !== slug));
-  const snippet = snippetOf(embedUrl, dataKey, selected.length ? selected : ['estate-tax']);
+  const snippet = snippetOf(embedUrl, dataKey, selected.length ? selected : ['estate-tax'], options);
+  const domains = [...new Set((licenses.data?.data ?? []).flatMap((l) => l.domains.map((d) => d.unicode)))];
 
   return (
     <div class="page">
@@ -129,14 +187,27 @@ export function EmbedPage() {
             )}
           </div>
         </Card>
-        <Card title="2. Copy the snippet" id="snippet">
-          <CodeBlock code={snippet} label="HTML" />
-          <p class="help">
-            Your site’s domain must be one of the license’s allowed domains; on localhost it works for
-            testing.
-          </p>
+        <Card title="2. Choose how it looks" id="options">
+          <div class="field-grid">
+            {SNIPPET_OPTIONS.map((o) => (
+              <OptionControl
+                key={o.option}
+                o={o}
+                value={options[o.option] ?? ''}
+                onChange={(v) => setOptions({ ...options, [o.option]: v })}
+              />
+            ))}
+          </div>
         </Card>
       </div>
+      <Card title="3. Copy the snippet" id="snippet">
+        <CodeBlock code={snippet} label="HTML" />
+        <p class="help">
+          It works on these domains (and on localhost, for testing):{' '}
+          {domains.length ? <strong>{domains.join(', ')}</strong> : <strong>none yet</strong>}.{' '}
+          <Link href="/portal/licenses">Change the allowed domains</Link>
+        </p>
+      </Card>
       <Card
         title="Live preview"
         id="preview"
@@ -149,7 +220,7 @@ export function EmbedPage() {
             disabled={!dataKey}
             onClick={() => {
               setSeen([]);
-              setPreviewKey(`${dataKey}|${selected[0] ?? 'estate-tax'}|${Date.now()}`);
+              setPreviewKey(`${dataKey}|${selected.join()}|${Date.now()}`);
             }}
           >
             {previewKey ? 'Reload preview' : 'Show preview'}
@@ -162,7 +233,11 @@ export function EmbedPage() {
             key={previewKey}
             class="preview-frame"
             title="Widget preview"
-            src={`/portal/preview?calculator=${encodeURIComponent(selected[0] ?? 'estate-tax')}&key=${encodeURIComponent(dataKey)}`}
+            src={`/portal/preview?${new URLSearchParams({
+              calculators: (selected.length ? selected : ['estate-tax']).join(','),
+              key: dataKey,
+              ...Object.fromEntries(Object.entries(options).filter(([, v]) => v)),
+            })}`}
           />
         ) : null}
         {previewKey ? (
@@ -226,6 +301,8 @@ export function EmbedPage() {
           </table>
         </TableWrap>
         <CodeBlock code={listenerOf(embedUrl)} label="JavaScript listener" />
+        <h3>Send leads to Google Analytics 4 or Google Tag Manager</h3>
+        <CodeBlock code={ANALYTICS} label="JavaScript: svc-lead to GA4 and GTM" />
       </Card>
     </div>
   );

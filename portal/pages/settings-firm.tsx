@@ -1,4 +1,6 @@
+import type { ComponentChildren } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
+import { DEFAULT_ACCENT } from '../../protocol/accent.ts';
 import type { FirmSettings } from '../../server/routes/portal/types.ts';
 import { api } from '../api.ts';
 import { useAction } from '../components/action.ts';
@@ -8,7 +10,6 @@ import { formatDateTime } from '../format.ts';
 import { canManage, session$ } from '../session.ts';
 import { useResource } from '../use-resource.ts';
 
-const DEFAULT_ACCENT = '#4f46e5';
 const HEX = /^#[0-9a-f]{6}$/i;
 const ratio = (n: number) => `${n.toFixed(1)}:1`;
 
@@ -45,49 +46,266 @@ function ContrastCheck(props: { accent: string }) {
   );
 }
 
-function FirmForm(props: {
+type Patch = Record<string, unknown>;
+
+/** Which section said "Saved." last: kept by the page, as a section is rebuilt from the saved settings. */
+interface SaveStatus {
+  saved: string | null;
+  setSaved: (id: string | null) => void;
+}
+
+interface SectionProps {
   settings: FirmSettings;
-  saved: boolean;
   onSaved: (s: FirmSettings) => void;
-  onEdit: () => void;
+  status: SaveStatus;
+}
+
+/**
+ * One section of Firm settings with its own Save: a change to the contact details never sends
+ * the consent text or the alert list along, and each section says "Saved." on its own.
+ */
+function Section(props: {
+  id: string;
+  title: string;
+  description: string;
+  body: () => Patch | null;
+  onSaved: (s: FirmSettings) => void;
+  children: (fieldError: (path: string) => string | undefined) => ComponentChildren;
+  valid?: boolean;
+  status: SaveStatus;
 }) {
-  const s = props.settings;
-  const [name, setName] = useState(s.name);
-  const [consent, setConsent] = useState(s.consent?.text ?? '');
-  const [consentEs, setConsentEs] = useState(s.consentEs?.text ?? '');
-  const [emails, setEmails] = useState(s.alertEmails.join('\n'));
-  const [accent, setAccent] = useState(s.accentColor ?? DEFAULT_ACCENT);
   const action = useAction();
+  const { saved, setSaved } = props.status;
   const manage = canManage();
-  const validAccent = HEX.test(accent);
   const submit = async (event: Event) => {
     event.preventDefault();
-    const alertEmails = emails.split(/[\s,;]+/).filter(Boolean);
-    const body = {
-      name,
-      alertEmails,
-      ...(consent.trim() !== (s.consent?.text ?? '') ? { consentText: consent } : {}),
-      ...(consentEs.trim() !== (s.consentEs?.text ?? '') ? { consentTextEs: consentEs } : {}),
-      ...(accent.toLowerCase() !== (s.accentColor ?? DEFAULT_ACCENT) ? { accentColor: accent } : {}),
-    };
-    const next = await action.run(() => api.patch('settings/firm', body));
+    const body = props.body();
+    const next = body ? await action.run(() => api.patch('settings/firm', body)) : undefined;
+    if (!body || next) setSaved(props.id);
     if (next) props.onSaved(next);
   };
   const fieldError = (path: string) => action.error?.details.find((d) => d.path === path)?.message;
   return (
-    <form class="stack" onSubmit={submit} onInput={props.onEdit}>
-      <fieldset class="stack plain-fieldset" disabled={!manage}>
-        <div class="field">
-          <label for="firm-name">Display name</label>
-          <input
-            id="firm-name"
-            required
-            maxLength={200}
-            value={name}
-            onInput={(e) => setName((e.target as HTMLInputElement).value)}
-          />
-          <p class="help">Shown on calculators, result PDFs and alert mails.</p>
-        </div>
+    <Card title={props.title} id={props.id} description={props.description}>
+      <form class="stack" onSubmit={submit} onInput={() => setSaved(null)}>
+        <fieldset class="stack plain-fieldset" disabled={!manage}>
+          {props.children(fieldError)}
+        </fieldset>
+        <ErrorNote error={action.error && action.error.details.length === 0 ? action.error : null} />
+        {manage ? (
+          <div class="button-row">
+            <button
+              type="submit"
+              class="button button-primary"
+              disabled={action.busy || props.valid === false}
+            >
+              Save {props.title.toLowerCase()}
+            </button>
+            {saved === props.id && !action.busy ? (
+              <span class="success-note" role="status">
+                Saved.
+              </span>
+            ) : null}
+          </div>
+        ) : null}
+      </form>
+    </Card>
+  );
+}
+
+function BrandSection(props: SectionProps) {
+  const s = props.settings;
+  const [name, setName] = useState(s.name);
+  const [accent, setAccent] = useState(s.accentColor ?? DEFAULT_ACCENT);
+  const validAccent = HEX.test(accent);
+  const body = (): Patch | null => {
+    const patch: Patch = {};
+    if (name.trim() !== s.name) patch.name = name;
+    if (accent.toLowerCase() !== (s.accentColor ?? DEFAULT_ACCENT)) patch.accentColor = accent;
+    return Object.keys(patch).length > 0 ? patch : null;
+  };
+  return (
+    <Section
+      id="firm-brand"
+      title="Name and brand"
+      description="What visitors see on your calculators and result PDFs."
+      body={body}
+      onSaved={props.onSaved}
+      status={props.status}
+      valid={validAccent}
+    >
+      {() => (
+        <>
+          <div class="field">
+            <label for="firm-name">Display name</label>
+            <input
+              id="firm-name"
+              required
+              maxLength={200}
+              value={name}
+              onInput={(e) => setName((e.target as HTMLInputElement).value)}
+            />
+            <p class="help">Shown on calculators, result PDFs and alert mails.</p>
+          </div>
+          <div class="field">
+            <label for="firm-accent">Brand accent</label>
+            <div class="accent-row">
+              <input
+                id="firm-accent"
+                type="color"
+                class="color-input"
+                value={validAccent ? accent : DEFAULT_ACCENT}
+                onInput={(e) => setAccent((e.target as HTMLInputElement).value)}
+              />
+              <input
+                aria-label="Accent as hex"
+                class="hex-input"
+                maxLength={7}
+                value={accent}
+                onInput={(e) => setAccent((e.target as HTMLInputElement).value.trim())}
+              />
+            </div>
+            {s.accentColor ? null : (
+              <p class="help">Not chosen yet: your calculators and PDFs use this navy until you choose.</p>
+            )}
+            {validAccent ? (
+              <div class="accent-grid">
+                <AccentPreview accent={accent} />
+                <ContrastCheck accent={accent} />
+              </div>
+            ) : (
+              <p class="error-note">Expected a colour as #rrggbb.</p>
+            )}
+          </div>
+        </>
+      )}
+    </Section>
+  );
+}
+
+const CONTACT_FIELDS = [
+  { key: 'phone', label: 'Phone', type: 'tel', placeholder: '+1 212 555 0143', max: 40 },
+  { key: 'email', label: 'E-mail', type: 'email', placeholder: 'office@yourfirm.com', max: 254 },
+  // Text, not `url`: "yourfirm.com" is what people type, and the server adds https://.
+  { key: 'website', label: 'Web site', type: 'text', placeholder: 'yourfirm.com', max: 300 },
+  {
+    key: 'callToAction',
+    label: 'Call to action',
+    type: 'text',
+    placeholder: 'Call us to discuss your estate plan',
+    max: 120,
+  },
+] as const;
+
+type ContactKey = (typeof CONTACT_FIELDS)[number]['key'] | 'address' | 'timeZone';
+
+const TIME_ZONES: string[] = (() => {
+  try {
+    return (Intl as unknown as { supportedValuesOf(k: string): string[] }).supportedValuesOf('timeZone');
+  } catch {
+    return [];
+  }
+})();
+
+function ContactSection(props: SectionProps) {
+  const stored = props.settings.contact;
+  const [values, setValues] = useState<Record<ContactKey, string>>({
+    phone: stored.phone ?? '',
+    email: stored.email ?? '',
+    website: stored.website ?? '',
+    callToAction: stored.callToAction ?? '',
+    address: stored.address ?? '',
+    timeZone: stored.timeZone ?? '',
+  });
+  const set = (key: ContactKey) => (e: Event) =>
+    setValues({ ...values, [key]: (e.target as HTMLInputElement).value });
+  const body = (): Patch | null => {
+    const changed = Object.entries(values).filter(([k, v]) => v.trim() !== (stored[k as ContactKey] ?? ''));
+    return changed.length > 0
+      ? { contact: Object.fromEntries(changed.map(([k, v]) => [k, v.trim()])) }
+      : null;
+  };
+  return (
+    <Section
+      id="firm-contact"
+      title="Contact"
+      description="How a visitor reaches you: printed on every page of the result PDF and shown after they send their details. Each field is optional."
+      body={body}
+      onSaved={props.onSaved}
+      status={props.status}
+    >
+      {(fieldError) => (
+        <>
+          <div class="field-grid">
+            {CONTACT_FIELDS.map((f) => (
+              <div class="field" key={f.key}>
+                <label for={`contact-${f.key}`}>{f.label}</label>
+                <input
+                  id={`contact-${f.key}`}
+                  type={f.type}
+                  inputMode={f.key === 'website' ? 'url' : undefined}
+                  maxLength={f.max}
+                  placeholder={f.placeholder}
+                  value={values[f.key]}
+                  onInput={set(f.key)}
+                  aria-invalid={fieldError(`contact.${f.key}`) ? true : undefined}
+                />
+                {fieldError(`contact.${f.key}`) ? (
+                  <p class="error-note">{fieldError(`contact.${f.key}`)}</p>
+                ) : null}
+              </div>
+            ))}
+          </div>
+          <div class="field">
+            <label for="contact-address">Office address</label>
+            <textarea
+              id="contact-address"
+              rows={3}
+              maxLength={300}
+              value={values.address}
+              onInput={set('address')}
+            />
+            <p class="help">Up to four lines, as on your letterhead.</p>
+            {fieldError('contact.address') ? <p class="error-note">{fieldError('contact.address')}</p> : null}
+          </div>
+          <div class="field">
+            <label for="contact-timeZone">Time zone</label>
+            <select id="contact-timeZone" value={values.timeZone} onChange={set('timeZone')}>
+              <option value="">UTC (not set)</option>
+              {TIME_ZONES.map((z) => (
+                <option key={z} value={z}>
+                  {z.replaceAll('_', ' ')}
+                </option>
+              ))}
+            </select>
+            <p class="help">Times in lead-alert mails are given in this zone.</p>
+            {fieldError('contact.timeZone') ? (
+              <p class="error-note">{fieldError('contact.timeZone')}</p>
+            ) : null}
+          </div>
+        </>
+      )}
+    </Section>
+  );
+}
+
+function AlertsSection(props: SectionProps) {
+  const s = props.settings;
+  const [emails, setEmails] = useState(s.alertEmails.join('\n'));
+  const body = (): Patch | null => {
+    const alertEmails = emails.split(/[\s,;]+/).filter(Boolean);
+    return alertEmails.join(',') === s.alertEmails.join(',') ? null : { alertEmails };
+  };
+  return (
+    <Section
+      id="firm-alerts-section"
+      title="Alerts"
+      description="Who hears about each new lead."
+      body={body}
+      onSaved={props.onSaved}
+      status={props.status}
+    >
+      {(fieldError) => (
         <div class="field">
           <label for="firm-alerts">Lead-alert addresses</label>
           <textarea
@@ -98,126 +316,127 @@ function FirmForm(props: {
             onInput={(e) => setEmails((e.target as HTMLTextAreaElement).value)}
           />
           <p class="help" id="firm-alerts-help">
-            One address per line, up to 10. Each new lead is e-mailed to them within seconds.
+            One address per line, up to 10. Each new lead is e-mailed to them within seconds; a reply goes to
+            the visitor.
           </p>
           {fieldError('alertEmails') ? <p class="error-note">{fieldError('alertEmails')}</p> : null}
         </div>
-        <div class="field">
-          <label for="firm-accent">Brand accent</label>
-          <div class="accent-row">
-            <input
-              id="firm-accent"
-              type="color"
-              class="color-input"
-              value={validAccent ? accent : DEFAULT_ACCENT}
-              onInput={(e) => setAccent((e.target as HTMLInputElement).value)}
+      )}
+    </Section>
+  );
+}
+
+function ConsentSection(props: SectionProps) {
+  const s = props.settings;
+  const [consent, setConsent] = useState(s.consent?.text ?? '');
+  const [consentEs, setConsentEs] = useState(s.consentEs?.text ?? '');
+  const body = (): Patch | null => {
+    const patch = {
+      ...(consent.trim() !== (s.consent?.text ?? '') ? { consentText: consent } : {}),
+      ...(consentEs.trim() !== (s.consentEs?.text ?? '') ? { consentTextEs: consentEs } : {}),
+    };
+    return Object.keys(patch).length ? patch : null;
+  };
+  return (
+    <Section
+      id="firm-consent-section"
+      title="Consent"
+      description="What a visitor agrees to before sending their details."
+      body={body}
+      onSaved={props.onSaved}
+      status={props.status}
+    >
+      {(fieldError) => (
+        <>
+          <div class="field">
+            <label for="firm-consent">Consent text</label>
+            <textarea
+              id="firm-consent"
+              rows={4}
+              maxLength={2000}
+              placeholder={`I agree that ${s.name} may contact me by e-mail or by phone about my enquiry, and may keep the details I entered for that purpose.`}
+              aria-describedby="firm-consent-help"
+              value={consent}
+              onInput={(e) => setConsent((e.target as HTMLTextAreaElement).value)}
             />
-            <input
-              aria-label="Accent as hex"
-              class="hex-input"
-              maxLength={7}
-              value={accent}
-              onInput={(e) => setAccent((e.target as HTMLInputElement).value.trim())}
-            />
-          </div>
-          {validAccent ? (
-            <div class="accent-grid">
-              <AccentPreview accent={accent} />
-              <ContrastCheck accent={accent} />
-            </div>
-          ) : (
-            <p class="error-note">Expected a colour as #rrggbb.</p>
-          )}
-        </div>
-        <div class="field">
-          <label for="firm-consent">Consent text</label>
-          <textarea
-            id="firm-consent"
-            rows={4}
-            maxLength={2000}
-            placeholder={`I agree that ${s.name} may contact me by e-mail or by phone about my enquiry, and may keep the details I entered for that purpose.`}
-            aria-describedby="firm-consent-help"
-            value={consent}
-            onInput={(e) => setConsent((e.target as HTMLTextAreaElement).value)}
-          />
-          <p class="help" id="firm-consent-help">
-            What a visitor agrees to before sending their details. Saving new words makes a new version; each
-            lead keeps the version its visitor saw.
-          </p>
-          {fieldError('consentText') ? <p class="error-note">{fieldError('consentText')}</p> : null}
-        </div>
-        <div class="field">
-          <label for="firm-consent-es">Consent text in Spanish</label>
-          <textarea
-            id="firm-consent-es"
-            lang="es"
-            rows={4}
-            maxLength={2000}
-            placeholder={`Acepto que ${s.name} se comunique conmigo por correo electrónico o por teléfono sobre mi consulta y que conserve los datos que ingresé con ese fin.`}
-            aria-describedby="firm-consent-es-help"
-            value={consentEs}
-            onInput={(e) => setConsentEs((e.target as HTMLTextAreaElement).value)}
-          />
-          <p class="help" id="firm-consent-es-help">
-            {s.spanishConsent === 'english'
-              ? 'Spanish-speaking visitors see your English consent text, with a line in Spanish saying it is in English, until you publish it in Spanish here.'
-              : s.spanishConsent === 'default'
-                ? 'Spanish-speaking visitors see the default Spanish wording (shown in this field) while you use the default English one.'
-                : 'What a Spanish-speaking visitor agrees to. Saving new words makes a new version.'}
-          </p>
-          {s.spanishConsent === 'english' ? (
-            <p class="notice" data-testid="spanish-consent-missing">
-              Your consent text has no Spanish version: publish one so Spanish-speaking visitors read what
-              they agree to in their language.
+            <p class="help" id="firm-consent-help">
+              Saving new words makes a new version; each lead keeps the version its visitor saw.
             </p>
-          ) : null}
-          {fieldError('consentTextEs') ? <p class="error-note">{fieldError('consentTextEs')}</p> : null}
-        </div>
-      </fieldset>
-      <ErrorNote error={action.error && action.error.details.length === 0 ? action.error : null} />
-      {manage ? (
-        <div class="button-row">
-          <button type="submit" class="button button-primary" disabled={action.busy || !validAccent}>
-            Save settings
-          </button>
-          {props.saved && !action.busy ? (
-            <span class="success-note" role="status">
-              Saved.
-            </span>
-          ) : null}
-        </div>
-      ) : null}
-    </form>
+            {fieldError('consentText') ? <p class="error-note">{fieldError('consentText')}</p> : null}
+          </div>
+          <div class="field">
+            <label for="firm-consent-es">Consent text in Spanish</label>
+            <textarea
+              id="firm-consent-es"
+              lang="es"
+              rows={4}
+              maxLength={2000}
+              placeholder={`Acepto que ${s.name} se comunique conmigo por correo electrónico o por teléfono sobre mi consulta y que conserve los datos que ingresé con ese fin.`}
+              aria-describedby="firm-consent-es-help"
+              value={consentEs}
+              onInput={(e) => setConsentEs((e.target as HTMLTextAreaElement).value)}
+            />
+            <p class="help" id="firm-consent-es-help">
+              {s.spanishConsent === 'english'
+                ? 'Spanish-speaking visitors see your English consent text, with a line in Spanish saying it is in English, until you publish it in Spanish here.'
+                : s.spanishConsent === 'default'
+                  ? 'Spanish-speaking visitors see the default Spanish wording (shown in this field) while you use the default English one.'
+                  : 'What a Spanish-speaking visitor agrees to. Saving new words makes a new version.'}
+            </p>
+            {s.spanishConsent === 'english' ? (
+              <p class="notice" data-testid="spanish-consent-missing">
+                Your consent text has no Spanish version: publish one so Spanish-speaking visitors read what
+                they agree to in their language.
+              </p>
+            ) : null}
+            {fieldError('consentTextEs') ? <p class="error-note">{fieldError('consentTextEs')}</p> : null}
+          </div>
+        </>
+      )}
+    </Section>
   );
 }
 
 export function SettingsFirmPage() {
   const { data, error, reload } = useResource(() => api.get('settings/firm'));
-  const [saved, setSaved] = useState(false);
+  const [saved, setSaved] = useState<string | null>(null);
+  const status = { saved, setSaved };
   const onSaved = (next: FirmSettings) => {
     const session = session$.value;
     if (session) session$.value = { ...session, firm: { ...session.firm, name: next.name } };
-    setSaved(true);
     reload();
   };
   return (
     <div class="page">
-      <PageHeader title="Firm" lead="How your firm appears to visitors, and who hears about new leads." />
+      <PageHeader
+        title="Firm"
+        lead="How your firm appears to visitors, how they reach you, and who hears about new leads."
+      />
       {!canManage() ? <p class="notice">Viewers can see these settings but not change them.</p> : null}
       <ErrorNote error={error} />
       {!data ? (
         <Loading />
       ) : (
         <>
-          <Card title="Firm settings" id="firm-settings">
-            <FirmForm
-              key={JSON.stringify(data)}
-              settings={data}
-              saved={saved}
-              onSaved={onSaved}
-              onEdit={() => setSaved(false)}
-            />
-          </Card>
+          <BrandSection
+            key={`${data.name}${data.accentColor}`}
+            settings={data}
+            onSaved={onSaved}
+            status={status}
+          />
+          <ContactSection
+            key={JSON.stringify(data.contact)}
+            settings={data}
+            onSaved={onSaved}
+            status={status}
+          />
+          <AlertsSection key={data.alertEmails.join()} settings={data} onSaved={onSaved} status={status} />
+          <ConsentSection
+            key={`${data.consent?.version}/${data.consentEs?.version}`}
+            settings={data}
+            onSaved={onSaved}
+            status={status}
+          />
           <Card
             title="Consent versions"
             id="consent-versions"

@@ -12,3 +12,12 @@ for (const type of ['svc-ready', 'svc-resize', 'svc-result', 'svc-lead', 'svc-er
     true,
   );
 }
+
+// The page's own height after each change, so the portal sizes this frame to what a visitor sees.
+const tellHeight = () =>
+  window.parent.postMessage(
+    { source: 'svc-preview', type: 'preview-height', detail: document.documentElement.scrollHeight },
+    window.location.origin,
+  );
+for (const type of ['svc-ready', 'svc-resize'])
+  document.addEventListener(type, () => requestAnimationFrame(tellHeight), true);

@@ -17,7 +17,7 @@ import { type AdminTransport, request } from './admin-transport.ts';
  * No server runs: the CLI opens the database itself and serves the very same admin routes
  * in-process (a module of its own, so commands that reach a server never load all this).
  */
-export async function openDirect(config: Config, token: string): Promise<AdminTransport> {
+export async function openDirect(config: Config, token: string): Promise<Omit<AdminTransport, 'where'>> {
   const { database, lock } = await openConfiguredDatabase(config);
   await migrate(database);
   const secretKey = loadSecretKey({ secretKey: config.SECRET_KEY, dataDir: config.DATA_DIR });

@@ -84,9 +84,33 @@ const OPTIONS = {
   ...DESTINATION_OPTIONS,
 } as const;
 
+/**
+ * `--code-challenge -Xy…` means the value `-Xy…`: node's parser calls a value that begins with `-`
+ * ambiguous (one PKCE challenge in 64 does), so a string option followed by anything that is not
+ * itself an option of ours is joined into `--code-challenge=-Xy…` first.
+ */
+function joinDashValues(argv: string[]): string[] {
+  const options = OPTIONS as Record<string, { type: string; short?: string }>;
+  const isOption = (arg: string) =>
+    arg === '--' ||
+    (arg.startsWith('--') && arg.slice(2).split('=')[0]! in options) ||
+    Object.values(options).some((o) => o.short !== undefined && arg === `-${o.short}`);
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    const next = argv[i + 1];
+    const name = arg.startsWith('--') && !arg.includes('=') ? arg.slice(2) : undefined;
+    if (name && options[name]?.type === 'string' && next?.startsWith('-') && !isOption(next)) {
+      out.push(`${arg}=${next}`);
+      i++;
+    } else out.push(arg);
+  }
+  return out;
+}
+
 export function parseCli(argv: string[]) {
   const { values, positionals } = parseArgs({
-    args: argv,
+    args: joinDashValues(argv),
     options: OPTIONS,
     allowPositionals: true,
     strict: true,

@@ -37,7 +37,7 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   }
   if (!req) return 2;
-  const admin = await connectAdmin(loadConfig());
+  const admin = await connectAdmin(loadConfig(), { discover: !process.env.DATA_DIR });
   try {
     const { status, body } = await admin.call(req.method, req.path, req.body);
     if (status >= 400) {
@@ -52,6 +52,11 @@ async function main(argv: string[]): Promise<number> {
           ? JSON.stringify(body)
           : `svc: ${error.message}${detail ? ` (${detail})` : ''} [${error.code}]`,
       );
+      // Nothing found: say where it looked, and how to look elsewhere.
+      if (status === 404 && !parsed.json)
+        console.error(
+          `svc: asked ${admin.where}. If the server runs with another DATA_DIR, set DATA_DIR to it (or run this from the checkout that started it).`,
+        );
       return 1;
     }
     console.log(parsed.json ? JSON.stringify(body, null, 2) : req.render(body));

@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { snippetOf } from '../../portal/snippet.ts';
+import { escapeHtml } from '../lib/html.ts';
 import { createExamplesApp, EXAMPLE_PAGES } from './examples-host.ts';
 
 describe('examples host', () => {
@@ -15,6 +17,15 @@ describe('examples host', () => {
     expect(html).toContain('src="http://embed.test:8788/loader.js"');
     expect(html).not.toContain('{{');
     expect(html).not.toMatch(/<script>|<style>|\sstyle="|\son[a-z]+="/);
+  });
+
+  it('prints the snippet the portal writes, room for the calculator included, and links every example', async () => {
+    const html = await (await app.request('/')).text();
+    const printed = snippetOf('http://embed.test:8788', 'svc_pk_DEMO', ['estate-tax']);
+    expect(printed).toMatch(/style="min-height:\d+px"/);
+    expect(html).toContain(`<pre><code>${escapeHtml(printed)}</code></pre>`);
+    for (const page of EXAMPLE_PAGES.filter((p) => p !== 'index.html'))
+      expect(html).toContain(`href="/${page}"`);
   });
 
   it('uses the demo key on the pages that should work, and a wrong one on wrong-key.html', async () => {

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Hono } from 'hono';
+import { snippetOf } from '../../portal/snippet.ts';
 import { escapeHtml } from '../lib/html.ts';
 import { repoRoot } from './repo-root.ts';
 
@@ -56,7 +57,12 @@ export function createExamplesApp(opts: {
     html
       .replaceAll('{{API_URL}}', escapeHtml(opts.apiUrl))
       .replaceAll('{{EMBED_URL}}', escapeHtml(opts.embedUrl))
-      .replaceAll('{{PUBLISHABLE_KEY}}', escapeHtml(opts.demoPublishableKey));
+      .replaceAll('{{PUBLISHABLE_KEY}}', escapeHtml(opts.demoPublishableKey))
+      // The snippet as the portal's Embed code page writes it, room for the calculator included.
+      .replaceAll(
+        '{{SNIPPET}}',
+        escapeHtml(snippetOf(opts.embedUrl, opts.demoPublishableKey, ['estate-tax'])),
+      );
 
   app.get('/:page?', (c) => {
     const page = c.req.param('page') ?? 'index.html';

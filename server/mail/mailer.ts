@@ -10,6 +10,8 @@ export interface OutgoingMail {
   subject: string;
   text: string;
   html: string;
+  /** One plain address, already validated (a lead alert's visitor); never a display name. */
+  replyTo?: string;
 }
 
 export interface Mailer {
@@ -34,6 +36,7 @@ export function createMailer(opts: { smtpUrl?: string | undefined; outboxDir: st
     subject: mail.subject,
     text: mail.text,
     html: mail.html,
+    ...(mail.replyTo ? { replyTo: mail.replyTo } : {}),
     messageId: `<${mail.id}@svc>`,
   });
   if (opts.smtpUrl) {

@@ -19,6 +19,7 @@ import { createExamplesApp } from '../infra/examples-host.ts';
 import { createLogger } from '../infra/logger.ts';
 import { createRedisClient } from '../infra/redis-client.ts';
 import { repoRoot } from '../infra/repo-root.ts';
+import { recordRunningServer } from '../infra/running-servers.ts';
 import { systemClock } from '../lib/clock.ts';
 import { createBackupRoutes } from '../routes/admin/backup.ts';
 import { createAdminRoutes } from '../routes/admin/index.ts';
@@ -190,6 +191,7 @@ export async function startServers(
         serverInfoFile(config.DATA_DIR),
         JSON.stringify({ apiUrl: effective.publicApiUrl, pid: process.pid }),
       );
+    const forget = serverInfo ? recordRunningServer(config.DATA_DIR, effective.publicApiUrl) : undefined;
 
     const close = async () => {
       // The balancer learns from /readyz and stops sending; what it still sends meanwhile is
@@ -208,6 +210,7 @@ export async function startServers(
       redis?.disconnect();
       await database.close();
       if (serverInfo) rmSync(serverInfoFile(config.DATA_DIR), { force: true });
+      forget?.();
       lock?.release();
     };
     return {

@@ -1,12 +1,21 @@
+import { contactLine } from './format.ts';
 import type { Doc } from './layout.ts';
 import { type ReportInput, reportWord } from './report-input.ts';
 import { COLOR, PAGE } from './theme.ts';
 
+/** "Call us to discuss your estate plan · +1 212 555 0143 · office@smithlaw.com", or nothing. */
+const nextStepLine = (input: ReportInput): string =>
+  [input.contact?.callToAction, contactLine({ phone: input.contact?.phone, email: input.contact?.email })]
+    .filter(Boolean)
+    .join('  ·  ');
+
 /**
- * Stamps every buffered page with who and what the report is and "Page i of n", so a loose
- * second page still identifies itself. Runs after layout, when the page count is known.
+ * Stamps every buffered page with the firm's call to action and how to reach it, then, in small
+ * print, who and what the report is and "Page i of n", so a loose second page still identifies
+ * itself and still says whom to call. Runs after layout, when the page count is known.
  */
-export function stampFooters(doc: Doc, input: ReportInput): void {
+export function stampFooters(doc: Doc, input: ReportInput, accent: string): void {
+  const nextStep = nextStepLine(input);
   const { start, count } = doc.bufferedPageRange();
   for (let i = start; i < start + count; i++) {
     doc.switchToPage(i);
@@ -23,6 +32,11 @@ export function stampFooters(doc: Doc, input: ReportInput): void {
       .lineWidth(0.4)
       .strokeColor(COLOR.rule)
       .stroke();
+    if (nextStep) {
+      // Between the last line of content (the bottom margin) and the rule.
+      doc.font('bold').fontSize(8).fillColor(accent);
+      doc.text(nextStep, x, y - 19, { width: inner, height: doc.currentLineHeight(), ellipsis: true });
+    }
     doc.font('regular').fontSize(7).fillColor(COLOR.faint);
     // The result id first: if anything is cut short, it is the firm name printed in the header.
     const left = reportWord(

@@ -1,33 +1,50 @@
 import type { Block } from './block.ts';
-import { isoDate } from './format.ts';
+import { contactLine, isoDate, longDate } from './format.ts';
 import { type Ctx, hairline } from './layout.ts';
-import { type ReportInput, reportWord } from './report-input.ts';
+import { type ReportInput, reportDate, reportWord } from './report-input.ts';
 import { COLOR } from './theme.ts';
 
 const FIRM_SIZE = 13;
 const TITLE_SIZE = 22;
 const FIRM_SHARE = 0.68;
 
-function firmHeight(ctx: Ctx, firm: string): number {
+function firmHeight(ctx: Ctx, input: ReportInput): number {
   ctx.doc.font('bold').fontSize(FIRM_SIZE);
-  return ctx.doc.heightOfString(firm, { width: ctx.width * FIRM_SHARE });
+  const name = ctx.doc.heightOfString(input.firmName, { width: ctx.width * FIRM_SHARE });
+  const line = contactLine(input.contact);
+  if (!line) return name;
+  ctx.doc.font('regular').fontSize(ctx.d.small + 0.5);
+  return name + 2 + ctx.doc.heightOfString(line, { width: ctx.width });
 }
 
-function titleHeight(ctx: Ctx, title: string): number {
+function titleHeight(ctx: Ctx, input: ReportInput): number {
   ctx.doc.font('bold').fontSize(TITLE_SIZE);
-  return ctx.doc.heightOfString(title, { width: ctx.width });
+  const title = ctx.doc.heightOfString(input.calculatorName, { width: ctx.width });
+  if (!input.rulesInWords) return title;
+  ctx.doc.font('regular').fontSize(ctx.d.body + 1);
+  return title + 2 + ctx.doc.heightOfString(input.rulesInWords, { width: ctx.width });
 }
 
 const metaHeight = (ctx: Ctx): number => ctx.d.small * 1.2 + 3 + ctx.d.body * 1.2;
 
-/** Result id, generation date and tax year side by side: what a firm quotes back on a call. */
+/**
+ * The dates side by side. "Rules as of" is the day whose rules the figures follow (the date of
+ * death), as on the lead page; a calculator without one shows the rules' first day under its
+ * own name. The result id is in the footer's small print, not here.
+ */
+function metaCells(input: ReportInput): [string, string][] {
+  return [
+    [reportWord(input, 'Prepared on'), reportDate(input, isoDate(input.generatedAt))],
+    input.rulesAsOf
+      ? [reportWord(input, 'Rules as of'), reportDate(input, input.rulesAsOf)]
+      : [reportWord(input, 'Rules in force from'), reportDate(input, input.ruleSet.effectiveDate)],
+    [reportWord(input, 'Tax year'), String(input.ruleSet.taxYear)],
+  ];
+}
+
 function drawMeta(ctx: Ctx, input: ReportInput): void {
   const { doc } = ctx;
-  const cells: [string, string][] = [
-    [reportWord(input, 'Result ID'), input.resultId],
-    [reportWord(input, 'Generated (UTC)'), isoDate(input.generatedAt)],
-    [reportWord(input, 'Rules as of'), input.ruleSet.effectiveDate],
-  ];
+  const cells = metaCells(input);
   const cellWidth = ctx.width / cells.length;
   const y = doc.y;
   cells.forEach(([label, value], i) => {
@@ -41,16 +58,23 @@ function drawMeta(ctx: Ctx, input: ReportInput): void {
   doc.y = y + metaHeight(ctx);
 }
 
-/** Firm name and document kind over an accent rule, then the calculator as the title. */
+/** Firm name and how to reach it over an accent rule, then the calculator and its rules in words. */
 export function headerBlock(input: ReportInput): Block {
   return {
-    height: (ctx) =>
-      firmHeight(ctx, input.firmName) + 8 + 16 + titleHeight(ctx, input.calculatorName) + 8 + metaHeight(ctx),
+    height: (ctx) => firmHeight(ctx, input) + 8 + 16 + titleHeight(ctx, input) + 8 + metaHeight(ctx),
     draw(ctx) {
       const { doc } = ctx;
       const top = doc.y;
       doc.font('bold').fontSize(FIRM_SIZE).fillColor(COLOR.ink);
       doc.text(input.firmName, ctx.x, top, { width: ctx.width * FIRM_SHARE });
+      const line = contactLine(input.contact);
+      if (line) {
+        doc
+          .font('regular')
+          .fontSize(ctx.d.small + 0.5)
+          .fillColor(COLOR.muted);
+        doc.text(line, ctx.x, doc.y + 2, { width: ctx.width });
+      }
       const firmBottom = doc.y;
       doc.font('regular').fontSize(ctx.d.small).fillColor(ctx.accent);
       doc.text(reportWord(input, 'ESTIMATE REPORT'), ctx.x, top + 4, {
@@ -62,6 +86,13 @@ export function headerBlock(input: ReportInput): Block {
       hairline(ctx, ruleY, ctx.accent, 1.5);
       doc.font('bold').fontSize(TITLE_SIZE).fillColor(COLOR.ink);
       doc.text(input.calculatorName, ctx.x, ruleY + 16, { width: ctx.width });
+      if (input.rulesInWords) {
+        doc
+          .font('regular')
+          .fontSize(ctx.d.body + 1)
+          .fillColor(COLOR.muted);
+        doc.text(input.rulesInWords, ctx.x, doc.y + 2, { width: ctx.width });
+      }
       doc.y += 8;
       drawMeta(ctx, input);
     },

@@ -1,9 +1,11 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { createCanvas, loadImage } from '@napi-rs/canvas';
 import { describe, expect, it } from 'vitest';
 import { typicalReport } from '../../bench/fixtures.ts';
 import { formatUsd } from '../../calculators/money.ts';
 import { readPdf, renderPdfPage } from '../test-support/pdf-reader.ts';
 import { reportFonts } from './fonts.ts';
+import { longDate } from './format.ts';
 import { type ReportInput, renderReport, reportAccent } from './render-report.ts';
 
 // Read with pdfjs-dist and drawn with @napi-rs/canvas, in-process (no poppler-utils).
@@ -42,10 +44,13 @@ describe('renderReport', () => {
     for (const item of [...input.inputs, ...(input.extraOutputs ?? [])]) expect(text).toContain(item.value);
     for (const note of input.notes) expect(text).toContain(squash(note));
     expect(text).toContain(squash(input.disclaimer));
-    expect(text).toContain(input.ruleSet.id);
-    expect(text).toContain(input.ruleSet.effectiveDate);
-    expect(text).toContain(input.resultId);
-    expect(text).toContain(input.generatedAt.toISOString().slice(0, 10));
+    // A family reads dates and rules in words; the rule set's id is for the firm's views only.
+    expect(text).not.toContain(input.ruleSet.id);
+    expect(text).toContain('Rules in force from 1 January 2026');
+    expect(text).toContain(`PREPARED ON ${longDate(input.generatedAt.toISOString().slice(0, 10))}`);
+    // The result id once, in the footer's small print, what a firm quotes back on a call.
+    expect(text.split(input.resultId)).toHaveLength(2);
+    expect(text).toMatch(new RegExp(`Result ${input.resultId} · Estate tax · .* Page 1 of 1`));
   });
 
   it('names the rules in words with their dates under the basis of calculation', async () => {
@@ -55,8 +60,54 @@ describe('renderReport', () => {
     });
     const { pages, text } = await inspect(input);
     expect(pages).toBe(1);
-    expect(text).toContain(`Rules used ${label}`);
-    expect(text).toContain('estate-tax-2026+WA-2026-07-01');
+    expect(text).toContain(`Periods they cover ${label}`);
+    expect(text).not.toContain('estate-tax-2026+WA-2026-07-01');
+  });
+
+  it('prints the firm’s contact block, and its call to action and phone on every page', async () => {
+    const contact = {
+      phone: '+1 212 555 0143',
+      email: 'office@halepartners.com',
+      website: 'https://www.halepartners.com',
+      address: '100 Main Street, Suite 400\nNew York, NY 10001',
+      callToAction: 'Call us to discuss your estate plan',
+    };
+    const input = report({
+      contact,
+      lineItems: lines(30),
+      rulesInWords: 'Federal and New York rules for deaths in 2026',
+      rulesAsOf: '2026-11-28',
+    });
+    const { pages, text, pageTexts } = await inspect(input);
+    expect(pages).toBe(2);
+    // The header: how to reach the firm, the rules in words, and "Rules as of" the date of death.
+    expect(pageTexts[0]).toContain('+1 212 555 0143 · office@halepartners.com · www.halepartners.com');
+    expect(text).toContain('Estate tax Federal and New York rules for deaths in 2026');
+    expect(text).toContain('RULES AS OF 28 November 2026');
+    // The contact block, once.
+    expect(text).toContain(
+      'NEXT STEP Call us to discuss your estate plan Łukasz Żółć & Søren Ñúñez, LLP Phone +1 212 555 0143 E-mail office@halepartners.com Web www.halepartners.com 100 Main Street, Suite 400 New York, NY 10001',
+    );
+    expect(text).toContain('Rules Federal and New York rules for deaths in 2026');
+    // Every page says whom to call, above its small print.
+    for (const page of pageTexts)
+      expect(page).toContain(
+        `Call us to discuss your estate plan · +1 212 555 0143 · office@halepartners.com Result ${input.resultId} · Estate tax`,
+      );
+    expect(pageTexts[1]).toContain('Page 2 of 2');
+    // For looking at (git-ignored): both pages as a client would print them.
+    const { pdf } = await inspect({ ...input, lineItems: input.lineItems.slice(0, 8) });
+    const dir = new URL('../../e2e/screenshots/pdf/', import.meta.url);
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(new URL('report-with-contact.pdf', dir), pdf);
+    writeFileSync(new URL('report-with-contact.png', dir), await renderPdfPage(pdf, 1, 1.5));
+    writeFileSync(new URL('report-with-contact-2.png', dir), await renderPdfPage(pdf, 2, 1.5));
+  });
+
+  it('leaves the contact block and the footer line out when the firm has set no contact details', async () => {
+    const { text } = await inspect(report());
+    expect(text).not.toContain('NEXT STEP');
+    expect(text).not.toContain('Phone');
   });
 
   it.each([30, 45, 60])('keeps %i line items to two pages, every amount shown', async (n) => {

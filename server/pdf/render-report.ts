@@ -2,11 +2,13 @@ import type PDFDocumentType from 'pdfkit';
 import { formatUsd } from '../../calculators/money.ts';
 import { contrastOnWhite, HEX_COLOR } from '../../protocol/accent.ts';
 import type { Block } from './block.ts';
+import { contactBlock } from './contact-block.ts';
 import { reportFonts } from './fonts.ts';
 import { stampFooters } from './footer.ts';
+import { longDate } from './format.ts';
 import { headerBlock } from './header-block.ts';
 import type { Ctx, Doc, Row, Tone } from './layout.ts';
-import { type ReportInput, reportWord } from './report-input.ts';
+import { type ReportInput, reportDate, reportWord } from './report-input.ts';
 import { resultBlock } from './result-block.ts';
 import { tableBlock } from './table-block.ts';
 import { disclaimerBlock, notesBlock } from './text-blocks.ts';
@@ -24,7 +26,7 @@ function blocksFor(input: ReportInput): Block[] {
     value: formatUsd(item.amount),
     tone: LINE_TONE[item.kind ?? ''] ?? 'plain',
   }));
-  const { id, taxYear, effectiveDate, label } = input.ruleSet;
+  const { taxYear, effectiveDate, label } = input.ruleSet;
   const w = (en: string) => reportWord(input, en);
   const table = (title: string, rows: Row[], caption?: [string, string]) =>
     tableBlock(w(title), rows, caption, reportWord(input, '{0} (continued)', w(title)));
@@ -33,12 +35,13 @@ function blocksFor(input: ReportInput): Block[] {
     table('Your inputs', input.inputs),
     table('Calculation', lines, [w('Item'), w('Amount (USD)')]),
     resultBlock(money(input.totals), input.extraOutputs ?? [], w('Result')),
+    contactBlock(input),
     notesBlock(input.notes, [w('Notes'), w('Notes (continued)')]),
     table('Basis of calculation', [
-      ...(label ? [{ label: w('Rules used'), value: label }] : []),
-      { label: w('Rule set'), value: id },
+      ...(input.rulesInWords ? [{ label: w('Rules'), value: input.rulesInWords }] : []),
+      ...(label && label !== input.rulesInWords ? [{ label: w('Periods they cover'), value: label }] : []),
       { label: w('Tax year'), value: String(taxYear) },
-      { label: w('Effective date'), value: effectiveDate },
+      { label: w('Rules in force from'), value: reportDate(input, effectiveDate) },
     ]),
     disclaimerBlock(input.disclaimer),
   ];
@@ -117,7 +120,7 @@ export async function renderReport(input: ReportInput): Promise<Buffer> {
   doc.x = ctx.x;
   doc.y = PAGE.top;
   for (const block of blocks) block.draw(ctx);
-  stampFooters(doc, input);
+  stampFooters(doc, input, ctx.accent);
   doc.end();
   return done;
 }

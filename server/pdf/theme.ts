@@ -1,3 +1,5 @@
+import { DEFAULT_ACCENT } from '../../protocol/accent.ts';
+
 /** Page geometry (points; US Letter is 612 × 792) and colours shared by every block. */
 export const PAGE = { side: 60, top: 54, bottom: 72, footerFromBottom: 44 } as const;
 
@@ -6,7 +8,7 @@ export const COLOR = {
   muted: '#5d6677',
   faint: '#8a93a3',
   rule: '#dfe3ea',
-  accent: '#1f4e79',
+  accent: DEFAULT_ACCENT,
   panel: '#f2f5f9',
 } as const;
 

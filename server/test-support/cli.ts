@@ -22,12 +22,22 @@ export async function runCli(
   dataDir: string,
   args: string[],
   env: Record<string, string> = {},
-  { fromTemplate = true } = {},
+  { fromTemplate = true, cwd }: { fromTemplate?: boolean; cwd?: string } = {},
 ): Promise<CliRun> {
   if (fromTemplate && !env.DATABASE_URL) startFromTemplate(dataDir);
+  const processEnv: Record<string, string | undefined> = {
+    ...process.env,
+    DATA_DIR: dataDir,
+    DATABASE_URL: '',
+    LOG_LEVEL: 'silent',
+    ...env,
+  };
+  // `DATA_DIR: ''` runs the CLI as a person who did not set it (the default, ./data in `cwd`).
+  if (processEnv.DATA_DIR === '') delete processEnv.DATA_DIR;
   try {
     const { stdout, stderr } = await run(process.execPath, [...compiledArgs('server/cli/main.ts'), ...args], {
-      env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '', LOG_LEVEL: 'silent', ...env },
+      env: processEnv,
+      ...(cwd ? { cwd } : {}),
     });
     return { code: 0, stdout, stderr };
   } catch (error) {

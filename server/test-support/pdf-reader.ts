@@ -10,6 +10,8 @@ export async function readPdf(bytes: Uint8Array): Promise<{
   pages: number;
   info: { Title?: string; Author?: string; Creator?: string };
   text: string;
+  /** Each page's text, whitespace squashed. */
+  pageTexts: string[];
 }> {
   const doc = await getDocument({
     data: new Uint8Array(bytes),
@@ -27,7 +29,8 @@ export async function readPdf(bytes: Uint8Array): Promise<{
         content.items.map((item) => ('str' in item ? `${item.str}${item.hasEOL ? ' ' : ''}` : '')).join(' '),
       );
     }
-    return { pages: doc.numPages, info, text: texts.join(' ').replace(/\s+/g, ' ') };
+    const squash = (t: string) => t.replace(/\s+/g, ' ');
+    return { pages: doc.numPages, info, text: squash(texts.join(' ')), pageTexts: texts.map(squash) };
   } finally {
     await doc.destroy();
   }

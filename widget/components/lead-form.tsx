@@ -1,3 +1,4 @@
+import type { FirmInfo } from '../../protocol/index.ts';
 import { STATE_CHOICES } from '../forms/states.ts';
 import { currentLang, only, t } from '../i18n/t.ts';
 import type { LeadModel, LeadValues } from '../lead-model.ts';
@@ -35,17 +36,25 @@ export function LeadForm({
   consentLanguage,
 }: {
   lead: Lead;
-  firm: string | undefined;
+  firm: FirmInfo | undefined;
   consent: string | undefined;
   /** The consent's own language, when it differs from the widget's (the firm has no version in the visitor's). */
   consentLanguage?: string | undefined;
 }) {
   const foreign = consentLanguage !== undefined && consentLanguage !== currentLang();
   if (lead.leadId.value) {
+    const { phone, email } = firm ?? {};
     return (
       <section class="lead done" role="status">
         <h2>{t('Thank you')}</h2>
-        <p>{t('{0} will be in touch soon about your estimate.', firm ?? t('The firm'))}</p>
+        <p>{t('{0} will be in touch soon about your estimate.', firm?.name ?? t('The firm'))}</p>
+        {(phone || email) && (
+          <p>
+            {t('To talk sooner:')} {phone && <a href={`tel:${phone.replace(/[^\d+]/g, '')}`}>{phone}</a>}
+            {phone && email && ' · '}
+            {email && <a href={`mailto:${email}`}>{email}</a>}
+          </p>
+        )}
       </section>
     );
   }
@@ -61,7 +70,7 @@ export function LeadForm({
         void lead.submit();
       }}
     >
-      <h2 id="lead-title">{t('Talk to {0} about this result', firm ?? t('an attorney'))}</h2>
+      <h2 id="lead-title">{t('Talk to {0} about this result', firm?.name ?? t('an attorney'))}</h2>
       <div class="grid">
         {FIELDS.map((f) => (
           <div class="field" key={f.name}>

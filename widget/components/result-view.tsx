@@ -66,7 +66,7 @@ export function ResultView(props: {
       <p class="rules">
         {figures.ruleSet.label
           ? t('Rules used: {0}.', tx(figures.ruleSet.label))
-          : t('Rules as of {0}', formatDate(figures.ruleSet.effectiveDate))}
+          : t('Rules in force from {0}', formatDate(figures.ruleSet.effectiveDate))}
       </p>
       {props.onReport && (
         <button type="button" class="secondary" onClick={props.onReport} disabled={props.busy}>

@@ -15,6 +15,7 @@ import {
   timestamp,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
+import type { FirmContact } from '../../contracts/firm-contact.ts';
 
 /**
  * The tables of DESIGN.md §3, and the source of every new migration: change this file, then
@@ -61,6 +62,8 @@ export const accounts = pgTable('accounts', {
   createdAt: at('created_at').notNull(),
   accentColor: text('accent_color'),
   alertEmails: jsonb('alert_emails').$type<string[]>().notNull().default([]),
+  /** Phone, e-mail, web site, office, call to action and time zone (Settings → Firm → Contact). */
+  contact: jsonb('contact').$type<FirmContact>(),
 });
 
 export const consentVersions = pgTable(

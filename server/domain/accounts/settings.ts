@@ -19,6 +19,7 @@ import {
   publishConsentText,
   renamedDefaultConsent,
 } from './consent.ts';
+import { FirmContactUpdateSchema, mergeContact, sameContact } from './firm-contact.ts';
 
 /** `account update` (admin API, CLI, portal): the firm settings the widget, PDF, alerts and portal read. */
 export const AccountUpdateSchema = z
@@ -43,6 +44,7 @@ export const AccountUpdateSchema = z
       .regex(/^#[0-9a-fA-F]{6}$/, 'Expected a colour as #rrggbb')
       .transform((v) => v.toLowerCase())
       .optional(),
+    contact: FirmContactUpdateSchema.optional(),
   })
   .strict()
   .refine((v) => Object.values(v).some((x) => x !== undefined), 'Nothing to change: give at least one field');
@@ -56,6 +58,7 @@ function toAccountView(account: AccountRow) {
     email: account.email,
     accentColor: account.accentColor,
     alertEmails: account.alertEmails,
+    contact: account.contact ?? {},
     stripeCustomerId: account.stripeCustomerId,
     createdAt: account.createdAt.toISOString(),
   };
@@ -104,7 +107,8 @@ export async function showAccount(deps: { db: Db }, accountId: string, scope?: {
 }
 
 /**
- * `account update`: display name, lead-alert addresses and brand accent are written to the account;
+ * `account update`: display name, lead-alert addresses, brand accent and contact details (each
+ * contact field set or cleared on its own) are written to the account;
  * consent text becomes a new consent version (unchanged text keeps the version in force), so a
  * lead keeps pointing at the words its visitor saw. The audit entry records before and after of
  * each changed setting; alert addresses are personal data of the firm's staff, so only their count
@@ -122,6 +126,8 @@ export async function updateAccount(
   if (input.name !== undefined && input.name !== account.name) changes.name = input.name;
   if (input.accentColor !== undefined && input.accentColor !== account.accentColor)
     changes.accentColor = input.accentColor;
+  const contact = input.contact ? mergeContact(account.contact, input.contact) : account.contact;
+  if (!sameContact(contact, account.contact)) changes.contact = contact;
   const emails = input.alertEmails?.map((e) => e.toLowerCase()).filter((e, i, all) => all.indexOf(e) === i);
   if (emails && emails.join(',') !== account.alertEmails.join(',')) changes.alertEmails = emails;
   // A renamed firm still on the default consent gets the default with its new name.
@@ -147,14 +153,20 @@ export async function updateAccount(
     return showAccount(deps, accountId);
   if (Object.keys(changes).length > 0) {
     await updateAccountRow(deps.db, accountId, changes);
-    // Embed sessions carry the firm's name and accent.
+    // Embed sessions carry the firm's name, accent and contact details.
     await invalidateCaches(deps);
   }
-  const { alertEmails: _personal, ...auditable } = changes;
+  const { alertEmails: _personal, contact: _contact, ...auditable } = changes;
   const audited = diff(account, auditable);
   if (changes.alertEmails) {
     Object.assign(audited.before, { alertEmails: `${account.alertEmails.length} addresses` });
     Object.assign(audited.after, { alertEmails: `${changes.alertEmails.length} addresses` });
+  }
+  if ('contact' in changes) {
+    // Which contact fields changed, not their values (a direct line may be a person's).
+    const keys = ['phone', 'email', 'website', 'address', 'callToAction', 'timeZone'] as const;
+    const changed = keys.filter((k) => (account.contact?.[k] ?? null) !== (changes.contact?.[k] ?? null));
+    Object.assign(audited.after, { contactFieldsChanged: changed });
   }
   if (consentChanged) {
     Object.assign(audited.before, { consentVersion: before?.version ?? null });

@@ -32,8 +32,11 @@ export interface EmbedSession {
   /** Test mode: a development host (or the portal's preview); its data stays out of the firm's pipeline. */
   test: boolean;
   warnings?: EmbedWarning[];
-  /** The firm's name and accent from its settings, so the widget, consent text and PDF agree. */
-  firm: { name: string; accent?: string };
+  /**
+   * The firm's name, accent, and phone and e-mail from its settings, so the widget (its thank-you
+   * state), consent text and PDF agree.
+   */
+  firm: { name: string; accent?: string; phone?: string; email?: string };
   /**
    * The firm's consent version in force: the widget shows `text` verbatim beside the consent box
    * and names `versionId` with the lead, so the lead keeps the words its visitor read.
@@ -136,6 +139,8 @@ export async function createEmbedSession(
       ...(account?.accentColor && /^#[0-9a-f]{6}$/i.test(account.accentColor)
         ? { accent: account.accentColor }
         : {}),
+      ...(account?.contact?.phone ? { phone: account.contact.phone } : {}),
+      ...(account?.contact?.email ? { email: account.contact.email } : {}),
     },
     consent: { ...sessionConsent(consent), byLanguage: { es: sessionConsent(spanish) } },
   };

@@ -101,10 +101,19 @@ describe('lead alert mails', () => {
       expect(smtp.messages).toHaveLength(1);
       const [mail] = smtp.messages;
       expect(mail!.to).toEqual(['partner@smithlaw.example', 'intake@smithlaw.example']);
-      const raw = mail!.raw.replace(/=\r?\n/g, '');
+      const raw = quotedPrintable(mail!.raw);
       expect(raw).toMatch(/Content-Type: text\/plain/);
       expect(raw).toMatch(/Content-Type: text\/html/);
-      expect(raw).toMatch(/Subject: (=\?UTF-8\?Q\?)?New[ _]lead/);
+      expect(header(mail!.raw, 'Subject')).toBe(
+        'New estate-tax enquiry: Zoë <b>Ødegård</b>, New York, estate of $9 million',
+      );
+      // A reply writes to the visitor; the e-mail and phone are links; the page is named; the
+      // time is UTC until the firm sets its zone, and says so.
+      expect(header(mail!.raw, 'Reply-To')).toBe('zoe@example.com');
+      expect(raw).toContain('<a href="mailto:zoe@example.com">zoe@example.com</a>');
+      expect(raw).toContain('<a href="tel:+15550102030">+1 555 010 2030</a>');
+      expect(raw).toContain('1 March 2026, 12:00 PM UTC (set your time zone in Settings → Firm)');
+      expect(raw).toContain('Reply to this mail to write to them.');
       expect(raw).toContain('zoe@example.com');
       expect(raw).toContain('+1 555 010 2030');
       expect(raw).toContain('Estate tax');
@@ -175,6 +184,134 @@ describe('lead alert mails', () => {
   });
 });
 
+/** The message with quoted-printable undone (soft breaks, =XX bytes as UTF-8). */
+const quotedPrintable = (raw: string): string =>
+  Buffer.from(
+    raw
+      .replace(/=\r?\n/g, '')
+      .replace(/=([0-9A-F]{2})/g, (_m, h: string) => String.fromCharCode(Number.parseInt(h, 16))),
+    'latin1',
+  ).toString('utf8');
+
+/** A header's value with RFC 2047 encoded words decoded (nodemailer writes UTF-8 as Q or B words). */
+function header(raw: string, name: string): string | undefined {
+  const head = raw.split(/\r?\n\r?\n/)[0]!.replace(/\r?\n[ \t]+/g, ' ');
+  const line = head.split(/\r?\n/).find((l) => l.toLowerCase().startsWith(`${name.toLowerCase()}:`));
+  if (!line) return undefined;
+  return line
+    .slice(name.length + 1)
+    .trim()
+    .replace(/\?=\s+=\?/g, '?==?')
+    .replace(/=\?UTF-8\?([QB])\?([^?]*)\?=/gi, (_m, kind: string, body: string) =>
+      kind.toUpperCase() === 'B'
+        ? Buffer.from(body, 'base64').toString('utf8')
+        : Buffer.from(
+            body
+              .replace(/_/g, ' ')
+              .replace(/=([0-9A-F]{2})/gi, (_x, h: string) => String.fromCharCode(Number.parseInt(h, 16))),
+            'latin1',
+          ).toString('utf8'),
+    );
+}
+
+describe('alert mails a person can act on', () => {
+  it('set Reply-To only for a plain valid address of a live lead: never for a held one, never a second header', async () => {
+    const smtp = await startSmtpCapture();
+    const mailer = createMailer({ smtpUrl: smtp.url, outboxDir: '/nonexistent' });
+    try {
+      for (const [email, quarantined, expected] of [
+        ['ann@example.com', false, 'ann@example.com'],
+        ['ann@example.com', true, undefined],
+        ['ann@example.com\r\nBcc: all@example.com', false, undefined],
+        ['"Evil" <ann@example.com>, boss@firm.com', false, undefined],
+        ['ann@example..com', false, undefined],
+      ] as const) {
+        const mail = renderLeadAlert({
+          firmName: 'Smith & Søn',
+          lead: { name: 'Ann', email, calculator: 'rmd', quarantined, createdAt: '2026-03-01T12:00:00.000Z' },
+          result: null,
+          link: 'https://portal.example/leads/lead_1',
+        });
+        expect(mail.replyTo).toBe(expected);
+        await mailer.send({
+          id: `m${smtp.messages.length}`,
+          from: 'svc@svc.test',
+          to: ['partner@smithlaw.example'],
+          ...mail,
+        });
+        const sent = smtp.messages.at(-1)!;
+        expect(header(sent.raw, 'Reply-To')).toBe(expected);
+        expect(header(sent.raw, 'Bcc')).toBeUndefined();
+        expect(sent.to).toEqual(['partner@smithlaw.example']);
+      }
+    } finally {
+      mailer.close();
+      await smtp.close();
+    }
+  });
+
+  it('say when the lead came in, in the firm’s time zone, labelled', () => {
+    const mail = renderLeadAlert({
+      firmName: 'Smith & Søn',
+      lead: {
+        name: 'Ann',
+        email: 'ann@example.com',
+        calculator: 'rmd',
+        createdAt: '2026-11-28T13:08:34.279Z',
+      },
+      result: null,
+      link: 'https://portal.example/leads/lead_1',
+      timeZone: 'America/New_York',
+    });
+    expect(mail.text).toContain('28 November 2026, 8:08 AM EST (America/New_York)');
+    expect(mail.text).not.toContain('2026-11-28T13:08');
+    expect(mail.text).toMatch(/Page\s+—/);
+  });
+
+  it('name the page the lead came from, as the page reported it, never as a link', () => {
+    const mail = renderLeadAlert({
+      firmName: 'Smith & Søn',
+      lead: {
+        name: 'Ann',
+        email: 'ann@example.com',
+        calculator: 'estate-tax',
+        consent: { page: 'https://smithlaw.com/estate-planning' },
+      },
+      result: null,
+      link: 'https://portal.example/leads/lead_1',
+    });
+    expect(mail.text).toMatch(/Page\s+smithlaw\[\.\]com\/estate-planning/);
+    expect(mail.text.split('\n')[0]).toContain('calculator on smithlaw[.]com/estate-planning.');
+    expect(mail.html).not.toContain('href="https://smithlaw');
+  });
+
+  it('cut a long name to 60 characters in the subject and the opening line, defanged', () => {
+    const name = `Claim at https://spam.example/win ${'very '.repeat(20)}long name`;
+    const mail = renderLeadAlert({
+      firmName: 'Smith & Søn',
+      lead: { name, email: 'x@example.com', calculator: 'estate-tax', state: 'NY' },
+      result: null,
+      link: 'https://portal.example/leads/lead_1',
+    });
+    const short = mail.subject.slice('New estate-tax enquiry: '.length).split(', New York')[0]!;
+    expect([...short]).toHaveLength(60);
+    expect(short).toMatch(/^Claim at hxxps:\/\/spam\[\.\]example\/win very .*…$/);
+    expect(mail.text.split('\n')[0]).toContain(short);
+  });
+
+  it('are sent to the demo firm’s owner from its first lead', async () => {
+    const { seedDemo } = await import('../demo/seed.ts');
+    const fresh = await createTestContext();
+    try {
+      const demo = await seedDemo(fresh.services.licensing, Buffer.alloc(32, 7));
+      const [row] = await fresh.database.db.select().from(accounts).where(eq(accounts.id, demo.accountId!));
+      expect(row!.alertEmails).toEqual([row!.email]);
+    } finally {
+      await fresh.close();
+    }
+  });
+});
+
 describe('names with line breaks in the plain-text part', () => {
   const forged = 'Your account is locked: https://evil.example/unlock';
   it.each([
@@ -230,7 +367,7 @@ describe('visitor text in alert mails', () => {
       result: null,
       link: 'https://portal.example/leads/lead_1?a=1&b=2',
     });
-    expect(mail.html).toContain('<p>Smith &amp; Søn has a new lead');
+    expect(mail.html).toContain('<p>A new enquiry for Smith &amp; Søn: ');
     expect(mail.html).toContain('<td>&lt;img src=x onerror=alert(1)&gt; &quot;Ann&quot; O&#39;Neil</td>');
     expect(mail.html).not.toMatch(/<img|&amp;amp;|&amp;lt;/);
     expect(mail.html).toContain(

@@ -1,28 +1,35 @@
 import { html } from 'hono/html';
 import { getCalculator } from '../../../calculators/index.ts';
+import { stateName } from '../../../calculators/limits.ts';
 import { formatUsd } from '../../../calculators/money.ts';
 import { defang } from '../../../protocol/defang.ts';
 import { quarantineReasonLabel } from '../../../protocol/quarantine.ts';
 import { htmlText } from '../../lib/html.ts';
 import { oneLine } from '../../mail/one-line.ts';
 import { type LeadResult, mainFigures } from '../leads/lead-result.ts';
+import { enquirySubject, firmTime, replyToAddress, shortName, telHref } from './alert-words.ts';
 
 export interface RenderedMail {
   subject: string;
   text: string;
   html: string;
+  /** A plain address (validated by `replyToAddress`): replying writes to the visitor. */
+  replyTo?: string;
 }
+
+/** A row's label, its value, and where the value links in the HTML part (mailto:, tel:). */
+type MailRow = [string, string, string?];
 
 /** Subject, intro and every row value pass through `oneLine`: none of them can start a line. */
 function render(
   rawSubject: string,
-  rawRows: [string, string][],
+  rawRows: MailRow[],
   rawIntro: string,
   link?: { href: string; label: string },
 ) {
   const subject = oneLine(rawSubject);
   const intro = oneLine(rawIntro);
-  const rows = rawRows.map(([k, v]): [string, string] => [k, oneLine(v)]);
+  const rows = rawRows.map(([k, v, href]): MailRow => [k, oneLine(v), href]);
   const width = Math.max(...rows.map(([k]) => k.length));
   const text = [
     intro,
@@ -34,10 +41,11 @@ function render(
   ].join('\n');
   // Plain HTML: no remote images, no tracking pixels, no rewritten links.
   const body =
-    htmlText(html`<!doctype html><html><body style="font-family:system-ui,sans-serif;color:#1f2933;line-height:1.5">
+    htmlText(html`<!doctype html><html lang="en"><body style="font-family:system-ui,sans-serif;color:#1f2933;line-height:1.5">
 <p>${intro}</p>
 <table cellpadding="4" style="border-collapse:collapse">${rows.map(
-      ([k, v]) => html`<tr><th align="left" style="padding-right:16px">${k}</th><td>${v}</td></tr>`,
+      ([k, v, href]) =>
+        html`<tr><th align="left" style="padding-right:16px">${k}</th><td>${href ? html`<a href="${href}">${v}</a>` : v}</td></tr>`,
     )}</table>
 ${link ? html`<p><a href="${link.href}">${link.label}</a></p>` : ''}
 <p style="color:#6b7280;font-size:12px">Sent by svc because this address receives lead alerts for your firm.</p>
@@ -46,40 +54,61 @@ ${link ? html`<p><a href="${link.href}">${link.label}</a></p>` : ''}
 }
 
 /**
- * "New lead" mail: who, how to reach them, which calculator, the headline figure and the main
- * figures behind it (estate value, each tax or fee), and a link to the lead.
+ * "New lead" mail, written for a person to act on: the subject and first line say who asked about
+ * what and how much ("New estate-tax enquiry: Priya Natarajan, New York, estate of $8.5 million"),
+ * the e-mail and phone are links, the page the lead came from is named, the time is in the firm's
+ * zone (labelled; UTC until set), and a reply goes to the visitor: `Reply-To` is set only for a
+ * plain valid address of a live lead, never for one held as possible spam.
  */
 export function renderLeadAlert(input: {
   firmName: string;
   lead: Record<string, unknown>;
   result: LeadResult | null;
   link: string;
+  timeZone?: string | undefined;
 }): RenderedMail {
   const lead = input.lead;
   const calculator = String(lead.calculator ?? '');
   const calcName = getCalculator(calculator)?.name ?? calculator;
   const headline = input.result?.headline ?? null;
-  const figures = input.result
-    ? mainFigures(input.result).map(({ label, value }): [string, string] => [label, formatUsd(value)])
-    : [];
+  const main = input.result ? mainFigures(input.result) : [];
+  const figures = main.map(({ label, value }): MailRow => [label, formatUsd(value)]);
+  const basisKey = getCalculator(calculator)?.figures.basis;
+  const basis = main.find((f) => f.key === basisKey)?.value;
   // Visitor text is defanged in both parts: neither the mail client nor the reader can follow it.
   const name = defang(String(lead.name ?? ''));
-  const rows: [string, string][] = [
+  const email = String(lead.email ?? '');
+  const phone = lead.phone ? String(lead.phone) : '';
+  const state = lead.state ? String(lead.state) : null;
+  const reported = (lead.consent as { page?: unknown } | undefined)?.page;
+  // The page as reported by the loader: the firm's own site, but its path is the visitor's to
+  // choose, so it is defanged (and its scheme dropped, which reads better and links nothing).
+  const page = typeof reported === 'string' ? reported.replace(/^https?:\/\//i, '') : null;
+  const held = lead.quarantined === true;
+  const replyTo = held ? undefined : replyToAddress(email);
+  const rows: MailRow[] = [
     ['Name', name],
-    ['E-mail', String(lead.email ?? '')],
-    ['Phone', lead.phone ? String(lead.phone) : '—'],
-    ['State', lead.state ? String(lead.state) : '—'],
+    ['E-mail', email, replyToAddress(email) ? `mailto:${email}` : undefined],
+    ['Phone', phone || '—', telHref(phone)],
+    ['State', state ? stateName(state) : '—'],
     ['Calculator', calcName],
     ['Result', headline ?? '—'],
     ...figures,
-    ['Received', String(lead.createdAt ?? '')],
+    ['Page', page ? defang(page) : '—'],
+    ['Received', firmTime(String(lead.createdAt ?? ''), input.timeZone)],
   ];
-  return render(
-    `New lead: ${name} (${calcName})`,
-    rows,
-    `${input.firmName} has a new lead from the ${calcName}.`,
-    { href: input.link, label: 'Open the lead' },
-  );
+  const who = shortName(String(lead.name ?? '')) || 'A visitor';
+  const where = page ? ` on ${defang(page)}` : '';
+  const reply = replyTo ? ' Reply to this mail to write to them.' : '';
+  return {
+    ...render(
+      enquirySubject({ calculator, name: String(lead.name ?? ''), state, basis }),
+      rows,
+      `A new enquiry for ${input.firmName}: ${who}${state ? ` (${stateName(state)})` : ''} used the ${calcName} calculator${where}${headline ? ` (${headline})` : ''}.${reply}`,
+      { href: input.link, label: 'Open the lead' },
+    ),
+    ...(replyTo ? { replyTo } : {}),
+  };
 }
 
 export function renderEndpointDisabled(input: {
@@ -87,7 +116,12 @@ export function renderEndpointDisabled(input: {
   url: string;
   endpointId: string;
   failingSince: string | null;
+  /** Why it was disabled at once (a private destination); absent after five days of failures. */
+  reason?: string;
 }): RenderedMail {
+  const why = input.reason
+    ? `One of ${input.firmName}'s webhook endpoints was disabled: ${input.reason}`
+    : `Every delivery to one of ${input.firmName}'s webhook endpoints has failed for five days, so it was disabled.`;
   return render(
     'Webhook endpoint disabled',
     [
@@ -95,7 +129,7 @@ export function renderEndpointDisabled(input: {
       ['Id', input.endpointId],
       ['Failing since', input.failingSince ?? '—'],
     ],
-    `Every delivery to one of ${input.firmName}'s webhook endpoints has failed for five days, so it was disabled. Fix the receiver, then run "svc webhook enable ${input.endpointId}"; deliveries still pending resume.`,
+    `${why} Fix the receiver, then run "svc webhook enable ${input.endpointId}"; deliveries still pending resume.`,
   );
 }
 
@@ -138,7 +172,7 @@ export interface ListedLead {
   reasons?: string[];
 }
 
-function listRows(list: ListedLead[]): [string, string][] {
+function listRows(list: ListedLead[]): MailRow[] {
   return list.map((l) => [
     l.createdAt.toISOString().slice(11, 16),
     [

@@ -14,14 +14,19 @@ export const DISABLE_AFTER_MS = 5 * 86_400_000;
  * entry and an alert mail (to the alert addresses, else the account's e-mail), written in the same
  * transaction. The conditional update makes one instance win, so the firm is told once.
  */
-export async function disableFailingEndpoint(deps: DeliveryDeps, endpointId: string): Promise<boolean> {
+export async function disableFailingEndpoint(
+  deps: DeliveryDeps,
+  endpointId: string,
+  /** Set when no retry can succeed (a private destination): the endpoint is disabled at once, for this reason. */
+  refusal?: string | null,
+): Promise<boolean> {
   const now = deps.clock.now();
-  const cutoff = new Date(now.getTime() - DISABLE_AFTER_MS);
+  const cutoff = refusal ? now : new Date(now.getTime() - DISABLE_AFTER_MS);
   return withTransaction(deps.db, async (tx) => {
     const disabled = await disableEndpointFailingSince(tx, {
       id: endpointId,
       cutoff,
-      reason: 'Every delivery failed for 5 days',
+      reason: refusal ?? 'Every delivery failed for 5 days',
       now,
     });
     if (!disabled) return false;
@@ -30,7 +35,7 @@ export async function disableFailingEndpoint(deps: DeliveryDeps, endpointId: str
       actor: 'delivery-worker',
       action: 'webhook.disabled',
       subject: disabled.id,
-      data: { failingSince: disabled.failingSince?.toISOString() },
+      data: { failingSince: disabled.failingSince?.toISOString(), ...(refusal ? { reason: refusal } : {}) },
       at: now,
     });
     const account = await findAccountById(tx, disabled.accountId);
@@ -45,6 +50,7 @@ export async function disableFailingEndpoint(deps: DeliveryDeps, endpointId: str
           endpointId: disabled.id,
           url: disabled.url,
           failingSince: disabled.failingSince?.toISOString() ?? null,
+          ...(refusal ? { reason: refusal } : {}),
         },
         status: 'pending',
         nextAttemptAt: now,

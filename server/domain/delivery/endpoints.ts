@@ -1,4 +1,3 @@
-import { isIP } from 'node:net';
 import { z } from 'zod';
 import { type Db, withTransaction } from '../../db/engine/database.ts';
 import { newId } from '../../db/engine/ids.ts';
@@ -22,8 +21,9 @@ import { isDevHost } from '../licensing/domains.ts';
 import { DEFAULT_PLANS, DEFAULT_WEBHOOK_ENDPOINTS, findPlan, type PlanTable } from '../licensing/plans.ts';
 import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from '../outbox/event-types.ts';
 import type { DeliveryDeps } from './deps.ts';
+import { isPrivateHostName, PRIVATE_HOST_REFUSAL } from './private-hosts.ts';
 import { generateWebhookSecret } from './signing.ts';
-import { hostOf, isBlockedAddress } from './ssrf-guard.ts';
+import { hostOf } from './ssrf-guard.ts';
 
 type Deps = Pick<DeliveryDeps, 'db' | 'clock' | 'secretKey' | 'allowPrivateHosts' | 'caches' | 'plans'>;
 
@@ -54,9 +54,10 @@ const invalid = (path: string, message: string) =>
   new AppError('INVALID_REQUEST', `${path}: ${message}`, { details: [{ path, message }] });
 
 /**
- * HTTPS anywhere; plain HTTP only for a development host or a host the operator allowed with
- * WEBHOOK_ALLOW_PRIVATE_HOSTS. A private IP literal is refused here already; names are checked
- * again at every connection (see ssrf-guard.ts), since DNS can change after registration.
+ * HTTPS to a public host; a private or local host (by its spelling: IP literals in private ranges,
+ * localhost, development and local-network suffixes; nothing is resolved) and plain HTTP only for
+ * a host the operator allowed with WEBHOOK_ALLOW_PRIVATE_HOSTS. Names are checked again at every
+ * connection (see ssrf-guard.ts), since DNS can change after registration.
  */
 export function checkEndpointUrl(text: string, allowPrivateHosts: readonly string[]): string {
   let url: URL;
@@ -68,11 +69,13 @@ export function checkEndpointUrl(text: string, allowPrivateHosts: readonly strin
   const host = hostOf(url);
   const allowed = allowPrivateHosts.includes(host);
   if (url.username || url.password) throw invalid('url', 'Credentials in the URL are not allowed');
-  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && (allowed || isDevHost(host)))) {
-    throw invalid('url', 'Use https:// (plain http:// only for a development host)');
-  }
-  if (!allowed && isIP(host) && isBlockedAddress(host)) {
-    throw invalid('url', 'Private, loopback and link-local addresses are not allowed');
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw invalid('url', 'Use https://');
+  if (!allowed && isPrivateHostName(host)) throw invalid('url', PRIVATE_HOST_REFUSAL);
+  if (url.protocol !== 'https:' && !allowed) {
+    throw invalid(
+      'url',
+      'Use https:// (plain http:// only for a host allowed with WEBHOOK_ALLOW_PRIVATE_HOSTS)',
+    );
   }
   url.hash = '';
   return url.toString();

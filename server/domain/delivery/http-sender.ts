@@ -2,6 +2,7 @@ import http from 'node:http';
 import https from 'node:https';
 import { isIP } from 'node:net';
 import type { Logger } from 'pino';
+import { PRIVATE_HOST_REFUSAL } from './private-hosts.ts';
 import { INSPECTOR_BODY_BYTES } from './redact.ts';
 import {
   guardedLookup,
@@ -27,11 +28,11 @@ export interface SendOptions {
 
 /**
  * What the firm's delivery log says about a refused or unresolvable destination: one sentence
- * for both, so the log cannot be used to ask our resolver which internal names exist and where
- * they point. The detail goes to the server log.
+ * for both (the one registration gives for a private host, naming WEBHOOK_ALLOW_PRIVATE_HOSTS), so
+ * the log cannot be used to ask our resolver which internal names exist and where they point. The
+ * detail goes to the server log.
  */
-export const DESTINATION_NOT_ALLOWED =
-  'refused: destination not allowed (it must be a public address that resolves)';
+export const DESTINATION_NOT_ALLOWED = PRIVATE_HOST_REFUSAL;
 const DNS_FAILURES = new Set(['ENOTFOUND', 'EAI_AGAIN', 'EAI_FAIL', 'EAI_NODATA', 'EAI_NONAME', 'ENODATA']);
 
 export interface SendOutcome {
@@ -41,6 +42,11 @@ export interface SendOutcome {
   excerpt: string;
   /** The receiver sent more than `RESPONSE_EXCERPT_BYTES`. */
   truncated: boolean;
+  /**
+   * No retry can succeed: the destination is private or has no address (NXDOMAIN). Both end the
+   * same way, so which one it was stays unsaid. A resolver that is only unavailable is retried.
+   */
+  permanent?: boolean;
   /** Exactly what was sent (not yet redacted: the caller redacts before storing). */
   requestHeaders: Record<string, string>;
   /** The answer's headers, when one came. */
@@ -139,7 +145,7 @@ function send(
   const allowPrivate = opts.allowPrivateHosts.includes(hostOf(target));
   const literal = hostOf(target);
   if (!allowPrivate && isIP(literal) && isBlockedAddress(literal)) {
-    return Promise.resolve(done(null, DESTINATION_NOT_ALLOWED));
+    return Promise.resolve({ ...done(null, DESTINATION_NOT_ALLOWED), permanent: true });
   }
   const client = target.protocol === 'https:' ? https : http;
   return new Promise((resolve) => {
@@ -184,10 +190,15 @@ function send(
     }, opts.timeoutMs);
     req.on('error', (error) => {
       const code = (error as NodeJS.ErrnoException).code ?? 'error';
-      const refused =
-        error instanceof UnsafeDestinationError || code === 'UNSAFE_DESTINATION' || DNS_FAILURES.has(code);
+      const permanent =
+        error instanceof UnsafeDestinationError || code === 'UNSAFE_DESTINATION' || code === 'ENOTFOUND';
+      const refused = permanent || DNS_FAILURES.has(code);
       if (refused) opts.logger?.warn({ host: literal, err: error.message }, 'outbound destination refused');
-      finish(done(null, refused ? DESTINATION_NOT_ALLOWED : `${code}: ${error.message}`.slice(0, 300)));
+      const outcome = done(
+        null,
+        refused ? DESTINATION_NOT_ALLOWED : `${code}: ${error.message}`.slice(0, 300),
+      );
+      finish(permanent ? { ...outcome, permanent } : outcome);
     });
     if (body === undefined) req.end();
     else req.end(body);

@@ -78,6 +78,7 @@ async function renderMail(deps: DeliveryDeps, mail: MailRow): Promise<RenderedMa
       url: String(body.url ?? ''),
       endpointId: String(body.endpointId ?? ''),
       failingSince: (body.failingSince as string | null) ?? null,
+      ...(typeof body.reason === 'string' ? { reason: body.reason } : {}),
     });
   }
   if (mail.kind === 'destination_disabled') {
@@ -106,6 +107,7 @@ async function renderMail(deps: DeliveryDeps, mail: MailRow): Promise<RenderedMa
     lead,
     result,
     link: `${deps.portalUrl}/leads/${encodeURIComponent(String(lead.leadId ?? ''))}`,
+    timeZone: account?.contact?.timeZone,
   });
 }
 

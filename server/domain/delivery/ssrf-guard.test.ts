@@ -63,11 +63,14 @@ describe('checkEndpointUrl (registration)', () => {
     expect(() => checkEndpointUrl(url, [])).toThrow(expect.objectContaining({ code: 'INVALID_REQUEST' }));
   });
 
-  it('accepts https, http for development hosts, and allowed private hosts', () => {
+  it('accepts https, and http or a development host only when the operator allowed the host', () => {
     expect(checkEndpointUrl('https://hooks.zapier.com/hooks/catch/1/a#frag', [])).toBe(
       'https://hooks.zapier.com/hooks/catch/1/a',
     );
-    expect(checkEndpointUrl('http://crm.localhost:3000/in', [])).toBe('http://crm.localhost:3000/in');
+    expect(() => checkEndpointUrl('http://crm.localhost:3000/in', [])).toThrow(/WEBHOOK_ALLOW_PRIVATE_HOSTS/);
+    expect(checkEndpointUrl('http://crm.localhost:3000/in', ['crm.localhost'])).toBe(
+      'http://crm.localhost:3000/in',
+    );
     expect(checkEndpointUrl('http://127.0.0.1:9/in', ['127.0.0.1'])).toBe('http://127.0.0.1:9/in');
   });
 });
@@ -115,6 +118,12 @@ describe('postJson at connect time', () => {
     expect(unresolved.error).toBe(DESTINATION_NOT_ALLOWED);
     const literal = await postJson('https://[::ffff:0:7f00:1]:9/x', '"x"', {}, opts);
     expect(literal.error).toBe(DESTINATION_NOT_ALLOWED);
+    // Both end the same way (no retry can succeed); a resolver that is only unavailable is retried.
+    expect([unresolved.permanent, literal.permanent]).toEqual([true, true]);
+    const flaky: Resolver = async () => {
+      throw Object.assign(new Error('getaddrinfo EAI_AGAIN vm'), { code: 'EAI_AGAIN' });
+    };
+    expect((await postJson(viaName(), '"x"', {}, { ...opts, resolver: flaky })).permanent).toBeUndefined();
   });
 
   it('refuses when any of several addresses is private', async () => {

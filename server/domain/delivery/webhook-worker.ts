@@ -84,7 +84,7 @@ async function recordOutcome(
 ): Promise<void> {
   const now = deps.clock.now();
   const ok = outcome.statusCode !== null && outcome.statusCode >= 200 && outcome.statusCode < 300;
-  const next = ok ? null : nextAttemptAt(delivery.attempts, now, deps.random);
+  const next = ok || outcome.permanent ? null : nextAttemptAt(delivery.attempts, now, deps.random);
   const finished = ok || next === null || delivery.attempts >= MAX_ATTEMPTS;
   await withTransaction(deps.db, async (tx) => {
     const stillThere = await settleAttempt(
@@ -116,7 +116,8 @@ async function recordOutcome(
     });
     await noteEndpointOutcome(tx, endpointId, ok, now);
   });
-  if (!ok) await disableFailingEndpoint(deps, endpointId);
+  // A private destination will never answer: the endpoint stops now, with the same words as at registration.
+  if (!ok) await disableFailingEndpoint(deps, endpointId, outcome.permanent ? outcome.error : undefined);
 }
 
 /**

@@ -1,5 +1,5 @@
 import { newId } from '../../db/engine/ids.ts';
-import { countAccounts } from '../../db/repos/accounts-repo.ts';
+import { countAccounts, updateAccount as updateAccountRow } from '../../db/repos/accounts-repo.ts';
 import { insertLead } from '../../db/repos/leads-repo.ts';
 import { findLicenseByKey, insertLicenseKey, listUsableKeys } from '../../db/repos/license-keys-repo.ts';
 import { createAccount } from '../accounts/accounts.ts';
@@ -27,6 +27,9 @@ export interface DemoInfo {
  * need no seat), an API key, and sample results and leads to read over REST. Later starts only
  * re-derive the credentials to print them.
  */
+/** The demo firm's owner: its account e-mail and its lead-alert address. */
+const DEMO_OWNER = 'demo@svc.test';
+
 export async function seedDemo(
   deps: LicensingDeps,
   secretKey: Buffer,
@@ -45,7 +48,9 @@ export async function seedDemo(
       created: false,
     };
   }
-  const account = await createAccount(deps, { name: 'Demo Estate Law LLP', email: 'demo@svc.test' });
+  const account = await createAccount(deps, { name: 'Demo Estate Law LLP', email: DEMO_OWNER });
+  // Its owner hears of its leads, as a new firm would expect: the first lead already writes a mail.
+  await updateAccountRow(deps.db, account.id, { alertEmails: [DEMO_OWNER] });
   const now = deps.clock.now();
   const { license } = await createLicense(deps, {
     accountId: account.id,

@@ -4,7 +4,7 @@ import { showAccount } from '../accounts/settings.ts';
 import type { PortalAppDeps } from './deps.ts';
 
 /**
- * Settings → Firm: display name, lead-alert addresses, brand accent and the consent text in force,
+ * Settings → Firm: display name, lead-alert addresses, brand accent, contact details and the consent text in force,
  * with every earlier consent version (leads keep pointing at the words their visitor saw).
  */
 export async function firmSettings(deps: PortalAppDeps, principal: PortalPrincipal) {
@@ -14,6 +14,7 @@ export async function firmSettings(deps: PortalAppDeps, principal: PortalPrincip
     name: account.name,
     alertEmails: account.alertEmails,
     accentColor: account.accentColor,
+    contact: account.contact,
     consent: account.consent,
     consentEs: account.consentEs,
     // What a Spanish widget shows: never the default Spanish in place of the firm's own English words.

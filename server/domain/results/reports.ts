@@ -1,6 +1,7 @@
 import type { Catalogue } from '../../../calculators/i18n/catalogue.ts';
 import { SPANISH_REPORTS } from '../../../calculators/i18n/es/report.ts';
 import { getCalculator } from '../../../calculators/index.ts';
+import { rulesInWords } from '../../../calculators/rules-in-words.ts';
 import { visitorNotes } from '../../../calculators/visitor-notes.ts';
 import { type AccountRow, findAccountById } from '../../db/repos/accounts-repo.ts';
 import { findResult, type ResultRow } from '../../db/repos/results-repo.ts';
@@ -29,21 +30,36 @@ function mayRead(principal: Principal, row: ResultRow): boolean {
     : principal.activationId === row.embedSessionId;
 }
 
+/** "estate-tax-estimate-2026-11-28.pdf": what the calculator is and the day it was made, no ids. */
+const reportFileName = (calculator: string, now: Date): string =>
+  `${calculator.replace(/[^a-z0-9-]/gi, '')}-estimate-${now.toISOString().slice(0, 10)}.pdf`;
+
+/** The PDF of a result the caller may read, and the name it downloads as. */
 export async function resultReport(
   deps: LicensingDeps,
   principal: Principal,
   resultId: string,
-): Promise<Buffer> {
+): Promise<{ pdf: Buffer; fileName: string }> {
   const row = await findResult(deps.db, principal.accountId, resultId);
   if (!row || !mayRead(principal, row)) throw new AppError('NOT_FOUND', 'No such result.');
   const account = await findAccountById(deps.db, row.accountId);
-  return renderReport(reportInputOf(row, account, deps.clock.now()));
+  const now = deps.clock.now();
+  return {
+    pdf: await renderReport(reportInputOf(row, account, now)),
+    fileName: reportFileName(row.calculator, now),
+  };
+}
+
+/** Phone, e-mail, web site, office and call to action; the time zone is the mail's, not the paper's. */
+function contactOf(account: Partial<Pick<AccountRow, 'contact'>> | undefined): ReportInput['contact'] {
+  const { timeZone: _mailOnly, ...contact } = account?.contact ?? {};
+  return Object.keys(contact).length > 0 ? contact : undefined;
 }
 
 /** What the PDF shows of a stored result: the firm, the figures in words, the rules and notes. */
 export function reportInputOf(
   row: ResultRow,
-  account: Pick<AccountRow, 'name' | 'accentColor'> | undefined,
+  account: (Pick<AccountRow, 'name' | 'accentColor'> & Partial<Pick<AccountRow, 'contact'>>) | undefined,
   now: Date,
 ): ReportInput {
   const calculator = getCalculator(row.calculator);
@@ -60,9 +76,16 @@ export function reportInputOf(
   const tx = (en: string) => es?.text(en) ?? en;
   const said = stored.label ? tx(stored.label) : undefined;
   const ruleSet = said ? { ...stored, label: said.charAt(0).toUpperCase() + said.slice(1) } : stored;
+  const contact = contactOf(account);
+  // The rules in words from the stored (English) rule set, then said in the result's language.
+  const words = rulesInWords(row.calculator, stored);
+  const asOf = view.outputs.dateOfDeath;
   return {
     firmName: account?.name ?? 'svc',
     ...(account?.accentColor ? { accent: account.accentColor } : {}),
+    ...(contact ? { contact } : {}),
+    ...(words ? { rulesInWords: tx(words) } : {}),
+    ...(typeof asOf === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(asOf) ? { rulesAsOf: asOf } : {}),
     calculatorName: w(calculator?.name ?? row.calculator),
     calculatorSlug: row.calculator,
     inputs: inLabelOrder(view.inputs, labels).map(([k, v]) => ({
@@ -80,9 +103,9 @@ export function reportInputOf(
     extraOutputs: outputs
       .filter(
         // A visitor's report: no other amounts (they are in the calculation above), no "no" flags
-        // (e.g. "Estimate (no closed form): no"), and the rules' date is in the header ("Rules as
-        // of" the rule set), not the date the figures were asked for; the rules in words are under
-        // "Basis of calculation".
+        // (e.g. "Estimate (no closed form): no"); the date of death is in the header ("Rules as
+        // of", as on the lead page), and the rules in words under the title and in "Basis of
+        // calculation".
         ([k, v]) => !figures.money.includes(k) && k !== 'dateOfDeath' && k !== 'rulesUsed' && v !== false,
       )
       .map(([k, v]) => ({ label: w(outLabels[k] ?? k), value: w(formatOutput(figures, k, v)) })),

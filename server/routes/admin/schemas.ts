@@ -1,4 +1,5 @@
 import { z } from '@hono/zod-openapi';
+import { FirmContactSchema } from '../../contracts/firm-contact.ts';
 import { LeadSchema } from '../../contracts/lead.ts';
 import { errorResponses, Iso, jsonResponse } from '../schemas.ts';
 import { ActivationReleased, License, LicenseDetail } from '../shared-schemas.ts';
@@ -26,6 +27,7 @@ const AccountSchema = z
     email: z.string().nullable(),
     accentColor: z.string().nullable(),
     alertEmails: z.array(z.string()),
+    contact: FirmContactSchema.nullable(),
     stripeCustomerId: z.string().nullable(),
     createdAt: Iso,
   })

@@ -1,4 +1,5 @@
 import { z } from '@hono/zod-openapi';
+import { FirmContactSchema } from '../../contracts/firm-contact.ts';
 import { LeadSchema } from '../../contracts/lead.ts';
 import { SCOPES } from '../../domain/activation/token-set.ts';
 import { API_KEY_SCOPES } from '../../domain/credentials/scopes.ts';
@@ -290,6 +291,7 @@ export const FirmSettings = z.object({
   name: z.string(),
   alertEmails: z.array(z.string()),
   accentColor: z.string().nullable(),
+  contact: FirmContactSchema,
   consent: z.object({ version: z.number().int(), text: z.string() }).nullable(),
   /** The Spanish consent in force (null: none published; see `spanishConsent`). */
   consentEs: z.object({ version: z.number().int(), text: z.string() }).nullable(),

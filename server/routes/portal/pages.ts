@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { extname, join, normalize } from 'node:path';
 import { OpenAPIHono } from '@hono/zod-openapi';
+import { optionAttributes, SNIPPET_OPTIONS } from '../../../portal/snippet.ts';
 import type { AppEnv } from '../../http/app-env.ts';
 import { AppError } from '../../lib/errors.ts';
 import { escapeHtml } from '../../lib/html.ts';
@@ -85,16 +86,21 @@ export function createPortalPageRoutes(opts: {
       return c.redirect(`${portal}${url.pathname}${url.search}`, 302);
     });
   router.get('/portal/preview', (c) => {
-    const calculator = c.req.query('calculator') ?? 'estate-tax';
+    // Every chosen calculator (`calculators=a,b`, or the older `calculator=a`), with the options the
+    // Embed code page's table offers, as its snippet writes them (values outside the table's
+    // patterns are dropped there, so nothing else reaches the page).
+    const calculators = (c.req.query('calculators') ?? c.req.query('calculator') ?? 'estate-tax').split(',');
     const key = c.req.query('key') ?? '';
-    if (!CALCULATOR.test(calculator) || !KEY.test(key))
+    if (calculators.length > 5 || !calculators.every((slug) => CALCULATOR.test(slug)) || !KEY.test(key))
       throw new AppError('INVALID_REQUEST', 'calculator and key are required.');
+    const chosen = Object.fromEntries(SNIPPET_OPTIONS.map((o) => [o.option, c.req.query(o.option) ?? '']));
+    const divs = calculators.map((slug) => `<div data-svc-calculator="${escapeHtml(slug)}"></div>`).join('');
     const html = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Widget preview</title><link rel="stylesheet" href="/portal/preview.css"></head>
-<body><div data-svc-calculator="${escapeHtml(calculator)}"></div>
+<body>${divs}
 <script src="/portal/preview.js"></script>
-<script src="${escapeHtml(embedOrigin)}/loader.js" data-key="${escapeHtml(key)}" data-api="${escapeHtml(opts.apiUrl)}" async></script>
+<script src="${escapeHtml(embedOrigin)}/loader.js" data-key="${escapeHtml(key)}" data-api="${escapeHtml(opts.apiUrl)}"${optionAttributes(chosen)} async></script>
 </body></html>`;
     return page(html, previewCsp);
   });

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCalculator } from '../../../calculators/index.ts';
 import { formatUsd } from '../../../calculators/money.ts';
+import { AccountUpdateSchema, updateAccount } from '../../domain/accounts/settings.ts';
 import { readPdf, renderPdfPage } from '../../test-support/pdf-reader.ts';
 import { createTestContext, type TestContext } from '../../test-support/services.ts';
 
@@ -104,9 +105,52 @@ describe('POST /v1/api/pdf/generate', () => {
     expect(text).not.toMatch(/Estimate \(no closed form\)|\[unverified\]/);
     for (const key of ['federalTax', 'stateTax', 'totalTax'])
       expect(text).toContain(formatUsd(result.outputs[key]));
-    expect(text).toContain(result.ruleSet.effectiveDate);
+    // The rules in words and "Rules as of" the date of death (as on the lead page); no rule-set id.
+    expect(text).toContain('Estate tax Federal and Massachusetts rules for deaths in 2026');
+    expect(text).toContain('RULES AS OF 1 March 2026');
+    expect(text).toContain('Rules in force from 1 January 2026');
+    expect(text).not.toContain(result.ruleSet.id);
     // The state by name, as the widget's select showed it; never the bare code.
     expect(text).toContain('State of residence Massachusetts');
+    // Named for what it is and the day, not for an id.
+    expect(res.headers.get('content-disposition')).toBe(
+      'inline; filename="estate-tax-estimate-2026-03-01.pdf"',
+    );
+  });
+
+  it('carries the firm’s contact details as saved in its settings, and its call to action on every page', async () => {
+    const s = await session();
+    await updateAccount(
+      t.services.licensing,
+      s.account.id,
+      AccountUpdateSchema.parse({
+        contact: {
+          phone: '+1 617 555 0100',
+          email: 'hello@smithlaw.com',
+          website: 'smithlaw.com',
+          address: 'One Beacon Street\nBoston, MA 02108',
+          callToAction: 'Book a free call to plan what happens next',
+          timeZone: 'America/New_York',
+        },
+      }),
+      { actor: 'test' },
+    );
+    const result = await (
+      await estimate(s.embed, { calculator: 'estate-tax', state: 'MA', inputs: { estateValue: 9_000_000 } })
+    ).json();
+    const { text, pageTexts } = await readPdf(
+      new Uint8Array(await (await pdf(s.embed, result.resultId)).arrayBuffer()),
+    );
+    expect(text).toContain('+1 617 555 0100 · hello@smithlaw.com · smithlaw.com');
+    expect(text).toContain(
+      'NEXT STEP Book a free call to plan what happens next Smith & Søn Estate Law Phone +1 617 555 0100 E-mail hello@smithlaw.com Web smithlaw.com One Beacon Street Boston, MA 02108',
+    );
+    for (const page of pageTexts)
+      expect(page).toContain(
+        'Book a free call to plan what happens next · +1 617 555 0100 · hello@smithlaw.com',
+      );
+    // The time zone is for the firm's mails, not the client's paper.
+    expect(text).not.toContain('America/New_York');
   });
 
   it('is for the site that computed the result, or the firm’s admins; others get 404', async () => {

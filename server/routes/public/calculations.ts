@@ -115,10 +115,10 @@ export function createCalculationRoutes(deps: LicensingDeps) {
   });
   router.use(pdf.path, requireCredential(deps, ['embed', 'access', 'apikey']));
   router.openapi(pdf, async (c) => {
-    const bytes = await resultReport(deps, c.get('principal')!, c.req.valid('json').resultId);
-    return c.body(new Uint8Array(bytes), 200, {
+    const { pdf, fileName } = await resultReport(deps, c.get('principal')!, c.req.valid('json').resultId);
+    return c.body(new Uint8Array(pdf), 200, {
       'Content-Type': 'application/pdf',
-      'Content-Disposition': `inline; filename="svc-report-${c.req.valid('json').resultId}.pdf"`,
+      'Content-Disposition': `inline; filename="${fileName}"`,
       'Cache-Control': 'private, no-store',
     }) as never;
   });

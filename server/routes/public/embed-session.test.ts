@@ -1,5 +1,6 @@
 import { decodeJwt, decodeProtectedHeader } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AccountUpdateSchema, updateAccount } from '../../domain/accounts/settings.ts';
 import { createTestContext, type TestContext } from '../../test-support/services.ts';
 
 let t: TestContext;
@@ -22,6 +23,27 @@ describe('POST /v1/api/license/activate (embed sessions)', () => {
     expect(body.embedUrl).toBe(t.services.config.publicEmbedUrl);
     expect(body.calculators).toContain('estate-tax');
     expect(body.firm).toEqual({ name: account.name });
+    // The firm's phone and e-mail from its settings reach the widget; a change is seen at once
+    // (the cached account is dropped as for the accent), and the time zone and office stay home.
+    await updateAccount(
+      t.services.licensing,
+      account.id,
+      AccountUpdateSchema.parse({
+        contact: {
+          phone: '+1 212 555 0143',
+          email: 'Office@SmithLaw.com',
+          address: '1 Main St',
+          timeZone: 'UTC',
+        },
+      }),
+      { actor: 'test' },
+    );
+    const after = await (await open(licenseKey, 'https://www.smithlaw.com')).json();
+    expect(after.firm).toEqual({
+      name: account.name,
+      phone: '+1 212 555 0143',
+      email: 'office@smithlaw.com',
+    });
     expect(decodeProtectedHeader(body.token)).toMatchObject({ alg: 'EdDSA', typ: 'embed+jwt' });
     expect(decodeJwt(body.token)).toMatchObject({
       sub: license.id,

@@ -45,8 +45,16 @@ const route = createRoute({
             .array(z.object({ code: z.literal('SECRET_KEY_IN_PAGE'), message: z.string() }))
             .optional(),
           firm: z
-            .object({ name: z.string(), accent: z.string().optional() })
-            .openapi({ description: 'The firm’s name and accent colour from its settings' }),
+            .object({
+              name: z.string(),
+              accent: z.string().optional(),
+              phone: z.string().optional(),
+              email: z.string().optional(),
+            })
+            .openapi({
+              description:
+                'The firm’s name, accent colour, and phone and e-mail (for the thank-you state) from its settings',
+            }),
           consent: SessionConsentSchema.extend({
             byLanguage: z.object({ es: SessionConsentSchema }).openapi({
               description:
