@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { calculators } from '../../calculators/index.ts';
+import { FunnelSchema } from '../contracts/funnel.ts';
 import { McpLeadSchema } from '../contracts/lead.ts';
 
 /**
@@ -106,4 +107,7 @@ export const getStatsOutput = z.object({
   leadsInWindow: z.number().int(),
   byStatus: z.object({ new: z.number().int(), contacted: z.number().int(), converted: z.number().int() }),
   topCalculators: z.array(z.object({ slug: z.string(), name: z.string(), count: z.number().int() })),
+  funnel: FunnelSchema.describe(
+    'The funnel over the window’s whole UTC days: views → calculations → leads, and of the leads created then how many were contacted, converted or lost; by calculator and by page, with rates.',
+  ),
 });

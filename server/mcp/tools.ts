@@ -3,6 +3,8 @@ import type { Logger } from 'pino';
 import { toMcpLead } from '../contracts/lead.ts';
 import type { LeadWithResult } from '../db/repos/lead-search-repo.ts';
 import type { ResultRow } from '../db/repos/results-repo.ts';
+import type { FunnelCounter } from '../domain/funnel/counter.ts';
+import { funnelPeriod, funnelReport } from '../domain/funnel/report.ts';
 import { directoryStats } from '../domain/leads/directory-stats.ts';
 import { toLeadView } from '../domain/leads/intake.ts';
 import {
@@ -26,6 +28,8 @@ import {
 
 export interface McpDeps extends QueryDeps {
   logger: Logger;
+  /** This instance's funnel counter, flushed before a read so the answer includes it. */
+  funnel?: FunnelCounter;
 }
 
 /**
@@ -221,7 +225,7 @@ export function createSvcMcpServer(deps: McpDeps, caller: McpCaller): McpServer 
     {
       title: 'Get lead statistics',
       description:
-        'Lead counts for the firm: all time, in the last windowDays days, by status and by calculator (top 10). Test-mode and quarantined leads are not counted.',
+        'Lead counts for the firm: all time, in the last windowDays days, by status and by calculator (top 10). Test-mode and quarantined leads are not counted. `funnel` covers the window’s whole UTC days: views → calculations → leads → contacted / converted / lost, in total, by calculator and by page, with rates (test traffic apart).',
       inputSchema: getStatsInput,
       outputSchema: getStatsOutput,
       annotations: READ_ONLY,
@@ -229,7 +233,17 @@ export function createSvcMcpServer(deps: McpDeps, caller: McpCaller): McpServer 
     (args) =>
       audited(deps, caller, 'get_directory_stats', args, async () => {
         const stats = await directoryStats(deps, caller.accountId, args.windowDays);
-        return { rows: stats.topCalculators.length, value: { ...stats } };
+        // The funnel over the window's whole UTC days (today included).
+        const funnel = await funnelReport(
+          deps,
+          caller.accountId,
+          funnelPeriod(deps.clock.now(), {
+            createdFrom: new Date(
+              Date.parse(stats.windowEnd) - (args.windowDays - 1) * 86_400_000,
+            ).toISOString(),
+          }),
+        );
+        return { rows: stats.topCalculators.length, value: { ...stats, funnel } };
       }),
   );
 
