@@ -14,6 +14,8 @@ export interface PortalPaths {
   'GET billing': T.BillingOptions;
   'GET connect': T.ConnectRequest;
   'GET connected-apps': T.ConnectedApps;
+  'GET embeds': T.EmbedSightings;
+  'GET funnel': T.PortalFunnel;
   'GET leads': T.LeadPage;
   'GET leads/chart': T.LeadChart;
   'GET leads/export.csv': string;
