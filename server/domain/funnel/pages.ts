@@ -7,9 +7,13 @@ export const PAGES_PER_DAY = 200;
 
 const EMAIL = /^[^/@]+@[^/@]+$/;
 const LONG_NUMBER = /\d{6,}/;
-/** A segment that looks generated: long, with letters and digits mixed, or hexadecimal / a UUID. */
-const TOKEN = /^(?=[\w.~-]*\d)(?=[\w.~-]*[a-z])[\w.~-]{16,}$/i;
-const HEX = /^[0-9a-f-]{12,}$/i;
+/** A run that looks generated: 16+ letters and digits mixed (a slug's words are shorter). */
+const TOKEN = /^(?=.*\d)(?=.*[a-z])[a-z0-9]{16,}$/i;
+/** Hexadecimal or a UUID: 12+ hex digits and hyphens, at least four of them digits. */
+const HEX = /^(?=(?:[^\d]*\d){4})[0-9a-f-]{12,}$/i;
+
+const looksGenerated = (segment: string) =>
+  HEX.test(segment) || segment.split(/[-_.~]/).some((piece) => TOKEN.test(piece));
 
 function maskSegment(raw: string): string {
   let segment: string;
@@ -20,7 +24,7 @@ function maskSegment(raw: string): string {
   }
   if (EMAIL.test(segment)) return ':email';
   if (LONG_NUMBER.test(segment)) return ':number';
-  if (HEX.test(segment) || TOKEN.test(segment)) return ':token';
+  if (looksGenerated(segment)) return ':token';
   return raw;
 }
 

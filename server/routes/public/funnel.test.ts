@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { seedDemoLeads } from '../../domain/demo/leads.ts';
 import { funnelPage, OTHER_PAGES, PAGES_PER_DAY } from '../../domain/funnel/pages.ts';
 import { funnelPeriod } from '../../domain/funnel/report.ts';
 import { createTestContext, type TestContext } from '../../test-support/services.ts';
@@ -175,9 +176,15 @@ describe('the funnel', () => {
     expect(funnelPage('https://firm.example/u/jane%40x.com/88123456/a1b2c3d4e5f6g7h8i9?q=1#f')).toBe(
       'https://firm.example/u/:email/:number/:token',
     );
-    expect(funnelPage('https://firm.example/estate-planning/new-york')).toBe(
+    for (const kept of [
       'https://firm.example/estate-planning/new-york',
-    );
+      'https://firm.example/blog/2026-estate-tax-changes',
+      'https://firm.example/2026/03/01/probate',
+    ])
+      expect(funnelPage(kept)).toBe(kept);
+    expect(
+      funnelPage('https://firm.example/r/3f2b8c1e-9d4a-4b7e-8a1f-0c2d3e4f5a6b/x_Zk8Qp2Lm9Rt4Vw7Yb'),
+    ).toBe('https://firm.example/r/:token/:token');
     expect(funnelPage('javascript:alert(1)')).toBe('');
     const firm = await t.seed.firm();
     const live = await sessionAt(firm.publishableKey, 'https://smithlaw.com');
@@ -187,6 +194,22 @@ describe('the funnel', () => {
     expect(funnel.byPage).toHaveLength(PAGES_PER_DAY + 1);
     expect(funnel.byPage.find((p: { page: string }) => p.page === OTHER_PAGES).views).toBe(5);
     expect(funnel.totals.views).toBe(PAGES_PER_DAY + 5);
+  });
+
+  it('demo seed: believable traffic, views above calculations above leads, pages that differ', async () => {
+    const firm = await t.seed.firm();
+    await seedDemoLeads(t.services.licensing, { accountId: firm.account.id, leads: 300, days: 30 });
+    const { apiKey } = await t.seed.apiKey(firm.account.id, ['leads:read']);
+    const { totals, byPage } = await (await t.get('/v1/api/funnel?createdFrom=2026-01-01', apiKey)).json();
+    expect(totals.leads).toBe(300);
+    expect(totals.calculations).toBeGreaterThan(2 * totals.leads);
+    expect(totals.views).toBeGreaterThan(2 * totals.calculations);
+    expect(totals.converted).toBeGreaterThan(0);
+    expect(totals.contacted).toBeGreaterThan(totals.converted);
+    expect(totals.conversionRate).toBeLessThan(1);
+    const rates = byPage.map((p: { leads: number; views: number }) => p.leads / p.views);
+    expect(byPage).toHaveLength(4);
+    expect(Math.max(...rates)).toBeGreaterThan(3 * Math.min(...rates));
   });
 
   it('reads periods as whole UTC days', () => {
