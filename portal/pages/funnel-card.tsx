@@ -19,6 +19,7 @@ const STEPS: {
 ];
 
 const n = (value: number) => value.toLocaleString('en-US');
+const count = (value: number, word: string) => `${n(value)} ${word}${value === 1 ? '' : 's'}`;
 const pct = (rate: number | null) =>
   rate === null
     ? '—'
@@ -43,7 +44,10 @@ function Change(props: { now: number; before: number }) {
   );
 }
 
-/** A page as origin (muted) and path, defanged: a page is what a visitor's browser reported. */
+/**
+ * A page as path and host (muted). The host is the embed session's own origin (checked by the
+ * server); the path is what the visitor's browser reported, so it is defanged.
+ */
 function PageName(props: { page: string }) {
   if (props.page === '') return <span class="muted">No page reported</span>;
   if (!props.page.startsWith('http')) return <span>{props.page}</span>;
@@ -51,7 +55,7 @@ function PageName(props: { page: string }) {
   return (
     <span class="cell-main funnel-page">
       <span>{defang(url.pathname === '/' ? '/ (home)' : url.pathname)}</span>
-      <span class="cell-sub">{defang(url.host)}</span>
+      <span class="cell-sub">{url.host}</span>
     </span>
   );
 }
@@ -177,10 +181,10 @@ export function FunnelCard() {
         })}
       </ol>
       <p class="muted funnel-note">
-        {t.lost > 0 ? `${n(t.lost)} lead${t.lost === 1 ? '' : 's'} marked lost. ` : ''}
+        {t.lost > 0 ? `${count(t.lost, 'lead')} marked lost. ` : ''}
         {t.heldLeads > 0 ? `${n(t.heldLeads)} held for spam signals, not counted as leads. ` : ''}
         {current.test.views + current.test.calculations + current.test.leads > 0
-          ? `Test traffic apart: ${n(current.test.views)} views, ${n(current.test.calculations)} calculations, ${n(current.test.leads)} leads. `
+          ? `Test traffic apart: ${count(current.test.views, 'view')}, ${count(current.test.calculations, 'calculation')}, ${count(current.test.leads, 'lead')}. `
           : ''}
         Counts come from the widgets themselves and are not proof against abuse.
       </p>

@@ -1,5 +1,4 @@
 import { useState } from 'preact/hooks';
-import { defang } from '../../protocol/defang.ts';
 import type { BillingOptions, EmbedSightings, PortalLicense } from '../../server/routes/portal/types.ts';
 import { api } from '../api.ts';
 import { useAction } from '../components/action.ts';
@@ -126,7 +125,8 @@ function LiveEmbeds(props: { license: PortalLicense; embeds: EmbedSightings['dat
         <tbody>
           {mine.map((e) => (
             <tr key={e.origin}>
-              <td>{defang(e.origin.replace(/^https?:\/\//, ''))}</td>
+              {/* The embed session's own origin, which the server checked against the allowed domains. */}
+              <td>{e.origin.replace(/^https?:\/\//, '')}</td>
               <td class="num nowrap" data-label="Last view">
                 {utcDay(e.lastView)}
               </td>

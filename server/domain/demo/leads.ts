@@ -156,7 +156,7 @@ function pageOf(rand: Rand) {
 }
 
 /**
- * A new demo firm's last 30 days of widget traffic on its pages (views and calculations, counted
+ * A new demo firm's last 60 days of widget traffic on its pages (views and calculations, counted
  * as the funnel counts them), so its Overview shows what the funnel is for. Its few sample leads are
  * counted by the caller.
  */
@@ -167,7 +167,7 @@ export async function seedDemoTraffic(
 ): Promise<void> {
   const rand = random(20_261_128);
   const rows: FunnelRow[] = [];
-  for (let ago = 1; ago <= 30; ago++) {
+  for (let ago = 1; ago <= 60; ago++) {
     const day = new Date(now.getTime() - ago * DAY_MS).toISOString().slice(0, 10);
     for (const p of PAGES) {
       const calculations = Math.round((4 + 4 * rand()) * p.share * (12 / p.calcsPerLead));
