@@ -1,6 +1,6 @@
 import { embedSightings } from '../../db/repos/funnel-repo.ts';
-import { funnelPeriod, funnelReport, funnelSeries, periodBefore } from '../funnel/report.ts';
 import type { PortalPrincipal } from '../accounts/portal-deps.ts';
+import { funnelPeriod, funnelReport, funnelSeries, periodBefore } from '../funnel/report.ts';
 import type { PortalAppDeps } from './deps.ts';
 
 /**
