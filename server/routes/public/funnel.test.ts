@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedDemoLeads } from '../../domain/demo/leads.ts';
+import { createFunnelCounter } from '../../domain/funnel/counter.ts';
 import { funnelPage, OTHER_PAGES, PAGES_PER_DAY } from '../../domain/funnel/pages.ts';
 import { funnelPeriod } from '../../domain/funnel/report.ts';
 import { createTestContext, type TestContext } from '../../test-support/services.ts';
@@ -210,6 +211,34 @@ describe('the funnel', () => {
     const rates = byPage.map((p: { leads: number; views: number }) => p.leads / p.views);
     expect(byPage).toHaveLength(4);
     expect(Math.max(...rates)).toBeGreaterThan(3 * Math.min(...rates));
+  });
+
+  it('keeps counts a failed write could not store, and adds them at the next flush', async () => {
+    const firm = await t.seed.firm();
+    let broken = true;
+    const db = new Proxy(t.database.db, {
+      get(target, prop, receiver) {
+        if (broken && prop === 'insert') throw new Error('database unreachable');
+        return Reflect.get(target, prop, receiver);
+      },
+    });
+    const counter = createFunnelCounter({ db, clock: t.clock });
+    const event = {
+      accountId: firm.account.id,
+      licenseId: firm.license.id,
+      calculator: 'rmd',
+      page: null,
+      test: false,
+    };
+    counter.add({ kind: 'view', ...event });
+    counter.add({ kind: 'calculation', ...event });
+    await expect(counter.flush()).rejects.toThrow(/unreachable/);
+    counter.add({ kind: 'view', ...event });
+    broken = false;
+    await counter.stop();
+    const { apiKey } = await t.seed.apiKey(firm.account.id, ['leads:read']);
+    const funnel = await (await t.get('/v1/api/funnel', apiKey)).json();
+    expect(funnel.totals).toMatchObject({ views: 2, calculations: 1, leads: 0 });
   });
 
   it('reads periods as whole UTC days', () => {
