@@ -101,6 +101,7 @@ export const ACCOUNT_DATA_TABLES = [
   'leads',
   'lead_digests',
   'lead_daily_counts',
+  'funnel_daily',
   'calculation_results',
   'idempotency_keys',
   'consent_versions',
