@@ -16,6 +16,7 @@ const SUBJECTS = [
   'activation', // site activations, token refresh, embed sessions, Connect codes
   'billing', // Stripe checkout, portal and subscription sync
   'outbox', // events and alert mails queued in the caller's transaction, digests
+  'funnel', // the funnel's counters (views, calculations, leads) and its report
   'leads', // intake, spam rules, queries, figures, privacy erasure
   'destinations', // CRM vendors: each connector's request, the lead's CRM note, the name split, E.164 phones
   'results', // calculations and PDF reports

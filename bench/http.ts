@@ -71,12 +71,14 @@ export type PathName =
   | 'GET /healthz'
   | 'GET /licenses/status'
   | 'POST /license/activate'
-  | 'POST /calc/estimate';
+  | 'POST /calc/estimate'
+  | 'POST /views';
 export const PATHS: PathName[] = [
   'GET /healthz',
   'GET /licenses/status',
   'POST /license/activate',
   'POST /calc/estimate',
+  'POST /views',
 ];
 
 export function targetOf(name: PathName, creds: BenchCredentials): LoadTarget {
@@ -111,6 +113,18 @@ export function targetOf(name: PathName, creds: BenchCredentials): LoadTarget {
           return {
             headers: { authorization: `Bearer ${token}`, origin },
             body: { calculator: 'estate-tax', state: 'NY', inputs: { estateValue: 8_000_000 + (i % 1000) } },
+          };
+        },
+      };
+    case 'POST /views':
+      return {
+        method: 'POST',
+        path: '/v1/api/views',
+        vary: (i) => {
+          const { token, origin } = embedTokens[i % embedTokens.length]!;
+          return {
+            headers: { authorization: `Bearer ${token}`, origin },
+            body: { calculator: 'estate-tax', page: `${origin}/estate-planning/${i % 50}` },
           };
         },
       };

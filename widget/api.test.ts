@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { ApiError, createApi, LEAD_RETRY_DELAYS_MS, REQUEST_TIMEOUT_MS } from './api.ts';
+import { ApiError, createApi, LEAD_RETRY_DELAYS_MS, REQUEST_TIMEOUT_MS, sendView } from './api.ts';
 import { API, apiError, json, stubFetch } from './testing.ts';
 
 const RESULT = { resultId: 'res_1', calculator: 'rmd', state: null, inputs: {}, outputs: {}, ruleSet: {} };
@@ -19,6 +19,18 @@ function api(token: string | null = 't1', renew = async () => false) {
 afterEach(() => vi.unstubAllGlobals());
 
 describe('widget API calls', () => {
+  it('sends one best-effort view signal with the calculator and page, and swallows a failure', async () => {
+    const { requests } = stubFetch(() => json(200, {}));
+    sendView({ token: 't1', apiUrl: API }, 'rmd', 'https://firm.test/estate');
+    expect(requests[0]!.url).toBe(`${API}/v1/api/views`);
+    expect(requests[0]!.headers.get('authorization')).toBe('Bearer t1');
+    expect(await requests[0]!.json()).toEqual({ calculator: 'rmd', page: 'https://firm.test/estate' });
+    const failing = stubFetch(() => Promise.reject(new TypeError('offline')));
+    sendView({ token: 't1', apiUrl: API }, 'rmd', undefined);
+    expect(await failing.requests[0]!.json()).toEqual({ calculator: 'rmd' });
+    await new Promise((resolve) => setTimeout(resolve, 0)); // the rejection is handled, not thrown
+  });
+
   it('posts the estimate with the embed token', async () => {
     const { requests } = stubFetch(() => json(200, RESULT));
     await expect(api().estimate({ calculator: 'rmd', inputs: { age: 75 } })).resolves.toEqual(RESULT);

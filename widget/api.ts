@@ -83,6 +83,20 @@ export interface ApiDeps {
   page?(): string | undefined;
 }
 
+/**
+ * The view signal (`POST /v1/api/views`): sent once, when the widget is ready; best effort, so no
+ * retry, no renewal, and a failure is ignored (it only costs the firm one view in its funnel). The
+ * language goes with it when it is not English, so the funnel counts Spanish widgets apart.
+ */
+export function sendView(credentials: Credentials, calculator: string, page: string | undefined): void {
+  fetch(`${credentials.apiUrl}/v1/api/views`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${credentials.token}` },
+    body: JSON.stringify({ calculator, page, ...(currentLang() !== 'en' && { language: currentLang() }) }),
+    keepalive: true,
+  }).catch(() => {});
+}
+
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** fetch with a deadline. AbortController rather than `AbortSignal.timeout`, which older browsers lack. */

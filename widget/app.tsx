@@ -9,7 +9,7 @@ import { ResultView } from './components/result-view.tsx';
 import type { WidgetCalculator } from './forms/types.ts';
 import { t, tx, why } from './i18n/t.ts';
 import { LeadModel } from './lead-model.ts';
-import { SessionModel } from './session-model.ts';
+import { type OnReady, SessionModel } from './session-model.ts';
 
 export interface AppProps {
   calc: WidgetCalculator;
@@ -17,7 +17,7 @@ export interface AppProps {
   /** Answers the host page chose (`data-state`). */
   preset?: Record<string, string>;
   /** Called once the first session arrives (the page then emits `svc-ready`). */
-  onReady?: () => void;
+  onReady?: OnReady;
 }
 
 /** The whole widget page: the questions, the result, the contact form once a result is stored. */

@@ -1,4 +1,5 @@
 import { render } from 'preact';
+import { type Credentials, sendView } from './api.ts';
 import { App } from './app.tsx';
 import { createBridge } from './bridge.ts';
 import type { WidgetCalculator } from './forms/types.ts';
@@ -40,7 +41,12 @@ function start(calc: WidgetCalculator, params: URLSearchParams, catalogue?: Cata
   // Their messages are tasks, so they cannot arrive before this task has registered its listeners.
   bridge?.hello();
   const state = params.get('state');
-  const onReady = () => bridge?.emit('svc-ready', { calculator: calc.core.slug });
+  const slug = calc.core.slug;
+  // Ready: tell the host page, and count one view (best effort, once per widget per session).
+  const onReady = (credentials: Credentials, page: string | undefined) => {
+    bridge?.emit('svc-ready', { calculator: slug });
+    sendView(credentials, slug, page);
+  };
   render(<App calc={calc} bridge={bridge} preset={state ? { state } : {}} onReady={onReady} />, root);
   if (!bridge) return;
   bridge.onSession((message) => {

@@ -4,6 +4,9 @@ import type { Credentials } from './api.ts';
 import type { Bridge } from './bridge.ts';
 import { currentLang } from './i18n/t.ts';
 
+/** Runs once, when the first session arrives, with its credentials and the host page. */
+export type OnReady = (credentials: Credentials, page: string | undefined) => void;
+
 /** Renew this long before expiry, so a slow network never leaves the widget holding a dead token. */
 const RENEW_BEFORE_MS = 60_000;
 const MAX_RETRIES = 8;
@@ -14,7 +17,7 @@ const TRANSIENT: readonly string[] = ['network', 'rate_limited', 'unknown'];
  * renewed by `svc-token`, or the reason there is none (`svc-session-error`). `onReady` runs once,
  * when the first session arrives: that is when the page emits `svc-ready`.
  */
-export const SessionModel = createModel((bridge: Bridge | undefined, onReady?: () => void) => {
+export const SessionModel = createModel((bridge: Bridge | undefined, onReady?: OnReady) => {
   const credentials = signal<Credentials | undefined>(undefined);
   const firm = signal<FirmInfo | undefined>(undefined);
   const consent = signal<ConsentInfo | undefined>(undefined);
@@ -61,7 +64,7 @@ export const SessionModel = createModel((bridge: Bridge | undefined, onReady?: (
       problem.value = undefined;
       if (!ready) {
         ready = true;
-        onReady?.();
+        onReady?.(credentials.value, page.value);
       }
     });
     return () => {

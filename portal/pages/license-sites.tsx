@@ -110,8 +110,9 @@ export function LicenseSites(props: { license: PortalLicense; onChanged: () => v
   };
   if (activations.length === 0)
     return (
-      <Empty title="No site has activated this license yet">
-        A site takes a seat the first time it activates the license; development hosts take none.
+      <Empty title="No seat used">
+        A seat is taken by a site that activates the license with its secret key (a server or the WordPress
+        plugin); calculators embedded with the publishable key take none, and development hosts take none.
       </Empty>
     );
   return (

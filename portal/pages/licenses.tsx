@@ -1,8 +1,8 @@
 import { useState } from 'preact/hooks';
-import type { BillingOptions, PortalLicense } from '../../server/routes/portal/types.ts';
+import type { BillingOptions, EmbedSightings, PortalLicense } from '../../server/routes/portal/types.ts';
 import { api } from '../api.ts';
 import { useAction } from '../components/action.ts';
-import { Badge, Card, Empty, ErrorNote, Loading, PageHeader } from '../components/ui.tsx';
+import { Badge, Card, Empty, ErrorNote, Loading, PageHeader, TableWrap } from '../components/ui.tsx';
 import { formatDate, plural, STATUS_TONE } from '../format.ts';
 import { location$ } from '../router.ts';
 import { canManage } from '../session.ts';
@@ -94,7 +94,59 @@ function Billing(props: { license: PortalLicense; options: BillingOptions }) {
   );
 }
 
-function LicenseCard(props: { license: PortalLicense; billing: BillingOptions; onChanged: () => void }) {
+const UTC_DAY = new Intl.DateTimeFormat('en-US', {
+  month: 'short',
+  day: 'numeric',
+  year: 'numeric',
+  timeZone: 'UTC',
+});
+const utcDay = (day: string | null) => (day ? UTC_DAY.format(new Date(`${day}T00:00:00Z`)) : '—');
+
+/** Where the calculators are live: the site origins the funnel counted, last view and last lead (UTC days). */
+function LiveEmbeds(props: { license: PortalLicense; embeds: EmbedSightings['data'] }) {
+  const mine = props.embeds.filter((e) => e.licenseId === props.license.id);
+  if (mine.length === 0)
+    return (
+      <p class="muted">
+        No calculator of this license has been seen on a site yet. Views appear here within seconds of a
+        visitor opening a page with one.
+      </p>
+    );
+  return (
+    <TableWrap label={`Where the calculators of license …${props.license.keyLast4} are live`}>
+      <table class="table table-stack">
+        <thead>
+          <tr>
+            <th scope="col">Site</th>
+            <th scope="col">Last view</th>
+            <th scope="col">Last lead</th>
+          </tr>
+        </thead>
+        <tbody>
+          {mine.map((e) => (
+            <tr key={e.origin}>
+              {/* The embed session's own origin, which the server checked against the allowed domains. */}
+              <td>{e.origin.replace(/^https?:\/\//, '')}</td>
+              <td class="num nowrap" data-label="Last view">
+                {utcDay(e.lastView)}
+              </td>
+              <td class="num nowrap" data-label="Last lead">
+                {utcDay(e.lastLead)}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </TableWrap>
+  );
+}
+
+function LicenseCard(props: {
+  license: PortalLicense;
+  billing: BillingOptions;
+  embeds: EmbedSightings['data'];
+  onChanged: () => void;
+}) {
   const l = props.license;
   return (
     <Card title={`${title(l.plan)} license …${l.keyLast4}`} id={l.id}>
@@ -107,7 +159,9 @@ function LicenseCard(props: { license: PortalLicense; billing: BillingOptions; o
       <LicenseKeys license={l} onChanged={props.onChanged} />
       <h3>Allowed domains</h3>
       <LicenseDomains license={l} onChanged={props.onChanged} />
-      <h3>Sites using this license</h3>
+      <h3>Where the calculators are live</h3>
+      <LiveEmbeds license={l} embeds={props.embeds} />
+      <h3>Seats: sites that activated this license</h3>
       <LicenseSites license={l} onChanged={props.onChanged} />
       {canManage() ? (
         <>
@@ -120,7 +174,9 @@ function LicenseCard(props: { license: PortalLicense; billing: BillingOptions; o
 }
 
 export function LicensesPage() {
-  const { data, error, reload } = useResource(() => Promise.all([api.get('licenses'), api.get('billing')]));
+  const { data, error, reload } = useResource(() =>
+    Promise.all([api.get('licenses'), api.get('billing'), api.get('embeds')]),
+  );
   const checkout = new URLSearchParams(location$.value.split('?')[1] ?? '').get('checkout');
   return (
     <div class="page">
@@ -144,7 +200,9 @@ export function LicensesPage() {
           <Empty title="No licenses yet">Your svc operator creates your first license.</Empty>
         </Card>
       ) : (
-        data[0].data.map((l) => <LicenseCard key={l.id} license={l} billing={data[1]} onChanged={reload} />)
+        data[0].data.map((l) => (
+          <LicenseCard key={l.id} license={l} billing={data[1]} embeds={data[2].data} onChanged={reload} />
+        ))
       )}
     </div>
   );

@@ -2,6 +2,7 @@ import { api } from '../api.ts';
 import { Card, Empty, ErrorNote, Link, Loading, PageHeader } from '../components/ui.tsx';
 import { licenseStatusWords, plural, STATUS_TONE } from '../format.ts';
 import { useResource } from '../use-resource.ts';
+import { FunnelCard } from './funnel-card.tsx';
 import { HeldLeadsBanner } from './held-leads-banner.tsx';
 import { LeadsTable } from './leads-table.tsx';
 import { RuleNoticesBanner } from './rule-notices-banner.tsx';
@@ -56,6 +57,7 @@ export function OverviewPage() {
             ))}
           </div>
           <TestLeadsNotice hidden={data.leads.hiddenTest} href="/portal/leads?test=include" />
+          <FunnelCard />
           <Card title="Latest leads" id="latest">
             {data.leads.latest.length === 0 ? (
               <Empty title="No leads yet">

@@ -2,6 +2,7 @@ import type { Db } from '../db/engine/database.ts';
 import type { Clock } from '../lib/clock.ts';
 import type { LookupCaches } from './caches/lookup-caches.ts';
 import type { TokenService } from './credentials/tokens.ts';
+import type { FunnelCounter } from './funnel/counter.ts';
 import type { PlanTable } from './licensing/plans.ts';
 
 /**
@@ -24,6 +25,8 @@ export interface LicensingDeps {
   portalLeadsUrl?: string;
   /** The MCP resource URLs (`/v1/mcp`, `/mcp`) an `mcp+jwt` must name as its audience. */
   mcpResources?: readonly string[];
+  /** The funnel's in-memory counter (views, calculations, leads), flushed off the request path. */
+  funnel?: FunnelCounter;
 }
 
 /**

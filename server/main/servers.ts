@@ -66,6 +66,8 @@ const urlOf = (server: NodeServer, host: string) => {
 
 /** Past this offset from the database's clock an instance says so (it still works: see aligned-clock.ts). */
 const CLOCK_OFFSET_WARN_MS = 5_000;
+/** How often each instance writes its funnel counts (docs/analytics.md: what a crash loses). */
+const FUNNEL_FLUSH_MS = 5_000;
 
 /**
  * Starts the three listeners of DESIGN.md §2 on one database. Ports may be 0 (tests); public URLs
@@ -176,6 +178,8 @@ export async function startServers(
     const worker = config.DELIVERY_WORKER
       ? startDeliveryWorker(services.delivery, { pollMs: config.DELIVERY_POLL_MS })
       : undefined;
+    // Funnel counts are flushed every few seconds off the request path (lost in a crash: at most these).
+    services.licensing.funnel?.start(FUNNEL_FLUSH_MS);
     apiFetch = apiApp.fetch;
     embedFetch = createEmbedApp({
       distDir: `${repoRoot()}/dist/embed`,
@@ -205,6 +209,7 @@ export async function startServers(
         drainServers([api, embed, examples] as Server[], config.SHUTDOWN_TIMEOUT_MS),
         worker?.stop(config.SHUTDOWN_TIMEOUT_MS),
       ]);
+      await services.licensing.funnel?.stop().catch(() => {});
       if (clock !== systemClock) (clock as AlignedClock).stop();
       services.delivery.mailer.close();
       redis?.disconnect();

@@ -11,6 +11,7 @@ import { createTokenService, type KeyRing } from '../domain/credentials/tokens.t
 import { createDeliveryDeps, type DeliveryDeps } from '../domain/delivery/deps.ts';
 import { systemResolver } from '../domain/delivery/ssrf-guard.ts';
 import type { LicensingDeps } from '../domain/deps.ts';
+import { createFunnelCounter } from '../domain/funnel/counter.ts';
 import { cursorKeyFrom } from '../domain/leads/cursor.ts';
 import { createLicenseCeilings } from '../domain/licensing/ceilings.ts';
 import { endGrants } from '../domain/oauth/grants.ts';
@@ -34,6 +35,7 @@ import { createPortalPageRoutes } from '../routes/portal/pages.ts';
 import { createBillingPageRoutes, createBillingRoutes } from '../routes/public/billing.ts';
 import { createCalculationRoutes } from '../routes/public/calculations.ts';
 import { createEmbedSessionRoutes } from '../routes/public/embed-session.ts';
+import { createFunnelRoutes } from '../routes/public/funnel.ts';
 import { createJwksRoutes } from '../routes/public/jwks.ts';
 import { createLeadChallengeRoutes } from '../routes/public/lead-challenge.ts';
 import { createLeadRoutes } from '../routes/public/leads.ts';
@@ -95,9 +97,15 @@ export async function createServices(opts: {
   const keys = createSigningKeyRing({ db, secretKey, clock });
   const tokens = createTokenService({ issuer: await tokenIssuer(config, store), keys, clock, caches });
   const mcpOAuth = mcpOAuthConfigOf(config.publicApiUrl);
+  const funnel = createFunnelCounter({
+    db,
+    clock,
+    onError: (e) => opts.logger.warn({ err: e }, 'funnel counts not written yet; kept for the next flush'),
+  });
   const licensing: LicensingDeps = {
     db,
     clock,
+    funnel,
     tokens,
     pepper,
     plans: config.plans,
@@ -144,6 +152,7 @@ export async function createServices(opts: {
     logger: opts.logger,
     portalLeadsUrl: `${config.publicPortalUrl}/portal/leads`,
     licensing,
+    funnel,
   };
   const delivery = { ...createDeliveryDeps({ db, clock, secretKey, logger: opts.logger, config }), caches };
   const portal: PortalAppDeps = {
@@ -255,6 +264,7 @@ export function createApiApp(
       createCalculationRoutes(licensing),
       createLeadChallengeRoutes(licensing),
       createLeadRoutes(licensing, services.queries),
+      createFunnelRoutes(licensing),
       createMcpRoutes({
         licensing,
         mcp: services.queries,

@@ -157,6 +157,9 @@ export const getStatsOutput = lean(
     leadsInWindow: z.number().int(),
     byStatus: z.record(z.string(), z.number().int()),
     topCalculators: z.array(z.object({ slug: z.string(), name: z.string(), count: z.number().int() })),
+    // The funnel's shape is FunnelSchema (contracts/funnel.ts), checked by the handler's type; advertised
+    // loosely so tools/list stays within its token budget (docs/mcp.md shows it).
+    funnel: z.record(z.string(), z.unknown()),
   }),
 );
 

@@ -12,6 +12,8 @@ import type { LeadWithResult } from '../db/repos/lead-search-repo.ts';
 import type { ResultRow } from '../db/repos/results-repo.ts';
 import type { LicensingDeps } from '../domain/deps.ts';
 import { exportRows, readFile, reportFile } from '../domain/exports/mcp-files.ts';
+import type { FunnelCounter } from '../domain/funnel/counter.ts';
+import { funnelPeriod, funnelReport } from '../domain/funnel/report.ts';
 import { directoryStats } from '../domain/leads/directory-stats.ts';
 import {
   changeLeadStatus,
@@ -53,6 +55,8 @@ export interface McpDeps extends QueryDeps {
   portalLeadsUrl: string;
   /** For `update_lead_status`: the leads domain's status change (event and audit in one transaction). */
   licensing: LicensingDeps;
+  /** This instance's funnel counter, flushed before a read so the answer includes it. */
+  funnel?: FunnelCounter;
 }
 
 /**
@@ -339,7 +343,7 @@ export function createSvcMcpServer(deps: McpDeps, caller: McpCaller): McpServer 
     {
       title: 'Get lead statistics',
       description:
-        'Read-only. Live lead counts: all time, and per windowDays or month by status and calculator.',
+        'Read-only. Live lead counts: all time, and per windowDays or month by status and calculator; funnel: views → calculations → leads → contacted/converted/lost over the same whole UTC days, by calculator and page.',
       inputSchema: getStatsInput,
       outputSchema: getStatsOutput,
       annotations: READ_ONLY,
@@ -351,9 +355,24 @@ export function createSvcMcpServer(deps: McpDeps, caller: McpCaller): McpServer 
           ? Math.round((month.end.getTime() - month.start.getTime()) / 86_400_000)
           : args.windowDays;
         const stats = await directoryStats(deps, caller.accountId, days, month);
+        // The funnel over the same whole UTC days: the month, or the window ending today.
+        const funnel = await funnelReport(
+          deps,
+          caller.accountId,
+          funnelPeriod(
+            deps.clock.now(),
+            args.month
+              ? { month: args.month }
+              : {
+                  createdFrom: new Date(
+                    Date.parse(stats.windowEnd) - (args.windowDays - 1) * 86_400_000,
+                  ).toISOString(),
+                },
+          ),
+        );
         return {
           rows: stats.topCalculators.length,
-          value: { ...stats, ...(args.month ? { month: args.month } : {}) },
+          value: { ...stats, ...(args.month ? { month: args.month } : {}), funnel },
         };
       }),
   );

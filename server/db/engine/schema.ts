@@ -896,3 +896,31 @@ export const mcpExports = pgTable(
     index('mcp_exports_expires_idx').on(t.expiresAt),
   ],
 );
+
+/**
+ * The funnel's counters: one row per license, calculator, page, language, UTC day and traffic kind
+ * (test or not) → views, calculations, leads (live) and held leads. Written only by additive
+ * upserts from each instance's in-memory counter (`domain/funnel/counter.ts`), never on a request.
+ * No visitor identifier, cookie or address. `page` is origin + masked path, '' when none was
+ * reported, or `(other pages)` past the day's cap.
+ */
+export const funnelDaily = pgTable(
+  'funnel_daily',
+  {
+    accountId: text('account_id').notNull(),
+    licenseId: text('license_id').notNull(),
+    calculator: text('calculator').notNull(),
+    page: text('page').notNull(),
+    language: text('language').notNull(),
+    day: date('day', { mode: 'string' }).notNull(),
+    test: boolean('test').notNull(),
+    views: integer('views').notNull().default(0),
+    calculations: integer('calculations').notNull().default(0),
+    leads: integer('leads').notNull().default(0),
+    heldLeads: integer('held_leads').notNull().default(0),
+  },
+  (t) => [
+    pk('funnel_daily', t.licenseId, t.day, t.calculator, t.page, t.language, t.test),
+    index('funnel_daily_account_idx').on(t.accountId, t.day),
+  ],
+);

@@ -9,6 +9,7 @@ import {
   authCodes,
   calculationResults,
   consentVersions,
+  funnelDaily,
   idempotencyKeys,
   invitations,
   leadDailyCounts,
@@ -102,6 +103,7 @@ export const ACCOUNT_DATA_TABLES = [
   'leads',
   'lead_digests',
   'lead_daily_counts',
+  'funnel_daily',
   'calculation_results',
   'idempotency_keys',
   'consent_versions',
@@ -142,6 +144,7 @@ export async function deleteAccountRows(tx: Db, accountId: string): Promise<void
   await tx.delete(leads).where(eq(leads.accountId, accountId));
   await tx.delete(leadDigests).where(eq(leadDigests.accountId, accountId));
   await tx.delete(leadDailyCounts).where(eq(leadDailyCounts.accountId, accountId));
+  await tx.delete(funnelDaily).where(eq(funnelDaily.accountId, accountId));
   await tx.delete(calculationResults).where(eq(calculationResults.accountId, accountId));
   await tx.delete(idempotencyKeys).where(eq(idempotencyKeys.accountId, accountId));
   await tx.delete(consentVersions).where(eq(consentVersions.accountId, accountId));

@@ -16,6 +16,7 @@ const RESULT_COLUMNS = {
   rule_set: 'jsonb',
   disclaimer: 'text',
   origin_domain: 'text',
+  page: 'text',
   created_at: 'timestamptz',
 };
 const LEAD_COLUMNS = {
@@ -30,6 +31,7 @@ const LEAD_COLUMNS = {
   state: 'text',
   status: 'text',
   consent_text: 'text',
+  page: 'text',
   consented_at: 'timestamptz',
   created_at: 'timestamptz',
   updated_at: 'timestamptz',

@@ -4,6 +4,7 @@ import { HEIR_CLASSES } from '../../../calculators/inheritance-tax/tables.ts';
 import { newId } from '../../db/engine/ids.ts';
 import { findAccountById } from '../../db/repos/accounts-repo.ts';
 import { insertDemoBatch, vacuumLeadTables } from '../../db/repos/demo-leads-repo.ts';
+import { addFunnelCounts, type FunnelRow } from '../../db/repos/funnel-repo.ts';
 import { listLicensesByAccount } from '../../db/repos/licenses-repo.ts';
 import { AppError } from '../../lib/errors.ts';
 import type { LicensingDeps } from '../deps.ts';
@@ -129,6 +130,64 @@ function visit(rand: Rand): { calculator: string; state: string; inputs: Record<
   };
 }
 
+/**
+ * The demo site's pages and how each converts: its share of leads, calculations per lead and views
+ * per calculation (a blog post draws many readers and few leads; the contact page few and many).
+ */
+const PAGES = [
+  { page: 'https://demo.svc.test/estate-planning', share: 0.35, calcsPerLead: 4, viewsPerCalc: 2.5 },
+  { page: 'https://demo.svc.test/contact', share: 0.3, calcsPerLead: 3, viewsPerCalc: 2 },
+  { page: 'https://demo.svc.test/probate-help', share: 0.2, calcsPerLead: 6, viewsPerCalc: 3 },
+  {
+    page: 'https://demo.svc.test/blog/2026-estate-tax-changes',
+    share: 0.15,
+    calcsPerLead: 12,
+    viewsPerCalc: 6,
+  },
+] as const;
+
+function pageOf(rand: Rand) {
+  let roll = rand();
+  for (const p of PAGES) {
+    roll -= p.share;
+    if (roll < 0) return p;
+  }
+  return PAGES[0];
+}
+
+/**
+ * A new demo firm's last 60 days of widget traffic on its pages (views and calculations, counted
+ * as the funnel counts them), so its Overview shows what the funnel is for. Its few sample leads are
+ * counted by the caller.
+ */
+export async function seedDemoTraffic(
+  deps: LicensingDeps,
+  where: { accountId: string; licenseId: string },
+  now: Date,
+): Promise<void> {
+  const rand = random(20_261_128);
+  const rows: FunnelRow[] = [];
+  for (let ago = 1; ago <= 60; ago++) {
+    const day = new Date(now.getTime() - ago * DAY_MS).toISOString().slice(0, 10);
+    for (const p of PAGES) {
+      const calculations = Math.round((4 + 4 * rand()) * p.share * (12 / p.calcsPerLead));
+      rows.push({
+        ...where,
+        calculator: p.page.includes('probate') ? 'probate-fees' : 'estate-tax',
+        page: p.page,
+        language: 'en',
+        day,
+        test: false,
+        views: Math.round(calculations * p.viewsPerCalc * (0.8 + 0.4 * rand())) + 1,
+        calculations,
+        leads: 0,
+        heldLeads: 0,
+      });
+    }
+  }
+  await addFunnelCounts(deps.db, rows);
+}
+
 /** Older leads have had time to move on: the chance of "converted" grows with age. */
 function statusOf(rand: Rand, ageDays: number): 'new' | 'contacted' | 'converted' {
   const r = rand();
@@ -163,8 +222,9 @@ export async function seedDemoLeads(deps: LicensingDeps, input: DemoLeadsInput) 
   const memo = new Map<string, Computed>();
   for (let done = 0; done < input.leads; done += BATCH) {
     const size = Math.min(BATCH, input.leads - done);
-    const { resultRows, leadRows } = batch(rand, memo, size, input, licenseId, now);
+    const { resultRows, leadRows, traffic } = batch(rand, memo, size, input, licenseId, now);
     await insertDemoBatch(deps.db, resultRows, leadRows);
+    if (traffic.length > 0) await addFunnelCounts(deps.db, traffic);
   }
   await vacuumLeadTables(deps.db);
   return {
@@ -203,9 +263,37 @@ function batch(
 ) {
   const resultRows: Record<string, unknown>[] = [];
   const leadRows: Record<string, unknown>[] = [];
+  // The funnel around each lead: the calculations and views that came before it, on its page.
+  const traffic = new Map<string, FunnelRow>();
   for (let i = 0; i < size; i++) {
     const createdAt = new Date(now.getTime() - Math.floor(rand() * input.days * DAY_MS));
     const { calculator, state, inputs } = visit(rand);
+    const page = pageOf(rand);
+    if (licenseId) {
+      const day = createdAt.toISOString().slice(0, 10);
+      const key = `${day}|${calculator}|${page.page}`;
+      const row = traffic.get(key) ?? {
+        accountId: input.accountId,
+        licenseId,
+        calculator,
+        page: page.page,
+        language: 'en',
+        day,
+        test: false,
+        views: 0,
+        calculations: 0,
+        leads: 0,
+        heldLeads: 0,
+      };
+      const calculations = Math.max(1, Math.round(page.calcsPerLead * (0.6 + 0.8 * rand())));
+      row.calculations += calculations;
+      row.views += Math.max(
+        calculations,
+        Math.round(calculations * page.viewsPerCalc * (0.7 + 0.6 * rand())),
+      );
+      row.leads += 1;
+      traffic.set(key, row);
+    }
     const outcome = computeOnce(memo, calculator, inputs, createdAt);
     const resultId = newId('res');
     resultRows.push({
@@ -221,6 +309,7 @@ function batch(
       rule_set: outcome.result.ruleSet,
       disclaimer: outcome.result.disclaimer,
       origin_domain: 'demo.svc.test',
+      page: page.page,
       created_at: createdAt.toISOString(),
     });
     const first = pick(rand, FIRST);
@@ -241,10 +330,11 @@ function batch(
       state,
       status: statusOf(rand, (now.getTime() - createdAt.getTime()) / DAY_MS),
       consent_text: 'I agree to be contacted about my estate plan by this firm.',
+      page: page.page,
       consented_at: createdAt.toISOString(),
       created_at: createdAt.toISOString(),
       updated_at: createdAt.toISOString(),
     });
   }
-  return { resultRows, leadRows };
+  return { resultRows, leadRows, traffic: [...traffic.values()] };
 }

@@ -9,6 +9,7 @@ import type { LicensingDeps } from '../deps.ts';
 import { createLicense } from '../licensing/licenses.ts';
 import { estimate } from '../results/calculations.ts';
 import { demoCredentials } from './credentials.ts';
+import { seedDemoTraffic } from './leads.ts';
 
 export interface DemoInfo {
   /** Secret license key: site activation from a plugin or server. */
@@ -123,6 +124,8 @@ const SAMPLES = [
   },
 ];
 
+const SAMPLE_PAGE = 'https://demo.svc.test/estate-planning';
+
 async function seedSampleLeads(
   deps: LicensingDeps,
   accountId: string,
@@ -135,17 +138,20 @@ async function seedSampleLeads(
     licenseId,
     plan: 'pro',
     domain: 'localhost',
-    origin: 'http://localhost:8789',
+    // The demo site's own origin (an allowed domain), so the samples carry its pages.
+    origin: 'https://demo.svc.test',
     jti: 'demo-seed',
     sid: 'sid_demo_seed',
     // The sample data is live: it is what a firm's lead list looks like.
     test: false,
   };
+  const counted = { accountId, licenseId, calculator: 'estate-tax', page: SAMPLE_PAGE, test: false };
   for (const sample of SAMPLES) {
     const result = await estimate(deps, principal, {
       calculator: 'estate-tax',
       state: sample.state,
       inputs: { estateValue: sample.estateValue },
+      page: SAMPLE_PAGE,
     });
     await insertLead(deps.db, {
       id: newId('lead'),
@@ -159,8 +165,12 @@ async function seedSampleLeads(
       status: sample.status,
       consentText: 'I agree to be contacted about my estate plan by this firm.',
       consentedAt: now,
+      page: SAMPLE_PAGE,
       createdAt: now,
       updatedAt: now,
     });
+    deps.funnel?.add({ kind: 'view', ...counted });
+    deps.funnel?.add({ kind: 'lead', ...counted });
   }
+  await seedDemoTraffic(deps, { accountId, licenseId }, now);
 }

@@ -120,6 +120,7 @@ export async function submitLead(
     input.language ?? 'en',
   );
   let overQuota = false;
+  let fresh: { held: boolean; page: string | null } | undefined;
   try {
     const stored = await withTransaction(deps.db, async (tx) => {
       const stored = await replay(deps, tx, principal.accountId, key, hash);
@@ -142,6 +143,7 @@ export async function submitLead(
         tx,
         await leadValues(deps, tx, principal, key, input, withoutWork(context, work === 'none')),
       );
+      fresh = { held: lead.quarantinedAt !== null, page: lead.page };
       if (lead.quarantinedAt) await noteQuarantined(tx, lead.accountId, lead.createdAt);
       // A digested lead's alert and webhook go out with its hour's digest instead; CRM destinations
       // still take it on its own (issue 42).
@@ -168,6 +170,17 @@ export async function submitLead(
       if (!inserted) throw new KeyTaken();
       return { status: 201, body, replayed: false };
     });
+    // Counted for the funnel once committed (a replay counts nothing).
+    if (fresh && !stored.replayed)
+      deps.funnel?.add({
+        kind: fresh.held ? 'held' : 'lead',
+        accountId: principal.accountId,
+        licenseId: principal.licenseId,
+        calculator: input.calculator,
+        page: fresh.page,
+        language: input.language ?? 'en',
+        test: principal.test,
+      });
     // The first lead past the plan's daily figure writes the ceiling alert (after the commit: it
     // writes on its own connection).
     if (overQuota)

@@ -82,13 +82,26 @@ export async function estimate(
     createdAt: deps.clock.now(),
     language: input.language ?? 'en',
   };
+  // Counted in memory once the result is stored (a failed write counts nothing).
+  const counted = (row: ResultRow) => {
+    deps.funnel?.add({
+      kind: 'calculation',
+      accountId: row.accountId,
+      licenseId: values.licenseId,
+      calculator: row.calculator,
+      page: values.page,
+      language: values.language,
+      test: values.test,
+    });
+    return toResultView(row);
+  };
   // Most firms subscribe nothing to results: then the row alone is written.
-  if (!(await wantsResultEvent(deps, values))) return toResultView(await storeResult(deps.db, values));
+  if (!(await wantsResultEvent(deps, values))) return counted(await storeResult(deps.db, values));
   // The result and its `result.created` event commit together (transactional outbox).
   const row = await withTransaction(deps.db, async (tx) => {
     const stored = await insertResult(tx, values);
     await enqueueResultEvent(tx, stored, toResultView(stored), stored.createdAt);
     return stored;
   });
-  return toResultView(row);
+  return counted(row);
 }

@@ -7,6 +7,8 @@ export const RATE_LIMIT_GROUPS = {
   calculations: { limit: 60, windowSeconds: 60 },
   pdf: { limit: 20, windowSeconds: 60 },
   leads: { limit: 10, windowSeconds: 60 },
+  /** Widget views (`POST /v1/api/views`): one per widget on a page load, so several per page. */
+  views: { limit: 120, windowSeconds: 60 },
   default: { limit: 120, windowSeconds: 60 },
   /**
    * Not a route group: the per-IP budget of embed traffic (sessions, calculations, PDFs, leads) of
@@ -24,6 +26,7 @@ const GROUP_BY_ROUTE: Record<string, RateLimitGroup> = {
   'POST /v1/api/calc/estimate': 'calculations',
   'POST /v1/api/pdf/generate': 'pdf',
   'POST /v1/api/leads': 'leads',
+  'POST /v1/api/views': 'views',
 };
 
 /** `path` is the canonical (/v1) path; aliases are rewritten before this runs. */

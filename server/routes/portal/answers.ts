@@ -1,5 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import { FirmContactSchema } from '../../contracts/firm-contact.ts';
+import { FunnelSchema } from '../../contracts/funnel.ts';
 import { LeadSchema } from '../../contracts/lead.ts';
 import { SCOPES } from '../../domain/activation/token-set.ts';
 import { API_KEY_SCOPES } from '../../domain/credentials/scopes.ts';
@@ -227,6 +228,32 @@ export const Overview = z.object({
     hiddenTest: z.number().int(),
   }),
   now: Iso,
+});
+
+/** The Overview's funnel: the last 30 UTC days, the 30 before, and the days of the first. */
+export const PortalFunnel = z.object({
+  current: FunnelSchema,
+  previous: FunnelSchema.pick({ from: true, to: true, totals: true }),
+  days: z.array(
+    z.object({
+      day: z.string(),
+      views: z.number().int(),
+      calculations: z.number().int(),
+      leads: z.number().int(),
+    }),
+  ),
+});
+
+/** Where embeds are live: per license and site origin, the last UTC day with a view and a lead. */
+export const EmbedSightings = z.object({
+  data: z.array(
+    z.object({
+      licenseId: z.string(),
+      origin: z.string(),
+      lastView: z.string().nullable().openapi({ description: 'UTC day (YYYY-MM-DD)' }),
+      lastLead: z.string().nullable().openapi({ description: 'UTC day (YYYY-MM-DD)' }),
+    }),
+  ),
 });
 
 export const ApiKey = z.object({

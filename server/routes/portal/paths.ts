@@ -17,6 +17,8 @@ export interface PortalPaths {
   'GET connected-apps': T.ConnectedApps;
   'GET destinations': z.infer<typeof A.PortalDestinationList>;
   'GET destinations/{id}/deliveries': T.DeliveryList;
+  'GET embeds': T.EmbedSightings;
+  'GET funnel': T.PortalFunnel;
   'GET leads': T.LeadPage;
   'GET leads/chart': T.LeadChart;
   'GET leads/export.csv': string;

@@ -40,6 +40,8 @@ const ROLES: Record<string, Role> = {
   'POST /v1/portal/passkeys': 'viewer',
   'DELETE /v1/portal/passkeys/:id': 'viewer',
   'GET /v1/portal/overview': 'viewer',
+  'GET /v1/portal/funnel': 'viewer',
+  'GET /v1/portal/embeds': 'viewer',
   'GET /v1/portal/licenses': 'viewer',
   'GET /v1/portal/licenses/:id': 'viewer',
   'GET /v1/portal/api-keys': 'viewer',

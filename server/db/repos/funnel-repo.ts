@@ -1,0 +1,169 @@
+import { and, count, eq, gte, lt, sql } from 'drizzle-orm';
+import type { Db } from '../engine/database.ts';
+import { funnelDaily, leads } from '../engine/schema.ts';
+
+export type FunnelRow = typeof funnelDaily.$inferInsert & {
+  views: number;
+  calculations: number;
+  leads: number;
+  heldLeads: number;
+};
+
+const added = (name: string) => sql.raw(`"funnel_daily"."${name}" + excluded."${name}"`);
+
+/**
+ * Adds counts to the funnel's daily rows in one statement: a new key is inserted, an existing one
+ * grows by the counts given (never set), so several instances flushing the same key add up.
+ */
+export async function addFunnelCounts(db: Db, rows: FunnelRow[]): Promise<void> {
+  for (let i = 0; i < rows.length; i += 500) {
+    const chunk = rows.slice(i, i + 500);
+    await db
+      .insert(funnelDaily)
+      .values(chunk)
+      .onConflictDoUpdate({
+        target: [
+          funnelDaily.licenseId,
+          funnelDaily.day,
+          funnelDaily.calculator,
+          funnelDaily.page,
+          funnelDaily.language,
+          funnelDaily.test,
+        ],
+        set: {
+          views: added('views'),
+          calculations: added('calculations'),
+          leads: added('leads'),
+          heldLeads: added('held_leads'),
+        },
+      });
+  }
+}
+
+/** The pages already counted for a license on a UTC day (at most the cap plus "other pages"). */
+export async function countedPages(db: Db, licenseId: string, day: string): Promise<string[]> {
+  const rows = await db
+    .selectDistinct({ page: funnelDaily.page })
+    .from(funnelDaily)
+    .where(and(eq(funnelDaily.licenseId, licenseId), eq(funnelDaily.day, day)));
+  return rows.map((r) => r.page);
+}
+
+export interface FunnelSum {
+  calculator: string;
+  page: string;
+  test: boolean;
+  views: number;
+  calculations: number;
+  leads: number;
+  heldLeads: number;
+}
+
+/** A firm's counters over UTC days [fromDay, toDay], summed per calculator, page and traffic kind. */
+export async function funnelSums(
+  db: Db,
+  accountId: string,
+  fromDay: string,
+  toDay: string,
+): Promise<FunnelSum[]> {
+  const f = funnelDaily;
+  const rows = await db
+    .select({
+      calculator: f.calculator,
+      page: f.page,
+      test: f.test,
+      views: sql<string>`sum(${f.views})`,
+      calculations: sql<string>`sum(${f.calculations})`,
+      leads: sql<string>`sum(${f.leads})`,
+      heldLeads: sql<string>`sum(${f.heldLeads})`,
+    })
+    .from(f)
+    .where(
+      and(eq(f.accountId, accountId), sql`${f.day} >= ${fromDay}::date`, sql`${f.day} <= ${toDay}::date`),
+    )
+    .groupBy(f.calculator, f.page, f.test);
+  return rows.map((r) => ({
+    ...r,
+    views: Number(r.views),
+    calculations: Number(r.calculations),
+    leads: Number(r.leads),
+    heldLeads: Number(r.heldLeads),
+  }));
+}
+
+/** A firm's live counters per UTC day over [fromDay, toDay] (the portal's chart). */
+export async function funnelDays(
+  db: Db,
+  accountId: string,
+  fromDay: string,
+  toDay: string,
+): Promise<{ day: string; views: number; calculations: number; leads: number }[]> {
+  const f = funnelDaily;
+  const rows = await db
+    .select({
+      day: f.day,
+      views: sql<string>`sum(${f.views})`,
+      calculations: sql<string>`sum(${f.calculations})`,
+      leads: sql<string>`sum(${f.leads})`,
+    })
+    .from(f)
+    .where(
+      and(
+        eq(f.accountId, accountId),
+        eq(f.test, false),
+        sql`${f.day} >= ${fromDay}::date`,
+        sql`${f.day} <= ${toDay}::date`,
+      ),
+    )
+    .groupBy(f.day)
+    .orderBy(f.day);
+  return rows.map((r) => ({
+    day: r.day,
+    views: Number(r.views),
+    calculations: Number(r.calculations),
+    leads: Number(r.leads),
+  }));
+}
+
+/** Live leads (not test, not held) created in [from, until), counted per calculator, page and status. */
+export async function leadOutcomes(
+  db: Db,
+  accountId: string,
+  from: Date,
+  until: Date,
+): Promise<{ calculator: string; page: string | null; status: string; n: number }[]> {
+  const rows = await db
+    .select({ calculator: leads.calculator, page: leads.page, status: leads.status, n: count() })
+    .from(leads)
+    .where(
+      and(
+        eq(leads.accountId, accountId),
+        eq(leads.test, false),
+        sql`${leads.quarantinedAt} IS NULL`,
+        gte(leads.createdAt, from),
+        lt(leads.createdAt, until),
+      ),
+    )
+    .groupBy(leads.calculator, leads.page, leads.status);
+  return rows.map((r) => ({ ...r, n: Number(r.n) }));
+}
+
+/** Per license of a firm: the last UTC day a view and a lead were counted, and the origins seen. */
+export async function embedSightings(
+  db: Db,
+  accountId: string,
+): Promise<{ licenseId: string; origin: string; lastView: string | null; lastLead: string | null }[]> {
+  const f = funnelDaily;
+  const origin = sql<string>`substring(${f.page} from '^https?://[^/]+')`;
+  const rows = await db
+    .select({
+      licenseId: f.licenseId,
+      origin,
+      lastView: sql<string | null>`max(${f.day}) filter (where ${f.views} > 0)`,
+      lastLead: sql<string | null>`max(${f.day}) filter (where ${f.leads} > 0)`,
+    })
+    .from(f)
+    .where(and(eq(f.accountId, accountId), eq(f.test, false), sql`${f.page} like 'http%'`))
+    .groupBy(f.licenseId, origin);
+  return rows;
+}
