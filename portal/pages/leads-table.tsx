@@ -8,15 +8,17 @@ export type LeadStatus = PortalLead['status'];
 
 /** The allowed moves (the API refuses the others with INVALID_TRANSITION). */
 export const NEXT_STATUSES: Record<LeadStatus, LeadStatus[]> = {
-  new: ['contacted', 'converted'],
-  contacted: ['converted'],
+  new: ['contacted', 'converted', 'lost'],
+  contacted: ['converted', 'lost'],
   converted: [],
+  lost: ['contacted'],
 };
 
-const TONE: Record<LeadStatus, 'accent' | 'warn' | 'good'> = {
+const TONE: Record<LeadStatus, 'accent' | 'warn' | 'good' | 'neutral'> = {
   new: 'accent',
   contacted: 'warn',
   converted: 'good',
+  lost: 'neutral',
 };
 export const StatusBadge = (props: { status: LeadStatus }) => (
   <Badge tone={TONE[props.status]}>{props.status}</Badge>

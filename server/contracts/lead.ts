@@ -9,7 +9,33 @@ import { Iso } from './common.ts';
  * is kept for the clients that read it, and marked deprecated).
  */
 
-export const LeadStatusSchema = z.enum(['new', 'contacted', 'converted']);
+export const LeadStatusSchema = z.enum(['new', 'contacted', 'converted', 'lost']);
+
+/** Why a lead was lost (issue 40): set with the status `lost`, cleared when it moves on. */
+export const LostReasonSchema = z.enum(['went_elsewhere', 'not_a_fit', 'no_answer', 'other']);
+
+/** The result's main figure, as its calculator declares it (`figures.main`), with its label. */
+export const LeadValueSchema = z
+  .object({
+    figure: z.string().openapi({ description: 'The output it is', example: 'totalTax' }),
+    label: z.string().openapi({ example: 'Total estate tax' }),
+    amount: z.number().openapi({ description: 'US dollars', example: 1_538_000 }),
+  })
+  .openapi('LeadValue');
+
+/** Whom to call first, and why: rated when the lead was stored, from its result's own rule set. */
+export const LeadPrioritySchema = z
+  .object({
+    level: z.enum(['high', 'medium', 'low']),
+    reasons: z.array(z.string()).openapi({
+      description: 'Plain sentences',
+      example: ['Estate of $12M is $9M over Washington’s $3M exemption; about $1.5M in state tax at stake.'],
+    }),
+    ruleVersion: z
+      .string()
+      .openapi({ description: 'The priority rule table that rated it', example: 'estate-tax.1' }),
+  })
+  .openapi('LeadPriority');
 
 const LeadConsentSchema = z
   .object({
@@ -86,12 +112,25 @@ export const LeadSchema = z
     }),
     createdAt: Iso,
     updatedAt: Iso,
+    lostReason: LostReasonSchema.optional().openapi({
+      description: 'Why the lead was lost (present only when `status` is `lost`)',
+    }),
+    value: LeadValueSchema.optional().openapi({
+      description: 'The main figure of its result (absent: no result, or no figure to read)',
+    }),
+    priority: LeadPrioritySchema.optional().openapi({
+      description:
+        'Whom to call first (absent: not rated yet — no result, or the rules changed and the lead is being re-rated)',
+    }),
   })
   .openapi('Lead');
 
 export type LeadView = z.infer<typeof LeadSchema>;
 export type LeadConsent = z.infer<typeof LeadConsentSchema>;
 export type LeadResult = z.infer<typeof LeadResultSchema>;
+export type LeadValue = z.infer<typeof LeadValueSchema>;
+export type LeadPriority = z.infer<typeof LeadPrioritySchema>;
+export type LostReason = z.infer<typeof LostReasonSchema>;
 
 const Described = (text: string) => Iso.describe(text);
 

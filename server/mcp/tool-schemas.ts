@@ -48,7 +48,7 @@ const resultFilters = {
     .describe('nextCursor of the previous page; repeat the same filters with it.'),
 };
 
-const Status = z.enum(['new', 'contacted', 'converted']);
+const Status = z.enum(['new', 'contacted', 'converted', 'lost']);
 
 export const getLeadsInput = strict({
   status: Status.optional().describe('Only leads in this status.'),
@@ -104,6 +104,11 @@ export const getStatsOutput = z.object({
   windowEnd: Iso,
   totalLeadsAllTime: z.number().int(),
   leadsInWindow: z.number().int(),
-  byStatus: z.object({ new: z.number().int(), contacted: z.number().int(), converted: z.number().int() }),
+  byStatus: z.object({
+    new: z.number().int(),
+    contacted: z.number().int(),
+    converted: z.number().int(),
+    lost: z.number().int(),
+  }),
   topCalculators: z.array(z.object({ slug: z.string(), name: z.string(), count: z.number().int() })),
 });

@@ -5,12 +5,14 @@ import {
   boolean,
   check,
   date,
+  doublePrecision,
   foreignKey,
   index,
   integer,
   jsonb,
   pgTable,
   primaryKey,
+  smallint,
   text,
   timestamp,
   uniqueIndex,
@@ -303,7 +305,7 @@ export const leads = pgTable(
     email: text('email').notNull(),
     phone: text('phone'),
     state: text('state'),
-    status: text('status').$type<'new' | 'contacted' | 'converted'>().notNull(),
+    status: text('status').$type<'new' | 'contacted' | 'converted' | 'lost'>().notNull(),
     consentText: text('consent_text').notNull(),
     consentedAt: at('consented_at').notNull(),
     idempotencyKey: text('idempotency_key'),
@@ -324,9 +326,20 @@ export const leads = pgTable(
     quarantineReasons: jsonb('quarantine_reasons').$type<string[]>().notNull().default([]),
     /** 0013: the digest that carried its alert (past the plan's daily figure). */
     digestId: text('digest_id'),
+    /** 0018: why a `lost` lead was lost (null for any other status). */
+    lostReason: text('lost_reason'),
+    /** 0018: the result's main figure as its calculator declares it (null: no result, or not computed). */
+    valueAmount: doublePrecision('value_amount'),
+    /** 0018: priority as a number for sorting: 3 high, 2 medium, 1 low (null: not rated yet). */
+    priorityRank: smallint('priority_rank'),
+    /** 0018: the priority's reasons, plain sentences. */
+    priorityReasons: jsonb('priority_reasons').$type<string[]>(),
+    /** 0018: the priority rule table's version that rated it (`estate-tax.1`). */
+    priorityVersion: text('priority_version'),
   },
   (t) => [
-    oneOf('leads', t.status, ['new', 'contacted', 'converted']),
+    oneOf('leads', t.status, ['new', 'contacted', 'converted', 'lost']),
+    oneOf('leads', t.lostReason, ['went_elsewhere', 'not_a_fit', 'no_answer', 'other']),
     fk('leads', t.accountId, accounts.id),
     fk('leads', t.consentVersionId, consentVersions.id),
     index('leads_account_idx').on(t.accountId, t.createdAt),
@@ -349,6 +362,47 @@ export const leads = pgTable(
       .on(t.accountId, t.state, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst())
       .where(LIVE_LEAD),
     index('leads_license_source_idx').on(t.licenseId, t.sourceNet, t.createdAt),
+    // 0018: sorting by value or priority, keyset on (key, created_at, id); unrated sorts last.
+    index('leads_live_value_idx')
+      .on(
+        t.accountId,
+        sql`(coalesce(${t.valueAmount}, -1)) DESC`,
+        t.createdAt.desc().nullsFirst(),
+        t.id.desc().nullsFirst(),
+      )
+      .where(LIVE_LEAD),
+    index('leads_live_priority_idx')
+      .on(
+        t.accountId,
+        sql`(coalesce(${t.priorityRank}, 0)) DESC`,
+        t.createdAt.desc().nullsFirst(),
+        t.id.desc().nullsFirst(),
+      )
+      .where(LIVE_LEAD),
+    // 0018: search by the start of a name or an e-mail, case-insensitive.
+    index('leads_name_prefix_idx').on(t.accountId, sql`lower(${t.name}) text_pattern_ops`),
+    index('leads_email_prefix_idx').on(t.accountId, sql`lower(${t.email}) text_pattern_ops`),
+    // 0018: the priority recompute job walks leads rated by an older rule table.
+    index('leads_priority_version_idx').on(t.calculator, t.priorityVersion),
+  ],
+);
+
+/** 0018: notes a firm's people write on a lead (author, time, text); erased with the lead. */
+export const leadNotes = pgTable(
+  'lead_notes',
+  {
+    id: text('id').primaryKey(),
+    accountId: text('account_id').notNull(),
+    leadId: text('lead_id').notNull(),
+    /** Who wrote it, as the activity trail names people (`user:<e-mail>`, `apikey:<id>`). */
+    author: text('author').notNull(),
+    body: text('body').notNull(),
+    createdAt: at('created_at').notNull(),
+  },
+  (t) => [
+    fk('lead_notes', t.accountId, accounts.id),
+    fk('lead_notes', t.leadId, leads.id, 'cascade'),
+    index('lead_notes_lead_idx').on(t.accountId, t.leadId, t.createdAt),
   ],
 );
 

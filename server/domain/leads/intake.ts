@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { calculators, isCalculatorSlug } from '../../../calculators/index.ts';
-import type { LeadView } from '../../contracts/lead.ts';
+import type { LeadView, LostReason } from '../../contracts/lead.ts';
 import { type Db, withTransaction } from '../../db/engine/database.ts';
 import { newId } from '../../db/engine/ids.ts';
 import { recordAudit } from '../../db/repos/audit-repo.ts';
@@ -30,6 +30,7 @@ import type { LicensingDeps } from '../deps.ts';
 import { alert, planOf } from '../licensing/ceilings.ts';
 import { spendLeadChallenge } from './lead-challenge.ts';
 import { leadConsent } from './lead-consent.ts';
+import { leadValue, priorityOf, rateLead } from './lead-priority.ts';
 import { leadResult, type ResultSource } from './lead-result.ts';
 import { type Triage, triageLead } from './lead-triage.ts';
 
@@ -130,10 +131,11 @@ export async function submitLead(
         });
       }
       await purgeExpiredKeys(tx, principal.accountId, deps.clock.now());
-      const lead = await insertLead(
-        tx,
-        await leadValues(deps, tx, principal, key, input, withoutWork(context, work === 'none')),
-      );
+      const lead = await insertLead(tx, {
+        ...(await leadValues(deps, tx, principal, key, input, withoutWork(context, work === 'none'))),
+        // Value and priority, rated once from the result as stored (lead-priority.ts).
+        ...rateLead(result ?? null),
+      });
       if (lead.quarantinedAt) await noteQuarantined(tx, lead.accountId, lead.createdAt);
       // A digested lead's alert and webhook go out with its hour's digest instead.
       else if (!lead.digestId)
@@ -353,13 +355,22 @@ export function toLeadView(row: LeadRow & { result: ResultSource | null }): Lead
     quarantineReasons: row.quarantinedAt !== null ? row.quarantineReasons : [],
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
+    ...(row.status === 'lost' && row.lostReason ? { lostReason: row.lostReason as LostReason } : {}),
+    ...optional('value', leadValue(row.result)),
+    ...optional('priority', priorityOf(row)),
   };
 }
 
+/** A field that is absent, not null, when it was not computed (the contract's rule). */
+const optional = <K extends string, V>(key: K, value: V | undefined) =>
+  (value === undefined ? {} : { [key]: value }) as Partial<Record<K, V>>;
+
 const TRANSITIONS: Record<LeadStatus, LeadStatus[]> = {
-  new: ['contacted', 'converted'],
-  contacted: ['converted'],
+  new: ['contacted', 'converted', 'lost'],
+  contacted: ['converted', 'lost'],
   converted: [],
+  // A lost lead that comes back is worked again.
+  lost: ['contacted'],
 };
 
 /** The statuses a lead in `from` may move to (what a picker offers). */

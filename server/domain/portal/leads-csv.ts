@@ -1,3 +1,4 @@
+import { parsePhoneNumberFromString } from 'libphonenumber-js';
 import { recordAudit } from '../../db/repos/audit-repo.ts';
 import { actorOf, type PortalDeps, type PortalPrincipal } from '../accounts/portal-deps.ts';
 import type { LeadView } from '../leads/intake.ts';
@@ -32,7 +33,22 @@ const COLUMNS: [string, (l: LeadView) => string | null][] = [
   ]),
   // Issue 39, last so existing columns keep their places.
   ['consent_page_verified', (l) => (l.consent.pageVerified === null ? null : String(l.consent.pageVerified))],
+  // Issue 40: the phone in E.164 for a CRM's import (formula-guarded like every cell starting
+  // with +), the lead's value and priority, and why a lost lead was lost.
+  ['phone_e164', (l) => phoneE164(l.phone)],
+  ['value', (l) => (l.value ? String(l.value.amount) : null)],
+  ['value_label', (l) => l.value?.label ?? null],
+  ['priority', (l) => l.priority?.level ?? null],
+  ['priority_reasons', (l) => l.priority?.reasons.join(' ') ?? null],
+  ['lost_reason', (l) => l.lostReason ?? null],
 ];
+
+/** A visitor's phone as E.164 (`+12125550100`), read as a US number unless it names a country; null when it is not a valid number. */
+export function phoneE164(phone: string | null): string | null {
+  if (!phone) return null;
+  const parsed = parsePhoneNumberFromString(phone, 'US');
+  return parsed?.isValid() ? parsed.number : null;
+}
 
 function figureOf(lead: LeadView, key: string): string | null {
   const value = lead.result ? leadFigure(lead.result, key) : undefined;

@@ -23,7 +23,7 @@ import {
 
 const Role = z.enum(['owner', 'admin', 'viewer']);
 const Day = z.string().openapi({ format: 'date', example: '2026-05-31' });
-const LeadStatus = z.enum(['new', 'contacted', 'converted']);
+const LeadStatus = z.enum(['new', 'contacted', 'converted', 'lost']);
 
 /** The answers of actions with nothing more to say than that they happened. */
 export const SignedOut = z.object({ signedOut: z.literal(true) });
