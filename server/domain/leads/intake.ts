@@ -387,9 +387,10 @@ export function actorOfPrincipal(principal: Principal): string {
 }
 
 /**
- * new → contacted → converted, and new → converted; anything else is INVALID_TRANSITION. The
- * change, its `lead.updated` event and the audit entry (who, from, to) commit together, whichever
- * door it came through (portal, REST, MCP).
+ * new → contacted → converted, new → converted, new or contacted → lost (with a reason), and a
+ * lost lead back to contacted; anything else is INVALID_TRANSITION. The change, its `lead.updated`
+ * event (the lead, plus `previousStatus`) and the audit entry (who, from, to, why lost) commit
+ * together, whichever door it came through (portal, REST, MCP).
  */
 export async function changeLeadStatus(
   deps: LicensingDeps,
@@ -397,7 +398,20 @@ export async function changeLeadStatus(
   leadId: string,
   to: LeadStatus,
   actor: string,
+  lostReason?: LostReason,
 ): Promise<LeadView> {
+  if (to === 'lost' && !lostReason)
+    throw new AppError(
+      'INVALID_REQUEST',
+      'Say why the lead was lost: lostReason is required with status lost.',
+      {
+        details: [{ path: 'lostReason', message: 'One of went_elsewhere, not_a_fit, no_answer, other' }],
+      },
+    );
+  if (to !== 'lost' && lostReason)
+    throw new AppError('INVALID_REQUEST', 'lostReason goes only with status lost.', {
+      details: [{ path: 'lostReason', message: 'Only with status lost' }],
+    });
   const lead = await findLead(deps.db, accountId, leadId);
   if (!lead) throw new AppError('NOT_FOUND', 'No such lead.');
   const from = lead.status as LeadStatus;
@@ -406,15 +420,16 @@ export async function changeLeadStatus(
   }
   const result = await linkedResult(deps.db, lead);
   const updated = await withTransaction(deps.db, async (tx) => {
-    const row = await updateLeadStatus(tx, accountId, leadId, from, to, deps.clock.now());
+    const row = await updateLeadStatus(tx, accountId, leadId, from, to, deps.clock.now(), lostReason ?? null);
     if (row) {
-      await enqueueLeadEvent(tx, 'lead.updated', row, toLeadView({ ...row, result }), row.updatedAt);
+      const view = { ...toLeadView({ ...row, result }), previousStatus: from };
+      await enqueueLeadEvent(tx, 'lead.updated', row, view, row.updatedAt);
       await recordAudit(tx, {
         accountId,
         actor,
         action: 'lead.status_changed',
         subject: leadId,
-        data: { from, status: to },
+        data: { from, status: to, ...(lostReason ? { lostReason } : {}) },
         at: row.updatedAt,
       });
     }

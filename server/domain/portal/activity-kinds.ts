@@ -15,7 +15,15 @@ export const ACTIVITY_KINDS = {
     'activation.released',
   ],
   connect: ['connect.approved'],
-  leads: ['lead.status_changed', 'lead.released', 'lead.deleted', 'subject.exported', 'leads.exported'],
+  leads: [
+    'lead.status_changed',
+    'lead.note_added',
+    'lead.released',
+    'lead.deleted',
+    'leads.retention_erased',
+    'subject.exported',
+    'leads.exported',
+  ],
   members: [
     'member.invited',
     'member.joined',

@@ -4,6 +4,7 @@ import { findResult } from '../../db/repos/results-repo.ts';
 import { AppError } from '../../lib/errors.ts';
 import type { PortalDeps, PortalPrincipal } from '../accounts/portal-deps.ts';
 import { type LeadView, nextStatuses, toLeadView } from '../leads/intake.ts';
+import { listLeadNotes } from '../leads/lead-notes.ts';
 import { findLeads, nextCursorOf } from '../leads/lead-query.ts';
 import { resultFigures } from '../leads/result-figures.ts';
 
@@ -80,6 +81,8 @@ export async function firmLeadDetail(deps: PortalDeps, principal: PortalPrincipa
   return {
     lead,
     nextStatuses: [...nextStatuses(lead.status)],
+    notes: await listLeadNotes(deps, principal.accountId, leadId),
+    canWrite: principal.role !== 'viewer',
     result: result
       ? {
           id: result.id,

@@ -152,10 +152,19 @@ export const LeadPage = z.object({
 });
 export const OneLead = z.object({ lead: PortalLead });
 
+export const LeadNote = z
+  .object({ id: z.string(), author: z.string(), text: z.string(), createdAt: Iso })
+  .openapi('LeadNote');
+export const LeadNotes = z.object({ notes: z.array(LeadNote) });
+export const OneNote = z.object({ note: LeadNote });
+
 const Figure = z.object({ label: z.string(), value: z.string() });
 export const LeadDetail = z.object({
   lead: PortalLead,
   nextStatuses: z.array(LeadStatus),
+  notes: z.array(LeadNote),
+  /** Owners and admins write notes and change the status; viewers read. */
+  canWrite: z.boolean(),
   result: z
     .object({
       id: z.string(),

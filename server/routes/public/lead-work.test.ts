@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { leads, outboxEvents } from '../../db/engine/schema.ts';
+import { auditEvents, leads, outboxEvents } from '../../db/engine/schema.ts';
 import { createEndpoint } from '../../domain/delivery/endpoints.ts';
 import { createTestContext, type TestContext } from '../../test-support/services.ts';
 
@@ -99,5 +99,85 @@ describe('value and priority, rated when the lead is stored', () => {
     const detail = await (await t.get(`/v1/api/leads/${await lead(f, null)}`, f.apiKey)).json();
     expect(detail).not.toHaveProperty('value');
     expect(detail).not.toHaveProperty('priority');
+  });
+});
+
+describe('lost, with a reason, and back', () => {
+  it('needs a reason, carries it in REST and lead.updated (with the previous status), audits it', async () => {
+    const f = await firm();
+    await createEndpoint(
+      { ...t.services.delivery, allowPrivateHosts: [] },
+      { accountId: f.account.id, url: 'https://hooks.smithlaw.com/svc', events: ['lead.updated'] },
+    );
+    const leadId = await lead(f, null);
+    const patch = (body: unknown, key = f.apiKey) =>
+      t.app.request(`/v1/api/leads/${leadId}`, {
+        method: 'PATCH',
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+    const noReason = await patch({ status: 'lost' });
+    expect(noReason.status).toBe(400);
+    expect((await noReason.json()).error).toMatchObject({ code: 'INVALID_REQUEST', status: 400 });
+    expect((await patch({ status: 'contacted', lostReason: 'other' })).status).toBe(400);
+    expect((await patch({ status: 'lost', lostReason: 'moved_away' })).status).toBe(400);
+    const readOnly = (await t.seed.apiKey(f.account.id, ['leads:read'])).apiKey;
+    expect((await patch({ status: 'lost', lostReason: 'went_elsewhere' }, readOnly)).status).toBe(403);
+    const lost = await patch({ status: 'lost', lostReason: 'went_elsewhere' });
+    expect(lost.status).toBe(200);
+    expect(await lost.json()).toMatchObject({ status: 'lost', lostReason: 'went_elsewhere' });
+    const [event] = await t.database.db.select().from(outboxEvents).where(eq(outboxEvents.leadId, leadId));
+    expect((event!.payload as { data: Record<string, unknown> }).data).toMatchObject({
+      leadId,
+      status: 'lost',
+      lostReason: 'went_elsewhere',
+      previousStatus: 'new',
+    });
+    // Lost → converted is not a move; a lost lead that comes back is contacted again, reason cleared.
+    expect((await patch({ status: 'converted' })).status).toBe(409);
+    const back = await (await patch({ status: 'contacted' })).json();
+    expect(back.status).toBe('contacted');
+    expect(back).not.toHaveProperty('lostReason');
+    const listed = (await (await t.get('/v1/api/leads?status=contacted', f.apiKey)).json()).data;
+    expect(listed.map((l: { leadId: string }) => l.leadId)).toEqual([leadId]);
+  });
+});
+
+describe('notes', () => {
+  it('leads:write writes, leads:read reads, another firm sees nothing; the trail has no text', async () => {
+    const f = await firm();
+    const other = await firm();
+    const leadId = await lead(f, null);
+    const post = (text: unknown, key = f.apiKey, id = leadId) =>
+      t.app.request(`/v1/api/leads/${id}/notes`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ text }),
+      });
+    const first = await post('Left a voicemail Tuesday.');
+    expect(first.status).toBe(201);
+    expect(await first.json()).toMatchObject({
+      id: expect.stringMatching(/^note_/),
+      text: 'Left a voicemail Tuesday.',
+      author: expect.stringMatching(/^apikey:/),
+    });
+    t.clock.advance(60_000);
+    await post('Called back; meeting on the 12th.');
+    const readOnly = (await t.seed.apiKey(f.account.id, ['leads:read'])).apiKey;
+    expect((await post('No.', readOnly)).status).toBe(403);
+    expect((await post('')).status).toBe(400);
+    expect((await post('x'.repeat(4001))).status).toBe(400);
+    expect((await post('Mine now.', other.apiKey)).status).toBe(404);
+    const read = await (await t.get(`/v1/api/leads/${leadId}/notes`, readOnly)).json();
+    expect(read.data.map((n: { text: string }) => n.text)).toEqual([
+      'Left a voicemail Tuesday.',
+      'Called back; meeting on the 12th.',
+    ]);
+    expect((await t.get(`/v1/api/leads/${leadId}/notes`, other.apiKey)).status).toBe(404);
+    const trail = JSON.stringify(
+      await t.database.db.select().from(auditEvents).where(eq(auditEvents.subject, leadId)),
+    );
+    expect(trail).toContain('lead.note_added');
+    expect(trail).not.toContain('voicemail');
   });
 });
