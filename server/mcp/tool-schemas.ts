@@ -53,6 +53,17 @@ const Status = z.enum(['new', 'contacted', 'converted', 'lost']);
 export const getLeadsInput = strict({
   status: Status.optional().describe('Only leads in this status.'),
   ...resultFilters,
+  // Issue 40: search, sort and a month, as REST and the portal take them.
+  q: z.string().max(100).optional().describe('Start of a name or e-mail address, any case.'),
+  month: z
+    .string()
+    .max(7)
+    .optional()
+    .describe('A calendar month, YYYY-MM (UTC); instead of createdFrom/createdTo.'),
+  sort: z
+    .enum(['received', 'value', 'priority'])
+    .optional()
+    .describe('received: newest first (default); value or priority: highest first.'),
 });
 
 export const getResultsInput = strict(resultFilters);

@@ -1,4 +1,4 @@
-import type { QuarantineFilter } from '../../db/repos/lead-search-repo.ts';
+import type { LeadSort, QuarantineFilter } from '../../db/repos/lead-search-repo.ts';
 import { countTestLeads, findLead, type LeadStatus } from '../../db/repos/leads-repo.ts';
 import { findResult } from '../../db/repos/results-repo.ts';
 import { AppError } from '../../lib/errors.ts';
@@ -20,6 +20,11 @@ export interface FirmLeadFilter {
   /** Test-mode leads (development hosts, the portal preview) are left out unless asked for. */
   includeTest?: boolean;
   quarantined?: QuarantineFilter;
+  /** The start of a name or e-mail address. */
+  q?: string;
+  /** A calendar month, YYYY-MM, instead of from/to. */
+  month?: string;
+  sort?: LeadSort;
 }
 
 const dayAfter = (day: string) => {
@@ -50,6 +55,9 @@ export async function pageOfFirmLeads(
       ...(opts.to ? { createdTo: dayAfter(opts.to) } : {}),
       includeTest: opts.includeTest ?? false,
       quarantined: opts.quarantined ?? 'exclude',
+      ...(opts.q ? { q: opts.q } : {}),
+      ...(opts.month ? { month: opts.month } : {}),
+      ...(opts.sort ? { sort: opts.sort } : {}),
     },
     { limit: opts.limit, ...(opts.cursor ? { cursor: opts.cursor } : {}) },
   );

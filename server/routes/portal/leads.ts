@@ -49,6 +49,13 @@ const LeadFilterQuery = z.object({
     .enum(['exclude', 'include', 'only'])
     .optional()
     .openapi({ description: 'Leads held as possible spam; left out by default' }),
+  q: z.string().max(100).optional().openapi({ description: 'The start of a name or e-mail address' }),
+  month: z
+    .string()
+    .regex(/^\d{4}-\d{2}$/, 'Expected a month like 2026-05')
+    .optional()
+    .openapi({ description: 'A calendar month (UTC), instead of from/to' }),
+  sort: z.enum(['received', 'value', 'priority']).optional(),
 });
 
 /** The validated query as the domain's filter. */
@@ -61,6 +68,9 @@ function leadFilterOf(q: z.infer<typeof LeadFilterQuery>): FirmLeadFilter {
     ...(q.to ? { to: q.to } : {}),
     includeTest: q.test === 'include',
     ...(q.quarantined ? { quarantined: q.quarantined } : {}),
+    ...(q.q?.trim() ? { q: q.q.trim() } : {}),
+    ...(q.month ? { month: q.month } : {}),
+    ...(q.sort ? { sort: q.sort } : {}),
   };
 }
 

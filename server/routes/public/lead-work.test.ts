@@ -181,3 +181,114 @@ describe('notes', () => {
     expect(trail).not.toContain('voicemail');
   });
 });
+
+describe('search, sort and month over REST', () => {
+  async function seeded() {
+    const f = await firm();
+    const base = Date.parse('2025-12-10T12:00:00Z');
+    const names = ['Ana Ruiz', 'anabel Ko', 'Bob Stone', 'Zoë Ødegård', '50%_Off Spam', 'Carl Ng'];
+    const rows = Array.from({ length: 24 }, (_, i) => {
+      const at = new Date(base + i * 3 * 86_400_000);
+      return {
+        id: `lead_sort${String(i).padStart(2, '0')}${f.account.id.slice(-6)}`,
+        accountId: f.account.id,
+        calculator: 'estate-tax',
+        name: names[i % names.length]!,
+        email: `p${i}@${i % 2 ? 'example.com' : 'Firm.Example'}`,
+        state: 'NY',
+        status: 'new' as const,
+        consentText: 'I agree.',
+        consentedAt: at,
+        createdAt: at,
+        updatedAt: at,
+        // Ties on purpose (every third value repeats), and every fifth lead not rated.
+        valueAmount: i % 5 === 4 ? null : Math.floor(i / 3) * 1000,
+        priorityRank: i % 5 === 4 ? null : (i % 3) + 1,
+        priorityReasons: i % 5 === 4 ? null : ['r'],
+        priorityVersion: i % 5 === 4 ? null : 'estate-tax.1',
+      };
+    });
+    await t.database.db.insert(leads).values(rows);
+    return { f, rows };
+  }
+
+  async function all(apiKey: string, query: string) {
+    const out: {
+      leadId: string;
+      createdAt: string;
+      value?: { amount: number };
+      priority?: { level: string };
+    }[] = [];
+    let cursor: string | null = null;
+    let first: Record<string, unknown> | undefined;
+    do {
+      const res = await t.get(
+        `/v1/api/leads?limit=5&${query}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+        apiKey,
+      );
+      expect(res.status).toBe(200);
+      const page = await res.json();
+      first ??= page;
+      out.push(...page.data);
+      cursor = page.nextCursor;
+    } while (cursor);
+    return { rows: out, total: first!.totalMatching };
+  }
+
+  it('sort=value and sort=priority page through every lead once, highest first, unrated last, cursors carrying the key', async () => {
+    const { f, rows } = await seeded();
+    const byValue = await all(f.apiKey, 'sort=value');
+    const expected = [...rows]
+      .sort(
+        (a, b) =>
+          (b.valueAmount ?? -1) - (a.valueAmount ?? -1) ||
+          b.createdAt.getTime() - a.createdAt.getTime() ||
+          (a.id < b.id ? 1 : -1),
+      )
+      .map((r) => r.id);
+    expect(byValue.rows.map((r) => r.leadId)).toEqual(expected);
+    expect(byValue.total).toBe(24);
+    const byPriority = await all(f.apiKey, 'sort=priority');
+    const ranks = byPriority.rows.map((r) => r.priority?.level ?? 'not rated');
+    expect(new Set(byPriority.rows.map((r) => r.leadId)).size).toBe(24);
+    expect(ranks.indexOf('medium')).toBeGreaterThan(ranks.lastIndexOf('high'));
+    expect(ranks.indexOf('not rated')).toBeGreaterThan(ranks.lastIndexOf('low'));
+    // A cursor of one sort does not continue another.
+    const page = await (await t.get('/v1/api/leads?limit=5&sort=value', f.apiKey)).json();
+    const crossed = await t.get(
+      `/v1/api/leads?limit=5&sort=priority&cursor=${encodeURIComponent(page.nextCursor)}`,
+      f.apiKey,
+    );
+    expect(crossed.status).toBe(400);
+  });
+
+  it('q matches the start of a name or an e-mail, any case; % and _ are plain characters', async () => {
+    const { f } = await seeded();
+    const names = async (q: string) =>
+      [
+        ...new Set(
+          (await all(f.apiKey, `q=${encodeURIComponent(q)}`)).rows.map(
+            (r) => (r as unknown as { name: string }).name,
+          ),
+        ),
+      ].sort();
+    expect(await names('ANA')).toEqual(['Ana Ruiz', 'anabel Ko']);
+    expect(await names('zoë')).toEqual(['Zoë Ødegård']);
+    expect(await names('ruiz')).toEqual([]);
+    expect(await names('50%_')).toEqual(['50%_Off Spam']);
+    expect(await names('5_%')).toEqual([]);
+    expect((await all(f.apiKey, 'q=p1@example.COM')).rows).toHaveLength(1);
+    expect((await all(f.apiKey, 'q=p2@firm.')).rows).toHaveLength(1);
+  });
+
+  it('month=YYYY-MM takes the calendar month (UTC); with createdFrom it is refused', async () => {
+    const { f, rows } = await seeded();
+    const march = await all(f.apiKey, 'month=2026-02');
+    expect(march.total).toBe(rows.filter((r) => r.createdAt.toISOString().startsWith('2026-02')).length);
+    expect(march.rows.every((r) => r.createdAt.startsWith('2026-02'))).toBe(true);
+    const refused = await t.get('/v1/api/leads?month=2026-02&createdFrom=2026-03-01', f.apiKey);
+    expect(refused.status).toBe(400);
+    expect((await refused.json()).error.message).toContain('month');
+    expect((await t.get('/v1/api/leads?month=2026-13', f.apiKey)).status).toBe(400);
+  });
+});

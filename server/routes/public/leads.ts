@@ -116,7 +116,7 @@ const list = createRoute({
   tags,
   summary: 'The firm’s leads, newest first (admin credential)',
   description:
-    'A page of the firm’s leads (API key with `leads:read`, or an admin access token), filtered by status, calculator, state and creation time. Pass `nextCursor` back as `cursor` with the same filters for the next page. Test-mode leads are left out unless `includeTest=true`; `hiddenTest` says how many.',
+    'A page of the firm’s leads (API key with `leads:read`, or an admin access token), filtered by status, calculator, state, creation time or month and the start of a name or e-mail (`q`), sorted by `sort`. Pass `nextCursor` back as `cursor` with the same filters for the next page. Test-mode leads are left out unless `includeTest=true`; `hiddenTest` says how many.',
   security: bearerSecurity,
   request: {
     query: z.object({
@@ -134,6 +134,20 @@ const list = createRoute({
         .max(40)
         .optional()
         .openapi({ description: 'ISO date or date-time, UTC, exclusive' }),
+      month: z
+        .string()
+        .max(7)
+        .optional()
+        .openapi({ description: 'A calendar month, YYYY-MM (UTC), instead of createdFrom/createdTo' }),
+      q: z
+        .string()
+        .max(100)
+        .optional()
+        .openapi({ description: 'The start of a name or e-mail address, case-insensitive' }),
+      sort: z.enum(['received', 'value', 'priority']).optional().openapi({
+        description:
+          '`received` (newest first, the default), `value` or `priority` (highest first, newest first among equals; leads not rated last)',
+      }),
       includeTest: z
         .enum(['true', 'false'])
         .optional()
@@ -151,6 +165,8 @@ const list = createRoute({
       z.object({
         data: z.array(LeadSchema),
         nextCursor: z.string().nullable(),
+        totalMatching: z.number().int().openapi({ description: 'Leads matching, exact up to 1,000' }),
+        totalMatchingCapped: z.boolean().openapi({ description: 'More than 1,000 match' }),
         hiddenTest: z
           .number()
           .int()
@@ -272,6 +288,8 @@ export function createLeadRoutes(deps: LicensingDeps, queries: QueryDeps) {
       {
         data: page.rows.map(toLeadView),
         nextCursor: nextCursorOf(page, page.rows.length) ?? null,
+        totalMatching: page.totalMatching,
+        totalMatchingCapped: page.totalMatchingCapped,
         hiddenTest,
       },
       200,
