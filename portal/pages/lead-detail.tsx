@@ -69,7 +69,7 @@ function NotesCard(props: { leadId: string; notes: Detail['notes']; canWrite: bo
       {notes.length ? (
         <ul class="note-list">
           {notes.map((n) => (
-            <li key={n.id}>
+            <li key={n.id} class="note">
               <span class="muted small">
                 {n.author.replace(/^user:/, '')} · {formatDateTime(n.createdAt)}
               </span>
