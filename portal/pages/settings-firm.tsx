@@ -45,6 +45,9 @@ function ContrastCheck(props: { accent: string }) {
   );
 }
 
+/** The windows offered (the API takes any whole number of months from 3 to 84). */
+const RETENTION_MONTHS = [3, 6, 12, 18, 24, 36, 60, 84];
+
 function FirmForm(props: {
   settings: FirmSettings;
   saved: boolean;
@@ -56,6 +59,7 @@ function FirmForm(props: {
   const [consent, setConsent] = useState(s.consent?.text ?? '');
   const [emails, setEmails] = useState(s.alertEmails.join('\n'));
   const [accent, setAccent] = useState(s.accentColor ?? DEFAULT_ACCENT);
+  const [retention, setRetention] = useState(s.leadRetentionMonths ? String(s.leadRetentionMonths) : '');
   const action = useAction();
   const manage = canManage();
   const validAccent = HEX.test(accent);
@@ -67,6 +71,9 @@ function FirmForm(props: {
       alertEmails,
       ...(consent.trim() !== (s.consent?.text ?? '') ? { consentText: consent } : {}),
       ...(accent.toLowerCase() !== (s.accentColor ?? DEFAULT_ACCENT) ? { accentColor: accent } : {}),
+      ...((retention ? Number(retention) : null) !== s.leadRetentionMonths
+        ? { leadRetentionMonths: retention ? Number(retention) : null }
+        : {}),
     };
     const next = await action.run(() => api.patch('settings/firm', body));
     if (next) props.onSaved(next);
@@ -126,6 +133,30 @@ function FirmForm(props: {
           ) : (
             <p class="error-note">Expected a colour as #rrggbb.</p>
           )}
+        </div>
+        <div class="field">
+          <label for="firm-retention">Keep leads that did not become clients</label>
+          <select
+            id="firm-retention"
+            aria-describedby="firm-retention-help"
+            value={retention}
+            onChange={(e) => setRetention((e.target as HTMLSelectElement).value)}
+          >
+            <option value="">Until you delete them</option>
+            {RETENTION_MONTHS.map((m) => (
+              <option key={m} value={String(m)}>
+                {m % 12 === 0 ? `${m / 12} year${m === 12 ? '' : 's'}` : `${m} months`} after their last
+                change
+              </option>
+            ))}
+          </select>
+          <p class="help" id="firm-retention-help">
+            Leads not converted are erased this long after their last status change or note, with their
+            calculation, consent record and deliveries. The activity page records how many.
+          </p>
+          {fieldError('leadRetentionMonths') ? (
+            <p class="error-note">{fieldError('leadRetentionMonths')}</p>
+          ) : null}
         </div>
         <div class="field">
           <label for="firm-consent">Consent text</label>

@@ -55,15 +55,26 @@ const oneOf = (table: string, column: AnyPgColumn, values: string[]) =>
     sql.raw(`${column.name} IN (${values.map((v) => `'${v}'`).join(', ')})`),
   );
 
-export const accounts = pgTable('accounts', {
-  id: text('id').primaryKey(),
-  name: text('name').notNull(),
-  email: text('email'),
-  stripeCustomerId: text('stripe_customer_id'),
-  createdAt: at('created_at').notNull(),
-  accentColor: text('accent_color'),
-  alertEmails: jsonb('alert_emails').$type<string[]>().notNull().default([]),
-});
+export const accounts = pgTable(
+  'accounts',
+  {
+    id: text('id').primaryKey(),
+    name: text('name').notNull(),
+    email: text('email'),
+    stripeCustomerId: text('stripe_customer_id'),
+    createdAt: at('created_at').notNull(),
+    accentColor: text('accent_color'),
+    alertEmails: jsonb('alert_emails').$type<string[]>().notNull().default([]),
+    /** 0018: erase leads not converted this many months after their last change (null: keep them). */
+    leadRetentionMonths: integer('lead_retention_months'),
+  },
+  (t) => [
+    check(
+      'accounts_lead_retention_months_check',
+      sql`${t.leadRetentionMonths} IS NULL OR ${t.leadRetentionMonths} BETWEEN 3 AND 84`,
+    ),
+  ],
+);
 
 export const consentVersions = pgTable(
   'consent_versions',

@@ -35,6 +35,14 @@ export const AccountUpdateSchema = z
       .regex(/^#[0-9a-fA-F]{6}$/, 'Expected a colour as #rrggbb')
       .transform((v) => v.toLowerCase())
       .optional(),
+    /** Issue 40: erase leads not converted this many months after their last change; null turns it off. */
+    leadRetentionMonths: z
+      .number()
+      .int()
+      .min(3, 'The retention window is 3 to 84 months')
+      .max(84, 'The retention window is 3 to 84 months')
+      .nullable()
+      .optional(),
   })
   .strict()
   .refine((v) => Object.values(v).some((x) => x !== undefined), 'Nothing to change: give at least one field');
@@ -48,6 +56,7 @@ function toAccountView(account: AccountRow) {
     email: account.email,
     accentColor: account.accentColor,
     alertEmails: account.alertEmails,
+    leadRetentionMonths: account.leadRetentionMonths,
     stripeCustomerId: account.stripeCustomerId,
     createdAt: account.createdAt.toISOString(),
   };
@@ -105,6 +114,8 @@ export async function updateAccount(
   if (input.name !== undefined && input.name !== account.name) changes.name = input.name;
   if (input.accentColor !== undefined && input.accentColor !== account.accentColor)
     changes.accentColor = input.accentColor;
+  if (input.leadRetentionMonths !== undefined && input.leadRetentionMonths !== account.leadRetentionMonths)
+    changes.leadRetentionMonths = input.leadRetentionMonths;
   const emails = input.alertEmails?.map((e) => e.toLowerCase()).filter((e, i, all) => all.indexOf(e) === i);
   if (emails && emails.join(',') !== account.alertEmails.join(',')) changes.alertEmails = emails;
   // A renamed firm still on the default consent gets the default with its new name.

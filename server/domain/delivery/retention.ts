@@ -7,6 +7,7 @@ import {
   deleteOldResults,
 } from '../../db/repos/retention-repo.ts';
 import { purgeClosedAccounts } from '../accounts/closure.ts';
+import { eraseStaleLeads } from '../leads/lead-retention.ts';
 import type { DeliveryDeps } from './deps.ts';
 import { removeMailFiles } from './mail-files.ts';
 
@@ -28,6 +29,8 @@ export interface RetentionReport {
   /** Sign-in and invitation mails whose links have expired (rows and outbox files). */
   portalMails: number;
   accountsDeleted: number;
+  /** Leads erased by firms' retention windows (not converted N months after their last change). */
+  leadsErased: number;
 }
 
 /**
@@ -48,6 +51,7 @@ export async function runRetention(deps: Deps): Promise<RetentionReport> {
   const portalMailFiles = await deleteSpentPortalMails(db, now);
   removeMailFiles(portalMailFiles);
   const accountsDeleted = await purgeClosedAccounts(deps);
+  const leadsErased = await eraseStaleLeads(deps);
   return {
     results,
     idempotencyKeys: keys,
@@ -57,6 +61,7 @@ export async function runRetention(deps: Deps): Promise<RetentionReport> {
     mails,
     portalMails: portalMailFiles.length,
     accountsDeleted,
+    leadsErased,
   };
 }
 

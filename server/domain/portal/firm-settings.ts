@@ -13,6 +13,7 @@ export async function firmSettings(deps: PortalDeps, principal: PortalPrincipal)
     name: account.name,
     alertEmails: account.alertEmails,
     accentColor: account.accentColor,
+    leadRetentionMonths: account.leadRetentionMonths,
     consent: account.consent,
     consentVersions: versions.map((v) => ({
       id: v.id,

@@ -26,6 +26,7 @@ const AccountSchema = z
     email: z.string().nullable(),
     accentColor: z.string().nullable(),
     alertEmails: z.array(z.string()),
+    leadRetentionMonths: z.number().int().nullable(),
     stripeCustomerId: z.string().nullable(),
     createdAt: Iso,
   })
