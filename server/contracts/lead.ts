@@ -15,7 +15,7 @@ export const LeadStatusSchema = z.enum(['new', 'contacted', 'converted', 'lost']
 export const LostReasonSchema = z.enum(['went_elsewhere', 'not_a_fit', 'no_answer', 'other']);
 
 /** The result's main figure, as its calculator declares it (`figures.main`), with its label. */
-export const LeadValueSchema = z
+const LeadValueSchema = z
   .object({
     figure: z.string().openapi({ description: 'The output it is', example: 'totalTax' }),
     label: z.string().openapi({ example: 'Total estate tax' }),
@@ -24,7 +24,7 @@ export const LeadValueSchema = z
   .openapi('LeadValue');
 
 /** Whom to call first, and why: rated when the lead was stored, from its result's own rule set. */
-export const LeadPrioritySchema = z
+const LeadPrioritySchema = z
   .object({
     level: z.enum(['high', 'medium', 'low']),
     reasons: z.array(z.string()).openapi({

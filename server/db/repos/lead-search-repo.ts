@@ -135,12 +135,17 @@ export async function searchResults(
 
 /** Matching rows, counted up to `cap` (so a big account costs at most `cap` index entries). */
 export async function countLeads(db: Db, q: LeadSearch, cap: number): Promise<number> {
-  const sub = db
+  const matching = db
     .select({ one: sql`1` })
     .from(leads)
-    .where(and(...leadConditions(q)))
-    // In index order, so the planner walks the page index and stops after `cap` entries.
-    .orderBy(desc(leads.createdAt), desc(leads.id))
+    .where(and(...leadConditions(q)));
+  const sub = (
+    q.q
+      ? // A search counts through the prefix indexes (any `cap` matches will do, in no order).
+        matching
+      : // In index order, so the planner walks the page index and stops after `cap` entries.
+        matching.orderBy(desc(leads.createdAt), desc(leads.id))
+  )
     .limit(cap)
     .as('m');
   const [row] = await db.select({ n: count() }).from(sub);

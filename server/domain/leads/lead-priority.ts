@@ -21,12 +21,11 @@ import type { LeadPriority, LeadValue } from '../../contracts/lead.ts';
  * - rmd: high from a $2,000,000 balance, medium from $500,000, low below.
  */
 
-export type PriorityLevel = LeadPriority['level'];
+type PriorityLevel = LeadPriority['level'];
 
 /** Sortable: high first. Stored as `leads.priority_rank`. */
-export const PRIORITY_RANK: Record<PriorityLevel, number> = { high: 3, medium: 2, low: 1 };
-export const levelOfRank = (rank: number): PriorityLevel =>
-  rank >= 3 ? 'high' : rank === 2 ? 'medium' : 'low';
+const PRIORITY_RANK: Record<PriorityLevel, number> = { high: 3, medium: 2, low: 1 };
+const levelOfRank = (rank: number): PriorityLevel => (rank >= 3 ? 'high' : rank === 2 ? 'medium' : 'low');
 
 /** What the rules read: the result as stored (figures, inputs, and the rule set it named). */
 export interface RatedResult {
@@ -75,9 +74,9 @@ function stateExemption(ruleSetId: string): { code: string; name: string; exempt
 }
 
 /** Estate tax at stake from this amount is high priority. */
-export const ESTATE_HIGH_TAX = 250_000;
+const ESTATE_HIGH_TAX = 250_000;
 /** An estate this close below an exemption (a fifth of it) is worth planning for. */
-export const NEAR_SHARE = 0.2;
+const NEAR_SHARE = 0.2;
 
 const estateTax: Rule = (r) => {
   const estate = num(r, 'estateValue');
@@ -167,7 +166,7 @@ const rmd = byAmount(
  * The rule table: per calculator, its rule and its version. Raise a calculator's version whenever
  * its rule or thresholds change; the recompute job re-rates that calculator's leads.
  */
-export const PRIORITY_RULES: Readonly<Record<string, { version: number; rate: Rule }>> = {
+const PRIORITY_RULES: Readonly<Record<string, { version: number; rate: Rule }>> = {
   'estate-tax': { version: 1, rate: estateTax },
   'inheritance-tax': { version: 1, rate: inheritanceTax },
   'probate-fees': { version: 1, rate: probateFees },
@@ -176,7 +175,7 @@ export const PRIORITY_RULES: Readonly<Record<string, { version: number; rate: Ru
 };
 
 /** `estate-tax.1`: the rule table version a lead of this calculator is rated with today. */
-export const priorityVersionOf = (calculator: string): string | null => {
+const priorityVersionOf = (calculator: string): string | null => {
   const rules = PRIORITY_RULES[calculator];
   return rules ? `${calculator}.${rules.version}` : null;
 };

@@ -102,7 +102,7 @@ export function parseDateBound(value: string, path: string, clock: Clock): Date 
 }
 
 /** `2026-05` → [2026-05-01, 2026-06-01) as ISO dates; INVALID_REQUEST otherwise. */
-export function monthBounds(month: string, clock: Clock): { from: string; to: string } {
+function monthBounds(month: string, clock: Clock): { from: string; to: string } {
   const m = /^(\d{4})-(0[1-9]|1[0-2])$/.exec(month.trim());
   if (!m)
     throw invalid(

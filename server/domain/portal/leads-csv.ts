@@ -44,7 +44,7 @@ const COLUMNS: [string, (l: LeadView) => string | null][] = [
 ];
 
 /** A visitor's phone as E.164 (`+12125550100`), read as a US number unless it names a country; null when it is not a valid number. */
-export function phoneE164(phone: string | null): string | null {
+function phoneE164(phone: string | null): string | null {
   if (!phone) return null;
   const parsed = parsePhoneNumberFromString(phone, 'US');
   return parsed?.isValid() ? parsed.number : null;

@@ -291,7 +291,9 @@ export const FirmSettings = z.object({
     .number()
     .int()
     .nullable()
-    .openapi({ description: 'Leads not converted are erased this many months after their last change (null: kept)' }),
+    .openapi({
+      description: 'Leads not converted are erased this many months after their last change (null: kept)',
+    }),
   consent: z.object({ version: z.number().int(), text: z.string() }).nullable(),
   consentVersions: z.array(
     z.object({ id: z.string(), version: z.number().int(), text: z.string(), createdAt: Iso }),
