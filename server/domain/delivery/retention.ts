@@ -8,6 +8,7 @@ import {
 } from '../../db/repos/retention-repo.ts';
 import { purgeClosedAccounts } from '../accounts/closure.ts';
 import { eraseStaleLeads } from '../leads/lead-retention.ts';
+import { recomputePriorities } from '../leads/priority-recompute.ts';
 import type { DeliveryDeps } from './deps.ts';
 import { removeMailFiles } from './mail-files.ts';
 
@@ -31,6 +32,8 @@ export interface RetentionReport {
   accountsDeleted: number;
   /** Leads erased by firms' retention windows (not converted N months after their last change). */
   leadsErased: number;
+  /** Leads re-rated after a priority rule table changed (at most 10,000 a pass). */
+  prioritiesRated: number;
 }
 
 /**
@@ -52,6 +55,8 @@ export async function runRetention(deps: Deps): Promise<RetentionReport> {
   removeMailFiles(portalMailFiles);
   const accountsDeleted = await purgeClosedAccounts(deps);
   const leadsErased = await eraseStaleLeads(deps);
+  // Not a retention rule, but the same hourly, any-instance, resumable kind of sweep.
+  const prioritiesRated = await recomputePriorities(deps);
   return {
     results,
     idempotencyKeys: keys,
@@ -62,6 +67,7 @@ export async function runRetention(deps: Deps): Promise<RetentionReport> {
     portalMails: portalMailFiles.length,
     accountsDeleted,
     leadsErased,
+    prioritiesRated,
   };
 }
 

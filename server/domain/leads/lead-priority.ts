@@ -174,8 +174,11 @@ const PRIORITY_RULES: Readonly<Record<string, { version: number; rate: Rule }>> 
   rmd: { version: 1, rate: rmd },
 };
 
+/** The calculators with a rule table (what the recompute job walks). */
+export const ratedCalculators = (): string[] => Object.keys(PRIORITY_RULES);
+
 /** `estate-tax.1`: the rule table version a lead of this calculator is rated with today. */
-const priorityVersionOf = (calculator: string): string | null => {
+export const priorityVersionOf = (calculator: string): string | null => {
   const rules = PRIORITY_RULES[calculator];
   return rules ? `${calculator}.${rules.version}` : null;
 };
