@@ -255,9 +255,11 @@ describe('leads', () => {
       .poll(() => page.locator('.table-stack tbody tr').count(), WAIT)
       .toBe((matching.data as unknown[]).length);
 
-    await page.goto(`${stack.portalUrl}/portal/leads/${api[0]!.leadId}`);
-    await expect.poll(() => page.locator('h1').textContent(), WAIT).toBe(api[0]!.name);
-    expect(await page.locator('.priority-reasons li').allTextContents()).toEqual(api[0]!.priority!.reasons);
+    // The highest-rated lead that can still be lost (a converted one has nowhere to go).
+    const target = api.find((l) => l.status === 'new' || l.status === 'contacted')!;
+    await page.goto(`${stack.portalUrl}/portal/leads/${target.leadId}`);
+    await expect.poll(() => page.locator('h1').textContent(), WAIT).toBe(target.name);
+    expect(await page.locator('.priority-reasons li').allTextContents()).toEqual(target.priority!.reasons);
     await page.getByLabel('Status', { exact: true }).selectOption('lost:not_a_fit');
     await expect.poll(() => page.getByText('Lost because').count(), WAIT).toBe(1);
     expect(
@@ -268,7 +270,7 @@ describe('leads', () => {
     await expect
       .poll(() => page.locator('.note-text').allTextContents(), WAIT)
       .toEqual(['Left a voicemail Tuesday.']);
-    const stored = (await portalGet(`leads/${api[0]!.leadId}`)).body as {
+    const stored = (await portalGet(`leads/${target.leadId}`)).body as {
       lead: { status: string; lostReason: string };
       notes: { text: string }[];
     };
@@ -292,7 +294,7 @@ describe('leads', () => {
         window.scrollBy(0, (document.querySelector('.filters')?.getBoundingClientRect().top ?? 0) - 16),
       );
       await view.screenshot({ path: `${SCREENSHOTS}/leads-worklist-${width}.png` });
-      await view.goto(`${stack.portalUrl}/portal/leads/${api[0]!.leadId}`);
+      await view.goto(`${stack.portalUrl}/portal/leads/${target.leadId}`);
       await expect.poll(() => view.locator('.note-text').count(), WAIT).toBe(1);
       await view.screenshot({ path: `${SCREENSHOTS}/lead-worked-${width}.png` });
       await view.locator('.note-list').scrollIntoViewIfNeeded();
@@ -375,6 +377,8 @@ describe('activity', () => {
       'Revoked API key “Claude on the office Mac”',
       'An AI assistant ran get_leads',
       'Moved a lead from new to contacted',
+      'to lost (not a fit)',
+      'Wrote a note on a lead',
       'Released a lead from quarantine',
       'Exported a person’s data (1 lead)',
       'Deleted a person’s lead and its data',
@@ -388,9 +392,10 @@ describe('activity', () => {
     await page.getByLabel('Show').selectOption('leads');
     await expect.poll(() => new URL(page.url()).searchParams.get('kind'), WAIT).toBe('leads');
     await expect
-      // Five lead events (two releases), and the two CSV exports above: an export of personal data is audited too.
+      // Five lead events (two releases), a lead marked lost and a note on it, and the two CSV
+      // exports above: an export of personal data is audited too.
       .poll(async () => (await page.locator('.timeline-what').allTextContents()).length, WAIT)
-      .toBe(7);
+      .toBe(9);
     expect(await page.locator('.timeline').textContent()).not.toContain('API key');
     expect(await axeViolations(page)).toEqual([]);
     expect(owner.pageErrors).toEqual([]);
