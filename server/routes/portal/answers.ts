@@ -287,13 +287,9 @@ export const FirmSettings = z.object({
   name: z.string(),
   alertEmails: z.array(z.string()),
   accentColor: z.string().nullable(),
-  leadRetentionMonths: z
-    .number()
-    .int()
-    .nullable()
-    .openapi({
-      description: 'Leads not converted are erased this many months after their last change (null: kept)',
-    }),
+  leadRetentionMonths: z.number().int().nullable().openapi({
+    description: 'Leads not converted are erased this many months after their last change (null: kept)',
+  }),
   consent: z.object({ version: z.number().int(), text: z.string() }).nullable(),
   consentVersions: z.array(
     z.object({ id: z.string(), version: z.number().int(), text: z.string(), createdAt: Iso }),
