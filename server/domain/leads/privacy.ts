@@ -78,6 +78,7 @@ export async function exportSubject(deps: Deps, accountId: string, email: string
     deliveries,
     attempts,
     mails,
+    notes,
   } = await subjectRecords(db, accountId, email);
   await recordAudit(db, {
     accountId,
@@ -98,6 +99,7 @@ export async function exportSubject(deps: Deps, accountId: string, email: string
       attempts: attempts.filter((a) => a.deliveryId === d.id),
     })),
     mails: mails.map((m) => ({ ...m, fileContent: readMailFile(m.filePath) })),
+    leadNotes: notes,
   };
 }
 

@@ -2,6 +2,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditEvents, leads, outboxEvents } from '../../db/engine/schema.ts';
 import { createEndpoint } from '../../domain/delivery/endpoints.ts';
+import { exportSubject } from '../../domain/leads/privacy.ts';
 import { createTestContext, type TestContext } from '../../test-support/services.ts';
 
 /** Issue 40 over REST and webhooks: value and priority, lost with its reason, notes, search and sort. */
@@ -179,6 +180,16 @@ describe('notes', () => {
     );
     expect(trail).toContain('lead.note_added');
     expect(trail).not.toContain('voicemail');
+    // A data-subject export holds the notes about that person's leads.
+    const exported = await exportSubject(
+      { db: t.database.db, clock: t.clock },
+      f.account.id,
+      'ANA@example.com',
+    );
+    expect(exported.leadNotes.map((n) => n.body)).toEqual([
+      'Left a voicemail Tuesday.',
+      'Called back; meeting on the 12th.',
+    ]);
   });
 });
 
