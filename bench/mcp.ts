@@ -23,6 +23,21 @@ const CASES: [string, string, Record<string, unknown>][] = [
   ['get_directory_stats {windowDays: 365}', 'get_directory_stats', { windowDays: 365 }],
 ];
 
+/**
+ * Issue 40: the REST lead list's search, sorts, month and sorted cursors (`page 3` follows two
+ * pages' `nextCursor`, so the keyset carries the sort key). Goal: p95 under 50 ms at 100,000 leads.
+ */
+const REST_CASES: [string, string][] = [
+  ['REST leads sort=value', 'sort=value'],
+  ['REST leads sort=priority', 'sort=priority'],
+  ['REST leads sort=value page 3 (cursor)', 'sort=value'],
+  ['REST leads sort=priority page 3 (cursor)', 'sort=priority'],
+  ['REST leads q=mar (name prefix)', 'q=mar'],
+  ['REST leads q=maria.g (e-mail prefix)', 'q=maria.g'],
+  ['REST leads q=m sort=value', 'q=m&sort=value'],
+  ['REST leads month (this month)', `month=${new Date().toISOString().slice(0, 7)}`],
+];
+
 const quantile = (sorted: number[], q: number) =>
   Math.round(sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]! * 10) / 10;
 
@@ -61,6 +76,13 @@ export async function runMcpBench(
       throw new Error(`${name}: ${JSON.stringify(body)}`);
     return body.result.structuredContent;
   };
+  const rest = async (path: string) => {
+    const res = await fetch(`${stack.apiUrl}${path}`, {
+      headers: { authorization: `Bearer ${stack.demo.apiKey}` },
+    });
+    if (res.status !== 200) throw new Error(`${path}: ${res.status} ${await res.text()}`);
+    return (await res.json()) as Record<string, unknown>;
+  };
   try {
     let seeded = 3; // the demo firm's sample leads
     for (const size of sizes) {
@@ -73,6 +95,15 @@ export async function runMcpBench(
       seeded = size;
       const page2 = (await call('get_leads', { limit: 25 })).nextCursor as string;
       const page3 = (await call('get_leads', { limit: 25, cursor: page2 })).nextCursor as string;
+      for (const [label, query] of REST_CASES) {
+        let path = `/v1/api/leads?limit=50&${query}`;
+        if (label.includes('cursor'))
+          for (let p = 0; p < 2; p++) {
+            const cursor = (await rest(path)).nextCursor as string;
+            path = `/v1/api/leads?limit=50&${query}&cursor=${encodeURIComponent(cursor)}`;
+          }
+        figures.push({ leads: size, tool: label, runs, ...(await timed(runs, () => rest(path))) });
+      }
       for (const [label, tool, args] of CASES) {
         const withCursor = label.includes('cursor') ? { ...args, cursor: page3 } : args;
         for (let i = 0; i < 5; i++) await call(tool, withCursor); // warm-up
@@ -98,6 +129,19 @@ export async function runMcpBench(
   const plans = await explainPlans(dataDir, accountId);
   rmSync(dataDir, { recursive: true, force: true });
   return { figures, plans };
+}
+
+/** p50 and p95 of `runs` sequential calls after 5 warm-up calls. */
+async function timed(runs: number, call: () => Promise<unknown>): Promise<{ p50Ms: number; p95Ms: number }> {
+  for (let i = 0; i < 5; i++) await call();
+  const times: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const t = performance.now();
+    await call();
+    times.push(performance.now() - t);
+  }
+  times.sort((a, b) => a - b);
+  return { p50Ms: quantile(times, 0.5), p95Ms: quantile(times, 0.95) };
 }
 
 /** The query plans behind the tools, on the benchmark's own database (100,000 leads). */

@@ -329,7 +329,7 @@ describe('the widget in Spanish (issue 45)', () => {
     await page.goto(`${stack.portalUrl}/portal/settings/firm`);
     await page.getByTestId('spanish-consent-missing').waitFor(WAIT);
     await page.getByLabel('Consent text in Spanish').fill(SPANISH_CONSENT);
-    await page.getByRole('button', { name: 'Save settings' }).click();
+    await page.getByRole('button', { name: 'Save consent' }).click();
     await expect.poll(() => page.getByTestId('spanish-consent-missing').count(), WAIT).toBe(0);
     const versions = page.locator('#consent-versions');
     await expect.poll(() => versions.textContent(), WAIT).toContain(SPANISH_CONSENT);

@@ -163,7 +163,7 @@ describe('leads', () => {
     const words = `${expected.length} lead${expected.length === 1 ? '' : 's'} match these filters`;
     await expect.poll(() => page.locator('.result-count').textContent(), WAIT).toBe(words);
     expect(await page.locator('.table-stack tbody tr').count()).toBe(expected.length);
-    expect(await page.locator('.table-stack tbody td[data-label="State"]').allTextContents()).toEqual(
+    expect(await page.locator('.table-stack tbody [data-label="State"]').allTextContents()).toEqual(
       expected.map(() => stateName(state)),
     );
 
@@ -214,14 +214,93 @@ describe('leads', () => {
     await expect.poll(() => page.locator('h1').textContent(), WAIT).toBe(lead.name);
     expect(await page.locator('.headline-figure').textContent()).toMatch(/\$[\d,]+\.\d\d/);
     const picker = page.getByLabel('Status', { exact: true });
-    expect(await picker.locator('option').allTextContents()).toEqual(['new', 'contacted', 'converted']);
+    const lost = ['lost — went elsewhere', 'lost — not a fit', 'lost — no answer', 'lost — other'];
+    expect(await picker.locator('option').allTextContents()).toEqual([
+      'new',
+      'contacted',
+      'converted',
+      ...lost,
+    ]);
     await picker.selectOption('contacted');
     await expect
       .poll(() => page.getByLabel('Status', { exact: true }).locator('option').allTextContents(), WAIT)
-      .toEqual(['contacted', 'converted']);
+      .toEqual(['contacted', 'converted', ...lost]);
     const stored = (await portalGet(`leads/${lead.leadId}`)).body as { lead: { status: string } };
     expect(stored.lead.status).toBe('contacted');
     await checkPage(page, 'lead-detail');
+  });
+
+  it('sorts by priority, searches by a name’s start, marks a lead lost with its reason and keeps a note', async () => {
+    const { page } = owner;
+    await page.goto(`${stack.portalUrl}/portal/leads`);
+    await page.getByLabel('Sort by', { exact: true }).selectOption('priority');
+    await expect.poll(() => new URL(page.url()).searchParams.get('sort'), WAIT).toBe('priority');
+    const api = (await portalGet('leads?sort=priority&limit=50')).body.data as (LeadRow & {
+      priority?: { level: string; reasons: string[] };
+      value?: { amount: number };
+    })[];
+    expect(api[0]!.priority!.level).toBe('high');
+    expect(api[0]!.priority!.reasons.length).toBeGreaterThan(0);
+    await expect
+      .poll(() => page.locator('.table-stack tbody td[data-label="Priority"]').first().textContent(), WAIT)
+      .toBe('high');
+    await checkPage(page, 'leads-by-priority');
+
+    const prefix = api[0]!.name.slice(0, 3).toUpperCase();
+    const matching = (await portalGet(`leads?q=${encodeURIComponent(prefix)}&limit=200`)).body;
+    await page.getByLabel('Search', { exact: true }).fill(prefix);
+    await page.getByLabel('Search', { exact: true }).press('Enter');
+    await expect.poll(() => new URL(page.url()).searchParams.get('q'), WAIT).toBe(prefix);
+    await expect
+      .poll(() => page.locator('.table-stack tbody tr').count(), WAIT)
+      .toBe((matching.data as unknown[]).length);
+
+    // The highest-rated lead that can still be lost (a converted one has nowhere to go).
+    const target = api.find((l) => l.status === 'new' || l.status === 'contacted')!;
+    await page.goto(`${stack.portalUrl}/portal/leads/${target.leadId}`);
+    await expect.poll(() => page.locator('h1').textContent(), WAIT).toBe(target.name);
+    expect(await page.locator('.priority-reasons li').allTextContents()).toEqual(target.priority!.reasons);
+    await page.getByLabel('Status', { exact: true }).selectOption('lost:not_a_fit');
+    await expect.poll(() => page.getByText('Lost because').count(), WAIT).toBe(1);
+    expect(
+      await page.locator('.lead-facts-row', { hasText: 'Lost because' }).locator('dd').textContent(),
+    ).toBe('not a fit');
+    await page.getByLabel('Add a note', { exact: true }).fill('Left a voicemail Tuesday.');
+    await page.getByRole('button', { name: 'Add note' }).click();
+    await expect
+      .poll(() => page.locator('.note-text').allTextContents(), WAIT)
+      .toEqual(['Left a voicemail Tuesday.']);
+    const stored = (await portalGet(`leads/${target.leadId}`)).body as {
+      lead: { status: string; lostReason: string };
+      notes: { text: string }[];
+    };
+    expect(stored.lead).toMatchObject({ status: 'lost', lostReason: 'not_a_fit' });
+    expect(stored.notes.map((n) => n.text)).toEqual(['Left a voicemail Tuesday.']);
+    await checkPage(page, 'lead-detail-worked');
+    // The work list and the worked lead as a person sees them at 1440 and 390 px (one screen each).
+    for (const [width, height] of [
+      [1440, 900],
+      [390, 844],
+    ] as const) {
+      const context = await browser.newContext({
+        viewport: { width, height },
+        storageState: await owner.context.storageState(),
+      });
+      const view = await context.newPage();
+      await view.goto(`${stack.portalUrl}/portal/leads?sort=priority`);
+      await expect.poll(() => view.locator('.table-stack tbody tr').count(), WAIT).toBeGreaterThan(0);
+      await view.locator('.filters').scrollIntoViewIfNeeded();
+      await view.evaluate(() =>
+        window.scrollBy(0, (document.querySelector('.filters')?.getBoundingClientRect().top ?? 0) - 16),
+      );
+      await view.screenshot({ path: `${SCREENSHOTS}/leads-worklist-${width}.png` });
+      await view.goto(`${stack.portalUrl}/portal/leads/${target.leadId}`);
+      await expect.poll(() => view.locator('.note-text').count(), WAIT).toBe(1);
+      await view.screenshot({ path: `${SCREENSHOTS}/lead-worked-${width}.png` });
+      await view.locator('.note-list').scrollIntoViewIfNeeded();
+      await view.screenshot({ path: `${SCREENSHOTS}/lead-worked-notes-${width}.png` });
+      await context.close();
+    }
   });
 
   it('a banner on Overview and Leads lists held leads with reasons, names defanged; one-step release', async () => {
@@ -298,6 +377,8 @@ describe('activity', () => {
       'Revoked API key “Claude on the office Mac”',
       'An AI assistant ran get_leads',
       'Moved a lead from new to contacted',
+      'to lost (not a fit)',
+      'Wrote a note on a lead',
       'Released a lead from quarantine',
       'Exported a person’s data (1 lead)',
       'Deleted a person’s lead and its data',
@@ -311,9 +392,10 @@ describe('activity', () => {
     await page.getByLabel('Show').selectOption('leads');
     await expect.poll(() => new URL(page.url()).searchParams.get('kind'), WAIT).toBe('leads');
     await expect
-      // Five lead events (two releases), and the two CSV exports above: an export of personal data is audited too.
+      // Five lead events (two releases), a lead marked lost and a note on it, and the two CSV
+      // exports above: an export of personal data is audited too.
       .poll(async () => (await page.locator('.timeline-what').allTextContents()).length, WAIT)
-      .toBe(7);
+      .toBe(9);
     expect(await page.locator('.timeline').textContent()).not.toContain('API key');
     expect(await axeViolations(page)).toEqual([]);
     expect(owner.pageErrors).toEqual([]);

@@ -31,6 +31,8 @@ const AUDIT_ACTIONS = [
   'ceiling.leads_per_day',
   'ceiling.sessions_per_minute',
   'lead.status_changed',
+  'lead.note_added',
+  'leads.retention_erased',
   'lead.released',
   'lead.deleted',
   'subject.exported',

@@ -108,7 +108,12 @@ const LABELS: Record<AuditAction, Describe> = {
     `Daily lead figure reached (${text(d.quota)}); further leads stay live, their alerts grouped hourly`,
   'ceiling.sessions_per_minute': () => 'Widget traffic went over the plan’s limit per minute',
   'lead.status_changed': (d) =>
-    d.from ? `Moved a lead from ${text(d.from)} to ${text(d.status)}` : `Marked a lead as ${text(d.status)}`,
+    d.from
+      ? `Moved a lead from ${text(d.from)} to ${text(d.status)}${d.lostReason ? ` (${text(d.lostReason).replace(/_/g, ' ')})` : ''}`
+      : `Marked a lead as ${text(d.status)}`,
+  'lead.note_added': () => 'Wrote a note on a lead',
+  'leads.retention_erased': (d) =>
+    `Erased ${text(d.leads)} lead${d.leads === 1 ? '' : 's'} not converted within ${text(d.months)} months (retention window)`,
   'lead.released': () => 'Released a lead from quarantine',
   'lead.deleted': () => 'Deleted a person’s lead and its data',
   'subject.exported': (d) => `Exported a person’s data (${text(d.leads)} lead${d.leads === 1 ? '' : 's'})`,

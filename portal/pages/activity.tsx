@@ -22,7 +22,7 @@ const KINDS: [string, string][] = [
 ];
 
 /** Entries about a lead that still exists (deleted leads have nothing to open). */
-const LEAD_ACTIONS = new Set(['lead.status_changed', 'lead.released']);
+const LEAD_ACTIONS = new Set(['lead.status_changed', 'lead.note_added', 'lead.released']);
 
 export function ActivityPage() {
   const kind = new URLSearchParams(location$.value.split('?')[1] ?? '').get('kind') ?? '';

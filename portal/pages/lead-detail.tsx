@@ -10,7 +10,99 @@ import { calculatorName, formatDateTime } from '../format.ts';
 import { navigate } from '../router.ts';
 import { canManage } from '../session.ts';
 import { useResource } from '../use-resource.ts';
+import { LOST_REASONS, PriorityBadge, ValueCell } from './leads-table.tsx';
 import { StatusPicker } from './status-picker.tsx';
+
+/** Whom to call first, and why: the priority's reasons as the server wrote them, and the value. */
+function PriorityCard({ lead }: { lead: Detail['lead'] }) {
+  return (
+    <Card title="Priority">
+      <div class="grid-2">
+        <div>
+          <p>
+            <PriorityBadge lead={lead} />
+          </p>
+          {lead.priority ? (
+            <ul class="priority-reasons">
+              {lead.priority.reasons.map((r) => (
+                <li key={r}>{r}</li>
+              ))}
+            </ul>
+          ) : (
+            <p class="muted small">
+              {lead.resultId
+                ? 'The priority rules changed; this lead is rated again shortly.'
+                : 'No calculation is linked to this lead, so there is nothing to rate.'}
+            </p>
+          )}
+        </div>
+        <div>
+          <h3>Value</h3>
+          <p>
+            <ValueCell lead={lead} />
+          </p>
+        </div>
+      </div>
+    </Card>
+  );
+}
+
+/** Notes by the firm's people, oldest first; owners and admins write, viewers read. */
+function NotesCard(props: { leadId: string; notes: Detail['notes']; canWrite: boolean }) {
+  const [notes, setNotes] = useState(props.notes);
+  const [text, setText] = useState('');
+  const [error, setError] = useState<PortalError | null>(null);
+  const add = async (e: Event) => {
+    e.preventDefault();
+    if (!text.trim()) return;
+    try {
+      const { note } = await api.post(`leads/${encodeURIComponent(props.leadId)}/notes`, { text });
+      setNotes([...notes, note]);
+      setText('');
+      setError(null);
+    } catch (err) {
+      setError(err as PortalError);
+    }
+  };
+  return (
+    <Card title="Notes" description="Calls, messages and next steps. Visible to everyone at the firm.">
+      {notes.length ? (
+        <ul class="note-list">
+          {notes.map((n) => (
+            <li key={n.id} class="note">
+              <span class="muted small">
+                {n.author.replace(/^user:/, '')} · {formatDateTime(n.createdAt)}
+              </span>
+              <p class="note-text">{n.text}</p>
+            </li>
+          ))}
+        </ul>
+      ) : (
+        <p class="muted">No notes yet.</p>
+      )}
+      {props.canWrite ? (
+        <form class="note-form" onSubmit={add}>
+          <ErrorNote error={error} />
+          <div class="field">
+            <label for="note-text">Add a note</label>
+            <textarea
+              id="note-text"
+              maxLength={4000}
+              value={text}
+              placeholder="Left a voicemail Tuesday."
+              onInput={(e) => setText((e.target as HTMLTextAreaElement).value)}
+            />
+          </div>
+          <p>
+            <button type="submit" class="button button-primary" disabled={!text.trim()}>
+              Add note
+            </button>
+          </p>
+        </form>
+      ) : null}
+    </Card>
+  );
+}
 
 /**
  * The consent as evidence: the exact words, the version and the SHA-256 of its text (so a copy
@@ -157,6 +249,7 @@ export function LeadDetailPage(props: { leadId: string }) {
           ) : null}
         </div>
       ) : null}
+      <PriorityCard lead={current} />
       <div class="grid-2">
         <Card title="Contact">
           <Facts
@@ -181,6 +274,12 @@ export function LeadDetailPage(props: { leadId: string }) {
                   <Badge tone="accent">{current.status}</Badge>
                 ),
               ],
+              ...(current.status === 'lost' && current.lostReason
+                ? ([['Lost because', LOST_REASONS[current.lostReason]]] as [
+                    string,
+                    preact.ComponentChildren,
+                  ][])
+                : []),
               ...(current.test
                 ? ([['Source', <Badge>test data</Badge>]] as [string, preact.ComponentChildren][])
                 : []),
@@ -196,6 +295,7 @@ export function LeadDetailPage(props: { leadId: string }) {
           <p class="muted">No calculation is linked to this lead.</p>
         </Card>
       )}
+      <NotesCard leadId={current.leadId} notes={data.notes} canWrite={data.canWrite} />
       {manage ? (
         <Card
           title="This person’s data"

@@ -15,12 +15,15 @@ import { TEST_MODE_SENTENCE, TestLeadsNotice } from './test-leads-notice.tsx';
 
 /** The filters, exactly as the URL and the API carry them (so a filtered view can be shared). */
 const FILTER_KEYS = [
+  'q',
+  'sort',
   'status',
   'calculator',
   'state',
   'language',
   'from',
   'to',
+  'month',
   'test',
   'quarantined',
 ] as const;
@@ -89,9 +92,40 @@ function DateField(props: {
 function FilterBar(props: { filters: Filters; onChange: (filters: Filters) => void }) {
   const f = props.filters;
   const set = (key: keyof Filters) => (value: string) => props.onChange({ ...f, [key]: value || undefined });
-  const active = FILTER_KEYS.some((k) => f[k]);
+  const active = FILTER_KEYS.some((k) => k !== 'sort' && f[k]);
+  const [typed, setTyped] = useState(f.q ?? '');
   return (
-    <form class="filters" aria-label="Filter leads" onSubmit={(e) => e.preventDefault()}>
+    <form
+      class="filters"
+      aria-label="Filter leads"
+      onSubmit={(e) => {
+        e.preventDefault();
+        set('q')(typed.trim());
+      }}
+    >
+      <div class="field filters-search">
+        <label for="filter-q">Search</label>
+        <input
+          id="filter-q"
+          type="search"
+          placeholder="Start of a name or e-mail"
+          value={typed}
+          maxLength={100}
+          onInput={(e) => setTyped((e.target as HTMLInputElement).value)}
+          onBlur={() => (typed.trim() !== (f.q ?? '') ? set('q')(typed.trim()) : undefined)}
+        />
+      </div>
+      <Select
+        id="filter-sort"
+        label="Sort by"
+        value={f.sort}
+        onChange={set('sort')}
+        options={[
+          ['', 'Newest first'],
+          ['priority', 'Priority, high first'],
+          ['value', 'Value, highest first'],
+        ]}
+      />
       <Select
         id="filter-status"
         label="Status"
@@ -102,6 +136,7 @@ function FilterBar(props: { filters: Filters; onChange: (filters: Filters) => vo
           ['new', 'New'],
           ['contacted', 'Contacted'],
           ['converted', 'Converted'],
+          ['lost', 'Lost'],
         ]}
       />
       <Select
@@ -152,7 +187,14 @@ function FilterBar(props: { filters: Filters; onChange: (filters: Filters) => vo
           <span class="check-label">Include test data</span>
         </label>
         {active ? (
-          <button type="button" class="button button-small button-ghost" onClick={() => props.onChange({})}>
+          <button
+            type="button"
+            class="button button-small button-ghost"
+            onClick={() => {
+              setTyped('');
+              props.onChange(f.sort ? { sort: f.sort } : {});
+            }}
+          >
             Clear filters
           </button>
         ) : null}
@@ -187,7 +229,7 @@ export function LeadsPage() {
     setExtra([...extra, ...page.data]);
     setCursor(page.nextCursor);
   };
-  const filtered = FILTER_KEYS.some((k) => filters[k]);
+  const filtered = FILTER_KEYS.some((k) => k !== 'sort' && filters[k]);
   return (
     <div class="page">
       <PageHeader

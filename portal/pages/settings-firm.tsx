@@ -326,6 +326,55 @@ function AlertsSection(props: SectionProps) {
   );
 }
 
+/** The windows offered (the API takes any whole number of months from 3 to 84). */
+const RETENTION_MONTHS = [3, 6, 12, 18, 24, 36, 60, 84];
+
+function RetentionSection(props: SectionProps) {
+  const s = props.settings;
+  const [retention, setRetention] = useState(s.leadRetentionMonths ? String(s.leadRetentionMonths) : '');
+  const body = (): Patch | null => {
+    const months = retention ? Number(retention) : null;
+    return months === s.leadRetentionMonths ? null : { leadRetentionMonths: months };
+  };
+  return (
+    <Section
+      id="firm-retention-section"
+      title="Retention"
+      description="How long enquiries that did not become clients are kept."
+      body={body}
+      onSaved={props.onSaved}
+      status={props.status}
+    >
+      {(fieldError) => (
+        <div class="field">
+          <label for="firm-retention">Keep leads that did not become clients</label>
+          <select
+            id="firm-retention"
+            aria-describedby="firm-retention-help"
+            value={retention}
+            onChange={(e) => setRetention((e.target as HTMLSelectElement).value)}
+          >
+            <option value="">Until you delete them</option>
+            {RETENTION_MONTHS.map((m) => (
+              <option key={m} value={String(m)}>
+                {m % 12 === 0 ? `${m / 12} year${m === 12 ? '' : 's'}` : `${m} months`} after their last
+                change
+              </option>
+            ))}
+          </select>
+          <p class="help" id="firm-retention-help">
+            Leads not converted are erased this long after their last status change or note, with their
+            calculation, consent record and deliveries. The activity page records how many.
+          </p>
+          {fieldError('leadRetentionMonths') ? (
+            <p class="error-note">{fieldError('leadRetentionMonths')}</p>
+          ) : null}
+        </div>
+      )}
+    </Section>
+  );
+}
+
 function ConsentSection(props: SectionProps) {
   const s = props.settings;
   const [consent, setConsent] = useState(s.consent?.text ?? '');
@@ -431,6 +480,12 @@ export function SettingsFirmPage() {
             status={status}
           />
           <AlertsSection key={data.alertEmails.join()} settings={data} onSaved={onSaved} status={status} />
+          <RetentionSection
+            key={String(data.leadRetentionMonths)}
+            settings={data}
+            onSaved={onSaved}
+            status={status}
+          />
           <ConsentSection
             key={`${data.consent?.version}/${data.consentEs?.version}`}
             settings={data}

@@ -1,7 +1,7 @@
 import { defang } from '../../protocol/defang.ts';
 import type { PortalLead } from '../../server/routes/portal/types.ts';
 import { api, type PortalError } from '../api.ts';
-import { type LeadStatus, NEXT_STATUSES, StatusBadge } from './leads-table.tsx';
+import { type LeadStatus, LOST_REASONS, NEXT_STATUSES, StatusBadge } from './leads-table.tsx';
 
 /**
  * A lead's status as a picker offering only the allowed moves (the API refuses the others too);
@@ -22,10 +22,12 @@ export function StatusPicker(props: {
       value={props.lead.status}
       onChange={async (e) => {
         const select = e.target as HTMLSelectElement;
-        const status = select.value as LeadStatus;
+        // "lost:went_elsewhere": lost needs its reason, picked in the same step.
+        const [status, lostReason] = select.value.split(':') as [LeadStatus, string | undefined];
         try {
           const { lead } = await api.patch(`leads/${encodeURIComponent(props.lead.leadId)}`, {
             status,
+            ...(lostReason ? { lostReason: lostReason as keyof typeof LOST_REASONS } : {}),
           });
           props.onChanged(lead);
         } catch (error) {
@@ -35,11 +37,19 @@ export function StatusPicker(props: {
       }}
     >
       <option value={props.lead.status}>{props.lead.status}</option>
-      {options.map((s) => (
-        <option key={s} value={s}>
-          {s}
-        </option>
-      ))}
+      {options.flatMap((s) =>
+        s === 'lost'
+          ? Object.entries(LOST_REASONS).map(([reason, words]) => (
+              <option key={reason} value={`lost:${reason}`}>
+                lost — {words}
+              </option>
+            ))
+          : [
+              <option key={s} value={s}>
+                {s}
+              </option>,
+            ],
+      )}
     </select>
   );
 }

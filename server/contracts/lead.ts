@@ -9,7 +9,33 @@ import { Iso } from './common.ts';
  * is kept for the clients that read it, and marked deprecated).
  */
 
-export const LeadStatusSchema = z.enum(['new', 'contacted', 'converted']);
+export const LeadStatusSchema = z.enum(['new', 'contacted', 'converted', 'lost']);
+
+/** Why a lead was lost (issue 40): set with the status `lost`, cleared when it moves on. */
+export const LostReasonSchema = z.enum(['went_elsewhere', 'not_a_fit', 'no_answer', 'other']);
+
+/** The result's main figure, as its calculator declares it (`figures.main`), with its label. */
+const LeadValueSchema = z
+  .object({
+    figure: z.string().openapi({ description: 'The output it is', example: 'totalTax' }),
+    label: z.string().openapi({ example: 'Total estate tax' }),
+    amount: z.number().openapi({ description: 'US dollars', example: 1_538_000 }),
+  })
+  .openapi('LeadValue');
+
+/** Whom to call first, and why: rated when the lead was stored, from its result's own rule set. */
+const LeadPrioritySchema = z
+  .object({
+    level: z.enum(['high', 'medium', 'low']),
+    reasons: z.array(z.string()).openapi({
+      description: 'Plain sentences',
+      example: ['Estate of $12M is $9M over Washington’s $3M exemption; about $1.5M in state tax at stake.'],
+    }),
+    ruleVersion: z
+      .string()
+      .openapi({ description: 'The priority rule table that rated it', example: 'estate-tax.1' }),
+  })
+  .openapi('LeadPriority');
 
 const LeadConsentSchema = z
   .object({
@@ -95,12 +121,25 @@ export const LeadSchema = z
       description: 'The language the visitor used the widget in: `en` or `es`',
       example: 'es',
     }),
+    lostReason: LostReasonSchema.optional().openapi({
+      description: 'Why the lead was lost (present only when `status` is `lost`)',
+    }),
+    value: LeadValueSchema.optional().openapi({
+      description: 'The main figure of its result (absent: no result, or no figure to read)',
+    }),
+    priority: LeadPrioritySchema.optional().openapi({
+      description:
+        'Whom to call first (absent: not rated yet — no result, or the rules changed and the lead is being re-rated)',
+    }),
   })
   .openapi('Lead');
 
 export type LeadView = z.infer<typeof LeadSchema>;
 export type LeadConsent = z.infer<typeof LeadConsentSchema>;
 export type LeadResult = z.infer<typeof LeadResultSchema>;
+export type LeadValue = z.infer<typeof LeadValueSchema>;
+export type LeadPriority = z.infer<typeof LeadPrioritySchema>;
+export type LostReason = z.infer<typeof LostReasonSchema>;
 
 /**
  * MCP's lead: a named projection of the lead above, lean because a model pays for every token
@@ -111,19 +150,12 @@ export type LeadResult = z.infer<typeof LeadResultSchema>;
  * consent summary `{ given, versionId, agreedAt }` and `portalUrl`. `get_lead`
  * (McpLeadDetailSchema) adds the linked result `{ id, calculatorSlug, state, metadata }` —
  * `metadata` is MCP's one place for a result's inputs and outputs, so each figure appears once —
- * the consent as stored, the flags and the notes. `value` and `priority` are passed through when
- * the lead carries them (the leads domain computes them; MCP never does) and absent otherwise.
+ * the consent as stored, the flags and the notes. `value` and `priority` are read from the lead
+ * (the leads domain computes them; MCP never does) and absent when it has none: a listed lead
+ * carries the value's amount (its label is the headline's) and the priority's level; `get_lead`
+ * carries both objects in full, the priority's reasons included.
  * Output schemas carry no descriptions: the tool descriptions say what matters.
  */
-
-/**
- * The lead's priority as the leads domain states it (`{ level: high|medium|low, reasons,
- * ruleVersion }`) and its value (the calculator's main figure with its label): read from the lead,
- * never computed here, and passed through as the leads domain shapes them (an object each).
- */
-const McpPrioritySchema = z.record(z.string(), z.unknown());
-const McpValueSchema = z.record(z.string(), z.unknown());
-type McpPriority = { level: 'high' | 'medium' | 'low'; reasons: string[]; ruleVersion: string };
 
 export const McpLeadSchema = z.object({
   id: LeadSchema.shape.leadId,
@@ -136,8 +168,8 @@ export const McpLeadSchema = z.object({
   status: LeadStatusSchema,
   createdAt: z.string(),
   headline: z.string().optional(),
-  value: McpValueSchema.optional(),
-  priority: McpPrioritySchema.optional(),
+  value: LeadValueSchema.shape.amount.optional(),
+  priority: LeadPrioritySchema.shape.level.optional(),
   consent: z.object({
     given: z.boolean(),
     versionId: LeadConsentSchema.shape.versionId,
@@ -145,7 +177,7 @@ export const McpLeadSchema = z.object({
   }),
   portalUrl: z.string(),
 });
-export type McpLead = z.infer<typeof McpLeadSchema> & { priority?: McpPriority };
+export type McpLead = z.infer<typeof McpLeadSchema>;
 
 /**
  * MCP's result: the calculation's `id`, `calculatorSlug`, `state` and `metadata` (its inputs and
@@ -161,6 +193,9 @@ export const McpResultSchema = z.object({
 
 /** `get_lead`: one lead in full — its calculation, the consent as stored (text, hash, page), flags, notes. */
 export const McpLeadDetailSchema = McpLeadSchema.extend({
+  value: LeadValueSchema.optional(),
+  priority: LeadPrioritySchema.optional(),
+  lostReason: LostReasonSchema.optional(),
   result: McpResultSchema.nullable(),
   consent: z.object({
     given: z.boolean(),
@@ -208,8 +243,10 @@ export function toMcpLead(lead: LeadView, ctx: McpLeadContext): McpLead {
     status: lead.status,
     createdAt: lead.createdAt,
     ...(lead.result?.headline ? { headline: lead.result.headline } : {}),
-    ...(later.value ? { value: later.value as McpLead['value'] } : {}),
-    ...(later.priority ? { priority: later.priority as McpLead['priority'] } : {}),
+    // Listed leanly: the value's amount (its label is the headline's) and the priority's level;
+    // get_lead gives both in full, with the priority's reasons.
+    ...(lead.value ? { value: lead.value.amount } : {}),
+    ...(lead.priority ? { priority: lead.priority.level } : {}),
     consent: { given: true, versionId: lead.consent.versionId, agreedAt: lead.consent.agreedAt },
     portalUrl: ctx.portalUrl,
   };
@@ -219,8 +256,12 @@ export function toMcpLead(lead: LeadView, ctx: McpLeadContext): McpLead {
 export function toMcpLeadDetail(lead: LeadView, ctx: McpLeadContext): McpLeadDetail {
   const notes = (lead as LeadView & Later).notes;
   const { versionId, text, sha256, agreedAt, page, pageVerified, assumed, language } = lead.consent;
+  const { value: _amount, priority: _level, ...listed } = toMcpLead(lead, ctx);
   return {
-    ...toMcpLead(lead, ctx),
+    ...listed,
+    ...(lead.value ? { value: lead.value } : {}),
+    ...(lead.priority ? { priority: lead.priority } : {}),
+    ...(lead.lostReason ? { lostReason: lead.lostReason } : {}),
     result: lead.result
       ? {
           id: lead.result.id,

@@ -1,6 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import { Iso } from './common.ts';
-import { LeadSchema } from './lead.ts';
+import { LeadSchema, LeadStatusSchema } from './lead.ts';
 import { CalculationResultSchema } from './result.ts';
 
 /**
@@ -53,7 +53,14 @@ export const RuleChangeSchema = z
 
 export const WebhookEventSchema = z.discriminatedUnion('type', [
   event('lead.created', LeadSchema),
-  event('lead.updated', LeadSchema),
+  event(
+    'lead.updated',
+    LeadSchema.extend({
+      previousStatus: LeadStatusSchema.optional().openapi({
+        description: 'The status before this change (present when the status changed)',
+      }),
+    }),
+  ),
   event('result.created', ResultEventData),
   event('leads.digest', LeadsDigestSchema),
   event('rules.updated', RuleChangeSchema),

@@ -214,7 +214,9 @@ describe('update_lead_status', () => {
 
     const back = await tool(writer, 'update_lead_status', { id: lead.id, status: 'new' });
     expect(back.isError).toBe(true);
-    expect(back.content[0]!.text).toBe('A contacted lead cannot become new; from contacted: converted.');
+    expect(back.content[0]!.text).toBe(
+      'A contacted lead cannot become new; from contacted: converted, lost.',
+    );
 
     const other = await t.seed.firm();
     const stranger = await tool(await key(['admin'], other.account.id), 'update_lead_status', {

@@ -101,7 +101,7 @@ describe('statistics', () => {
     ).rows as [{ n: number }];
     expect(stats.leadsInWindow).toBe(inWindow);
     expect(stats.totalLeadsAllTime).toBe(COUNT_CAP + 5);
-    expect(Object.keys(stats.byStatus).sort()).toEqual(['contacted', 'converted', 'new']);
+    expect(Object.keys(stats.byStatus).sort()).toEqual(['contacted', 'converted', 'lost', 'new']);
     const top = stats.topCalculators as { slug: string; name: string; count: number }[];
     const sorted = [...top].sort((x, y) => y.count - x.count || x.slug.localeCompare(y.slug));
     expect(top).toEqual(sorted);
@@ -118,7 +118,7 @@ describe('statistics', () => {
     await addLead(firm.account.id, '2026-01-01T09:00:00Z');
     expect(await stats()).toMatchObject({ totalLeadsAllTime: 3, leadsInWindow: 2, byStatus: { new: 2 } });
     await t.database.db.update(leads).set({ status: 'converted' }).where(eq(leads.id, one.id));
-    expect((await stats()).byStatus).toEqual({ new: 1, contacted: 0, converted: 1 });
+    expect((await stats()).byStatus).toEqual({ new: 1, contacted: 0, converted: 1, lost: 0 });
     await t.database.db.update(leads).set({ test: true }).where(eq(leads.id, two.id));
     expect(await stats()).toMatchObject({ totalLeadsAllTime: 2, leadsInWindow: 1 });
     await t.database.db
@@ -135,7 +135,7 @@ describe('statistics', () => {
     const key = (await t.seed.apiKey(empty.account.id)).apiKey;
     const stats = (await ok(key, 'get_directory_stats', {})).structured;
     expect(stats).toMatchObject({ totalLeadsAllTime: 0, leadsInWindow: 0, topCalculators: [] });
-    expect(stats.byStatus).toEqual({ new: 0, contacted: 0, converted: 0 });
+    expect(stats.byStatus).toEqual({ new: 0, contacted: 0, converted: 0, lost: 0 });
   });
 });
 
@@ -294,6 +294,8 @@ describe('the lead in get_leads (lean) and get_lead (in full) (issues 20, 43)', 
       status: 'new',
       createdAt: '2026-02-27T10:00:00.000Z',
       headline: 'Required minimum distribution: $20,325.20',
+      // Issue 40's value, listed as its amount (the headline says its label).
+      value: 20_325.2,
       consent: { given: true, versionId: null, agreedAt: '2026-02-27T10:00:00.000Z' },
       portalUrl: `http://localhost:8787/portal/leads/${stored.id}`,
     });

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { calculators } from '../../calculators/index.ts';
-import { LeadStatusSchema, McpLeadSchema, McpResultSchema } from '../contracts/lead.ts';
+import { LeadStatusSchema, LostReasonSchema, McpLeadSchema, McpResultSchema } from '../contracts/lead.ts';
 
 /**
  * Input and output schemas of the MCP tools. The SDK turns them into the JSON Schemas of
@@ -17,7 +17,9 @@ const SAFE = Number.MAX_SAFE_INTEGER;
 /**
  * The JSON Schema as `tools/list` shows it, without what says nothing to a model: `$schema`, the
  * safe-integer bounds zod writes on every integer, `propertyNames: { type: string }` (JSON keys are
- * strings), `additionalProperties: {}` (the default) and, in outputs, `additionalProperties: false`.
+ * strings), `additionalProperties: {}` (the default) and, in outputs, `additionalProperties: false`
+ * and enums (a status or a priority: the inputs and docs/mcp.md name the values), and the inputs'
+ * length caps and patterns (still enforced).
  */
 function trimmed(node: unknown, io: 'input' | 'output'): unknown {
   if (Array.isArray(node)) return node.map((n) => trimmed(n, io));
@@ -27,6 +29,11 @@ function trimmed(node: unknown, io: 'input' | 'output'): unknown {
     if (key === '$schema') continue;
     if ((key === 'minimum' && value === -SAFE) || (key === 'maximum' && value === SAFE)) continue;
     if (key === 'propertyNames' && JSON.stringify(value) === '{"type":"string"}') continue;
+    // An output's enums (a status, a priority) are the inputs' and the docs': said once, not per tool.
+    if (key === 'enum' && io === 'output') continue;
+    // Length caps and patterns are the server's to enforce (zod checks every argument and names the
+    // field at fault): a model needs the field's meaning, not its guard rails.
+    if ((key === 'maxLength' || key === 'pattern') && typeof value !== 'object') continue;
     if (
       key === 'additionalProperties' &&
       (JSON.stringify(value) === '{}' || (io === 'output' && value === false))
@@ -104,7 +111,16 @@ const paging = {
  */
 const Status = LeadStatusSchema;
 
-export const getLeadsInput = lean(strict({ status: Status.optional(), ...periodFilters, ...paging }));
+export const getLeadsInput = lean(
+  strict({
+    status: Status.optional(),
+    ...periodFilters,
+    // Issue 40: search and sort, as REST and the portal take them.
+    q: z.string().max(100).optional().describe('Name or e-mail prefix.'),
+    sort: z.enum(['received', 'value', 'priority']).optional().describe('Default received.'),
+    ...paging,
+  }),
+);
 
 export const getResultsInput = lean(strict({ ...periodFilters, ...paging }));
 
@@ -117,7 +133,13 @@ export const getStatsInput = lean(
 
 export const getLeadInput = lean(strict({ id: Id('Lead id.') }));
 
-export const updateLeadStatusInput = lean(strict({ id: Id('Lead id.'), status: Status }));
+export const updateLeadStatusInput = lean(
+  strict({
+    id: Id('Lead id.'),
+    status: Status,
+    lostReason: LostReasonSchema.optional().describe('With lost.'),
+  }),
+);
 
 export const exportResultsInput = lean(
   strict({

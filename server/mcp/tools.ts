@@ -398,7 +398,14 @@ export function createSvcMcpServer(deps: McpDeps, caller: McpCaller): McpServer 
               'INVALID_TRANSITION',
               `A ${current.status} lead cannot become ${args.status}; from ${current.status}: ${allowed.join(', ') || 'none (final)'}.`,
             );
-          view = await changeLeadStatus(deps.licensing, caller.accountId, args.id, args.status, caller.actor);
+          view = await changeLeadStatus(
+            deps.licensing,
+            caller.accountId,
+            args.id,
+            args.status,
+            caller.actor,
+            args.lostReason,
+          );
         }
         const changed = view !== current;
         const value = { lead: leadOf(deps, view), changed };

@@ -47,15 +47,16 @@ function ours<L extends McpLead | McpLeadDetail>(lead: L) {
 
 /** One line per lead: what we know of it, numbered as the fence's rows; the visitor's words are in the fence. */
 function leadLine(l: McpLead, n: number): string {
-  const parts = [`${n}. ${l.status}`, l.calculatorSlug, l.state ?? '–', l.createdAt.slice(0, 10)];
-  if (l.priority) parts.push(`priority ${l.priority.level}`);
-  if (l.headline) parts.push(l.headline);
+  // The headline names the calculator in words ("Inheritance tax: $51,000.00"): the slug only without one.
+  const parts = [`${n}. ${l.status}`, l.state ?? '–', l.createdAt.slice(0, 10)];
+  if (l.priority) parts.push(`priority ${l.priority}`);
+  parts.push(l.headline ?? l.calculatorSlug);
   return parts.join(' · ');
 }
 
 /**
  * `get_leads` as text: a digest, not a second copy. A header, one numbered line per lead (status ·
- * calculator · state · date · priority · headline), then the fence with the visitor's fields under
+ * state · date · priority · headline, or the calculator without one), then the fence with the visitor's fields under
  * the same numbers. Ids, every figure, consent and portal links are in `structuredContent` (the
  * n-th line is `leads[n-1]`), and `get_lead` gives one lead in full: a model does not pay for
  * each fact twice (the 6,000-token budget of 25 leads, server/mcp/mcp-budget.test.ts).
@@ -67,12 +68,13 @@ export function leadsText(
   const total = `${summary.totalMatching}${summary.totalMatchingCapped ? '+' : ''}`;
   const head = [
     `${leads.length} of ${total} leads, newest first, as of ${summary.asOf}.`,
-    summary.nextCursor ? `Next page: same filters, cursor "${summary.nextCursor}".` : 'Last page.',
+    // The cursor itself is in structuredContent only: a model pays for it once.
+    summary.nextCursor ? 'Next page: same filters, cursor = structuredContent.nextCursor.' : 'Last page.',
   ];
   if (leads.length === 0) return head.join(' ');
   return [
     head.join(' '),
-    'Line n is structuredContent.leads[n-1] (ids, consent, portalUrl there); get_lead has one lead in full, figures included.',
+    'Line n = structuredContent.leads[n-1]; get_lead: one lead in full.',
     ...leads.map((l, i) => leadLine(l, i + 1)),
     visitorFence(leads.map(visitorOf), true),
   ].join('\n');

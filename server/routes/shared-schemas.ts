@@ -143,6 +143,7 @@ export const SubjectExport = z
     outboxEvents: Rows,
     webhookDeliveries: Rows,
     mails: Rows,
+    leadNotes: Rows,
   })
   .openapi('SubjectExport', {
     description: 'Every stored row that names the address, as stored (a data-subject export)',

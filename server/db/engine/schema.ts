@@ -5,12 +5,14 @@ import {
   boolean,
   check,
   date,
+  doublePrecision,
   foreignKey,
   index,
   integer,
   jsonb,
   pgTable,
   primaryKey,
+  smallint,
   text,
   timestamp,
   uniqueIndex,
@@ -54,17 +56,28 @@ const oneOf = (table: string, column: AnyPgColumn, values: string[]) =>
     sql.raw(`${column.name} IN (${values.map((v) => `'${v}'`).join(', ')})`),
   );
 
-export const accounts = pgTable('accounts', {
-  id: text('id').primaryKey(),
-  name: text('name').notNull(),
-  email: text('email'),
-  stripeCustomerId: text('stripe_customer_id'),
-  createdAt: at('created_at').notNull(),
-  accentColor: text('accent_color'),
-  alertEmails: jsonb('alert_emails').$type<string[]>().notNull().default([]),
-  /** Phone, e-mail, web site, office, call to action and time zone (Settings → Firm → Contact). */
-  contact: jsonb('contact').$type<FirmContact>(),
-});
+export const accounts = pgTable(
+  'accounts',
+  {
+    id: text('id').primaryKey(),
+    name: text('name').notNull(),
+    email: text('email'),
+    stripeCustomerId: text('stripe_customer_id'),
+    createdAt: at('created_at').notNull(),
+    accentColor: text('accent_color'),
+    alertEmails: jsonb('alert_emails').$type<string[]>().notNull().default([]),
+    /** Phone, e-mail, web site, office, call to action and time zone (Settings → Firm → Contact). */
+    contact: jsonb('contact').$type<FirmContact>(),
+    /** 0018: erase leads not converted this many months after their last change (null: keep them). */
+    leadRetentionMonths: integer('lead_retention_months'),
+  },
+  (t) => [
+    check(
+      'accounts_lead_retention_months_check',
+      sql`${t.leadRetentionMonths} IS NULL OR ${t.leadRetentionMonths} BETWEEN 3 AND 84`,
+    ),
+  ],
+);
 
 export const consentVersions = pgTable(
   'consent_versions',
@@ -310,7 +323,7 @@ export const leads = pgTable(
     email: text('email').notNull(),
     phone: text('phone'),
     state: text('state'),
-    status: text('status').$type<'new' | 'contacted' | 'converted'>().notNull(),
+    status: text('status').$type<'new' | 'contacted' | 'converted' | 'lost'>().notNull(),
     consentText: text('consent_text').notNull(),
     consentedAt: at('consented_at').notNull(),
     idempotencyKey: text('idempotency_key'),
@@ -335,9 +348,20 @@ export const leads = pgTable(
     language: text('language').notNull().default('en'),
     /** 0018: the language of the consent text stored (a firm without a Spanish text shows its English one). */
     consentLanguage: text('consent_language').notNull().default('en'),
+    /** 0018: why a `lost` lead was lost (null for any other status). */
+    lostReason: text('lost_reason'),
+    /** 0018: the result's main figure as its calculator declares it (null: no result, or not computed). */
+    valueAmount: doublePrecision('value_amount'),
+    /** 0018: priority as a number for sorting: 3 high, 2 medium, 1 low (null: not rated yet). */
+    priorityRank: smallint('priority_rank'),
+    /** 0018: the priority's reasons, plain sentences. */
+    priorityReasons: jsonb('priority_reasons').$type<string[]>(),
+    /** 0018: the priority rule table's version that rated it (`estate-tax.1`). */
+    priorityVersion: text('priority_version'),
   },
   (t) => [
-    oneOf('leads', t.status, ['new', 'contacted', 'converted']),
+    oneOf('leads', t.status, ['new', 'contacted', 'converted', 'lost']),
+    oneOf('leads', t.lostReason, ['went_elsewhere', 'not_a_fit', 'no_answer', 'other']),
     fk('leads', t.accountId, accounts.id),
     fk('leads', t.consentVersionId, consentVersions.id),
     index('leads_account_idx').on(t.accountId, t.createdAt),
@@ -360,6 +384,47 @@ export const leads = pgTable(
       .on(t.accountId, t.state, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst())
       .where(LIVE_LEAD),
     index('leads_license_source_idx').on(t.licenseId, t.sourceNet, t.createdAt),
+    // 0018: sorting by value or priority, keyset on (key, created_at, id); unrated sorts last.
+    index('leads_live_value_idx')
+      .on(
+        t.accountId,
+        sql`(coalesce(${t.valueAmount}, -1)) DESC`,
+        t.createdAt.desc().nullsFirst(),
+        t.id.desc().nullsFirst(),
+      )
+      .where(LIVE_LEAD),
+    index('leads_live_priority_idx')
+      .on(
+        t.accountId,
+        sql`(coalesce(${t.priorityRank}, 0)) DESC`,
+        t.createdAt.desc().nullsFirst(),
+        t.id.desc().nullsFirst(),
+      )
+      .where(LIVE_LEAD),
+    // 0018: search by the start of a name or an e-mail, case-insensitive.
+    index('leads_name_prefix_idx').on(t.accountId, sql`lower(${t.name}) text_pattern_ops`),
+    index('leads_email_prefix_idx').on(t.accountId, sql`lower(${t.email}) text_pattern_ops`),
+    // 0018: the priority recompute job walks leads rated by an older rule table.
+    index('leads_priority_version_idx').on(t.calculator, t.priorityVersion),
+  ],
+);
+
+/** 0018: notes a firm's people write on a lead (author, time, text); erased with the lead. */
+export const leadNotes = pgTable(
+  'lead_notes',
+  {
+    id: text('id').primaryKey(),
+    accountId: text('account_id').notNull(),
+    leadId: text('lead_id').notNull(),
+    /** Who wrote it, as the activity trail names people (`user:<e-mail>`, `apikey:<id>`). */
+    author: text('author').notNull(),
+    body: text('body').notNull(),
+    createdAt: at('created_at').notNull(),
+  },
+  (t) => [
+    fk('lead_notes', t.accountId, accounts.id),
+    fk('lead_notes', t.leadId, leads.id, 'cascade'),
+    index('lead_notes_lead_idx').on(t.accountId, t.leadId, t.createdAt),
   ],
 );
 

@@ -14,6 +14,7 @@ import {
   invitations,
   leadDailyCounts,
   leadDigests,
+  leadNotes,
   leads,
   licenseKeys,
   licenses,
@@ -100,6 +101,7 @@ export const ACCOUNT_DATA_TABLES = [
   'mail_messages',
   'outbox_events',
   'webhook_endpoints',
+  'lead_notes',
   'leads',
   'lead_digests',
   'lead_daily_counts',
@@ -141,6 +143,7 @@ export async function deleteAccountRows(tx: Db, accountId: string): Promise<void
   await tx.delete(mailMessages).where(eq(mailMessages.accountId, accountId));
   await tx.delete(outboxEvents).where(eq(outboxEvents.accountId, accountId));
   await tx.delete(webhookEndpoints).where(eq(webhookEndpoints.accountId, accountId));
+  await tx.delete(leadNotes).where(eq(leadNotes.accountId, accountId));
   await tx.delete(leads).where(eq(leads.accountId, accountId));
   await tx.delete(leadDigests).where(eq(leadDigests.accountId, accountId));
   await tx.delete(leadDailyCounts).where(eq(leadDailyCounts.accountId, accountId));

@@ -37,7 +37,9 @@ export async function listAccounts(db: Db): Promise<AccountRow[]> {
   return db.select().from(accounts).orderBy(asc(accounts.createdAt), asc(accounts.id));
 }
 
-export type AccountChanges = Partial<Pick<AccountRow, 'name' | 'alertEmails' | 'accentColor' | 'contact'>>;
+export type AccountChanges = Partial<
+  Pick<AccountRow, 'name' | 'alertEmails' | 'accentColor' | 'contact' | 'leadRetentionMonths'>
+>;
 
 export async function updateAccount(db: Db, id: string, changes: AccountChanges): Promise<AccountRow> {
   const [row] = await db.update(accounts).set(changes).where(eq(accounts.id, id)).returning();

@@ -10,3 +10,11 @@ import type { Db } from '../engine/database.ts';
 export async function lockUntilCommit(tx: Db, key: string): Promise<void> {
   await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${key}, 0))`);
 }
+
+/** The same lock without waiting: false when another transaction holds it (its work is under way). */
+export async function tryLockUntilCommit(tx: Db, key: string): Promise<boolean> {
+  const result = (await tx.execute(
+    sql`select pg_try_advisory_xact_lock(hashtextextended(${key}, 0)) as locked`,
+  )) as unknown as { rows: { locked: boolean }[] };
+  return result.rows[0]?.locked === true;
+}

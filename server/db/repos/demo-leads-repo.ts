@@ -35,6 +35,10 @@ const LEAD_COLUMNS = {
   consented_at: 'timestamptz',
   created_at: 'timestamptz',
   updated_at: 'timestamptz',
+  value_amount: 'float8',
+  priority_rank: 'int2',
+  priority_reasons: 'jsonb',
+  priority_version: 'text',
 };
 
 /**

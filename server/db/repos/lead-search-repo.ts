@@ -26,15 +26,23 @@ export interface LeadSearch {
   quarantined?: QuarantineFilter;
   /** Rows created after this instant are left out, so counts and pages agree across pages. */
   asOf: Date;
+  /** The start of a name or an e-mail address, lower case (matched case-insensitively). */
+  q?: string;
+  /** Newest first (the default), or highest value / priority first, newest first among equals. */
+  sort?: LeadSort;
 }
+
+export type LeadSort = 'received' | 'value' | 'priority';
 
 export type QuarantineFilter = 'exclude' | 'include' | 'only';
 
-export type ResultSearch = Omit<LeadSearch, 'status' | 'quarantined'>;
+export type ResultSearch = Omit<LeadSearch, 'status' | 'quarantined' | 'q' | 'sort'>;
 
 export interface Keyset {
   createdAt: Date;
   id: string;
+  /** The sort key of the row (value or priority rank, -1/0 when not rated), for sorted pages. */
+  sortKey?: number;
 }
 
 type LinkedResult = Pick<ResultRow, 'id' | 'calculator' | 'state' | 'inputs' | 'outputs'>;
@@ -58,8 +66,25 @@ function leadConditions(q: LeadSearch, after?: Keyset): SQL[] {
   if (q.language) c.push(eq(leads.language, q.language));
   if (q.createdFrom) c.push(gte(leads.createdAt, q.createdFrom));
   if (q.createdTo) c.push(lt(leads.createdAt, q.createdTo));
-  if (after) c.push(sql`(${leads.createdAt}, ${leads.id}) < (${after.createdAt}, ${after.id})`);
+  if (q.q) {
+    // Prefix match on the lower-cased columns, as the text_pattern_ops indexes of 0018 hold them.
+    const prefix = `${q.q.toLowerCase().replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
+    c.push(sql`(lower(${leads.name}) like ${prefix} or lower(${leads.email}) like ${prefix})`);
+  }
+  const key = sortKeyOf(q.sort);
+  if (after && key)
+    c.push(
+      sql`(${key}, ${leads.createdAt}, ${leads.id}) < (${after.sortKey ?? 0}, ${after.createdAt}, ${after.id})`,
+    );
+  else if (after) c.push(sql`(${leads.createdAt}, ${leads.id}) < (${after.createdAt}, ${after.id})`);
   return c;
+}
+
+/** The sort key as the 0018 indexes hold it: unrated rows last. */
+function sortKeyOf(sort: LeadSort | undefined): SQL | undefined {
+  if (sort === 'value') return sql`coalesce(${leads.valueAmount}, -1)`;
+  if (sort === 'priority') return sql`coalesce(${leads.priorityRank}, 0)`;
+  return undefined;
 }
 
 function resultConditions(q: ResultSearch, after?: Keyset): SQL[] {
@@ -83,6 +108,7 @@ export async function searchLeads(
   after?: Keyset,
 ): Promise<LeadWithResult[]> {
   const r = alias(calculationResults, 'r');
+  const key = sortKeyOf(q.sort);
   const rows = await db
     .select({
       lead: leads,
@@ -91,7 +117,7 @@ export async function searchLeads(
     .from(leads)
     .leftJoin(r, and(eq(r.id, leads.resultId), eq(r.accountId, leads.accountId)))
     .where(and(...leadConditions(q, after)))
-    .orderBy(desc(leads.createdAt), desc(leads.id))
+    .orderBy(...(key ? [sql`${key} desc`] : []), desc(leads.createdAt), desc(leads.id))
     .limit(limit);
   return rows.map(({ lead, result }) => ({ ...lead, result: result?.id ? result : null }));
 }
@@ -113,12 +139,17 @@ export async function searchResults(
 
 /** Matching rows, counted up to `cap` (so a big account costs at most `cap` index entries). */
 export async function countLeads(db: Db, q: LeadSearch, cap: number): Promise<number> {
-  const sub = db
+  const matching = db
     .select({ one: sql`1` })
     .from(leads)
-    .where(and(...leadConditions(q)))
-    // In index order, so the planner walks the page index and stops after `cap` entries.
-    .orderBy(desc(leads.createdAt), desc(leads.id))
+    .where(and(...leadConditions(q)));
+  const sub = (
+    q.q
+      ? // A search counts through the prefix indexes (any `cap` matches will do, in no order).
+        matching
+      : // In index order, so the planner walks the page index and stops after `cap` entries.
+        matching.orderBy(desc(leads.createdAt), desc(leads.id))
+  )
     .limit(cap)
     .as('m');
   const [row] = await db.select({ n: count() }).from(sub);

@@ -4,7 +4,7 @@ import { leads } from '../engine/schema.ts';
 
 export type LeadRow = typeof leads.$inferSelect;
 export type NewLead = typeof leads.$inferInsert;
-export type LeadStatus = 'new' | 'contacted' | 'converted';
+export type LeadStatus = 'new' | 'contacted' | 'converted' | 'lost';
 
 export async function insertLead(db: Db, values: NewLead): Promise<LeadRow> {
   const [row] = await db.insert(leads).values(values).returning();
@@ -27,10 +27,11 @@ export async function updateLeadStatus(
   from: LeadStatus,
   to: LeadStatus,
   at: Date,
+  lostReason: string | null = null,
 ): Promise<LeadRow | undefined> {
   const [row] = await db
     .update(leads)
-    .set({ status: to, updatedAt: at })
+    .set({ status: to, lostReason: to === 'lost' ? lostReason : null, updatedAt: at })
     .where(and(eq(leads.accountId, accountId), eq(leads.id, id), eq(leads.status, from)))
     .returning();
   return row;

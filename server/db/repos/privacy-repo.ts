@@ -4,6 +4,7 @@ import {
   calculationResults,
   deliveryAttempts,
   idempotencyKeys,
+  leadNotes,
   leads,
   mailMessages,
   outboxEvents,
@@ -142,5 +143,12 @@ export async function subjectRecords(db: Db, accountId: string, email: string) {
         .from(mailMessages)
         .where(and(eq(mailMessages.accountId, accountId), or(...mailConditions)))
     : [];
-  return { leads: found, results, events, deliveries, attempts, mails };
+  // Issue 40: the firm's notes on those leads (they may name the person).
+  const notes = leadIds.length
+    ? await db
+        .select()
+        .from(leadNotes)
+        .where(and(eq(leadNotes.accountId, accountId), inArray(leadNotes.leadId, leadIds)))
+    : [];
+  return { leads: found, results, events, deliveries, attempts, mails, notes };
 }

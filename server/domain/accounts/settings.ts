@@ -45,6 +45,14 @@ export const AccountUpdateSchema = z
       .transform((v) => v.toLowerCase())
       .optional(),
     contact: FirmContactUpdateSchema.optional(),
+    /** Issue 40: erase leads not converted this many months after their last change; null turns it off. */
+    leadRetentionMonths: z
+      .number()
+      .int()
+      .min(3, 'The retention window is 3 to 84 months')
+      .max(84, 'The retention window is 3 to 84 months')
+      .nullable()
+      .optional(),
   })
   .strict()
   .refine((v) => Object.values(v).some((x) => x !== undefined), 'Nothing to change: give at least one field');
@@ -59,6 +67,7 @@ function toAccountView(account: AccountRow) {
     accentColor: account.accentColor,
     alertEmails: account.alertEmails,
     contact: account.contact ?? {},
+    leadRetentionMonths: account.leadRetentionMonths,
     stripeCustomerId: account.stripeCustomerId,
     createdAt: account.createdAt.toISOString(),
   };
@@ -128,6 +137,8 @@ export async function updateAccount(
     changes.accentColor = input.accentColor;
   const contact = input.contact ? mergeContact(account.contact, input.contact) : account.contact;
   if (!sameContact(contact, account.contact)) changes.contact = contact;
+  if (input.leadRetentionMonths !== undefined && input.leadRetentionMonths !== account.leadRetentionMonths)
+    changes.leadRetentionMonths = input.leadRetentionMonths;
   const emails = input.alertEmails?.map((e) => e.toLowerCase()).filter((e, i, all) => all.indexOf(e) === i);
   if (emails && emails.join(',') !== account.alertEmails.join(',')) changes.alertEmails = emails;
   // A renamed firm still on the default consent gets the default with its new name.

@@ -8,6 +8,8 @@ import {
 } from '../../db/repos/retention-repo.ts';
 import { removeMailFiles } from '../../mail/mail-files.ts';
 import { purgeClosedAccounts } from '../accounts/closure.ts';
+import { eraseStaleLeads } from '../leads/lead-retention.ts';
+import { recomputePriorities } from '../leads/priority-recompute.ts';
 import type { DeliveryDeps } from './deps.ts';
 import { cancelLongWaitingDeliveries } from './destination-health.ts';
 
@@ -31,6 +33,10 @@ export interface RetentionReport {
   accountsDeleted: number;
   /** Leads that waited 7 days on a disabled CRM destination, cancelled (kept for replay). */
   destinationWaitsCancelled: number;
+  /** Leads erased by firms' retention windows (not converted N months after their last change). */
+  leadsErased: number;
+  /** Leads re-rated after a priority rule table changed (at most 10,000 a pass). */
+  prioritiesRated: number;
 }
 
 /**
@@ -52,6 +58,9 @@ export async function runRetention(deps: Deps): Promise<RetentionReport> {
   removeMailFiles(portalMailFiles);
   const accountsDeleted = await purgeClosedAccounts(deps);
   const destinationWaitsCancelled = await cancelLongWaitingDeliveries(deps);
+  const leadsErased = await eraseStaleLeads(deps);
+  // Not a retention rule, but the same hourly, any-instance, resumable kind of sweep.
+  const prioritiesRated = await recomputePriorities(deps);
   return {
     results,
     idempotencyKeys: keys,
@@ -62,6 +71,8 @@ export async function runRetention(deps: Deps): Promise<RetentionReport> {
     portalMails: portalMailFiles.length,
     accountsDeleted,
     destinationWaitsCancelled,
+    leadsErased,
+    prioritiesRated,
   };
 }
 

@@ -8,6 +8,7 @@ import { addFunnelCounts, type FunnelRow } from '../../db/repos/funnel-repo.ts';
 import { listLicensesByAccount } from '../../db/repos/licenses-repo.ts';
 import { AppError } from '../../lib/errors.ts';
 import type { LicensingDeps } from '../deps.ts';
+import { rateLead } from '../leads/lead-priority.ts';
 
 const DAY_MS = 86_400_000;
 const BATCH = 1_000;
@@ -312,6 +313,14 @@ function batch(
       page: page.page,
       created_at: createdAt.toISOString(),
     });
+    // Rated as a live lead is (leads/lead-priority.ts), so the demo sorts by value and priority.
+    const rating = rateLead({
+      calculator,
+      state,
+      inputs: outcome.inputs,
+      outputs: outcome.result.outputs,
+      ruleSet: outcome.result.ruleSet as unknown as Record<string, unknown>,
+    });
     const first = pick(rand, FIRST);
     const last = pick(rand, LAST);
     const local = `${first}.${last}`
@@ -334,6 +343,10 @@ function batch(
       consented_at: createdAt.toISOString(),
       created_at: createdAt.toISOString(),
       updated_at: createdAt.toISOString(),
+      value_amount: rating.valueAmount,
+      priority_rank: rating.priorityRank,
+      priority_reasons: rating.priorityReasons,
+      priority_version: rating.priorityVersion,
     });
   }
   return { resultRows, leadRows, traffic: [...traffic.values()] };

@@ -309,8 +309,8 @@ describe('the CRM note', () => {
     const richer = crmLeadOf(
       {
         ...SAMPLE_LEAD,
-        priority: { level: 'high', reasons: ['estate over $5M'], ruleVersion: 1 },
-        value: { label: 'Total estate tax', amount: 773_200 },
+        priority: { level: 'high', reasons: ['estate over $5M'], ruleVersion: 'estate-tax.1' },
+        value: { figure: 'totalTax', label: 'Total estate tax', amount: 773_200 },
         language: 'es',
       } as LeadView,
       'https://p/leads',

@@ -12,6 +12,8 @@ export interface CursorPosition {
   id: string;
   /** Snapshot time of the first page; later pages see the same rows. */
   asOf: Date;
+  /** The last row's sort key when the listing is sorted by value or priority. */
+  sortKey?: number;
 }
 
 interface Payload {
@@ -23,6 +25,8 @@ interface Payload {
   i: string;
   s: number;
   iat: number;
+  /** Sort key (value or priority rank) of the last row, for sorted listings. */
+  x?: number;
 }
 
 /** The cursor key is derived from the instance pepper, so every instance signs and checks alike. */
@@ -64,6 +68,7 @@ export function encodeCursor(
     i: position.id,
     s: position.asOf.getTime(),
     iat: now.getTime(),
+    ...(position.sortKey !== undefined ? { x: position.sortKey } : {}),
   };
   const body = Buffer.from(JSON.stringify(payload)).toString('base64url');
   return `${body}.${mac(key, accountId, body).toString('base64url')}`;
@@ -102,5 +107,10 @@ export function decodeCursor(
     );
   if (now.getTime() - payload.iat > CURSOR_TTL_MS)
     throw cursorError('The cursor has expired (24 hours). Omit cursor to start again from the newest.');
-  return { createdAt: new Date(payload.t), id: String(payload.i), asOf: new Date(payload.s) };
+  return {
+    createdAt: new Date(payload.t),
+    id: String(payload.i),
+    asOf: new Date(payload.s),
+    ...(typeof payload.x === 'number' ? { sortKey: payload.x } : {}),
+  };
 }

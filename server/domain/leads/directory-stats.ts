@@ -36,7 +36,7 @@ export async function directoryStats(
     countLiveLeads(deps.db, accountId),
     leadWindowBreakdown(deps.db, accountId, start, until),
   ]);
-  const byStatus: Record<LeadStatus, number> = { new: 0, contacted: 0, converted: 0 };
+  const byStatus: Record<LeadStatus, number> = { new: 0, contacted: 0, converted: 0, lost: 0 };
   const byCalculator = new Map<string, number>();
   let inWindow = 0;
   for (const row of breakdown) {

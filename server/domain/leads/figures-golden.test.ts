@@ -7,6 +7,7 @@ import { renderLeadAlert } from '../delivery/alert-mail.ts';
 import { leadsCsvHeader, leadsCsvLine } from '../portal/leads-csv.ts';
 import { reportInputOf } from '../results/reports.ts';
 import type { LeadView } from './intake.ts';
+import { leadValue, priorityOf, rateLead } from './lead-priority.ts';
 import { leadResult } from './lead-result.ts';
 import { resultFigures } from './result-figures.ts';
 
@@ -90,7 +91,15 @@ function leadOf(row: ResultRow): LeadView {
     createdAt: at,
     updatedAt: at,
     language: 'en',
+    // Issue 40: rated as a stored lead is, by the one function.
+    ...ratedView(row),
   };
+}
+
+function ratedView(row: ResultRow): Pick<LeadView, 'value' | 'priority'> {
+  const value = leadValue(row);
+  const priority = priorityOf(rateLead(row));
+  return { ...(value ? { value } : {}), ...(priority ? { priority } : {}) };
 }
 
 describe('what people read of a result, one fixed result per calculator', () => {

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { calculators, isCalculatorSlug } from '../../../calculators/index.ts';
-import type { LeadView } from '../../contracts/lead.ts';
+import type { LeadView, LostReason } from '../../contracts/lead.ts';
 import { type Db, withTransaction } from '../../db/engine/database.ts';
 import { newId } from '../../db/engine/ids.ts';
 import { recordAudit } from '../../db/repos/audit-repo.ts';
@@ -30,6 +30,7 @@ import { joinAlertDigest, noteQuarantined } from '../outbox/digests.ts';
 import { enqueueLeadEvent } from '../outbox/outbox.ts';
 import { spendLeadChallenge } from './lead-challenge.ts';
 import { leadConsent } from './lead-consent.ts';
+import { leadValue, priorityOf, rateLead } from './lead-priority.ts';
 import { leadResult, type ResultSource } from './lead-result.ts';
 import { type Triage, triageLead } from './lead-triage.ts';
 
@@ -139,10 +140,11 @@ export async function submitLead(
         });
       }
       await purgeExpiredKeys(tx, principal.accountId, deps.clock.now());
-      const lead = await insertLead(
-        tx,
-        await leadValues(deps, tx, principal, key, input, withoutWork(context, work === 'none')),
-      );
+      const lead = await insertLead(tx, {
+        ...(await leadValues(deps, tx, principal, key, input, withoutWork(context, work === 'none'))),
+        // Value and priority, rated once from the result as stored (lead-priority.ts).
+        ...rateLead(result ?? null),
+      });
       fresh = { held: lead.quarantinedAt !== null, page: lead.page };
       if (lead.quarantinedAt) await noteQuarantined(tx, lead.accountId, lead.createdAt);
       // A digested lead's alert and webhook go out with its hour's digest instead; CRM destinations
@@ -381,13 +383,22 @@ export function toLeadView(row: LeadRow & { result: ResultSource | null }): Lead
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
     language: row.language,
+    ...(row.status === 'lost' && row.lostReason ? { lostReason: row.lostReason as LostReason } : {}),
+    ...optional('value', leadValue(row.result)),
+    ...optional('priority', priorityOf(row)),
   };
 }
 
+/** A field that is absent, not null, when it was not computed (the contract's rule). */
+const optional = <K extends string, V>(key: K, value: V | undefined) =>
+  (value === undefined ? {} : { [key]: value }) as Partial<Record<K, V>>;
+
 const TRANSITIONS: Record<LeadStatus, LeadStatus[]> = {
-  new: ['contacted', 'converted'],
-  contacted: ['converted'],
+  new: ['contacted', 'converted', 'lost'],
+  contacted: ['converted', 'lost'],
   converted: [],
+  // A lost lead that comes back is worked again.
+  lost: ['contacted'],
 };
 
 /** The statuses a lead in `from` may move to (what a picker offers). */
@@ -404,9 +415,10 @@ export function actorOfPrincipal(principal: Principal): string {
 }
 
 /**
- * new → contacted → converted, and new → converted; anything else is INVALID_TRANSITION. The
- * change, its `lead.updated` event and the audit entry (who, from, to) commit together, whichever
- * door it came through (portal, REST, MCP).
+ * new → contacted → converted, new → converted, new or contacted → lost (with a reason), and a
+ * lost lead back to contacted; anything else is INVALID_TRANSITION. The change, its `lead.updated`
+ * event (the lead, plus `previousStatus`) and the audit entry (who, from, to, why lost) commit
+ * together, whichever door it came through (portal, REST, MCP).
  */
 export async function changeLeadStatus(
   deps: LicensingDeps,
@@ -414,7 +426,20 @@ export async function changeLeadStatus(
   leadId: string,
   to: LeadStatus,
   actor: string,
+  lostReason?: LostReason,
 ): Promise<LeadView> {
+  if (to === 'lost' && !lostReason)
+    throw new AppError(
+      'INVALID_REQUEST',
+      'Say why the lead was lost: lostReason is required with status lost.',
+      {
+        details: [{ path: 'lostReason', message: 'One of went_elsewhere, not_a_fit, no_answer, other' }],
+      },
+    );
+  if (to !== 'lost' && lostReason)
+    throw new AppError('INVALID_REQUEST', 'lostReason goes only with status lost.', {
+      details: [{ path: 'lostReason', message: 'Only with status lost' }],
+    });
   const lead = await findLead(deps.db, accountId, leadId);
   if (!lead) throw new AppError('NOT_FOUND', 'No such lead.');
   const from = lead.status as LeadStatus;
@@ -423,15 +448,16 @@ export async function changeLeadStatus(
   }
   const result = await linkedResult(deps.db, lead);
   const updated = await withTransaction(deps.db, async (tx) => {
-    const row = await updateLeadStatus(tx, accountId, leadId, from, to, deps.clock.now());
+    const row = await updateLeadStatus(tx, accountId, leadId, from, to, deps.clock.now(), lostReason ?? null);
     if (row) {
-      await enqueueLeadEvent(tx, 'lead.updated', row, toLeadView({ ...row, result }), row.updatedAt);
+      const view = { ...toLeadView({ ...row, result }), previousStatus: from };
+      await enqueueLeadEvent(tx, 'lead.updated', row, view, row.updatedAt);
       await recordAudit(tx, {
         accountId,
         actor,
         action: 'lead.status_changed',
         subject: leadId,
-        data: { from, status: to },
+        data: { from, status: to, ...(lostReason ? { lostReason } : {}) },
         at: row.updatedAt,
       });
     }

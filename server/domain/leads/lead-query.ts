@@ -6,6 +6,7 @@ import {
   countResults,
   type Keyset,
   type LeadSearch,
+  type LeadSort,
   type LeadWithResult,
   type QuarantineFilter,
   type ResultSearch,
@@ -43,6 +44,12 @@ export interface ResultFilterInput {
 
 export interface LeadFilterInput extends ResultFilterInput {
   status?: LeadStatus;
+  /** The start of a name or e-mail address (case-insensitive). */
+  q?: string;
+  /** A calendar month, `YYYY-MM` (UTC): the same as createdFrom its first day, createdTo the next month's. */
+  month?: string;
+  /** `received` (newest first, the default), `value` or `priority` (highest first). */
+  sort?: LeadSort;
   /** Over-quota leads: see `LeadSearch.quarantined` (unset keeps the REST/MCP behaviour). */
   quarantined?: QuarantineFilter;
 }
@@ -62,7 +69,7 @@ export interface Page<Row> {
   /** More rows follow the last one returned. */
   hasMore: boolean;
   /** A cursor continuing after `row` (a caller that returns fewer rows than it got uses this). */
-  cursorAfter(row: Keyset): string;
+  cursorAfter(row: Row): string;
 }
 
 const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
@@ -96,7 +103,35 @@ export function parseDateBound(value: string, path: string, clock: Clock): Date 
   return date;
 }
 
+/** `2026-05` → [2026-05-01, 2026-06-01) as ISO dates; INVALID_REQUEST otherwise. */
+function monthBounds(month: string, clock: Clock): { from: string; to: string } {
+  const m = /^(\d{4})-(0[1-9]|1[0-2])$/.exec(month.trim());
+  if (!m)
+    throw invalid(
+      'month',
+      `month must be a calendar month like ${todayUtc(clock).slice(0, 7)} (YYYY-MM, UTC).`,
+    );
+  const year = Number(m[1]);
+  const next =
+    Number(m[2]) === 12 ? `${year + 1}-01` : `${m[1]}-${String(Number(m[2]) + 1).padStart(2, '0')}`;
+  return { from: `${m[1]}-${m[2]}-01`, to: `${next}-01` };
+}
+
+/** Longest search accepted: a name or an address start, not a document. */
+const Q_MAX = 100;
+
 function normalise(input: LeadFilterInput, clock: Clock) {
+  if (input.month !== undefined) {
+    if (input.createdFrom !== undefined || input.createdTo !== undefined)
+      throw invalid('month', 'Give either month or createdFrom/createdTo, not both.');
+    const { from, to } = monthBounds(input.month, clock);
+    input = { ...input, createdFrom: from, createdTo: to };
+  }
+  const q = input.q?.trim();
+  if (q !== undefined && q.length > Q_MAX)
+    throw invalid('q', `q is the start of a name or e-mail address, at most ${Q_MAX} characters.`);
+  if (input.sort !== undefined && !['received', 'value', 'priority'].includes(input.sort))
+    throw invalid('sort', 'sort is one of received, value, priority.');
   if (input.calculator !== undefined && !isCalculatorSlug(input.calculator))
     throw invalid(
       'calculator',
@@ -125,6 +160,8 @@ function normalise(input: LeadFilterInput, clock: Clock) {
     ...(createdTo ? { createdTo } : {}),
     includeTest: input.includeTest ?? false,
     ...(input.quarantined ? { quarantined: input.quarantined } : {}),
+    ...(q ? { q: q.toLowerCase() } : {}),
+    ...(input.sort && input.sort !== 'received' ? { sort: input.sort } : {}),
   };
 }
 
@@ -139,8 +176,13 @@ async function page<Row extends Keyset, Search>(
   request: PageRequest,
   run: (search: Search, limit: number, after?: Keyset) => Promise<Row[]>,
   countRows: (search: Search) => Promise<number>,
+  sortKeyOf: (row: Row) => number | undefined = () => undefined,
 ): Promise<Page<Row>> {
   const now = deps.clock.now();
+  const keyOf = (row: Row) => {
+    const sortKey = sortKeyOf(row);
+    return sortKey === undefined ? {} : { sortKey };
+  };
   const position = request.cursor
     ? decodeCursor(deps.cursorKey, accountId, kind, filters, request.cursor, now)
     : undefined;
@@ -160,7 +202,7 @@ async function page<Row extends Keyset, Search>(
         accountId,
         kind,
         filters,
-        { createdAt: row.createdAt, id: row.id, asOf },
+        { createdAt: row.createdAt, id: row.id, asOf, ...keyOf(row) },
         now,
       ),
   };
@@ -182,6 +224,12 @@ export async function findLeads(
     request,
     (s, limit, after) => searchLeads(deps.db, s, limit, after),
     (s) => countLeads(deps.db, s, COUNT_CAP + 1),
+    (row) =>
+      filters.sort === 'value'
+        ? (row.valueAmount ?? -1)
+        : filters.sort === 'priority'
+          ? (row.priorityRank ?? 0)
+          : undefined,
   );
 }
 
@@ -204,7 +252,13 @@ export async function findResults(
   input: ResultFilterInput,
   request: PageRequest,
 ): Promise<Page<ResultRow>> {
-  const { status: _none, quarantined: _leadsOnly, ...filters } = normalise(input, deps.clock);
+  const {
+    status: _none,
+    quarantined: _leadsOnly,
+    q: _search,
+    sort: _sort,
+    ...filters
+  } = normalise(input, deps.clock);
   return page<ResultRow, ResultSearch>(
     deps,
     accountId,

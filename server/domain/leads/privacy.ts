@@ -26,7 +26,8 @@ type Deps = Pick<LicensingDeps, 'db' | 'clock'>;
 export async function deleteLead(
   deps: Deps,
   leadId: string,
-  opts: { accountId?: string; actor?: string } = {},
+  /** `trail: false`: the caller writes one entry for many (the retention window's count). */
+  opts: { accountId?: string; actor?: string; trail?: boolean } = {},
 ) {
   const now = deps.clock.now();
   const { files, summary } = await withTransaction(deps.db, async (tx) => {
@@ -43,18 +44,19 @@ export async function deleteLead(
       outboxEventsDeleted: eventIds.length,
       mailsDeleted: Math.max(mails, files.filter(Boolean).length),
     };
-    await recordAudit(tx, {
-      accountId: lead.accountId,
-      actor: opts.actor ?? 'admin',
-      action: 'lead.deleted',
-      subject: lead.id,
-      data: {
-        resultDeleted: summary.resultDeleted,
-        outboxEvents: eventIds.length,
-        mails: summary.mailsDeleted,
-      },
-      at: now,
-    });
+    if (opts.trail !== false)
+      await recordAudit(tx, {
+        accountId: lead.accountId,
+        actor: opts.actor ?? 'admin',
+        action: 'lead.deleted',
+        subject: lead.id,
+        data: {
+          resultDeleted: summary.resultDeleted,
+          outboxEvents: eventIds.length,
+          mails: summary.mailsDeleted,
+        },
+        at: now,
+      });
     return { files, summary };
   });
   removeMailFiles(files);
@@ -76,6 +78,7 @@ export async function exportSubject(deps: Deps, accountId: string, email: string
     deliveries,
     attempts,
     mails,
+    notes,
   } = await subjectRecords(db, accountId, email);
   await recordAudit(db, {
     accountId,
@@ -96,6 +99,7 @@ export async function exportSubject(deps: Deps, accountId: string, email: string
       attempts: attempts.filter((a) => a.deliveryId === d.id),
     })),
     mails: mails.map((m) => ({ ...m, fileContent: readMailFile(m.filePath) })),
+    leadNotes: notes,
   };
 }
 

@@ -17,8 +17,10 @@ export const ACTIVITY_KINDS = {
   connect: ['connect.approved'],
   leads: [
     'lead.status_changed',
+    'lead.note_added',
     'lead.released',
     'lead.deleted',
+    'leads.retention_erased',
     'subject.exported',
     'leads.exported',
     'mcp.export_read',

@@ -1,9 +1,10 @@
-import type { QuarantineFilter } from '../../db/repos/lead-search-repo.ts';
+import type { LeadSort, QuarantineFilter } from '../../db/repos/lead-search-repo.ts';
 import { countTestLeads, findLead, type LeadStatus } from '../../db/repos/leads-repo.ts';
 import { findResult } from '../../db/repos/results-repo.ts';
 import { AppError } from '../../lib/errors.ts';
 import type { PortalPrincipal } from '../accounts/portal-deps.ts';
 import { type LeadView, nextStatuses, toLeadView } from '../leads/intake.ts';
+import { listLeadNotes } from '../leads/lead-notes.ts';
 import { findLeads, nextCursorOf } from '../leads/lead-query.ts';
 import { resultFigures } from '../leads/result-figures.ts';
 import type { PortalAppDeps } from './deps.ts';
@@ -22,6 +23,11 @@ export interface FirmLeadFilter {
   /** Test-mode leads (development hosts, the portal preview) are left out unless asked for. */
   includeTest?: boolean;
   quarantined?: QuarantineFilter;
+  /** The start of a name or e-mail address. */
+  q?: string;
+  /** A calendar month, YYYY-MM, instead of from/to. */
+  month?: string;
+  sort?: LeadSort;
 }
 
 const dayAfter = (day: string) => {
@@ -53,6 +59,9 @@ export async function pageOfFirmLeads(
       ...(opts.to ? { createdTo: dayAfter(opts.to) } : {}),
       includeTest: opts.includeTest ?? false,
       quarantined: opts.quarantined ?? 'exclude',
+      ...(opts.q ? { q: opts.q } : {}),
+      ...(opts.month ? { month: opts.month } : {}),
+      ...(opts.sort ? { sort: opts.sort } : {}),
     },
     { limit: opts.limit, ...(opts.cursor ? { cursor: opts.cursor } : {}) },
   );
@@ -84,6 +93,8 @@ export async function firmLeadDetail(deps: PortalAppDeps, principal: PortalPrinc
   return {
     lead,
     nextStatuses: [...nextStatuses(lead.status)],
+    notes: await listLeadNotes(deps, principal.accountId, leadId),
+    canWrite: principal.role !== 'viewer',
     result: result
       ? {
           id: result.id,

@@ -15,6 +15,7 @@ export async function firmSettings(deps: PortalAppDeps, principal: PortalPrincip
     alertEmails: account.alertEmails,
     accentColor: account.accentColor,
     contact: account.contact,
+    leadRetentionMonths: account.leadRetentionMonths,
     consent: account.consent,
     consentEs: account.consentEs,
     // What a Spanish widget shows: never the default Spanish in place of the firm's own English words.

@@ -1,3 +1,4 @@
+import { parsePhoneNumberFromString } from 'libphonenumber-js';
 import { recordAudit } from '../../db/repos/audit-repo.ts';
 import { actorOf, type PortalPrincipal } from '../accounts/portal-deps.ts';
 import type { LeadView } from '../leads/intake.ts';
@@ -36,7 +37,22 @@ const COLUMNS: [string, (l: LeadView) => string | null][] = [
   // Issue 45: the visitor's language and that of the consent text shown.
   ['language', (l) => l.language],
   ['consent_language', (l) => l.consent.language],
+  // Issue 40: the phone in E.164 for a CRM's import (formula-guarded like every cell starting
+  // with +), the lead's value and priority, and why a lost lead was lost.
+  ['phone_e164', (l) => phoneE164(l.phone)],
+  ['value', (l) => (l.value ? String(l.value.amount) : null)],
+  ['value_label', (l) => l.value?.label ?? null],
+  ['priority', (l) => l.priority?.level ?? null],
+  ['priority_reasons', (l) => l.priority?.reasons.join(' ') ?? null],
+  ['lost_reason', (l) => l.lostReason ?? null],
 ];
+
+/** A visitor's phone as E.164 (`+12125550100`), read as a US number unless it names a country; null when it is not a valid number. */
+function phoneE164(phone: string | null): string | null {
+  if (!phone) return null;
+  const parsed = parsePhoneNumberFromString(phone, 'US');
+  return parsed?.isValid() ? parsed.number : null;
+}
 
 function figureOf(lead: LeadView, key: string): string | null {
   const value = lead.result ? leadFigure(lead.result, key) : undefined;

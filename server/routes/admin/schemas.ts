@@ -28,6 +28,7 @@ const AccountSchema = z
     accentColor: z.string().nullable(),
     alertEmails: z.array(z.string()),
     contact: FirmContactSchema.nullable(),
+    leadRetentionMonths: z.number().int().nullable(),
     stripeCustomerId: z.string().nullable(),
     createdAt: Iso,
   })

@@ -25,7 +25,7 @@ import {
 
 const Role = z.enum(['owner', 'admin', 'viewer']);
 const Day = z.string().openapi({ format: 'date', example: '2026-05-31' });
-const LeadStatus = z.enum(['new', 'contacted', 'converted']);
+const LeadStatus = z.enum(['new', 'contacted', 'converted', 'lost']);
 
 /** The answers of actions with nothing more to say than that they happened. */
 export const SignedOut = z.object({ signedOut: z.literal(true) });
@@ -154,10 +154,19 @@ export const LeadPage = z.object({
 });
 export const OneLead = z.object({ lead: PortalLead });
 
+export const LeadNote = z
+  .object({ id: z.string(), author: z.string(), text: z.string(), createdAt: Iso })
+  .openapi('LeadNote');
+export const LeadNotes = z.object({ notes: z.array(LeadNote) });
+export const OneNote = z.object({ note: LeadNote });
+
 const Figure = z.object({ label: z.string(), value: z.string() });
 export const LeadDetail = z.object({
   lead: PortalLead,
   nextStatuses: z.array(LeadStatus),
+  notes: z.array(LeadNote),
+  /** Owners and admins write notes and change the status; viewers read. */
+  canWrite: z.boolean(),
   result: z
     .object({
       id: z.string(),
@@ -319,6 +328,9 @@ export const FirmSettings = z.object({
   alertEmails: z.array(z.string()),
   accentColor: z.string().nullable(),
   contact: FirmContactSchema,
+  leadRetentionMonths: z.number().int().nullable().openapi({
+    description: 'Leads not converted are erased this many months after their last change (null: kept)',
+  }),
   consent: z.object({ version: z.number().int(), text: z.string() }).nullable(),
   /** The Spanish consent in force (null: none published; see `spanishConsent`). */
   consentEs: z.object({ version: z.number().int(), text: z.string() }).nullable(),

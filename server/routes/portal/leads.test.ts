@@ -217,7 +217,7 @@ describe('lead detail, status, release, delete and export of one person', () => 
     const lead = await addLead(account.id, '2026-02-20T10:00:00Z', { resultId: result.id });
     const body = await json(await call('GET', `leads/${lead.id}`));
     expect(body.lead.leadId).toBe(lead.id);
-    expect(body.nextStatuses).toEqual(['contacted', 'converted']);
+    expect(body.nextStatuses).toEqual(['contacted', 'converted', 'lost']);
     expect(body.result.inputs).toContainEqual({ label: expect.any(String), value: '$8,200,000.00' });
     const total = (body.result.outputs as { label: string; value: string }[]).find((f) =>
       /total/i.test(f.label),
@@ -225,7 +225,7 @@ describe('lead detail, status, release, delete and export of one person', () => 
     expect(total?.value).toMatch(/^\$[\d,]+\.\d\d$/);
 
     expect((await call('PATCH', `leads/${lead.id}`, { status: 'contacted' })).status).toBe(200);
-    expect((await json(await call('GET', `leads/${lead.id}`))).nextStatuses).toEqual(['converted']);
+    expect((await json(await call('GET', `leads/${lead.id}`))).nextStatuses).toEqual(['converted', 'lost']);
     const back = await call('PATCH', `leads/${lead.id}`, { status: 'new' });
     expect(back.status).toBe(409);
     expect((await json(back)).error.code).toBe('INVALID_TRANSITION');

@@ -1,7 +1,9 @@
 import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
+import { LeadStatusSchema, LostReasonSchema } from '../../contracts/lead.ts';
 import { actorOf } from '../../domain/accounts/portal-deps.ts';
 import { heldLeads } from '../../domain/leads/held-leads.ts';
 import { changeLeadStatus, releaseQuarantinedLead } from '../../domain/leads/intake.ts';
+import { addLeadNote, listLeadNotes, NOTE_MAX } from '../../domain/leads/lead-notes.ts';
 import { deleteLead, exportSubjectOfLead } from '../../domain/leads/privacy.ts';
 import type { PortalAppDeps } from '../../domain/portal/deps.ts';
 import {
@@ -20,7 +22,7 @@ import { adminOnly, anyMember, IdParam, portalOk, portalSecurity } from './schem
 
 const tags = ['Portal'];
 const security = portalSecurity;
-const Status = z.enum(['new', 'contacted', 'converted']);
+const Status = LeadStatusSchema;
 const exportRole = requirePortalRole(
   'admin',
   'Exporting leads needs the admin or owner role: the file holds people’s personal data.',
@@ -32,7 +34,7 @@ const Day = z
 
 /** The Leads page's filters, the same on the list and its CSV export (and in the page's URL). */
 const LeadFilterQuery = z.object({
-  status: z.enum(['new', 'contacted', 'converted']).optional(),
+  status: LeadStatusSchema.optional(),
   calculator: z.string().max(64).optional(),
   state: z
     .string()
@@ -49,6 +51,13 @@ const LeadFilterQuery = z.object({
     .enum(['exclude', 'include', 'only'])
     .optional()
     .openapi({ description: 'Leads held as possible spam; left out by default' }),
+  q: z.string().max(100).optional().openapi({ description: 'The start of a name or e-mail address' }),
+  month: z
+    .string()
+    .regex(/^\d{4}-\d{2}$/, 'Expected a month like 2026-05')
+    .optional()
+    .openapi({ description: 'A calendar month (UTC), instead of from/to' }),
+  sort: z.enum(['received', 'value', 'priority']).optional(),
 });
 
 /** The validated query as the domain's filter. */
@@ -62,6 +71,9 @@ function leadFilterOf(q: z.infer<typeof LeadFilterQuery>): FirmLeadFilter {
     ...(q.to ? { to: q.to } : {}),
     includeTest: q.test === 'include',
     ...(q.quarantined ? { quarantined: q.quarantined } : {}),
+    ...(q.q?.trim() ? { q: q.q.trim() } : {}),
+    ...(q.month ? { month: q.month } : {}),
+    ...(q.sort ? { sort: q.sort } : {}),
   };
 }
 
@@ -126,8 +138,31 @@ const routes = {
     security,
     middleware: adminOnly,
     summary: 'Change a lead’s status along the allowed transitions',
-    request: { params: IdParam, ...jsonBody(z.object({ status: Status })) },
+    request: {
+      params: IdParam,
+      ...jsonBody(z.object({ status: Status, lostReason: LostReasonSchema.optional() })),
+    },
     responses: portalOk('The lead', A.OneLead, 400, 404, 409),
+  }),
+  notes: createRoute({
+    method: 'get',
+    path: '/portal/leads/{id}/notes',
+    tags,
+    security,
+    middleware: anyMember,
+    summary: 'The lead’s notes, oldest first',
+    request: { params: IdParam },
+    responses: portalOk('The notes', A.LeadNotes, 404),
+  }),
+  addNote: createRoute({
+    method: 'post',
+    path: '/portal/leads/{id}/notes',
+    tags,
+    security,
+    middleware: adminOnly,
+    summary: 'Write a note on the lead (owners and admins; audited)',
+    request: { params: IdParam, ...jsonBody(z.object({ text: z.string().min(1).max(NOTE_MAX) })) },
+    responses: portalOk('The note', A.OneNote, 400, 404),
   }),
   release: createRoute({
     method: 'post',
@@ -192,9 +227,19 @@ export function registerPortalLeadRoutes(router: OpenAPIHono<AppEnv>, deps: Port
   );
   router.openapi(routes.leadStatus, async (c) => {
     const p = portalOf(c);
-    const { status } = c.req.valid('json');
-    const lead = await changeLeadStatus(deps, p.accountId, c.req.valid('param').id, status, actorOf(p));
+    const { status, lostReason } = c.req.valid('json');
+    const id = c.req.valid('param').id;
+    const lead = await changeLeadStatus(deps, p.accountId, id, status, actorOf(p), lostReason);
     return c.json({ lead }, 200);
+  });
+  router.openapi(routes.notes, async (c) =>
+    c.json({ notes: await listLeadNotes(deps, portalOf(c).accountId, c.req.valid('param').id) }, 200),
+  );
+  router.openapi(routes.addNote, async (c) => {
+    const p = portalOf(c);
+    const id = c.req.valid('param').id;
+    const note = await addLeadNote(deps, p.accountId, id, c.req.valid('json').text, actorOf(p));
+    return c.json({ note }, 200);
   });
   // Into the usual flow, as the REST API and the operator release it: alert mail and webhooks go now.
   router.openapi(routes.release, async (c) => {

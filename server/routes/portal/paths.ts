@@ -24,6 +24,7 @@ export interface PortalPaths {
   'GET leads/export.csv': string;
   'GET leads/held': T.HeldLeads;
   'GET leads/{id}': T.LeadDetail;
+  'GET leads/{id}/notes': z.infer<typeof A.LeadNotes>;
   'GET leads/{id}/person.json': z.infer<typeof A.PersonExport>;
   'GET licenses': T.LicenseList;
   'GET licenses/{id}': z.infer<typeof A.OneLicense>;
@@ -62,6 +63,7 @@ export interface PortalPaths {
   'POST invitations/accept': T.SignedIn;
   'POST invitations/decline': z.infer<typeof A.Declined>;
   'POST invitations/lookup': T.InvitationOffer;
+  'POST leads/{id}/notes': z.infer<typeof A.OneNote>;
   'POST leads/{id}/release': T.OneLead;
   'POST licenses/{id}/domains': z.infer<typeof A.ChangedLicense>;
   'POST licenses/{id}/roll-key': T.RolledKey;

@@ -1,5 +1,5 @@
 import { createRoute, z } from '@hono/zod-openapi';
-import { LeadResultSchema, LeadSchema, LeadStatusSchema } from '../../contracts/lead.ts';
+import { LeadResultSchema, LeadSchema, LeadStatusSchema, LostReasonSchema } from '../../contracts/lead.ts';
 import { requireScope } from '../../domain/credentials/scopes.ts';
 import type { LicensingDeps } from '../../domain/deps.ts';
 import {
@@ -10,6 +10,7 @@ import {
   submitLead,
   toLeadView,
 } from '../../domain/leads/intake.ts';
+import { addLeadNote, listLeadNotes, NOTE_MAX } from '../../domain/leads/lead-notes.ts';
 import {
   countHiddenTestLeads,
   findLeads,
@@ -124,7 +125,7 @@ const list = createRoute({
   tags,
   summary: 'The firm’s leads, newest first (admin credential)',
   description:
-    'A page of the firm’s leads (API key with `leads:read`, or an admin access token), filtered by status, calculator, state, language and creation time. Pass `nextCursor` back as `cursor` with the same filters for the next page. Test-mode leads are left out unless `includeTest=true`; `hiddenTest` says how many.',
+    'A page of the firm’s leads (API key with `leads:read`, or an admin access token), filtered by status, calculator, state, language, creation time or month and the start of a name or e-mail (`q`), sorted by `sort`. Pass `nextCursor` back as `cursor` with the same filters for the next page. Test-mode leads are left out unless `includeTest=true`; `hiddenTest` says how many.',
   security: bearerSecurity,
   request: {
     query: z.object({
@@ -146,6 +147,20 @@ const list = createRoute({
         .max(40)
         .optional()
         .openapi({ description: 'ISO date or date-time, UTC, exclusive' }),
+      month: z
+        .string()
+        .max(7)
+        .optional()
+        .openapi({ description: 'A calendar month, YYYY-MM (UTC), instead of createdFrom/createdTo' }),
+      q: z
+        .string()
+        .max(100)
+        .optional()
+        .openapi({ description: 'The start of a name or e-mail address, case-insensitive' }),
+      sort: z.enum(['received', 'value', 'priority']).optional().openapi({
+        description:
+          '`received` (newest first, the default), `value` or `priority` (highest first, newest first among equals; leads not rated last)',
+      }),
       includeTest: z
         .enum(['true', 'false'])
         .optional()
@@ -163,6 +178,8 @@ const list = createRoute({
       z.object({
         data: z.array(LeadSchema),
         nextCursor: z.string().nullable(),
+        totalMatching: z.number().int().openapi({ description: 'Leads matching, exact up to 1,000' }),
+        totalMatchingCapped: z.boolean().openapi({ description: 'More than 1,000 match' }),
         hiddenTest: z
           .number()
           .int()
@@ -189,15 +206,52 @@ const patch = createRoute({
   method: 'patch',
   path: '/api/leads/{id}',
   tags,
-  summary: 'Move a lead along new → contacted → converted (admin credential)',
+  summary: 'Move a lead along new → contacted → converted, or to lost with a reason (admin credential)',
   description:
-    'Sets the lead’s status (`leads:write`). A move the lead’s current status does not allow is 409 `INVALID_TRANSITION`. The change is audited and sent to webhooks subscribed to `lead.updated`.',
+    'Sets the lead’s status (`leads:write`): new → contacted → converted, new → converted, new or contacted → lost (with `lostReason`), lost → contacted. A move the lead’s current status does not allow is 409 `INVALID_TRANSITION`; `lost` without `lostReason` (or a reason with another status) is 400. The change is audited and sent to webhooks subscribed to `lead.updated`, whose data is the lead plus `previousStatus`.',
   security: bearerSecurity,
   request: {
     params: z.object({ id: z.string().min(1).max(64) }),
-    ...jsonBody(z.object({ status: Status }), { status: 'contacted' }),
+    ...jsonBody(z.object({ status: Status, lostReason: LostReasonSchema.optional() }), {
+      status: 'lost',
+      lostReason: 'went_elsewhere',
+    }),
   },
   responses: { 200: jsonResponse('The lead', LeadSchema), ...errorResponses(400, 401, 403, 404, 409) },
+});
+
+const NoteSchema = z
+  .object({ id: z.string(), author: z.string(), text: z.string(), createdAt: Iso })
+  .openapi('LeadNote');
+
+const notes = createRoute({
+  method: 'get',
+  path: '/api/leads/{id}/notes',
+  tags,
+  summary: 'The lead’s notes, oldest first (leads:read)',
+  description:
+    'Every note written on the lead in the portal or over this API, oldest first: its text, its author (a portal user or an API key) and when. Another firm’s lead is 404 like an unknown one.',
+  security: bearerSecurity,
+  request: { params: z.object({ id: z.string().min(1).max(64) }) },
+  responses: {
+    200: jsonResponse('The notes', z.object({ data: z.array(NoteSchema) })),
+    ...errorResponses(401, 403, 404),
+  },
+});
+
+const addNote = createRoute({
+  method: 'post',
+  path: '/api/leads/{id}/notes',
+  tags,
+  summary: 'Write a note on the lead (leads:write; audited)',
+  description:
+    'A note of up to 4,000 characters ("left a voicemail Tuesday"), with its author (the credential) and time. The activity trail records that a note was written, not its text.',
+  security: bearerSecurity,
+  request: {
+    params: z.object({ id: z.string().min(1).max(64) }),
+    ...jsonBody(z.object({ text: z.string().min(1).max(NOTE_MAX) }), { text: 'Left a voicemail Tuesday.' }),
+  },
+  responses: { 201: jsonResponse('The note', NoteSchema), ...errorResponses(400, 401, 403, 404) },
 });
 
 const release = createRoute({
@@ -231,6 +285,7 @@ export function createLeadRoutes(deps: LicensingDeps, queries: QueryDeps) {
   router.on(['GET'], '/api/results/:id', admin);
   router.on(['PATCH'], '/api/leads/:id', admin);
   router.on(['POST'], '/api/leads/:id/release', admin);
+  router.on(['GET', 'POST'], '/api/leads/:id/notes', admin);
   router.openapi(list, async (c) => {
     const principal = c.get('principal')!;
     requireScope(principal, 'leads:read');
@@ -248,6 +303,8 @@ export function createLeadRoutes(deps: LicensingDeps, queries: QueryDeps) {
       {
         data: page.rows.map(toLeadView),
         nextCursor: nextCursorOf(page, page.rows.length) ?? null,
+        totalMatching: page.totalMatching,
+        totalMatchingCapped: page.totalMatchingCapped,
         hiddenTest,
       },
       200,
@@ -273,9 +330,28 @@ export function createLeadRoutes(deps: LicensingDeps, queries: QueryDeps) {
         c.req.valid('param').id,
         c.req.valid('json').status,
         actorOfPrincipal(principal),
+        c.req.valid('json').lostReason,
       ),
       200,
     );
+  });
+  router.openapi(notes, async (c) => {
+    const principal = c.get('principal')!;
+    requireScope(principal, 'leads:read');
+    return c.json({ data: await listLeadNotes(deps, principal.accountId, c.req.valid('param').id) }, 200);
+  });
+  router.openapi(addNote, async (c) => {
+    const principal = c.get('principal')!;
+    requireScope(principal, 'leads:write');
+    const id = c.req.valid('param').id;
+    const note = await addLeadNote(
+      deps,
+      principal.accountId,
+      id,
+      c.req.valid('json').text,
+      actorOfPrincipal(principal),
+    );
+    return c.json(note, 201);
   });
   router.openapi(release, async (c) => {
     const principal = c.get('principal')!;
