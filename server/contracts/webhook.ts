@@ -18,7 +18,7 @@ const ResultEventData = CalculationResultSchema.extend({
   test: z.literal(true).optional().openapi({ description: 'Set on a test event only' }),
 });
 
-export const LeadsDigestSchema = z
+const LeadsDigestSchema = z
   .object({
     digestId: z.string(),
     licenseId: z.string(),
@@ -34,7 +34,7 @@ export const LeadsDigestSchema = z
   .openapi('LeadsDigest');
 
 /** A change to the law under the calculators, as the rules changelog records it (`rules.updated`). */
-export const RuleChangeSchema = z
+const RuleChangeSchema = z
   .object({
     id: z.string().openapi({ example: 'estate-tax/2026-11-28/wa-2027-exclusion' }),
     date: z.string().openapi({ description: 'The day the change was recorded', example: '2026-11-28' }),
