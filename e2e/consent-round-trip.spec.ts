@@ -149,29 +149,35 @@ describe('consent has one source', () => {
     expect(hook.data.consent).toEqual(lead.consent);
     expect(hook.data.result).toEqual(lead.result);
 
-    // MCP get_leads: the same consent, and the result with both its old and new keys.
-    const mcp = await fetch(`${stack.apiUrl}/v1/mcp`, {
-      method: 'POST',
-      headers: {
-        authorization: `Bearer ${stack.demo.apiKey}`,
-        'content-type': 'application/json',
-        accept: 'application/json, text/event-stream',
-      },
-      body: JSON.stringify({
-        jsonrpc: '2.0',
-        id: 1,
-        method: 'tools/call',
-        params: { name: 'get_leads', arguments: { limit: 5 } },
-      }),
-    });
-    expect(mcp.status).toBe(200);
+    // MCP (issue 43): get_leads lists the consent summarised, get_lead gives it as stored, with the
+    // result's figures once in metadata.
+    const mcpCall = async (name: string, args: Record<string, unknown>) => {
+      const res = await fetch(`${stack.apiUrl}/v1/mcp`, {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${stack.demo.apiKey}`,
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+        },
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'tools/call',
+          params: { name, arguments: args },
+        }),
+      });
+      expect(res.status).toBe(200);
+      return ((await res.json()) as { result: { structuredContent: Record<string, unknown> } }).result
+        .structuredContent;
+    };
     const listed = (
-      (await mcp.json()) as {
-        result: { structuredContent: { leads: { id: string; consent: unknown; result: unknown }[] } };
-      }
-    ).result.structuredContent.leads.find((l) => l.id === leadId)!;
-    expect(listed.consent).toEqual(lead.consent);
-    expect(listed.result).toMatchObject({ ...lead.result, calculatorSlug: 'estate-tax' });
+      (await mcpCall('get_leads', { limit: 5 })).leads as { id: string; consent: unknown }[]
+    ).find((l) => l.id === leadId)!;
+    const { versionId, agreedAt } = lead.consent;
+    expect(listed.consent).toEqual({ given: true, versionId, agreedAt });
+    const full = (await mcpCall('get_lead', { id: leadId })).lead as { consent: unknown; result: unknown };
+    expect(full.consent).toEqual({ given: true, ...lead.consent });
+    expect(full.result).toMatchObject({ id: lead.result.id, calculatorSlug: 'estate-tax' });
 
     // The portal's lead detail shows the same words, version and hash.
     await page.goto(`${stack.portalUrl}/portal/leads/${leadId}`);

@@ -94,7 +94,9 @@ async function allLeads(): Promise<Lead[]> {
   return ((await res.json()) as { data: Lead[] }).data;
 }
 
-const mailsTo = (text: string) => smtp.messages.filter((m: CapturedMail) => m.raw.includes(text));
+/** Mails that name `text` anywhere, a quoted-printable soft line break (`=` CRLF) undone first. */
+const mailsTo = (text: string) =>
+  smtp.messages.filter((m: CapturedMail) => m.raw.replace(/=\r?\n/g, '').includes(text));
 
 /** POSTs JSON as a script would, from `ip` (X-Forwarded-For, one trusted proxy hop). */
 async function postAs(

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { calculators } from '../../calculators/index.ts';
 import { LeadStatusSchema, LostReasonSchema, McpLeadSchema, McpResultSchema } from '../contracts/lead.ts';
+import { DirectoryStatsAnswerSchema } from '../contracts/stats.ts';
 
 /**
  * Input and output schemas of the MCP tools. The SDK turns them into the JSON Schemas of
@@ -169,18 +170,11 @@ export const getLeadsOutput = lean(
 
 export const getResultsOutput = lean(pageOf('results', McpResultSchema.extend({ createdAt: z.string() })));
 
+// The contract's answer (contracts/stats.ts), with the funnel advertised loosely: its shape is
+// FunnelSchema, checked by the handler's type; tools/list stays within its token budget.
 export const getStatsOutput = lean(
-  z.object({
-    windowDays: z.number().int(),
-    month: z.string().optional(),
-    windowStart: z.string(),
-    windowEnd: z.string(),
-    totalLeadsAllTime: z.number().int(),
-    leadsInWindow: z.number().int(),
+  DirectoryStatsAnswerSchema.extend({
     byStatus: z.record(z.string(), z.number().int()),
-    topCalculators: z.array(z.object({ slug: z.string(), name: z.string(), count: z.number().int() })),
-    // The funnel's shape is FunnelSchema (contracts/funnel.ts), checked by the handler's type; advertised
-    // loosely so tools/list stays within its token budget (docs/mcp.md shows it).
     funnel: z.record(z.string(), z.unknown()),
   }),
 );

@@ -1,4 +1,5 @@
 import { getCalculator } from '../../../calculators/index.ts';
+import type { DirectoryStats } from '../../contracts/stats.ts';
 import { countLiveLeads, leadWindowBreakdown } from '../../db/repos/lead-search-repo.ts';
 import type { LeadStatus } from '../../db/repos/leads-repo.ts';
 import type { QueryDeps } from './lead-query.ts';
@@ -6,15 +7,7 @@ import type { QueryDeps } from './lead-query.ts';
 const DAY_MS = 86_400_000;
 const TOP_CALCULATORS = 10;
 
-export interface DirectoryStats {
-  windowDays: number;
-  windowStart: string;
-  windowEnd: string;
-  totalLeadsAllTime: number;
-  leadsInWindow: number;
-  byStatus: Record<LeadStatus, number>;
-  topCalculators: { slug: string; name: string; count: number }[];
-}
+export type { DirectoryStats };
 
 /**
  * Lead statistics of one firm over the last `windowDays` days (ending now), live data only (test
