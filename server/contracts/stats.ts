@@ -7,7 +7,7 @@ import { LeadStatusSchema } from './lead.ts';
  * `DirectoryStats` is the inferred type of the counts (`directoryStats`); the tool adds the month
  * it was asked for and the funnel over the same whole UTC days (contracts/funnel.ts).
  */
-export const DirectoryStatsSchema = z.object({
+const DirectoryStatsSchema = z.object({
   windowDays: z.number().int(),
   windowStart: z.string(),
   windowEnd: z.string(),
