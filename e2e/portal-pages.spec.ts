@@ -119,7 +119,7 @@ describe('portal pages (demo firm owner)', () => {
     await page.getByRole('link', { name: 'Embed code' }).click();
     // The license's publishable key fills the snippet; the secret key never appears in a page.
     await expect
-      .poll(() => page.locator('#snippet pre').textContent(), WAIT)
+      .poll(() => page.locator('#snippet pre').first().textContent(), WAIT)
       .toContain(`data-key="${stack.demo.publishableKey}"`);
     expect(await page.locator('main').textContent()).not.toContain(stack.demo.licenseKey);
     // Each option writes its attribute on loader.js as it is chosen; the allowed domains are listed.
@@ -129,14 +129,19 @@ describe('portal pages (demo firm owner)', () => {
     await page.getByLabel('Font').fill('Georgia, serif');
     await page.getByLabel('Pre-selected state').selectOption('NY');
     await expect
-      .poll(() => page.locator('#snippet pre').textContent(), WAIT)
+      .poll(() => page.locator('#snippet pre').first().textContent(), WAIT)
       .toContain(
         `data-key="${stack.demo.publishableKey}" data-theme="dark" data-accent="#7a1f3d" data-radius="4" data-font="Georgia, serif" data-state="NY" async></script>`,
       );
-    expect(await page.locator('#snippet pre').textContent()).toMatch(
+    expect(await page.locator('#snippet pre').first().textContent()).toMatch(
       /<div data-svc-calculator="estate-tax" style="min-height:\d+px">/,
     );
     expect(await page.locator('#snippet').textContent()).toContain('demo.svc.test');
+    // A strict-CSP site gets the same room as stylesheet rules.
+    await page.getByText('Your site has a strict Content-Security-Policy?').click();
+    expect(await page.locator('#snippet details pre').textContent()).toMatch(
+      /^\[data-svc-calculator="estate-tax"\] \{ min-height: \d+px; \}$/,
+    );
     expect(await page.locator('#events').textContent()).toContain("gtag('event', 'generate_lead'");
     expect(await page.locator('#events').textContent()).toContain("event: 'svc_lead'");
     await showPreview(page);
