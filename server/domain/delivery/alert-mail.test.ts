@@ -118,7 +118,8 @@ describe('lead alert mails', () => {
       expect(raw).toContain('+1 555 010 2030');
       expect(raw).toContain('Estate tax');
       expect(raw).toMatch(/Total estate tax: \$\d/);
-      // The main figures behind the headline, not only the total.
+      // The main figures behind the headline, not only the total, which is not said twice.
+      expect(raw).not.toMatch(/Total estate tax\s+\$/);
       expect(raw).toMatch(/Taxable estate\s+\$[\d,]+/);
       expect(raw).toMatch(/State estate tax\s+\$[\d,]+/);
       expect(raw).toMatch(/Federal estate tax\s+\$[\d,]+/);
@@ -268,21 +269,21 @@ describe('alert mails a person can act on', () => {
     expect(mail.text).toMatch(/Page\s+—/);
   });
 
-  it('name the page the lead came from, as the page reported it, never as a link', () => {
-    const mail = renderLeadAlert({
-      firmName: 'Smith & Søn',
-      lead: {
-        name: 'Ann',
-        email: 'ann@example.com',
-        calculator: 'estate-tax',
-        consent: { page: 'https://smithlaw.com/estate-planning' },
-      },
-      result: null,
-      link: 'https://portal.example/leads/lead_1',
-    });
-    expect(mail.text).toMatch(/Page\s+smithlaw\[\.\]com\/estate-planning/);
-    expect(mail.text.split('\n')[0]).toContain('calculator on smithlaw[.]com/estate-planning.');
-    expect(mail.html).not.toContain('href="https://smithlaw');
+  it('name the page the lead came from: the firm’s own host as it reads, the visitor’s path defanged, never as a link', () => {
+    const mail = (page: string) =>
+      renderLeadAlert({
+        firmName: 'Smith & Søn',
+        lead: { name: 'Ann', email: 'ann@example.com', calculator: 'estate-tax', consent: { page } },
+        result: null,
+        link: 'https://portal.example/leads/lead_1',
+      });
+    const plain = mail('https://www.smithlaw.com/estate-planning');
+    expect(plain.text).toMatch(/Page\s+www\.smithlaw\.com\/estate-planning\n/);
+    expect(plain.text.split('\n')[0]).toContain('calculator on www.smithlaw.com/estate-planning.');
+    expect(plain.html).not.toContain('href="https://www.smithlaw');
+    const crafted = mail('https://www.smithlaw.com/go/https://win.example/claim');
+    expect(crafted.text).toMatch(/Page\s+www\.smithlaw\.com\/go\/hxxps:\/\/win\[\.\]example\/claim\n/);
+    expect(mail('https://smithlaw.com').text).toMatch(/Page\s+smithlaw\.com\n/);
   });
 
   it('cut a long name to 60 characters in the subject and the opening line, defanged', () => {
