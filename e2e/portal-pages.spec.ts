@@ -28,6 +28,29 @@ const invite = async (accountId: string, email: string, role: string) =>
 
 const apiSession = (link: string) => portalApiSession(stack.portalUrl, link);
 
+/**
+ * Shows the Embed code page's live preview and waits for the calculator in it: the event log has
+ * `svc-ready`, the widget's frame has the calculator's real height with its first question laid out
+ * inside, and the preview frame holds it whole (no inner scroll bar, no fixed box).
+ */
+async function showPreview(page: Page) {
+  await page.getByRole('button', { name: 'Show preview' }).click();
+  await expect
+    .poll(() => page.getByRole('table', { name: 'Events from the preview' }).textContent(), {
+      timeout: 30_000,
+    })
+    .toContain('svc-ready');
+  const widget = page.frameLocator('.preview-frame').frameLocator('iframe');
+  await expect.poll(() => widget.getByLabel('What is the estate worth?').isVisible(), WAIT).toBe(true);
+  expect(await widget.getByRole('heading', { name: 'Estate tax calculator' }).isVisible()).toBe(true);
+  const heights = async () => {
+    const outer = (await page.locator('.preview-frame').boundingBox())?.height ?? 0;
+    const inner = (await page.frameLocator('.preview-frame').locator('iframe').boundingBox())?.height ?? 0;
+    return { inner: inner > 500, holds: outer >= inner + 16 };
+  };
+  await expect.poll(heights, WAIT).toEqual({ inner: true, holds: true });
+}
+
 const checkPage = (page: Page, name: string, phone = true) =>
   checkPortalPage(browser, owner.context, page, name, phone);
 
@@ -96,7 +119,7 @@ describe('portal pages (demo firm owner)', () => {
     await page.getByRole('link', { name: 'Embed code' }).click();
     // The license's publishable key fills the snippet; the secret key never appears in a page.
     await expect
-      .poll(() => page.locator('#snippet pre').textContent(), WAIT)
+      .poll(() => page.locator('#snippet pre').first().textContent(), WAIT)
       .toContain(`data-key="${stack.demo.publishableKey}"`);
     expect(await page.locator('main').textContent()).not.toContain(stack.demo.licenseKey);
     // Each option writes its attribute on loader.js as it is chosen; the allowed domains are listed.
@@ -106,27 +129,26 @@ describe('portal pages (demo firm owner)', () => {
     await page.getByLabel('Font').fill('Georgia, serif');
     await page.getByLabel('Pre-selected state').selectOption('NY');
     await expect
-      .poll(() => page.locator('#snippet pre').textContent(), WAIT)
+      .poll(() => page.locator('#snippet pre').first().textContent(), WAIT)
       .toContain(
         `data-key="${stack.demo.publishableKey}" data-theme="dark" data-accent="#7a1f3d" data-radius="4" data-font="Georgia, serif" data-state="NY" async></script>`,
       );
-    expect(await page.locator('#snippet pre').textContent()).toMatch(
+    expect(await page.locator('#snippet pre').first().textContent()).toMatch(
       /<div data-svc-calculator="estate-tax" style="min-height:\d+px">/,
     );
     expect(await page.locator('#snippet').textContent()).toContain('demo.svc.test');
+    // A strict-CSP site gets the same room as stylesheet rules.
+    await page.getByText('Your site has a strict Content-Security-Policy?').click();
+    expect(await page.locator('#snippet details pre').textContent()).toMatch(
+      /^\[data-svc-calculator="estate-tax"\] \{ min-height: \d+px; \}$/,
+    );
     expect(await page.locator('#events').textContent()).toContain("gtag('event', 'generate_lead'");
     expect(await page.locator('#events').textContent()).toContain("event: 'svc_lead'");
-    await page.getByRole('button', { name: 'Show preview' }).click();
-    await expect
-      .poll(() => page.getByRole('table', { name: 'Events from the preview' }).textContent(), {
-        timeout: 30_000,
-      })
-      .toContain('svc-ready');
-    // The frame takes the preview page's height: the calculator at its real height, not a fixed box.
-    await expect
-      .poll(async () => (await page.locator('.preview-frame').boundingBox())?.height ?? 0, WAIT)
-      .toBeGreaterThan(700);
-    await checkPage(page, 'embed');
+    await showPreview(page);
+    // The options reach the widget: New York is already chosen.
+    const widget = page.frameLocator('.preview-frame').frameLocator('iframe');
+    expect(await widget.getByLabel('State of residence').inputValue()).toBe('NY');
+    await checkPortalPage(browser, owner.context, page, 'embed', true, showPreview);
 
     for (const [link, name] of [
       ['Members', 'members'],

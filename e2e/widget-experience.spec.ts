@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
@@ -5,6 +6,7 @@ import { build } from 'esbuild';
 import type { Browser, Frame } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCalculator } from '../calculators/index.ts';
+import { stylesheetOf } from '../portal/snippet.ts';
 import type { RunningServers } from '../server/main/servers.ts';
 import { readPdf, renderPdfPage } from '../server/test-support/pdf-reader.ts';
 import {
@@ -325,6 +327,32 @@ describe('honest events and a complete loader', () => {
       await host.page.screenshot({ path: `${SHOTS}refused-domain-${name}.png` });
     }
     expect(await host.count('svc-ready')).toBe(0);
+    expect(host.pageErrors).toEqual([]);
+    await host.close();
+  });
+
+  it('under a CSP without unsafe-inline styles the stylesheet keeps the room the style attribute cannot, and a refusal still collapses it', async () => {
+    // What the Embed code page gives such a site, allowed by its hash: a stylesheet, not an attribute.
+    const rule = stylesheetOf(['estate-tax']);
+    const hash = createHash('sha256').update(rule).digest('base64');
+    const origin = (url: string) => new URL(url).origin;
+    const csp = `default-src 'none'; script-src ${origin(stack.embedUrl)}; frame-src ${origin(stack.embedUrl)}; connect-src ${origin(stack.apiUrl)}; style-src 'sha256-${hash}'`;
+    const host = await openCustomPage(browser, {
+      origin: 'https://not-a-client.example',
+      head: `<meta http-equiv="Content-Security-Policy" content="${csp}"><style>${rule}</style>`,
+      body: `<div id="attr" style="min-height:789px"></div><div id="calc" data-svc-calculator="estate-tax"></div><p>Text below the calculator.</p>${loaderTag()}`,
+    });
+    const minHeight = (id: string) =>
+      host.page.evaluate((id) => getComputedStyle(document.getElementById(id)!).minHeight, id);
+    // The policy drops a style attribute, as browsers do for such sites.
+    expect(await minHeight('attr')).toBe('0px');
+    await expect.poll(() => host.count('svc-error'), WAIT).toBe(1);
+    await expect.poll(() => host.page.locator('#calc [data-svc-fallback]').count(), WAIT).toBe(1);
+    // The loader's collapse is set through the CSSOM, which the policy allows and which beats the rule.
+    expect((await host.page.locator('#calc').boundingBox())!.height).toBeLessThan(120);
+    // Without it, the stylesheet's rule keeps the calculator's room.
+    await host.page.evaluate(() => document.getElementById('calc')!.style.removeProperty('min-height'));
+    expect(await minHeight('calc')).toMatch(/^8\d\dpx$/);
     expect(host.pageErrors).toEqual([]);
     await host.close();
   });

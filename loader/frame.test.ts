@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { placeholderHeight, snippetOf } from '../portal/snippet.ts';
-import { reservedHeight } from './frame.ts';
+import { createFrame, reservedHeight } from './frame.ts';
 import { HEIGHT_COUNT, HEIGHT_FROM, HEIGHT_STEP, HEIGHTS } from './heights.ts';
 
 const height = (slug: string, i: number) => Number.parseInt(HEIGHTS[slug]!.slice(i * 2, i * 2 + 2), 36);
@@ -46,5 +46,25 @@ describe('the embed snippet', () => {
     expect(snippetOf('https://e.example', 'k', ['new-one'])).toContain(
       '<div data-svc-calculator="new-one"></div>',
     );
+  });
+});
+
+describe('the frame’s colour scheme', () => {
+  // Where the frame's scheme and the widget page's differ, browsers paint the frame opaque: a black
+  // box round a dark card on a light page. The frame takes the widget's own scheme.
+  it.each([
+    ['dark', 'dark'],
+    ['light', 'light'],
+    ['auto', 'light dark'],
+    [undefined, 'light dark'],
+    ['neon', 'light dark'],
+  ])('theme %s → color-scheme %s', (theme, scheme) => {
+    const frame = createFrame(document, {
+      embedOrigin: 'https://embed.example',
+      calculator: 'estate-tax',
+      params: { theme },
+      width: 640,
+    });
+    expect(frame.style.colorScheme).toBe(scheme);
   });
 });

@@ -33,7 +33,11 @@ export function createFrame(
   style.display = 'block';
   style.width = '100%';
   style.border = '0';
-  style.colorScheme = 'normal';
+  // The frame's scheme is the widget's (light, dark, or the visitor's for `auto`): where the two
+  // differ, browsers paint the frame's canvas opaque, a black box round a dark card on a light page
+  // (CSS Color Adjustment, `color-scheme` on embedded documents).
+  const theme = opts.params.theme;
+  style.colorScheme = theme === 'dark' || theme === 'light' ? theme : 'light dark';
   resizeFrame(iframe, reservedHeight(opts.calculator, opts.width));
   return iframe;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { optionAttributes, SNIPPET_OPTIONS, snippetOf } from './snippet.ts';
+import { optionAttributes, placeholderHeight, SNIPPET_OPTIONS, snippetOf, stylesheetOf } from './snippet.ts';
 
 describe('the snippet the Embed code page writes', () => {
   it.each([
@@ -40,5 +40,15 @@ describe('the snippet the Embed code page writes', () => {
     const attributes = SNIPPET_OPTIONS.map((o) => o.attribute);
     expect(new Set(attributes).size).toBe(attributes.length);
     for (const a of attributes) expect(a).toMatch(/^data-[a-z]+$/);
+  });
+
+  it('gives a strict-CSP site the same room as stylesheet rules, one per calculator', () => {
+    expect(stylesheetOf(['estate-tax', 'rmd', 'no-such'])).toBe(
+      `[data-svc-calculator="estate-tax"] { min-height: ${placeholderHeight('estate-tax')}px; }\n` +
+        `[data-svc-calculator="rmd"] { min-height: ${placeholderHeight('rmd')}px; }`,
+    );
+    expect(snippetOf('https://e.example', 'k', ['estate-tax'])).toContain(
+      `style="min-height:${placeholderHeight('estate-tax')}px"`,
+    );
   });
 });

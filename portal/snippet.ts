@@ -99,3 +99,17 @@ export function snippetOf(
     .join('\n');
   return `${divs}\n<script src="${embedUrl}/loader.js" data-key="${key || 'SVC-…'}"${optionAttributes(options)} async></script>`;
 }
+
+/**
+ * The same room as a stylesheet rule per calculator, for a site whose CSP has no `'unsafe-inline'`
+ * for styles: the browser drops the snippet's `style` attribute there, and nothing else can keep
+ * the room before loader.js has run. The loader's own heights and its collapse on a refusal are
+ * set through the CSSOM, which such a policy allows (an inline style set so also beats this rule).
+ */
+export function stylesheetOf(calculators: string[]): string {
+  return calculators
+    .map((slug) => [slug, placeholderHeight(slug)] as const)
+    .filter(([, height]) => height)
+    .map(([slug, height]) => `[data-svc-calculator="${slug}"] { min-height: ${height}px; }`)
+    .join('\n');
+}

@@ -4,7 +4,13 @@ import { api } from '../api.ts';
 import { Card, CodeBlock, ErrorNote, Link, PageHeader, TableWrap } from '../components/ui.tsx';
 import { CALCULATORS } from '../format.ts';
 import { session$ } from '../session.ts';
-import { SNIPPET_OPTIONS, type SnippetOption, type SnippetOptions, snippetOf } from '../snippet.ts';
+import {
+  SNIPPET_OPTIONS,
+  type SnippetOption,
+  type SnippetOptions,
+  snippetOf,
+  stylesheetOf,
+} from '../snippet.ts';
 import { useResource } from '../use-resource.ts';
 
 const EVENTS = [
@@ -142,7 +148,8 @@ export function EmbedPage() {
 
   const toggle = (slug: string, on: boolean) =>
     setSelected(on ? [...selected, slug] : selected.filter((s) => s !== slug));
-  const snippet = snippetOf(embedUrl, dataKey, selected.length ? selected : ['estate-tax'], options);
+  const chosen = selected.length ? selected : ['estate-tax'];
+  const snippet = snippetOf(embedUrl, dataKey, chosen, options);
   const domains = [...new Set((licenses.data?.data ?? []).flatMap((l) => l.domains.map((d) => d.unicode)))];
 
   return (
@@ -207,6 +214,16 @@ export function EmbedPage() {
           {domains.length ? <strong>{domains.join(', ')}</strong> : <strong>none yet</strong>}.{' '}
           <Link href="/portal/licenses">Change the allowed domains</Link>
         </p>
+        <details class="strict-csp">
+          <summary>Your site has a strict Content-Security-Policy?</summary>
+          <p class="help">
+            Without <code>'unsafe-inline'</code> for styles, browsers ignore the <code>style</code> attribute
+            that keeps the calculator's room while the page loads, and the text below it jumps when the
+            calculator arrives. Put these rules in your own stylesheet instead; the rest of the snippet works
+            unchanged, as the loader sets its heights in a way such a policy allows.
+          </p>
+          <CodeBlock code={stylesheetOf(chosen)} label="CSS" />
+        </details>
       </Card>
       <Card
         title="Live preview"

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { snippetOf } from '../../portal/snippet.ts';
+import { snippetOf, stylesheetOf } from '../../portal/snippet.ts';
 import { escapeHtml } from '../lib/html.ts';
 import { createExamplesApp, EXAMPLE_PAGES } from './examples-host.ts';
 
@@ -26,6 +26,12 @@ describe('examples host', () => {
     expect(html).toContain(`<pre><code>${escapeHtml(printed)}</code></pre>`);
     for (const page of EXAMPLE_PAGES.filter((p) => p !== 'index.html'))
       expect(html).toContain(`href="/${page}"`);
+  });
+
+  it('keeps each example calculator’s room in the stylesheet, as the portal gives it to strict-CSP sites', async () => {
+    const css = (await (await app.request('/examples.css')).text()).replace(/\s+/g, ' ');
+    for (const rule of stylesheetOf(['estate-tax', 'rmd', 'probate-fees']).split('\n'))
+      expect(css).toContain(rule);
   });
 
   it('uses the demo key on the pages that should work, and a wrong one on wrong-key.html', async () => {

@@ -1,4 +1,4 @@
-import { asc, count, eq } from 'drizzle-orm';
+import { and, asc, count, eq, isNotNull, sql } from 'drizzle-orm';
 import type { Db } from '../engine/database.ts';
 import { accounts } from '../engine/schema.ts';
 
@@ -52,4 +52,17 @@ export async function findAccountByStripeCustomerId(
 ): Promise<AccountRow | undefined> {
   const [row] = await db.select().from(accounts).where(eq(accounts.stripeCustomerId, customerId));
   return row;
+}
+
+/**
+ * The account's own address (its owner's) as its only alert address, when its list is empty. One
+ * statement: of two workers starting at once, one sets it. Returns whether this call set it.
+ */
+export async function setOwnerAsAlertAddressIfEmpty(db: Db, id: string): Promise<boolean> {
+  const rows = await db
+    .update(accounts)
+    .set({ alertEmails: sql`jsonb_build_array(${accounts.email})` })
+    .where(and(eq(accounts.id, id), sql`${accounts.alertEmails} = '[]'::jsonb`, isNotNull(accounts.email)))
+    .returning({ id: accounts.id });
+  return rows.length === 1;
 }

@@ -1,4 +1,4 @@
-import { and, desc, eq, gte, inArray, lt, or } from 'drizzle-orm';
+import { and, desc, eq, gte, inArray, lt, or, sql } from 'drizzle-orm';
 import type { AuditAction } from '../../../protocol/audit-actions.ts';
 import type { Db } from '../engine/database.ts';
 import { newId } from '../engine/ids.ts';
@@ -31,6 +31,22 @@ export async function hasAudit(db: Db, action: AuditAction, subject: string): Pr
     .select({ id: auditEvents.id })
     .from(auditEvents)
     .where(and(eq(auditEvents.action, action), eq(auditEvents.subject, subject)))
+    .limit(1);
+  return rows.length === 1;
+}
+
+/** Whether anyone ever changed this setting of the firm (an `account.updated` entry naming it). */
+export async function hasSettingChange(db: Db, accountId: string, setting: string): Promise<boolean> {
+  const rows = await db
+    .select({ id: auditEvents.id })
+    .from(auditEvents)
+    .where(
+      and(
+        eq(auditEvents.accountId, accountId),
+        eq(auditEvents.action, 'account.updated'),
+        sql`${auditEvents.data} -> 'after' -> ${setting}::text is not null`,
+      ),
+    )
     .limit(1);
   return rows.length === 1;
 }

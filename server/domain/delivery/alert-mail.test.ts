@@ -2,10 +2,10 @@ import { mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { accounts, mailMessages } from '../../db/engine/schema.ts';
+import { accounts, auditEvents, mailMessages } from '../../db/engine/schema.ts';
 import { createMailer } from '../../mail/mailer.ts';
 import { createTestContext, type TestContext } from '../../test-support/services.ts';
 import { renderLeadAlert } from './alert-mail.ts';
@@ -118,7 +118,8 @@ describe('lead alert mails', () => {
       expect(raw).toContain('+1 555 010 2030');
       expect(raw).toContain('Estate tax');
       expect(raw).toMatch(/Total estate tax: \$\d/);
-      // The main figures behind the headline, not only the total.
+      // The main figures behind the headline, not only the total, which is not said twice.
+      expect(raw).not.toMatch(/Total estate tax\s+\$/);
       expect(raw).toMatch(/Taxable estate\s+\$[\d,]+/);
       expect(raw).toMatch(/State estate tax\s+\$[\d,]+/);
       expect(raw).toMatch(/Federal estate tax\s+\$[\d,]+/);
@@ -268,21 +269,21 @@ describe('alert mails a person can act on', () => {
     expect(mail.text).toMatch(/Page\s+—/);
   });
 
-  it('name the page the lead came from, as the page reported it, never as a link', () => {
-    const mail = renderLeadAlert({
-      firmName: 'Smith & Søn',
-      lead: {
-        name: 'Ann',
-        email: 'ann@example.com',
-        calculator: 'estate-tax',
-        consent: { page: 'https://smithlaw.com/estate-planning' },
-      },
-      result: null,
-      link: 'https://portal.example/leads/lead_1',
-    });
-    expect(mail.text).toMatch(/Page\s+smithlaw\[\.\]com\/estate-planning/);
-    expect(mail.text.split('\n')[0]).toContain('calculator on smithlaw[.]com/estate-planning.');
-    expect(mail.html).not.toContain('href="https://smithlaw');
+  it('name the page the lead came from: the firm’s own host as it reads, the visitor’s path defanged, never as a link', () => {
+    const mail = (page: string) =>
+      renderLeadAlert({
+        firmName: 'Smith & Søn',
+        lead: { name: 'Ann', email: 'ann@example.com', calculator: 'estate-tax', consent: { page } },
+        result: null,
+        link: 'https://portal.example/leads/lead_1',
+      });
+    const plain = mail('https://www.smithlaw.com/estate-planning');
+    expect(plain.text).toMatch(/Page\s+www\.smithlaw\.com\/estate-planning\n/);
+    expect(plain.text.split('\n')[0]).toContain('calculator on www.smithlaw.com/estate-planning.');
+    expect(plain.html).not.toContain('href="https://www.smithlaw');
+    const crafted = mail('https://www.smithlaw.com/go/https://win.example/claim');
+    expect(crafted.text).toMatch(/Page\s+www\.smithlaw\.com\/go\/hxxps:\/\/win\[\.\]example\/claim\n/);
+    expect(mail('https://smithlaw.com').text).toMatch(/Page\s+smithlaw\.com\n/);
   });
 
   it('cut a long name to 60 characters in the subject and the opening line, defanged', () => {
@@ -299,13 +300,44 @@ describe('alert mails a person can act on', () => {
     expect(mail.text.split('\n')[0]).toContain(short);
   });
 
-  it('are sent to the demo firm’s owner from its first lead', async () => {
+  it('are sent to the demo firm’s owner from its first lead, also for a demo firm seeded before that (once); a list the firm emptied stays empty', async () => {
     const { seedDemo } = await import('../demo/seed.ts');
+    const { updateAccount } = await import('../accounts/settings.ts');
     const fresh = await createTestContext();
     try {
-      const demo = await seedDemo(fresh.services.licensing, Buffer.alloc(32, 7));
-      const [row] = await fresh.database.db.select().from(accounts).where(eq(accounts.id, demo.accountId!));
+      const { db } = fresh.database;
+      const secret = Buffer.alloc(32, 7);
+      const { accountId } = await seedDemo(fresh.services.licensing, secret);
+      const [row] = await db.select().from(accounts).where(eq(accounts.id, accountId!));
       expect(row!.alertEmails).toEqual([row!.email]);
+      const alerts = async () =>
+        (await db.select().from(accounts).where(eq(accounts.id, accountId!)))[0]!.alertEmails;
+      const entries = () =>
+        db
+          .select()
+          .from(auditEvents)
+          .where(and(eq(auditEvents.accountId, accountId!), eq(auditEvents.action, 'account.updated')));
+      // As seeded before the owner got the alerts: an empty list nobody chose.
+      await db.update(accounts).set({ alertEmails: [] }).where(eq(accounts.id, accountId!));
+      // Two workers start at once: one fills it, and says so in the firm's activity.
+      await Promise.all([
+        seedDemo(fresh.services.licensing, secret),
+        seedDemo(fresh.services.licensing, secret),
+      ]);
+      expect(await alerts()).toEqual(['demo@svc.test']);
+      expect((await entries()).map((e) => [e.actor, e.data])).toEqual([
+        ['demo', { before: { alertEmails: '0 addresses' }, after: { alertEmails: '1 addresses' } }],
+      ]);
+      // The firm empties it on purpose: later starts leave it empty.
+      await updateAccount(
+        fresh.services.licensing,
+        accountId!,
+        { alertEmails: [] },
+        { actor: 'user:demo@svc.test' },
+      );
+      await seedDemo(fresh.services.licensing, secret);
+      expect(await alerts()).toEqual([]);
+      expect(await entries()).toHaveLength(2);
     } finally {
       await fresh.close();
     }

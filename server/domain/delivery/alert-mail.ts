@@ -72,7 +72,10 @@ export function renderLeadAlert(input: {
   const calcName = getCalculator(calculator)?.name ?? calculator;
   const headline = input.result?.headline ?? null;
   const main = input.result ? mainFigures(input.result) : [];
-  const figures = main.map(({ label, value }): MailRow => [label, formatUsd(value)]);
+  // The headline's figure is the Result row already; the rows under it are the figures behind it.
+  const figures = main
+    .map(({ label, value }): MailRow => [label, formatUsd(value)])
+    .filter(([label, value]) => `${label}: ${value}` !== headline);
   const basisKey = getCalculator(calculator)?.figures.basis;
   const basis = main.find((f) => f.key === basisKey)?.value;
   // Visitor text is defanged in both parts: neither the mail client nor the reader can follow it.
@@ -81,9 +84,12 @@ export function renderLeadAlert(input: {
   const phone = lead.phone ? String(lead.phone) : '';
   const state = lead.state ? String(lead.state) : null;
   const reported = (lead.consent as { page?: unknown } | undefined)?.page;
-  // The page as reported by the loader: the firm's own site, but its path is the visitor's to
-  // choose, so it is defanged (and its scheme dropped, which reads better and links nothing).
-  const page = typeof reported === 'string' ? reported.replace(/^https?:\/\//i, '') : null;
+  // The page as reported by the loader, its scheme dropped (it reads better and links nothing). Its
+  // host is the firm's own site (a lead keeps a page only on its embed session's origin) and reads
+  // as the firm knows it; its path is the visitor's to choose, so it is defanged.
+  const bare = typeof reported === 'string' ? reported.replace(/^https?:\/\//i, '') : null;
+  const slash = bare?.indexOf('/') ?? -1;
+  const page = bare && slash >= 0 ? `${bare.slice(0, slash)}${defang(bare.slice(slash))}` : bare;
   const held = lead.quarantined === true;
   const replyTo = held ? undefined : replyToAddress(email);
   const rows: MailRow[] = [
@@ -94,11 +100,11 @@ export function renderLeadAlert(input: {
     ['Calculator', calcName],
     ['Result', headline ?? '—'],
     ...figures,
-    ['Page', page ? defang(page) : '—'],
+    ['Page', page ?? '—'],
     ['Received', firmTime(String(lead.createdAt ?? ''), input.timeZone)],
   ];
   const who = shortName(String(lead.name ?? '')) || 'A visitor';
-  const where = page ? ` on ${defang(page)}` : '';
+  const where = page ? ` on ${page}` : '';
   const reply = replyTo ? ' Reply to this mail to write to them.' : '';
   return {
     ...render(

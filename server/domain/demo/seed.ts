@@ -1,5 +1,10 @@
 import { newId } from '../../db/engine/ids.ts';
-import { countAccounts, updateAccount as updateAccountRow } from '../../db/repos/accounts-repo.ts';
+import {
+  countAccounts,
+  setOwnerAsAlertAddressIfEmpty,
+  updateAccount as updateAccountRow,
+} from '../../db/repos/accounts-repo.ts';
+import { hasSettingChange, recordAudit } from '../../db/repos/audit-repo.ts';
 import { insertLead } from '../../db/repos/leads-repo.ts';
 import { findLicenseByKey, insertLicenseKey, listUsableKeys } from '../../db/repos/license-keys-repo.ts';
 import { createAccount } from '../accounts/accounts.ts';
@@ -42,6 +47,7 @@ export async function seedDemo(
     return { ...credentials, accountId: null, licenseId: null, created: false };
   if ((await countAccounts(deps.db)) > 0) {
     const license = await ensureDemoPublishableKey(deps, credentials);
+    if (license) await ensureDemoAlertAddress(deps, license.accountId);
     return {
       ...credentials,
       accountId: license?.accountId ?? null,
@@ -98,6 +104,25 @@ async function ensureDemoPublishableKey(
     at: now,
   });
   return found.license;
+}
+
+/**
+ * A demo firm seeded before its owner got its alerts has an empty alert list: the owner's address
+ * goes in, once. A list someone emptied stays empty: every change to it, from the portal, the
+ * admin API or this step, leaves an `account.updated` entry naming the alert addresses, and any
+ * such entry means the list is the firm's choice.
+ */
+async function ensureDemoAlertAddress(deps: LicensingDeps, accountId: string): Promise<void> {
+  if (await hasSettingChange(deps.db, accountId, 'alertEmails')) return;
+  if (!(await setOwnerAsAlertAddressIfEmpty(deps.db, accountId))) return;
+  await recordAudit(deps.db, {
+    accountId,
+    actor: 'demo',
+    action: 'account.updated',
+    subject: accountId,
+    data: { before: { alertEmails: '0 addresses' }, after: { alertEmails: '1 addresses' } },
+    at: deps.clock.now(),
+  });
 }
 
 const SAMPLES = [

@@ -187,6 +187,7 @@ function actorLabel(actor: string, keyNames: Map<string, string>): string {
     refresh: 'svc (token check)',
     exchange: 'svc (token check)',
     retention: 'svc (retention)',
+    demo: 'svc (demo set-up)',
   };
   return named[actor] ?? actor;
 }

@@ -94,11 +94,12 @@ export function createPortalPageRoutes(opts: {
     if (calculators.length > 5 || !calculators.every((slug) => CALCULATOR.test(slug)) || !KEY.test(key))
       throw new AppError('INVALID_REQUEST', 'calculator and key are required.');
     const chosen = Object.fromEntries(SNIPPET_OPTIONS.map((o) => [o.option, c.req.query(o.option) ?? '']));
+    // A dark theme is previewed on a dark page, as it suits a site with a dark background.
     const divs = calculators.map((slug) => `<div data-svc-calculator="${escapeHtml(slug)}"></div>`).join('');
     const html = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Widget preview</title><link rel="stylesheet" href="/portal/preview.css"></head>
-<body>${divs}
+<body${chosen.theme === 'dark' ? ' class="dark"' : ''}>${divs}
 <script src="/portal/preview.js"></script>
 <script src="${escapeHtml(embedOrigin)}/loader.js" data-key="${escapeHtml(key)}" data-api="${escapeHtml(opts.apiUrl)}"${optionAttributes(chosen)} async></script>
 </body></html>`;

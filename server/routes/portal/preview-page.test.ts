@@ -29,6 +29,12 @@ describe('GET /portal/preview (the Embed code page’s live preview)', () => {
     );
     expect(html).not.toContain('data-radius');
     expect(html).not.toContain('data-font');
+    // A dark theme is previewed on a dark page; any other on the plain one.
+    expect(html).toContain('<body class="dark">');
+    const light = await (
+      await t.get('/portal/preview?calculators=rmd&key=svc_pk_preview&theme=light')
+    ).text();
+    expect(light).toContain('<body><div data-svc-calculator="rmd">');
   });
 
   it.each(['estate-tax,<script>', 'a,b,c,d,e,f'])('refuses calculators=%s', async (calculators) => {
