@@ -210,6 +210,17 @@ describe('the estimate view in an MCP Apps host', () => {
         height,
       );
       await shot(page, name);
+      if (width > 600) {
+        // The host turns dark: the view follows (ui/notifications/host-context-changed).
+        await page.evaluate(() =>
+          (
+            window as unknown as { svcBridge: { sendHostContextChange(c: { theme: string }): Promise<void> } }
+          ).svcBridge.sendHostContextChange({ theme: 'dark' }),
+        );
+        await view.waitForFunction(() => document.documentElement.dataset.theme === 'dark');
+        expect(await axeViolations(view)).toEqual([]);
+        await shot(page, `${name}-dark`);
+      }
       expect(errors.filter((e) => !/Failed to fetch|example\.com|Content Security Policy/.test(e))).toEqual(
         [],
       );

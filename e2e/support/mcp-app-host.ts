@@ -26,6 +26,8 @@ interface Mcp {
   /** The question the model asked: the tool's arguments. */
   svcAsk: Json;
   svcHost: { resourceUri?: string; csp?: string; initialized?: boolean; toolCalls: number; error?: string };
+  /** The bridge, for the test to change the host's context (its theme). */
+  svcBridge?: AppBridge;
 }
 const w = window as unknown as Window & Mcp;
 w.svcHost = { toolCalls: 0 };
@@ -91,6 +93,7 @@ async function main() {
     await bridge.sendToolResult(result as never);
   };
   await bridge.connect(new PostMessageTransport(frame.contentWindow!, frame.contentWindow!));
+  w.svcBridge = bridge;
   const html = content.text ?? '';
   frame.srcdoc = html.replace(
     /<head>/i,
