@@ -124,7 +124,10 @@ const shot = async (page: Page, name: string) => {
 
 describe('the estimate view in an MCP Apps host', () => {
   it('renders the firm’s calculator, recomputes an edited input through tools/call, at 400 px and wide', async () => {
-    // What the server advertises: the tool's view, the resource's type and policy, no credential.
+    // What the server advertises: the extension, the tool's view, the resource's type and policy, no credential.
+    expect(client.getServerCapabilities()?.extensions).toEqual({
+      'io.modelcontextprotocol/ui': { mimeTypes: ['text/html;profile=mcp-app'] },
+    });
     const { tools } = await client.listTools();
     const estimate = tools.find((t) => t.name === 'estimate')!;
     expect(estimate._meta).toEqual({ ui: { resourceUri: 'ui://svc/estimate' } });

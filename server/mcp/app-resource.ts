@@ -15,6 +15,7 @@ import { escapeHtml } from '../lib/html.ts';
  *   recomputes by asking the host to call `estimate`) and no `resourceDomains` (script and style
  *   are inline).
  */
+export const APP_EXTENSION = 'io.modelcontextprotocol/ui';
 export const APP_URI = 'ui://svc/estimate';
 export const APP_MIME = 'text/html;profile=mcp-app';
 export const APP_META = {

@@ -37,6 +37,8 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(() => stack?.close());
 
+const UI_EXTENSION = { 'io.modelcontextprotocol/ui': { mimeTypes: ['text/html;profile=mcp-app'] } };
+
 /** Issue 46: what an attorney asks, and what the widget's own endpoint answers for it. */
 const ASKED = {
   calculator: 'estate-tax',
@@ -223,6 +225,8 @@ describe('MCP over the official SDK clients', () => {
     );
     await client.connect(new StreamableHTTPClientTransport(url, { requestInit: { headers: headers() } }));
     expect(client.getProtocolEra()).toBe('modern');
+    // MCP Apps, declared through the extensions capability (server/discover in this era).
+    expect(client.getServerCapabilities()?.extensions).toEqual(UI_EXTENSION);
     await exercise(client as unknown as ToolCaller);
     await client.close();
   }, 60_000);
@@ -231,6 +235,7 @@ describe('MCP over the official SDK clients', () => {
     const client = new Client({ name: 'svc-test', version: '1.0.0' });
     await client.connect(new StreamableHTTPClientTransport(url, { requestInit: { headers: headers() } }));
     expect(client.getProtocolEra()).toBe('legacy');
+    expect(client.getServerCapabilities()?.extensions).toEqual(UI_EXTENSION);
     await client.ping();
     await exercise(client as unknown as ToolCaller);
     await client.close();

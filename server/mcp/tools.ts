@@ -36,6 +36,7 @@ import { type EstimatePreview, previewEstimate } from '../domain/results/calcula
 import type { Clock } from '../lib/clock.ts';
 import { AppError, isAppError } from '../lib/errors.ts';
 import {
+  APP_EXTENSION,
   APP_META,
   APP_MIME,
   APP_URI,
@@ -285,7 +286,11 @@ const INSTRUCTIONS =
 export function createSvcMcpServer(deps: McpDeps, caller: McpCaller): McpServer {
   const server = new McpServer(
     { name: 'svc', title: 'svc leads', version: '1.1.0' },
-    { instructions: INSTRUCTIONS },
+    {
+      instructions: INSTRUCTIONS,
+      // MCP Apps (SEP-1865) through the extensions capability (SEP-2133): this server has views.
+      capabilities: { extensions: { [APP_EXTENSION]: { mimeTypes: [APP_MIME] } } },
+    },
   );
   const owner = { accountId: caller.accountId, actor: caller.actor };
 
