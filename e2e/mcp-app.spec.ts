@@ -166,6 +166,7 @@ describe('the estimate view in an MCP Apps host', () => {
         'rgb(26, 107, 79)',
       );
       expect(await view.locator('#f-estateValue').inputValue()).toBe('12,000,000');
+      expect(await view.locator('#f-state option:checked').textContent()).toBe('Washington');
       expect(await axeViolations(view)).toEqual([]);
       // The view reaches no network: the host enforces the declared connect-src 'none'.
       expect(

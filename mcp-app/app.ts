@@ -31,6 +31,8 @@ interface Calculator {
 interface Data {
   firm: { name: string; accent: string };
   calculators: Calculator[];
+  /** US state names by code, for the options of a state field. */
+  states?: Record<string, string>;
 }
 interface Estimate {
   calculator: string;
@@ -146,7 +148,7 @@ function control(key: string, field: Field): HTMLElement {
   if (field.enum) {
     input = el('select', { id, name: key });
     if (!calculatorRequires(key)) input.append(el('option', { value: '', textContent: '—' }));
-    for (const v of field.enum) input.append(el('option', { value: v, textContent: v }));
+    for (const v of field.enum) input.append(el('option', { value: v, textContent: data.states?.[v] ?? v }));
   } else if (field.type === 'boolean') {
     input = el('input', { id, name: key, type: 'checkbox' });
     wrap.className = 'f check';

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { calculatorJsonSchema, calculators } from '../../calculators/index.ts';
+import { stateName, US_STATES } from '../../calculators/limits.ts';
 import { DEFAULT_ACCENT, HEX_COLOR } from '../../protocol/accent.ts';
 import { repoRoot } from '../infra/repo-root.ts';
 import { escapeHtml } from '../lib/html.ts';
@@ -79,6 +80,8 @@ export function appHtml(template: string, firm: { name: string; accent: string |
   const data = {
     firm: { name: firm.name, accent },
     calculators: calculatorCatalogue().calculators.map(({ description: _d, ...c }) => c),
+    // A state is shown by its name ("Washington") and sent as its code.
+    states: Object.fromEntries(US_STATES.map((code) => [code, stateName(code)])),
   };
   return template
     .replace('__SVC_TITLE__', () => escapeHtml(`${firm.name} · estimate`))
