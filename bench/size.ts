@@ -3,6 +3,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+import { appHtml } from '../server/mcp/app-resource.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 export const DIST = join(ROOT, 'dist', 'embed');
@@ -85,10 +86,32 @@ export function embedSizes(distDir = DIST): SizeRow[] {
   return [loader, ...pages];
 }
 
+/**
+ * The MCP App of `estimate` (dist/mcp-app/app.html) as a host reads it: filled in for a firm with
+ * a long name, every calculator's fields included. One document, script and style inline; held to a
+ * calculator page's budget.
+ */
+export function measureMcpApp(file = join(ROOT, 'dist', 'mcp-app', 'app.html')): SizeRow | undefined {
+  if (!existsSync(file)) return undefined;
+  const html = appHtml(readFileSync(file, 'utf8'), {
+    name: 'Whitfield, Oyelaran & Castellanos-Brandt Estate Planning LLP',
+    accent: '#1a6b4f',
+  });
+  const bytes = Buffer.from(html);
+  return {
+    file: 'mcp-app/app.html (filled in)',
+    raw: bytes.length,
+    gzip: gzipSync(bytes, { level: 9 }).length,
+    brotli: brotliCompressSync(bytes, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }).length,
+  };
+}
+
 const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`.padStart(9);
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const { loader, pages } = measureEmbed();
+  const app = measureMcpApp();
+  if (app) pages.push(app);
   console.log(`${'file'.padEnd(36)}${'raw'.padStart(9)}${'gzip'.padStart(9)}${'brotli'.padStart(9)}`);
   for (const r of [loader, ...pages])
     console.log(`${r.file.padEnd(36)}${kb(r.raw)}${kb(r.gzip)}${kb(r.brotli)}`);

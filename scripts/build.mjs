@@ -6,11 +6,12 @@
 //                takes 8 s of CPU where emit and check took 30.
 //   dist/embed   one page per calculator (w/<slug>.html + its hashed script), loader.js, embed.mjs
 //                and embed.d.ts
+//   dist/mcp-app the MCP App of the `estimate` tool: app.html, script and style inline
 //   dist/portal  the firm portal (index.html + hashed assets), served at /portal
 // `node scripts/build.mjs embed portal` builds only the parts named (`npm run build:embed` and
 // `npm run build:portal` do that). The vite configurations live here, as calls to vite's API.
 import { spawn } from 'node:child_process';
-import { copyFileSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { build } from 'vite';
 
@@ -147,6 +148,39 @@ const portal = () =>
     },
   });
 
+/**
+ * The MCP App (mcp-app/): one self-contained HTML file, dist/mcp-app/app.html, its script and
+ * stylesheet inline (an MCP App's view is one `ui://` resource, read over MCP; its CSP allows no
+ * other origin). The server fills in the firm's name, accent and the calculators' fields when a
+ * host reads it (server/mcp/app-resource.ts).
+ */
+async function mcpApp() {
+  const built = await build({
+    ...common,
+    build: {
+      write: false,
+      target: 'es2022',
+      minify: true,
+      lib: { entry: at('mcp-app/app.ts'), formats: ['es'], fileName: () => 'app.js' },
+    },
+  });
+  const outputs = (Array.isArray(built) ? built : [built]).flatMap((b) => b.output);
+  const js = outputs.find((o) => o.type === 'chunk' && o.isEntry)?.code;
+  if (!js) throw new Error('mcp-app: no script built');
+  const css = readFileSync(at('mcp-app/app.css'), 'utf8')
+    .replace(/\/\*[\s\S]*?\*\//g, '')
+    .replace(/\s*\n\s*/g, '')
+    .replace(/\s*([{};:,>])\s*/g, '$1');
+  // `</script` cannot occur in the minified code unescaped: a string holding it would end the element.
+  if (/<\/script/i.test(js)) throw new Error('mcp-app: the script contains </script');
+  const html = readFileSync(at('mcp-app/app.html'), 'utf8')
+    .replace('<style>/*__SVC_CSS__*/</style>', () => `<style>${css}</style>`)
+    .replace('<script>/*__SVC_JS__*/</script>', () => `<script type="module">${js.trim()}</script>`)
+    .replace(/\n+/g, '\n');
+  mkdirSync(at('dist/mcp-app'), { recursive: true });
+  writeFileSync(at('dist/mcp-app/app.html'), html);
+}
+
 async function embed() {
   rmSync(at('dist/embed'), { recursive: true, force: true });
   const pages = readdirSync(at('widget/w'))
@@ -157,6 +191,7 @@ async function embed() {
   await loader();
   await sdk();
   copyFileSync(at('sdk/embed-api.d.ts'), at('dist/embed/embed.d.ts'));
+  await mcpApp();
 }
 
 /**

@@ -15,6 +15,7 @@ let stack: RunningServers;
 let url: URL;
 const SEEDED = 60;
 const TOOLS = [
+  'estimate',
   'export_results',
   'generate_report',
   'get_calculator_results',
@@ -36,6 +37,87 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(() => stack?.close());
 
+const UI_EXTENSION = { 'io.modelcontextprotocol/ui': { mimeTypes: ['text/html;profile=mcp-app'] } };
+
+/** Issue 46: what an attorney asks, and what the widget's own endpoint answers for it. */
+const ASKED = {
+  calculator: 'estate-tax',
+  inputs: { estateValue: 12_000_000, state: 'WA', dateOfDeath: '2026-12-15' },
+};
+let rest: {
+  outputs: Record<string, unknown>;
+  lineItems: unknown[];
+  notes: string[];
+  ruleSet: { id: string; label?: string };
+  disclaimer: string;
+};
+beforeAll(async () => {
+  const activated = await fetch(`${stack.apiUrl}/v1/api/license/activate`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', origin: 'http://localhost:8080' },
+    body: JSON.stringify({ licenseKey: stack.demo.publishableKey, calculator: 'estate-tax' }),
+  });
+  expect(activated.status).toBe(200);
+  const { token } = (await activated.json()) as { token: string };
+  const res = await fetch(`${stack.apiUrl}/v1/api/calc/estimate`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+    body: JSON.stringify(ASKED),
+  });
+  expect(res.status).toBe(200);
+  rest = await res.json();
+}, 30_000);
+
+/** Every `"calculations":n` of the funnel, in order: what a counted calculation would move. */
+const calculationCounts = (stats: Record<string, unknown>) =>
+  [...JSON.stringify(stats.funnel).matchAll(/"calculations":(\d+)/g)].map((m) => Number(m[1]));
+
+/**
+ * `estimate` in this client: the REST endpoint's figures, text with the headline and the rules,
+ * nothing stored and nothing counted, and bad inputs refused as a tool error naming the field.
+ */
+async function exerciseEstimate(
+  client: ToolCaller,
+  call: (name: string, args: Record<string, unknown>) => Promise<Record<string, unknown>>,
+) {
+  const results = async () =>
+    (await call('get_calculator_results', { includeTest: true, limit: 1 })).totalMatching as number;
+  const storedBefore = await results();
+  const countedBefore = calculationCounts(await call('get_directory_stats', { windowDays: 7 }));
+  const answer = await client.callTool({ name: 'estimate', arguments: ASKED });
+  expect(answer.isError ?? false).toBe(false);
+  const estimate = answer.structuredContent as Record<string, unknown>;
+  expect(estimate.outputs).toEqual(rest.outputs);
+  expect(estimate.figures).toEqual(rest.lineItems);
+  expect(estimate.notes).toEqual(rest.notes);
+  expect(estimate.disclaimer).toBe(rest.disclaimer);
+  expect(estimate.ruleSet).toMatchObject({ id: rest.ruleSet.id });
+  expect(estimate.rules).toBe(rest.ruleSet.label);
+  expect(estimate.headline).toBe('Total estate tax: $1,490,000.00');
+  const text = (answer.content as { text: string }[])[0]!.text;
+  expect(text).toContain('Total estate tax: $1,490,000.00');
+  expect(text).toContain(`Rules: ${rest.ruleSet.label}`);
+
+  const refused = await client.callTool({
+    name: 'estimate',
+    arguments: { calculator: 'estate-tax', inputs: { estateValue: -5, state: 'WA' } },
+  });
+  expect(refused.isError).toBe(true);
+  const why = (refused.content as { text: string }[])[0]!.text;
+  expect(why).toContain('inputs.estateValue');
+  expect(why).toContain('svc://calculators');
+  const unknown = await client.callTool({ name: 'estimate', arguments: { calculator: 'nope', inputs: {} } });
+  expect(unknown.isError).toBe(true);
+  for (const t of [why, (unknown.content as { text: string }[])[0]!.text]) expect(t).not.toMatch(/\n\s+at /);
+
+  const catalogue = (await client.readResource({ uri: 'svc://calculators' })).contents[0]!;
+  const listed = JSON.parse(catalogue.text!) as { calculators: { slug: string; inputSchema: object }[] };
+  expect(listed.calculators.map((c) => c.slug)).toContain('estate-tax');
+
+  expect(await results()).toBe(storedBefore);
+  expect(calculationCounts(await call('get_directory_stats', { windowDays: 7 }))).toEqual(countedBefore);
+}
+
 const headers = () => ({ authorization: `Bearer ${stack.demo.apiKey}` });
 
 interface ToolCaller {
@@ -51,7 +133,10 @@ const ajv = new Ajv2020({ strict: false });
 async function exercise(client: ToolCaller) {
   const { tools } = await client.listTools();
   expect(tools.map((t) => t.name).sort()).toEqual(TOOLS);
-  const validators = Object.fromEntries(tools.map((t) => [t.name, ajv.compile(t.outputSchema as object)]));
+  // estimate declares no output schema (tools/list's token budget); its answer is checked below.
+  const validators = Object.fromEntries(
+    tools.filter((t) => t.outputSchema).map((t) => [t.name, ajv.compile(t.outputSchema as object)]),
+  );
   for (const tool of tools)
     expect((tool.inputSchema as { additionalProperties?: boolean }).additionalProperties).toBe(false);
 
@@ -128,6 +213,8 @@ async function exercise(client: ToolCaller) {
   const report = (await client.readResource({ uri: pdf.uri as string })).contents[0]!;
   expect(report.mimeType).toBe('application/pdf');
   expect(Buffer.from(report.blob!, 'base64').subarray(0, 5).toString()).toBe('%PDF-');
+
+  await exerciseEstimate(client, call);
 }
 
 describe('MCP over the official SDK clients', () => {
@@ -138,6 +225,8 @@ describe('MCP over the official SDK clients', () => {
     );
     await client.connect(new StreamableHTTPClientTransport(url, { requestInit: { headers: headers() } }));
     expect(client.getProtocolEra()).toBe('modern');
+    // MCP Apps, declared through the extensions capability (server/discover in this era).
+    expect(client.getServerCapabilities()?.extensions).toEqual(UI_EXTENSION);
     await exercise(client as unknown as ToolCaller);
     await client.close();
   }, 60_000);
@@ -146,6 +235,7 @@ describe('MCP over the official SDK clients', () => {
     const client = new Client({ name: 'svc-test', version: '1.0.0' });
     await client.connect(new StreamableHTTPClientTransport(url, { requestInit: { headers: headers() } }));
     expect(client.getProtocolEra()).toBe('legacy');
+    expect(client.getServerCapabilities()?.extensions).toEqual(UI_EXTENSION);
     await client.ping();
     await exercise(client as unknown as ToolCaller);
     await client.close();

@@ -89,7 +89,7 @@ describe('HTTP rules', () => {
       expect(body.result.serverInfo.name).toBe('svc');
     }
     const list = await (await post({ jsonrpc: '2.0', id: 2, method: 'tools/list' })).json();
-    expect(list.result.tools).toHaveLength(7);
+    expect(list.result.tools).toHaveLength(8);
     const ping = await (await post({ jsonrpc: '2.0', id: 3, method: 'ping' })).json();
     expect(ping).toEqual({ jsonrpc: '2.0', id: 3, result: {} });
   });

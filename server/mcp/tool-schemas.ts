@@ -202,3 +202,17 @@ export const resourceOutput = lean(
     expiresAt: z.string(),
   }),
 );
+
+/**
+ * `estimate`: a calculator and its inputs. The inputs' fields are each calculator's own schema,
+ * described once in the `svc://calculators` resource (the tool's description names it), not here:
+ * five forms in `tools/list` would cost the model more than every other tool together. For the
+ * same reason `estimate` has no title and declares no output schema (with one, `tools/list` came to
+ * 2,226 tokens; without, 2,195): its `structuredContent` is documented in docs/mcp.md.
+ */
+export const estimateInput = lean(
+  strict({
+    calculator: z.enum(SLUGS),
+    inputs: z.record(z.string(), z.unknown()),
+  }),
+);

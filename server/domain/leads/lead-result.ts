@@ -13,7 +13,7 @@ export type { LeadResult };
  * inheritance tax, the distribution); failing that (a result stored before an output existed), the
  * first of its computed amounts the result has.
  */
-function headlineOf(calculator: string, outputs: Record<string, unknown> | undefined): string | null {
+export function headlineOf(calculator: string, outputs: Record<string, unknown> | undefined): string | null {
   const info = getCalculator(calculator);
   if (!info || !outputs) return null;
   for (const key of [info.figures.main, ...info.figures.computed]) {

@@ -1,4 +1,4 @@
-import { runCalculator } from '../../../calculators/index.ts';
+import { getCalculator, runCalculator } from '../../../calculators/index.ts';
 import { withTransaction } from '../../db/engine/database.ts';
 import { newId } from '../../db/engine/ids.ts';
 import { insertResult, type ResultRow, storeResult } from '../../db/repos/results-repo.ts';
@@ -6,6 +6,7 @@ import { AppError } from '../../lib/errors.ts';
 import { pageOnOrigin } from '../activation/page-on-origin.ts';
 import type { Principal } from '../credentials/principal.ts';
 import type { LicensingDeps } from '../deps.ts';
+import { headlineOf } from '../leads/lead-result.ts';
 import { enqueueResultEvent, wantsResultEvent } from '../outbox/outbox.ts';
 
 export interface EstimateInput {
@@ -40,15 +41,14 @@ export function toResultView(row: ResultRow): ResultView {
 }
 
 /**
- * `POST /calc/estimate`: validates with the calculator's own schema, computes on the server (the
- * authoritative figure, whatever the widget showed), and stores the result for the caller's
- * account. The request's top-level `state` wins over `inputs.state`.
+ * Validates with the calculator's own schema and computes, on the server's clock: the one
+ * computation behind `POST /calc/estimate` and MCP's `estimate`. Invalid inputs are
+ * `INVALID_REQUEST` with the fields at fault (`inputs.<field>`, or `calculator`).
  */
-export async function estimate(
-  deps: LicensingDeps,
-  principal: Extract<Principal, { kind: 'embed' | 'access' }>,
-  input: EstimateInput,
-): Promise<ResultView> {
+function computed(
+  deps: Pick<LicensingDeps, 'clock'>,
+  input: Pick<EstimateInput, 'calculator' | 'state' | 'inputs'>,
+) {
   const raw = input.state !== undefined ? { ...input.inputs, state: input.state } : input.inputs;
   const outcome = runCalculator(input.calculator, raw, { now: deps.clock.now() });
   if (!outcome.ok) {
@@ -59,6 +59,69 @@ export async function estimate(
       })),
     });
   }
+  return outcome;
+}
+
+/** What `previewEstimate` answers: a result's figures without an id, a row or a date. */
+export interface EstimatePreview {
+  calculator: string;
+  /** The calculator's name ("Estate tax"). */
+  name: string;
+  /** The inputs as the calculator read them, defaults filled in. */
+  inputs: Record<string, unknown>;
+  outputs: Record<string, number | string | boolean>;
+  /** The main figure with its label, as a lead's headline says it. */
+  headline: string | null;
+  lineItems: { label: string; amount: number; kind?: string }[];
+  notes: string[];
+  /** The rules used, in words, and the rule set they come from. */
+  rules: string;
+  ruleSet: { id: string; taxYear: number; effectiveDate: string; sources: string[] };
+  disclaimer: string;
+}
+
+/**
+ * An estimate for an assistant (MCP `estimate`): the same computation as `POST /calc/estimate`,
+ * but nothing is stored, no event is queued and no funnel counter moves: a firm's own question is
+ * not a visitor's calculation.
+ */
+export function previewEstimate(
+  deps: Pick<LicensingDeps, 'clock'>,
+  input: Pick<EstimateInput, 'calculator' | 'inputs'>,
+): EstimatePreview {
+  const { inputs, result } = computed(deps, input);
+  const info = getCalculator(input.calculator)!;
+  const { label, ...ruleSet } = result.ruleSet;
+  return {
+    calculator: info.slug,
+    name: info.name,
+    inputs,
+    outputs: result.outputs,
+    headline: headlineOf(info.slug, result.outputs),
+    lineItems: result.lineItems,
+    notes: result.notes,
+    rules: label ?? `${info.name} rules for ${ruleSet.taxYear}`,
+    ruleSet: {
+      id: ruleSet.id,
+      taxYear: ruleSet.taxYear,
+      effectiveDate: ruleSet.effectiveDate,
+      sources: ruleSet.sources,
+    },
+    disclaimer: result.disclaimer,
+  };
+}
+
+/**
+ * `POST /calc/estimate`: validates with the calculator's own schema, computes on the server (the
+ * authoritative figure, whatever the widget showed), and stores the result for the caller's
+ * account. The request's top-level `state` wins over `inputs.state`.
+ */
+export async function estimate(
+  deps: LicensingDeps,
+  principal: Extract<Principal, { kind: 'embed' | 'access' }>,
+  input: EstimateInput,
+): Promise<ResultView> {
+  const outcome = computed(deps, input);
   const { result } = outcome;
   const state = typeof outcome.inputs.state === 'string' ? outcome.inputs.state : null;
   const values = {
