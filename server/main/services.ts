@@ -102,6 +102,7 @@ export async function createServices(opts: {
     db,
     clock,
     onError: (e) => opts.logger.warn({ err: e }, 'funnel counts not written yet; kept for the next flush'),
+    onFlush: (events) => opts.logger.debug({ events }, 'funnel counts written'),
   });
   const licensing: LicensingDeps = {
     db,
