@@ -385,7 +385,7 @@ describe('chart and activity', () => {
     await addLead(account.id, '2026-02-02T09:00:00Z', { status: 'converted', test: true });
     await addLead(account.id, '2026-01-15T09:00:00Z', { status: 'converted' });
     const chart = async (query: string) => json(await call('GET', `leads/chart?${query}`));
-    const total = (c: { weeks: { total: number }[] }) => c.weeks.reduce((n, w) => n + w.total, 0);
+    const total = (c: Json) => (c.weeks as { total: number }[]).reduce((n, w) => n + w.total, 0);
     const list = async (query: string) => (await json(await call('GET', `leads?${query}`))).data.length;
 
     for (const query of [
