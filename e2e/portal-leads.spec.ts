@@ -173,6 +173,10 @@ describe('leads', () => {
     await page.reload();
     await expect.poll(() => page.locator('.result-count').textContent(), WAIT).toBe(words);
     expect(await page.getByLabel('State', { exact: true }).inputValue()).toBe(state);
+    // The chart above the list counts the leads the list shows.
+    await expect
+      .poll(() => page.locator('#lead-chart-desc').textContent(), WAIT)
+      .toMatch(new RegExp(`^${expected.length} leads? between`));
     await checkPage(page, 'leads');
 
     const rows = csvRows(await download(page, 'Export CSV'));

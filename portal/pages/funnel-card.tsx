@@ -119,30 +119,57 @@ function FunnelTable(props: { label: string; first: string; rows: Row[] }) {
   );
 }
 
-/** Daily views and leads of the 30 days as bars, days labelled in UTC. */
-function Days(props: { days: PortalFunnel['days'] }) {
-  const max = Math.max(1, ...props.days.map((d) => d.views));
-  const first = props.days[0];
-  const last = props.days[props.days.length - 1];
+/**
+ * One series of the 30 days as bars on its own scale (leads are a fraction of a percent of views:
+ * on one shared scale their bars would not show), with its total and busiest day in words.
+ */
+function Series(props: { days: PortalFunnel['days']; step: 'views' | 'leads'; label: string }) {
+  const values = props.days.map((d) => d[props.step]);
+  const max = Math.max(1, ...values);
+  const total = values.reduce((a, b) => a + b, 0);
+  const busiest = props.days[values.indexOf(Math.max(...values))];
+  const words =
+    total === 0
+      ? `No ${props.label.toLowerCase()} in these 30 days`
+      : `${n(total)} ${props.label.toLowerCase()}; busiest day ${busiest ? day(busiest.day) : ''} with ${n(max)}`;
   return (
-    <figure class="funnel-days">
-      <div class="funnel-bars" role="img" aria-label="Views and leads per day, last 30 days (UTC)">
+    <div class="funnel-series">
+      <p class="funnel-series-label">
+        <span>
+          <i class={`key key-${props.step}`} /> {props.label} per day
+        </span>
+        <span class="muted num">up to {n(max)}</span>
+      </p>
+      <div
+        class={`funnel-bars funnel-bars-${props.step}`}
+        role="img"
+        aria-label={`${props.label} per day, UTC: ${words}`}
+      >
         {props.days.map((d) => (
           <div
             class="funnel-bar"
             key={d.day}
-            title={`${day(d.day)} (UTC): ${n(d.views)} views, ${n(d.leads)} leads`}
+            title={`${day(d.day)} (UTC): ${n(d[props.step])} ${props.label.toLowerCase()}`}
           >
-            <span class="funnel-bar-views" style={{ height: `${(d.views / max) * 100}%` }} />
-            <span class="funnel-bar-leads" style={{ height: `${(d.leads / max) * 100}%` }} />
+            <span class={`funnel-bar-${props.step}`} style={{ height: `${(d[props.step] / max) * 100}%` }} />
           </div>
         ))}
       </div>
+    </div>
+  );
+}
+
+/** Daily views and leads of the 30 days, each on its own scale, days labelled in UTC. */
+function Days(props: { days: PortalFunnel['days'] }) {
+  const first = props.days[0];
+  const last = props.days[props.days.length - 1];
+  return (
+    <figure class="funnel-days">
+      <Series days={props.days} step="views" label="Views" />
+      <Series days={props.days} step="leads" label="Leads" />
       <figcaption class="funnel-axis muted">
         <span>{first ? day(first.day) : ''}</span>
-        <span>
-          <i class="key key-views" /> views <i class="key key-leads" /> leads · days in UTC
-        </span>
+        <span>days in UTC</span>
         <span>{last ? day(last.day) : ''}</span>
       </figcaption>
     </figure>

@@ -36,7 +36,7 @@ export function LeadChart(props: { data: LeadChartData }) {
   const busiest = weeks.reduce((a, b) => (b.total > a.total ? b : a), weeks[0]!);
   const summary =
     total === 0
-      ? `No leads between ${formatDate(props.data.from)} and ${formatDate(props.data.to)}.`
+      ? `No ${props.data.filtered ? 'matching ' : ''}leads between ${formatDate(props.data.from)} and ${formatDate(props.data.to)}.`
       : `${plural(total, 'lead')} between ${formatDate(props.data.from)} and ${formatDate(props.data.to)}: ${calculators
           .map((c) => `${calculatorName(c)} ${weeks.reduce((n, w) => n + (w.counts[c] ?? 0), 0)}`)
           .join(', ')}. Busiest week: from ${formatDate(busiest.from)}, ${plural(busiest.total, 'lead')}.`;
@@ -50,7 +50,11 @@ export function LeadChart(props: { data: LeadChartData }) {
         role="img"
         aria-labelledby="lead-chart-title lead-chart-desc"
       >
-        <title id="lead-chart-title">Leads per week by calculator, last 90 days</title>
+        <title id="lead-chart-title">
+          {props.data.filtered
+            ? `Leads per week by calculator, filtered, ${formatDate(props.data.from)} – ${formatDate(props.data.to)}`
+            : 'Leads per week by calculator, last 90 days'}
+        </title>
         <desc id="lead-chart-desc">{summary}</desc>
         {gridlines.map((n) => (
           <g key={n}>

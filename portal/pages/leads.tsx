@@ -1,9 +1,9 @@
 import { useState } from 'preact/hooks';
 import { US_STATE_NAMES, US_STATES } from '../../calculators/limits.ts';
-import type { PortalLead } from '../../server/routes/portal/types.ts';
+import type { LeadChart as LeadChartData, PortalLead } from '../../server/routes/portal/types.ts';
 import { api, type PortalError } from '../api.ts';
 import { Card, Empty, ErrorNote, Loading, PageHeader } from '../components/ui.tsx';
-import { CALCULATORS, plural } from '../format.ts';
+import { CALCULATORS, formatDate, plural } from '../format.ts';
 import { location$, navigate } from '../router.ts';
 import { canManage } from '../session.ts';
 import { useResource } from '../use-resource.ts';
@@ -203,6 +203,13 @@ function FilterBar(props: { filters: Filters; onChange: (filters: Filters) => vo
   );
 }
 
+/** What the chart counts: the last 90 days of live leads, or the leads the filters below match. */
+function chartDescription(data: LeadChartData | undefined): string {
+  if (!data?.filtered)
+    return 'Last 90 days, by calculator. Test data and held (quarantined) leads are not counted.';
+  return `The leads the filters below match, ${formatDate(data.from)} – ${formatDate(data.to)} (UTC), by calculator.`;
+}
+
 export function LeadsPage() {
   const filters = readFilters();
   const query = queryOf(filters);
@@ -221,7 +228,8 @@ export function LeadsPage() {
     setChanged({});
     return page;
   }, [query]);
-  const chart = useResource(() => api.get('leads/chart'));
+  // The chart reads the list's own filters (without its order), so both always show the same leads.
+  const chart = useResource(() => api.get('leads/chart', { ...filters, sort: undefined }), [query]);
   const leads = [...(data?.data ?? []), ...extra].map((l) => changed[l.leadId] ?? l);
   const more = async () => {
     if (!cursor) return;
@@ -245,10 +253,7 @@ export function LeadsPage() {
         }
       />
       <HeldLeadsBanner onReleased={reload} />
-      <Card
-        title="Leads per week"
-        description="Last 90 days, by calculator. Test data and held (quarantined) leads are not counted."
-      >
+      <Card title="Leads per week" description={chartDescription(chart.data)}>
         {chart.error ? (
           <ErrorNote error={chart.error} />
         ) : chart.data ? (

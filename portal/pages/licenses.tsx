@@ -12,7 +12,7 @@ import { LicenseDomains, LicenseSites } from './license-sites.tsx';
 
 const title = (plan: string) => `${plan.charAt(0).toUpperCase()}${plan.slice(1)}`;
 
-function Dates(props: { license: PortalLicense }) {
+function Dates(props: { license: PortalLicense; liveOn: number }) {
   const l = props.license;
   const rows: [string, string | null | undefined][] = [
     ['Trial ends', l.paidThrough ? null : l.trialEndsAt],
@@ -30,6 +30,13 @@ function Dates(props: { license: PortalLicense }) {
         <dt>Seats</dt>
         <dd class="num">
           {l.seatsUsed} of {plural(l.seats, 'seat')} used
+        </dd>
+      </div>
+      <div>
+        {/* Beside the seats, so "0 seats used" never reads as "not live": embeds take no seat. */}
+        <dt>Calculators live on</dt>
+        <dd class="num">
+          <a href={`#live-${l.id}`}>{props.liveOn ? plural(props.liveOn, 'site') : 'no site yet'}</a>
         </dd>
       </div>
       {rows
@@ -154,12 +161,12 @@ function LicenseCard(props: {
         <Badge tone={STATUS_TONE[l.status]}>{l.status}</Badge>
         <span>{l.next}</span>
       </p>
-      <Dates license={l} />
+      <Dates license={l} liveOn={props.embeds.filter((e) => e.licenseId === l.id).length} />
       <h3>Keys</h3>
       <LicenseKeys license={l} onChanged={props.onChanged} />
       <h3>Allowed domains</h3>
       <LicenseDomains license={l} onChanged={props.onChanged} />
-      <h3>Where the calculators are live</h3>
+      <h3 id={`live-${l.id}`}>Where the calculators are live</h3>
       <LiveEmbeds license={l} embeds={props.embeds} />
       <h3>Seats: sites that activated this license</h3>
       <LicenseSites license={l} onChanged={props.onChanged} />

@@ -23,6 +23,9 @@ function Change(props: { now: number; before: number }) {
 
 export function OverviewPage() {
   const { data, error, reload } = useResource(() => api.get('overview'));
+  // Where the calculators are live (best effort: the card reads without it).
+  const embeds = useResource(() => api.get('embeds'));
+  const liveOn = (licenseId: string) => embeds.data?.data.filter((e) => e.licenseId === licenseId).length;
   return (
     <div class="page">
       <PageHeader title="Overview" lead={data ? data.firm.name : undefined} />
@@ -53,6 +56,16 @@ export function OverviewPage() {
                   used
                 </label>
                 <meter id={`seats-${l.id}`} min={0} max={Math.max(1, l.seats)} value={l.seatsUsed} />
+                {liveOn(l.id) !== undefined ? (
+                  <p class="stat-note">
+                    <Link href={`/portal/licenses#live-${l.id}`}>
+                      {liveOn(l.id)
+                        ? `Calculators live on ${plural(liveOn(l.id)!, 'site')}`
+                        : 'Not live on a site yet'}
+                    </Link>
+                    {' · embeds take no seat'}
+                  </p>
+                ) : null}
               </div>
             ))}
           </div>

@@ -3,6 +3,7 @@ import type { Clock } from '../lib/clock.ts';
 import type { LookupCaches } from './caches/lookup-caches.ts';
 import type { TokenService } from './credentials/tokens.ts';
 import type { FunnelCounter } from './funnel/counter.ts';
+import type { ViewLedger } from './funnel/view-ledger.ts';
 import type { PlanTable } from './licensing/plans.ts';
 
 /**
@@ -27,6 +28,8 @@ export interface LicensingDeps {
   mcpResources?: readonly string[];
   /** The funnel's in-memory counter (views, calculations, leads), flushed off the request path. */
   funnel?: FunnelCounter;
+  /** Which widgets of an embed session were counted as a view (one view each). */
+  views?: ViewLedger;
 }
 
 /**

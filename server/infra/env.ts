@@ -108,6 +108,8 @@ export const EnvSchema = z.object({
   MAIL_FROM: z.string().min(3).max(200).default('svc alerts <alerts@svc.localhost>'),
   /** Access-token lifetime; shorter only to watch a client refresh (the WordPress suite uses 20). */
   ACCESS_TOKEN_TTL_SECONDS: z.coerce.number().int().min(10).max(900).default(900),
+  /** How often each instance writes its funnel counts: the most a crash of it loses. */
+  FUNNEL_FLUSH_SECONDS: z.coerce.number().int().min(1).max(60).default(5),
   RESULT_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(365),
   ACCOUNT_CLOSE_GRACE_DAYS: z.coerce.number().int().min(0).max(365).default(30),
   PLANS: optionalText.transform((v, ctx) => {
@@ -313,6 +315,11 @@ export const ENV_DOCS = {
   MAIL_FROM: {
     section: 'Lead delivery and mail',
     description: 'sender of every mail (alerts, sign-in links, invitations)',
+  },
+  FUNNEL_FLUSH_SECONDS: {
+    section: 'Processes and health',
+    description:
+      'seconds between writes of the funnel counts each instance holds in memory, 1 to 60: the most a crash (`kill -9`) of that instance loses',
   },
   RESULT_RETENTION_DAYS: { section: 'Retention', description: 'days a result without a lead is kept' },
   ACCOUNT_CLOSE_GRACE_DAYS: {

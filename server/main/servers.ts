@@ -66,9 +66,6 @@ const urlOf = (server: NodeServer, host: string) => {
 
 /** Past this offset from the database's clock an instance says so (it still works: see aligned-clock.ts). */
 const CLOCK_OFFSET_WARN_MS = 5_000;
-/** How often each instance writes its funnel counts (docs/analytics.md: what a crash loses). */
-const FUNNEL_FLUSH_MS = 5_000;
-
 /**
  * Starts the three listeners of DESIGN.md §2 on one database. Ports may be 0 (tests); public URLs
  * then follow the ports actually bound unless PUBLIC_*_URL say otherwise.
@@ -179,7 +176,7 @@ export async function startServers(
       ? startDeliveryWorker(services.delivery, { pollMs: config.DELIVERY_POLL_MS })
       : undefined;
     // Funnel counts are flushed every few seconds off the request path (lost in a crash: at most these).
-    services.licensing.funnel?.start(FUNNEL_FLUSH_MS);
+    services.licensing.funnel?.start(config.FUNNEL_FLUSH_SECONDS * 1000);
     apiFetch = apiApp.fetch;
     embedFetch = createEmbedApp({
       distDir: `${repoRoot()}/dist/embed`,

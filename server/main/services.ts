@@ -12,6 +12,7 @@ import { createDeliveryDeps, type DeliveryDeps } from '../domain/delivery/deps.t
 import { systemResolver } from '../domain/delivery/ssrf-guard.ts';
 import type { LicensingDeps } from '../domain/deps.ts';
 import { createFunnelCounter } from '../domain/funnel/counter.ts';
+import { createViewLedger } from '../domain/funnel/view-ledger.ts';
 import { cursorKeyFrom } from '../domain/leads/cursor.ts';
 import { createLicenseCeilings } from '../domain/licensing/ceilings.ts';
 import { endGrants } from '../domain/oauth/grants.ts';
@@ -101,11 +102,13 @@ export async function createServices(opts: {
     db,
     clock,
     onError: (e) => opts.logger.warn({ err: e }, 'funnel counts not written yet; kept for the next flush'),
+    onFlush: (events) => opts.logger.debug({ events }, 'funnel counts written'),
   });
   const licensing: LicensingDeps = {
     db,
     clock,
     funnel,
+    views: createViewLedger({ clock, redis: opts.redis, prefix: config.REDIS_KEY_PREFIX }),
     tokens,
     pepper,
     plans: config.plans,

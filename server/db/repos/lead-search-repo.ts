@@ -156,6 +156,23 @@ export async function countLeads(db: Db, q: LeadSearch, cap: number): Promise<nu
   return row?.n ?? 0;
 }
 
+/**
+ * Leads matching a search per UTC day and calculator (the Leads chart under the list's filters):
+ * the same conditions as `searchLeads`, so the chart and the list never disagree.
+ */
+export async function leadsByDayMatching(
+  db: Db,
+  q: LeadSearch,
+): Promise<{ day: string; calculator: string; n: number }[]> {
+  const day = sql<string>`to_char(${leads.createdAt} at time zone 'UTC', 'YYYY-MM-DD')`;
+  const rows = await db
+    .select({ day, calculator: leads.calculator, n: count() })
+    .from(leads)
+    .where(and(...leadConditions(q)))
+    .groupBy(day, leads.calculator);
+  return rows.map((r) => ({ day: r.day, calculator: r.calculator, n: Number(r.n) }));
+}
+
 export async function countResults(db: Db, q: ResultSearch, cap: number): Promise<number> {
   const sub = db
     .select({ one: sql`1` })

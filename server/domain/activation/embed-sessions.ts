@@ -17,7 +17,8 @@ import {
 import type { LicenseState } from '../licensing/status.ts';
 import { assertDomainAllowed } from './site-activation.ts';
 
-const EMBED_TOKEN_TTL_MS = 10 * 60_000;
+/** How long an embed token lives (a renewal keeps its session id, `sid`). */
+export const EMBED_TOKEN_TTL_MS = 10 * 60_000;
 
 interface EmbedWarning {
   code: 'SECRET_KEY_IN_PAGE';

@@ -57,6 +57,8 @@ export function createFunnelCounter(deps: {
   db: Db;
   clock: Clock;
   onError?: (e: unknown) => void;
+  /** After each write that stored something: the events it added (a debug log line). */
+  onFlush?: (events: number) => void;
 }): FunnelCounter {
   let pending = new Map<string, Pending>();
   let running: Promise<void> | undefined;
@@ -128,7 +130,9 @@ export function createFunnelCounter(deps: {
     const batch = pending;
     pending = new Map();
     try {
-      await addFunnelCounts(deps.db, await toRows([...batch.values()]));
+      const rows = await toRows([...batch.values()]);
+      await addFunnelCounts(deps.db, rows);
+      deps.onFlush?.(rows.reduce((n, r) => n + r.views + r.calculations + r.leads + r.heldLeads, 0));
     } catch (e) {
       // Kept for the next flush: counts are added, so writing them later changes nothing.
       for (const [key, row] of batch) {

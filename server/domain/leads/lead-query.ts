@@ -8,6 +8,7 @@ import {
   type LeadSearch,
   type LeadSort,
   type LeadWithResult,
+  leadsByDayMatching,
   type QuarantineFilter,
   type ResultSearch,
   searchLeads,
@@ -231,6 +232,19 @@ export async function findLeads(
           ? (row.priorityRank ?? 0)
           : undefined,
   );
+}
+
+/**
+ * The leads a filter matches, per UTC day and calculator (what the Leads chart draws under the
+ * list's filters): the same validation and conditions as `findLeads`, without paging or sort.
+ */
+export async function countLeadsByDay(
+  deps: Pick<QueryDeps, 'db' | 'clock'>,
+  accountId: string,
+  input: Omit<LeadFilterInput, 'sort'>,
+): Promise<{ day: string; calculator: string; n: number }[]> {
+  const filters = normalise(input, deps.clock);
+  return leadsByDayMatching(deps.db, { accountId, ...filters, asOf: deps.clock.now() });
 }
 
 /**

@@ -194,6 +194,9 @@ export const LeadDetail = z.object({
 export const LeadChart = z.object({
   from: Day,
   to: Day,
+  filtered: z.boolean().openapi({
+    description: 'True when the Leads list’s filters narrowed the chart (then it counts what the list shows)',
+  }),
   calculators: z.array(z.string()).openapi({ description: 'By share of the period, largest first' }),
   weeks: z.array(
     z.object({ from: Day, to: Day, counts: z.record(z.string(), z.number().int()), total: z.number().int() }),

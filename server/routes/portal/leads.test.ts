@@ -372,6 +372,51 @@ describe('chart and activity', () => {
     expect(chart.weeks.reduce((n: number, w: { total: number }) => n + w.total, 0)).toBe(3);
   });
 
+  it('follows the list’s filters: the leads the list shows, over the filter’s period', async () => {
+    const { account } = await ctx.seed.firm();
+    const call = await member(account.id, 'viewer');
+    await addLead(account.id, '2026-02-23T10:00:00Z', { status: 'converted' });
+    await addLead(account.id, '2026-02-24T23:30:00Z', {
+      status: 'converted',
+      calculator: 'rmd',
+      state: 'CA',
+    });
+    await addLead(account.id, '2026-02-25T09:00:00Z', { name: 'Zoë Adams', email: 'zoe@example.com' });
+    await addLead(account.id, '2026-02-02T09:00:00Z', { status: 'converted', test: true });
+    await addLead(account.id, '2026-01-15T09:00:00Z', { status: 'converted' });
+    const chart = async (query: string) => json(await call('GET', `leads/chart?${query}`));
+    const total = (c: Json) => (c.weeks as { total: number }[]).reduce((n, w) => n + w.total, 0);
+    const list = async (query: string) => (await json(await call('GET', `leads?${query}`))).data.length;
+
+    for (const query of [
+      'status=converted',
+      'status=converted&calculator=rmd',
+      'state=CA',
+      'q=zo',
+      'status=converted&test=include',
+      'month=2026-01',
+      'from=2026-02-24&to=2026-02-24',
+      'status=converted&sort=value',
+    ]) {
+      const c = await chart(query);
+      expect(c.filtered, query).toBe(true);
+      expect(total(c), query).toBe(await list(query));
+    }
+    const byStatus = await chart('status=converted');
+    expect([byStatus.from, byStatus.to]).toEqual(['2025-12-02', '2026-03-01']);
+    expect(byStatus.calculators).toEqual(['estate-tax', 'rmd']);
+    expect(byStatus.weeks.at(-1).counts).toEqual({ 'estate-tax': 1, rmd: 1 });
+    const january = await chart('month=2026-01');
+    expect([january.from, january.to, total(january)]).toEqual(['2026-01-01', '2026-01-31', 1]);
+    expect(january.weeks[0]).toMatchObject({ from: '2026-01-01', to: '2026-01-04' });
+    // Unfiltered (sort only orders the list): the daily counters' 90 days, as before.
+    const plain = await chart('sort=value');
+    expect([plain.filtered, total(plain)]).toEqual([false, 4]);
+    const bad = await call('GET', 'leads/chart?from=2026-02-30');
+    expect(bad.status).toBe(400);
+    expect((await json(bad)).error.code).toBe('INVALID_REQUEST');
+  });
+
   it('status changes are audited whichever door they come through (portal, REST API key)', async () => {
     const { account } = await ctx.seed.firm();
     const call = await member(account.id, 'owner');

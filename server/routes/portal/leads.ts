@@ -109,7 +109,9 @@ const routes = {
     tags,
     security,
     middleware: anyMember,
-    summary: 'Live leads per week and calculator over the last 90 days',
+    summary:
+      'Leads per week and calculator: live leads over the last 90 days, or with the list’s filters what the list shows, over their period',
+    request: { query: LeadFilterQuery },
     responses: portalOk('Weeks with counts per calculator', A.LeadChart),
   }),
   held: createRoute({
@@ -220,7 +222,9 @@ export function registerPortalLeadRoutes(router: OpenAPIHono<AppEnv>, deps: Port
       'Content-Disposition': `attachment; filename="leads-${query.status ?? 'all'}-${day}.csv"`,
     }) as never;
   });
-  router.openapi(routes.chart, async (c) => c.json(await leadsPerWeek(deps, portalOf(c)), 200));
+  router.openapi(routes.chart, async (c) =>
+    c.json(await leadsPerWeek(deps, portalOf(c), leadFilterOf(c.req.valid('query'))), 200),
+  );
   router.openapi(routes.held, async (c) => c.json(await heldLeads(deps, portalOf(c)), 200));
   router.openapi(routes.detail, async (c) =>
     c.json(await firmLeadDetail(deps, portalOf(c), c.req.valid('param').id), 200),

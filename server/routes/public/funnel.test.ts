@@ -1,8 +1,12 @@
+import { randomBytes } from 'node:crypto';
+import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedDemoLeads } from '../../domain/demo/leads.ts';
 import { createFunnelCounter } from '../../domain/funnel/counter.ts';
 import { funnelPage, OTHER_PAGES, PAGES_PER_DAY } from '../../domain/funnel/pages.ts';
 import { funnelPeriod } from '../../domain/funnel/report.ts';
+import { createTestDatabase } from '../../test-support/db.ts';
+import { needs } from '../../test-support/needs.ts';
 import { createTestContext, type TestContext } from '../../test-support/services.ts';
 
 /**
@@ -83,8 +87,17 @@ describe('the funnel', () => {
     const estate = 'https://smithlaw.com/estate-planning';
     const contact = 'https://smithlaw.com/contact';
 
-    // Page one: 3 views, 2 calculations, 2 leads (one then converted); page two: 1 view, 1 calculation, 1 lead.
-    for (let i = 0; i < 3; i++) expect((await view(live, 'rmd', `${estate}?utm=${i}#x`)).status).toBe(204);
+    // Page one: 3 visitors' views, 2 calculations, 2 leads (one then converted); page two: 1 view,
+    // 1 calculation, 1 lead.
+    const visitors = [
+      live,
+      ...(await Promise.all([1, 2].map(() => sessionAt(firm.publishableKey, 'https://smithlaw.com')))),
+    ];
+    for (const [i, visitor] of visitors.entries())
+      expect((await view(visitor, 'rmd', `${estate}?utm=${i}#x`)).status).toBe(204);
+    expect((await view(live, 'rmd', contact)).status).toBe(204);
+    // The same widget signalling again (a retry, a reloaded iframe, another query string): 204, not counted.
+    expect((await view(live, 'rmd', `${estate}?again`)).status).toBe(204);
     expect((await view(live, 'rmd', contact)).status).toBe(204);
     await calculate(live, estate);
     await calculate(live, estate);
@@ -252,5 +265,40 @@ describe('the funnel', () => {
     });
     expect(() => funnelPeriod(now, { month: '2026-02', createdFrom: '2026-01-01' })).toThrow();
     expect(() => funnelPeriod(now, { createdFrom: '2024-01-01' })).toThrow(/366/);
+  });
+});
+
+needs('redis').describe('one view per widget across instances sharing Redis (Redis)', () => {
+  const redis = new Redis(process.env.REDIS_URL ?? '', { lazyConnect: true, maxRetriesPerRequest: 1 });
+  const prefix = `svc-funnel-${randomBytes(6).toString('hex')}:`;
+  afterAll(async () => {
+    const keys = await redis.keys(`${prefix}*`);
+    if (keys.length) await redis.del(...keys);
+    redis.disconnect();
+  });
+
+  it('a widget signalling on both instances counts once; another widget of the session counts', async () => {
+    // Two instances of the API on one database and one Redis (as behind a load balancer).
+    const env = { REDIS_KEY_PREFIX: prefix, SECRET_KEY: randomBytes(32).toString('hex') };
+    const database = await createTestDatabase();
+    const a = await createTestContext(env, database, { redis });
+    const b = await createTestContext(env, database, { redis });
+    const firm = await a.seed.firm();
+    const res = await a.json(
+      '/v1/api/license/activate',
+      { licenseKey: firm.publishableKey },
+      { origin: 'https://smithlaw.com' },
+    );
+    const token = (await res.json()).token as string;
+    const signal = (on: TestContext, calculator: string) =>
+      on.json('/v1/api/views', { calculator, page: 'https://smithlaw.com/estate' }, bearer(token));
+    for (const on of [a, b, b, a]) expect((await signal(on, 'rmd')).status).toBe(204);
+    expect((await signal(b, 'estate-tax')).status).toBe(204);
+    await b.services.licensing.funnel!.flush();
+    const { apiKey } = await a.seed.apiKey(firm.account.id, ['leads:read']);
+    const funnel = await (await a.get('/v1/api/funnel', apiKey)).json();
+    expect(funnel.totals.views).toBe(2);
+    expect(funnel.byCalculator.map((c: { views: number }) => c.views)).toEqual([1, 1]);
+    await database.close();
   });
 });

@@ -16,7 +16,7 @@ const view = createRoute({
   tags,
   summary: 'Count a widget view (embed token)',
   description:
-    'What a widget sends once it is ready with a live embed session: one view of its calculator on the page it sits on. Best effort: counted in memory and written to the funnel every few seconds (a crash of the server loses at most those seconds). Only counts are kept, never a visitor identifier, cookie or address; a page not on the embed session’s own origin is counted without a page. Views are not abuse-proof: anyone holding an embed token can send them, within the `views` rate limit.',
+    'What a widget sends once it is ready with a live embed session: one view of its calculator on the page it sits on. Best effort: counted in memory and written to the funnel every few seconds (a crash of the server loses at most those seconds). Only counts are kept, never a visitor identifier, cookie or address; a page not on the embed session’s own origin is counted without a page. A widget counts once per embed session and page: a repeat is answered 204 and not counted. Views are not abuse-proof: anyone can open embed sessions on a firm’s page and send them, within the `views` rate limit.',
   security: bearerSecurity,
   request: jsonBody(
     z.object({
@@ -58,7 +58,7 @@ export function createFunnelRoutes(deps: LicensingDeps) {
   router.openapi(view, async (c) => {
     const principal = c.get('principal');
     if (principal?.kind !== 'embed') throw new Error('unreachable');
-    recordView(deps.funnel, principal, c.req.valid('json'));
+    await recordView(deps, principal, c.req.valid('json'));
     return c.body(null, 204);
   });
   router.use(funnel.path, requireCredential(deps, ['access', 'apikey']));
