@@ -11,9 +11,12 @@ import { TEST_MODE_SENTENCE, TestLeadsNotice } from './test-leads-notice.tsx';
 
 function Change(props: { now: number; before: number }) {
   const diff = props.now - props.before;
-  if (props.before === 0 && props.now === 0) return <span class="muted">No leads last month either</span>;
+  if (props.before === 0 && props.now === 0)
+    return <span class="muted">None by this day last month either</span>;
   const words =
-    diff === 0 ? 'the same as last month' : `${diff > 0 ? '+' : '−'}${Math.abs(diff)} against last month`;
+    diff === 0
+      ? 'the same as by this day last month'
+      : `${diff > 0 ? '+' : '−'}${Math.abs(diff)} against this day last month`;
   return (
     <span class={diff > 0 ? 'delta delta-up' : diff < 0 ? 'delta delta-down' : 'muted'}>
       {words} ({props.before})

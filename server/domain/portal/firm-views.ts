@@ -84,15 +84,23 @@ function monthStart(now: Date, offset: number): Date {
   return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + offset, 1));
 }
 
-/** The Overview page: licenses, this month's leads against last month's, the latest leads. */
+/**
+ * The Overview page: licenses, this month's leads so far against the same stretch of last month (the
+ * 1st up to the same day and time, cut at last month's end), never a partial month against a whole
+ * one; the latest leads.
+ */
 export async function firmOverview(deps: PortalAppDeps, principal: PortalPrincipal) {
   const now = deps.clock.now();
   const thisMonth = monthStart(now, 0);
+  const lastMonth = monthStart(now, -1);
+  const sameStretch = new Date(
+    Math.min(lastMonth.getTime() + (now.getTime() - thisMonth.getTime()), thisMonth.getTime()),
+  );
   const [account, licenses, leadsThisMonth, leadsLastMonth, latest, hiddenTest] = await Promise.all([
     findAccountById(deps.db, principal.accountId),
     listLicensesByAccount(deps.db, principal.accountId),
     countLeadsBetween(deps.db, principal.accountId, thisMonth, monthStart(now, 1)),
-    countLeadsBetween(deps.db, principal.accountId, monthStart(now, -1), thisMonth),
+    countLeadsBetween(deps.db, principal.accountId, lastMonth, sameStretch),
     pageOfFirmLeads(deps, principal.accountId, { limit: 5 }),
     hiddenTestLeads(deps, principal.accountId, {}),
   ]);

@@ -235,6 +235,7 @@ export const Overview = z.object({
   licenses: z.array(PortalLicense),
   leads: z.object({
     thisMonth: z.number().int(),
+    /** Last month from its 1st up to the same day and time as now: like for like. */
     lastMonth: z.number().int(),
     latest: z.array(PortalLead),
     hiddenTest: z.number().int(),

@@ -4,7 +4,7 @@ import { newId } from '../../db/engine/ids.ts';
 import { findLead, insertLead } from '../../db/repos/leads-repo.ts';
 import { insertResult } from '../../db/repos/results-repo.ts';
 import { inviteMember } from '../../domain/accounts/members.ts';
-import { createTestContext, type TestContext } from '../../test-support/services.ts';
+import { createTestContext, TEST_NOW, type TestContext } from '../../test-support/services.ts';
 
 let ctx: TestContext;
 let origin: string;
@@ -473,5 +473,29 @@ describe('chart and activity', () => {
     );
     expect(second.data.map((e: { data: { name: string } }) => e.data.name)).toEqual(['k0']);
     expect(second.nextCursor).toBeNull();
+  });
+});
+
+describe('Overview compares like with like', () => {
+  it('this month so far against last month up to the same day and time, not against all of it', async () => {
+    const { account } = await ctx.seed.firm();
+    // A session signed in at that moment (one from the suite's frozen day would have expired by June).
+    const overviewAt = async (at: string) => {
+      ctx.clock.set(at);
+      return (await json(await (await member(account.id, 'owner'))('GET', 'overview'))).leads;
+    };
+    await addLead(account.id, '2026-04-03T08:00:00Z', { name: 'April, early' });
+    await addLead(account.id, '2026-05-02T09:00:00Z', { name: 'May, day 2' });
+    await addLead(account.id, '2026-05-03T11:00:00Z', { name: 'May, day 3 before the hour' });
+    await addLead(account.id, '2026-05-20T10:00:00Z', { name: 'May, later' });
+    await addLead(account.id, '2026-06-02T10:00:00Z', { name: 'June, day 2' });
+    try {
+      // June 1–3 noon against May 1–3 noon: 1 against 2, the lead of May 20 not yet comparable.
+      expect(await overviewAt('2026-06-03T12:00:00Z')).toMatchObject({ thisMonth: 1, lastMonth: 2 });
+      // May 31 against April: April has 30 days, so its stretch stops at its end.
+      expect(await overviewAt('2026-05-31T23:00:00Z')).toMatchObject({ thisMonth: 3, lastMonth: 1 });
+    } finally {
+      ctx.clock.set(TEST_NOW);
+    }
   });
 });
