@@ -51,7 +51,7 @@ export type LeadWithResult = LeadRow & { result: LinkedResult | null };
 const LIVE_LEAD = sql`${leads.test} = false and ${leads.quarantinedAt} is null`;
 const LIVE_RESULT = sql`${calculationResults.test} = false`;
 
-function leadConditions(q: LeadSearch, after?: Keyset): SQL[] {
+function leadConditions(q: LeadSearch, after?: Keyset, sparse = false): SQL[] {
   const c: SQL[] = [eq(leads.accountId, q.accountId), sql`${leads.createdAt} <= ${q.asOf}`];
   const quarantined = q.quarantined ?? (q.includeTest ? 'include' : 'exclude');
   if (!q.includeTest && quarantined === 'exclude') c.push(LIVE_LEAD);
@@ -71,7 +71,7 @@ function leadConditions(q: LeadSearch, after?: Keyset): SQL[] {
     const prefix = prefixPattern(q.q);
     c.push(sql`(lower(${leads.name}) like ${prefix} or lower(${leads.email}) like ${prefix})`);
   }
-  const key = sortKeyOf(q.sort);
+  const key = sortKeyOf(q.sort, sparse);
   if (after && key)
     c.push(
       sql`(${key}, ${leads.createdAt}, ${leads.id}) < (${after.sortKey ?? 0}, ${after.createdAt}, ${after.id})`,
@@ -80,10 +80,15 @@ function leadConditions(q: LeadSearch, after?: Keyset): SQL[] {
   return c;
 }
 
-/** The sort key as the 0018 indexes hold it: unrated rows last. */
-function sortKeyOf(sort: LeadSort | undefined): SQL | undefined {
-  if (sort === 'value') return sql`coalesce(${leads.valueAmount}, -1)`;
-  if (sort === 'priority') return sql`coalesce(${leads.priorityRank}, 0)`;
+/**
+ * The sort key as the 0018 indexes hold it: unrated rows last. `sparse` writes the same value as
+ * an expression no index holds (`+ 0`), so the planner cannot walk the sort index filtering every
+ * row by the search; it reads the few matches through the search indexes and sorts them instead.
+ */
+function sortKeyOf(sort: LeadSort | undefined, sparse = false): SQL | undefined {
+  const plus = sparse ? sql` + 0` : sql``;
+  if (sort === 'value') return sql`(coalesce(${leads.valueAmount}, -1)${plus})`;
+  if (sort === 'priority') return sql`(coalesce(${leads.priorityRank}, 0)${plus})`;
   return undefined;
 }
 
@@ -100,15 +105,19 @@ function resultConditions(q: ResultSearch, after?: Keyset): SQL[] {
   return c;
 }
 
-/** A page of leads with their linked result (same account only). */
+/**
+ * A page of leads with their linked result (same account only). `sparse`: a sorted search known
+ * to match few leads (at most the count cap), read through the search indexes, not the sort's.
+ */
 export async function searchLeads(
   db: Db,
   q: LeadSearch,
   limit: number,
   after?: Keyset,
+  sparse = false,
 ): Promise<LeadWithResult[]> {
   const r = alias(calculationResults, 'r');
-  const key = sortKeyOf(q.sort);
+  const key = sortKeyOf(q.sort, sparse);
   const rows = await db
     .select({
       lead: leads,
@@ -116,7 +125,7 @@ export async function searchLeads(
     })
     .from(leads)
     .leftJoin(r, and(eq(r.id, leads.resultId), eq(r.accountId, leads.accountId)))
-    .where(and(...leadConditions(q, after)))
+    .where(and(...leadConditions(q, after, sparse)))
     .orderBy(...(key ? [sql`${key} desc`] : []), desc(leads.createdAt), desc(leads.id))
     .limit(limit);
   return rows.map(({ lead, result }) => ({ ...lead, result: result?.id ? result : null }));

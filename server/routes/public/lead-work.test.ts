@@ -288,6 +288,14 @@ describe('search, sort and month over REST', () => {
     expect(await names('ruiz')).toEqual([]);
     expect(await names('50%_')).toEqual(['50%_Off Spam']);
     expect(await names('5_%')).toEqual([]);
+    // A sorted search (few matches: read through the search indexes and sorted) pages in order.
+    const sorted = (await all(f.apiKey, 'q=an&sort=value')).rows;
+    expect(sorted).toHaveLength(8);
+    const amounts = sorted.map((r) => r.value?.amount ?? -1);
+    expect(amounts).toEqual([...amounts].sort((a, b) => b - a));
+    expect((await all(f.apiKey, 'q=an&sort=priority')).rows.map((r) => r.leadId).sort()).toEqual(
+      sorted.map((r) => r.leadId).sort(),
+    );
     expect((await all(f.apiKey, 'q=p1@example.COM')).rows).toHaveLength(1);
     expect((await all(f.apiKey, 'q=p2@firm.')).rows).toHaveLength(1);
   });
