@@ -32,6 +32,7 @@ const REST_CASES: [string, string][] = [
   ['REST leads sort=priority', 'sort=priority'],
   ['REST leads sort=value page 3 (cursor)', 'sort=value'],
   ['REST leads sort=priority page 3 (cursor)', 'sort=priority'],
+  ['REST leads q=a (common prefix)', 'q=a'],
   ['REST leads q=mar (name prefix)', 'q=mar'],
   ['REST leads q=maria.g (e-mail prefix)', 'q=maria.g'],
   ['REST leads q=m sort=value', 'q=m&sort=value'],

@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { repoRoot } from '../server/infra/repo-root.ts';
 import { type Backend, type HttpBenchResult, printHttpBench, runHttpBench, writeHttpBench } from './http.ts';
 import { formatLayout, runLayoutBench } from './layout.ts';
+import { printLeadSearchFigures, runLeadSearchBench } from './lead-search.ts';
 import { printMcpFigures, runMcpBench } from './mcp.ts';
 import { printNoisy, runNoisyBench } from './noisy.ts';
 import { runPdfBench } from './pdf.ts';
@@ -14,6 +15,8 @@ import { runWebhookBench } from './webhooks.ts';
  * `npm run bench`: every figure the issues name, printed. Loopback only; bounded in count.
  * `npm run bench -- layout` runs only the host page's layout shift at 375 and 1280 px and time to svc-ready.
  * `npm run bench -- mcp` runs only the MCP tools (add `--plans` for the query plans).
+ * `npm run bench -- lead-search` times the lead list's query in-process at 100,000 leads on PGlite
+ * (and PostgreSQL when DATABASE_URL is set), wall and CPU time (add `--plans` for the query plans).
  * `npm run bench -- pow` prints only the proof-of-work costs (visitor against attacker).
  * `npm run bench -- http` runs only the HTTP throughput table (add `--profile` for a CPU profile of
  * each path, written under bench/results/profiles/, and its top self-time entries; `--path=calc` and
@@ -67,6 +70,13 @@ if (only === 'mcp') {
   process.exit(0);
 }
 
+if (only === 'lead-search') {
+  const { figures, plans } = await runLeadSearchBench({ plans: process.argv.includes('--plans') });
+  printLeadSearchFigures(figures);
+  for (const p of plans) console.log(`\n${p}`);
+  process.exit(0);
+}
+
 printPowFigures(runPowBench());
 const pdf = await runPdfBench();
 console.log(
@@ -74,6 +84,7 @@ console.log(
 );
 const httpResult = await http();
 printMcpFigures((await runMcpBench()).figures);
+printLeadSearchFigures((await runLeadSearchBench()).figures);
 const hooks = await runWebhookBench();
 console.log(
   `Webhooks (${hooks.events} events, one worker, loopback receiver): outbox write ${hooks.enqueueMs} ms/event, ${hooks.perSecond} deliveries/s`,

@@ -259,6 +259,21 @@ describe('leads', () => {
       .poll(() => page.locator('.table-stack tbody tr').count(), WAIT)
       .toBe((matching.data as unknown[]).length);
 
+    // A month is picked from a list (this one first); it replaces a from/to range and the reverse.
+    const month = new Date().toISOString().slice(0, 7);
+    const inMonth = (await portalGet(`leads?month=${month}&limit=200`)).body.data as LeadRow[];
+    await page.goto(`${stack.portalUrl}/portal/leads?from=2020-01-01`);
+    await page.getByLabel('Month', { exact: true }).selectOption(month);
+    await expect.poll(() => new URL(page.url()).searchParams.get('month'), WAIT).toBe(month);
+    expect(new URL(page.url()).searchParams.get('from')).toBeNull();
+    expect(await page.getByLabel('From', { exact: true }).inputValue()).toBe('');
+    await expect.poll(() => page.locator('.table-stack tbody tr').count(), WAIT).toBe(inMonth.length);
+    expect(inMonth.length).toBeGreaterThan(0);
+    expect(inMonth.every((l) => l.createdAt.startsWith(month))).toBe(true);
+    await page.getByLabel('To', { exact: true }).fill(`${month}-01`);
+    await expect.poll(() => new URL(page.url()).searchParams.get('month'), WAIT).toBeNull();
+    expect(await page.getByLabel('Month', { exact: true }).inputValue()).toBe('');
+
     // The highest-rated lead that can still be lost (a converted one has nowhere to go).
     const target = api.find((l) => l.status === 'new' || l.status === 'contacted')!;
     await page.goto(`${stack.portalUrl}/portal/leads/${target.leadId}`);
@@ -298,6 +313,22 @@ describe('leads', () => {
         window.scrollBy(0, (document.querySelector('.filters')?.getBoundingClientRect().top ?? 0) - 16),
       );
       await view.screenshot({ path: `${SCREENSHOTS}/leads-worklist-${width}.png` });
+      // Filters on one baseline: the controls of each row of the filter bar end at the same line.
+      const rows = await view.evaluate(() => {
+        const bottoms = new Map<number, number[]>();
+        for (const el of document.querySelectorAll(
+          '.filters select, .filters input:not([type="checkbox"])',
+        )) {
+          const box = el.getBoundingClientRect();
+          if (box.width === 0 || el.closest('.filters-end')) continue;
+          const label = el.closest('.field')?.querySelector('label')?.getBoundingClientRect().top ?? 0;
+          const row = Math.round(label);
+          bottoms.set(row, [...(bottoms.get(row) ?? []), Math.round(box.bottom)]);
+        }
+        return [...bottoms.values()];
+      });
+      expect(rows.length, `${width} px`).toBeGreaterThan(1);
+      for (const row of rows) expect(new Set(row).size, `${width} px: ${JSON.stringify(rows)}`).toBe(1);
       await view.goto(`${stack.portalUrl}/portal/leads/${target.leadId}`);
       await expect.poll(() => view.locator('.note-text').count(), WAIT).toBe(1);
       await view.screenshot({ path: `${SCREENSHOTS}/lead-worked-${width}.png` });
@@ -305,7 +336,7 @@ describe('leads', () => {
       await view.screenshot({ path: `${SCREENSHOTS}/lead-worked-notes-${width}.png` });
       await context.close();
     }
-  });
+  }, 120_000);
 
   it('a banner on Overview and Leads lists held leads with reasons, names defanged; one-step release', async () => {
     const { page } = owner;

@@ -17,7 +17,7 @@ import { StatusPicker } from './status-picker.tsx';
 function PriorityCard({ lead }: { lead: Detail['lead'] }) {
   return (
     <Card title="Priority">
-      <div class="grid-2">
+      <div class="grid-2 priority-grid">
         <div>
           <p>
             <PriorityBadge lead={lead} />

@@ -89,9 +89,42 @@ function DateField(props: {
   );
 }
 
+/**
+ * The month picker's choices: any time, then the last 24 calendar months (UTC, as the API takes
+ * them), newest first, and a month a shared link named further back. A select rather than
+ * `<input type="month">`, which some browsers show as a plain text box.
+ */
+function monthOptions(now: Date, picked: string | undefined): [string, string][] {
+  const months: [string, string][] = [];
+  for (let i = 0; i < 24; i++) {
+    const d = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - i, 1));
+    months.push([
+      d.toISOString().slice(0, 7),
+      d.toLocaleDateString('en-US', { month: 'long', year: 'numeric', timeZone: 'UTC' }),
+    ]);
+  }
+  if (picked && /^\d{4}-\d{2}$/.test(picked) && !months.some(([m]) => m === picked))
+    months.push([
+      picked,
+      new Date(`${picked}-01T00:00:00Z`).toLocaleDateString('en-US', {
+        month: 'long',
+        year: 'numeric',
+        timeZone: 'UTC',
+      }),
+    ]);
+  return [['', 'Any month'], ...months];
+}
+
 function FilterBar(props: { filters: Filters; onChange: (filters: Filters) => void }) {
   const f = props.filters;
   const set = (key: keyof Filters) => (value: string) => props.onChange({ ...f, [key]: value || undefined });
+  // A month and a from/to range are two ways to say a period: picking one clears the other.
+  const period = (key: 'month' | 'from' | 'to') => (value: string) =>
+    props.onChange(
+      key === 'month'
+        ? { ...f, month: value || undefined, from: undefined, to: undefined }
+        : { ...f, [key]: value || undefined, month: undefined },
+    );
   const active = FILTER_KEYS.some((k) => k !== 'sort' && f[k]);
   const [typed, setTyped] = useState(f.q ?? '');
   return (
@@ -122,8 +155,8 @@ function FilterBar(props: { filters: Filters; onChange: (filters: Filters) => vo
         onChange={set('sort')}
         options={[
           ['', 'Newest first'],
-          ['priority', 'Priority, high first'],
-          ['value', 'Value, highest first'],
+          ['priority', 'Priority'],
+          ['value', 'Value'],
         ]}
       />
       <Select
@@ -164,8 +197,15 @@ function FilterBar(props: { filters: Filters; onChange: (filters: Filters) => vo
           ['es', 'Spanish'],
         ]}
       />
-      <DateField id="filter-from" label="From" value={f.from} max={f.to} onChange={set('from')} />
-      <DateField id="filter-to" label="To" value={f.to} min={f.from} onChange={set('to')} />
+      <Select
+        id="filter-month"
+        label="Month"
+        value={f.month}
+        onChange={period('month')}
+        options={monthOptions(new Date(), f.month)}
+      />
+      <DateField id="filter-from" label="From" value={f.from} max={f.to} onChange={period('from')} />
+      <DateField id="filter-to" label="To" value={f.to} min={f.from} onChange={period('to')} />
       <div class="filters-end">
         <Select
           id="filter-quarantined"

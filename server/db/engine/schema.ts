@@ -401,9 +401,30 @@ export const leads = pgTable(
         t.id.desc().nullsFirst(),
       )
       .where(LIVE_LEAD),
-    // 0018: search by the start of a name or an e-mail, case-insensitive.
-    index('leads_name_prefix_idx').on(t.accountId, sql`lower(${t.name}) text_pattern_ops`),
-    index('leads_email_prefix_idx').on(t.accountId, sql`lower(${t.email}) text_pattern_ops`),
+    // Search by the start of a name or an e-mail, case-insensitive (a LIKE 'p%' on the lower-cased
+    // column becomes a range of this index). The columns after the key are what the capped count
+    // reads, so a common prefix is counted by an index-only scan instead of visiting the rows
+    // (PGlite's seq scan took 100-400 ms at 100,000 leads): the name (the planner wants the column
+    // behind lower(name)), the snapshot time, test, held and the status filter.
+    index('leads_name_search_idx').on(
+      t.accountId,
+      sql`lower(${t.name}) text_pattern_ops`,
+      t.name,
+      t.createdAt,
+      t.test,
+      t.quarantinedAt,
+      t.status,
+    ),
+    index('leads_email_search_idx').on(
+      t.accountId,
+      sql`lower(${t.email}) text_pattern_ops`,
+      t.email,
+      t.name,
+      t.createdAt,
+      t.test,
+      t.quarantinedAt,
+      t.status,
+    ),
     // 0018: the priority recompute job walks leads rated by an older rule table.
     index('leads_priority_version_idx').on(t.calculator, t.priorityVersion),
   ],

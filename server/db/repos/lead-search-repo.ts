@@ -51,7 +51,7 @@ export type LeadWithResult = LeadRow & { result: LinkedResult | null };
 const LIVE_LEAD = sql`${leads.test} = false and ${leads.quarantinedAt} is null`;
 const LIVE_RESULT = sql`${calculationResults.test} = false`;
 
-function leadConditions(q: LeadSearch, after?: Keyset): SQL[] {
+function leadConditions(q: LeadSearch, after?: Keyset, sparse = false): SQL[] {
   const c: SQL[] = [eq(leads.accountId, q.accountId), sql`${leads.createdAt} <= ${q.asOf}`];
   const quarantined = q.quarantined ?? (q.includeTest ? 'include' : 'exclude');
   if (!q.includeTest && quarantined === 'exclude') c.push(LIVE_LEAD);
@@ -67,11 +67,11 @@ function leadConditions(q: LeadSearch, after?: Keyset): SQL[] {
   if (q.createdFrom) c.push(gte(leads.createdAt, q.createdFrom));
   if (q.createdTo) c.push(lt(leads.createdAt, q.createdTo));
   if (q.q) {
-    // Prefix match on the lower-cased columns, as the text_pattern_ops indexes of 0018 hold them.
-    const prefix = `${q.q.toLowerCase().replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
+    // Prefix match on the lower-cased columns, as the text_pattern_ops search indexes hold them.
+    const prefix = prefixPattern(q.q);
     c.push(sql`(lower(${leads.name}) like ${prefix} or lower(${leads.email}) like ${prefix})`);
   }
-  const key = sortKeyOf(q.sort);
+  const key = sortKeyOf(q.sort, sparse);
   if (after && key)
     c.push(
       sql`(${key}, ${leads.createdAt}, ${leads.id}) < (${after.sortKey ?? 0}, ${after.createdAt}, ${after.id})`,
@@ -80,10 +80,15 @@ function leadConditions(q: LeadSearch, after?: Keyset): SQL[] {
   return c;
 }
 
-/** The sort key as the 0018 indexes hold it: unrated rows last. */
-function sortKeyOf(sort: LeadSort | undefined): SQL | undefined {
-  if (sort === 'value') return sql`coalesce(${leads.valueAmount}, -1)`;
-  if (sort === 'priority') return sql`coalesce(${leads.priorityRank}, 0)`;
+/**
+ * The sort key as the 0018 indexes hold it: unrated rows last. `sparse` writes the same value as
+ * an expression no index holds (`+ 0`), so the planner cannot walk the sort index filtering every
+ * row by the search; it reads the few matches through the search indexes and sorts them instead.
+ */
+function sortKeyOf(sort: LeadSort | undefined, sparse = false): SQL | undefined {
+  const plus = sparse ? sql` + 0` : sql``;
+  if (sort === 'value') return sql`(coalesce(${leads.valueAmount}, -1)${plus})`;
+  if (sort === 'priority') return sql`(coalesce(${leads.priorityRank}, 0)${plus})`;
   return undefined;
 }
 
@@ -100,15 +105,19 @@ function resultConditions(q: ResultSearch, after?: Keyset): SQL[] {
   return c;
 }
 
-/** A page of leads with their linked result (same account only). */
+/**
+ * A page of leads with their linked result (same account only). `sparse`: a sorted search known
+ * to match few leads (at most the count cap), read through the search indexes, not the sort's.
+ */
 export async function searchLeads(
   db: Db,
   q: LeadSearch,
   limit: number,
   after?: Keyset,
+  sparse = false,
 ): Promise<LeadWithResult[]> {
   const r = alias(calculationResults, 'r');
-  const key = sortKeyOf(q.sort);
+  const key = sortKeyOf(q.sort, sparse);
   const rows = await db
     .select({
       lead: leads,
@@ -116,7 +125,7 @@ export async function searchLeads(
     })
     .from(leads)
     .leftJoin(r, and(eq(r.id, leads.resultId), eq(r.accountId, leads.accountId)))
-    .where(and(...leadConditions(q, after)))
+    .where(and(...leadConditions(q, after, sparse)))
     .orderBy(...(key ? [sql`${key} desc`] : []), desc(leads.createdAt), desc(leads.id))
     .limit(limit);
   return rows.map(({ lead, result }) => ({ ...lead, result: result?.id ? result : null }));
@@ -137,19 +146,18 @@ export async function searchResults(
     .limit(limit);
 }
 
+/** `LIKE` pattern for a prefix, lower case, with `\\`, `%` and `_` taken literally. */
+const prefixPattern = (prefix: string) => `${prefix.toLowerCase().replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
+
 /** Matching rows, counted up to `cap` (so a big account costs at most `cap` index entries). */
 export async function countLeads(db: Db, q: LeadSearch, cap: number): Promise<number> {
-  const matching = db
+  if (q.q) return countSearch(db, { ...q, q: q.q }, cap);
+  // In index order, so the planner walks the page index and stops after `cap` entries.
+  const sub = db
     .select({ one: sql`1` })
     .from(leads)
-    .where(and(...leadConditions(q)));
-  const sub = (
-    q.q
-      ? // A search counts through the prefix indexes (any `cap` matches will do, in no order).
-        matching
-      : // In index order, so the planner walks the page index and stops after `cap` entries.
-        matching.orderBy(desc(leads.createdAt), desc(leads.id))
-  )
+    .where(and(...leadConditions(q)))
+    .orderBy(desc(leads.createdAt), desc(leads.id))
     .limit(cap)
     .as('m');
   const [row] = await db.select({ n: count() }).from(sub);
@@ -171,6 +179,35 @@ export async function leadsByDayMatching(
     .where(and(...leadConditions(q)))
     .groupBy(day, leads.calculator);
   return rows.map((r) => ({ day: r.day, calculator: r.calculator, n: Number(r.n) }));
+}
+
+/**
+ * A search's count, up to `cap`: the leads whose name starts with the prefix, plus those whose
+ * e-mail does and whose name does not, each counted up to `cap` as a range of its search index
+ * (index-only: the index carries every column the count reads). One `OR` over both columns
+ * cannot use either index, and a planner expecting many matches reads the table instead. The sum
+ * is exact below `cap`, and at least `cap` whenever the whole is.
+ */
+async function countSearch(db: Db, q: LeadSearch & { q: string }, cap: number): Promise<number> {
+  const { q: prefix, ...rest } = q;
+  const pattern = prefixPattern(prefix);
+  const base = leadConditions(rest);
+  const capped = (match: SQL) =>
+    db
+      .select({ one: sql`1` })
+      .from(leads)
+      .where(and(...base, match))
+      .limit(cap)
+      .as('m');
+  const byName = capped(sql`lower(${leads.name}) like ${pattern}`);
+  const byEmailOnly = capped(
+    sql`lower(${leads.email}) like ${pattern} and lower(${leads.name}) not like ${pattern}`,
+  );
+  const [[a], [b]] = await Promise.all([
+    db.select({ n: count() }).from(byName),
+    db.select({ n: count() }).from(byEmailOnly),
+  ]);
+  return Math.min((a?.n ?? 0) + (b?.n ?? 0), cap);
 }
 
 export async function countResults(db: Db, q: ResultSearch, cap: number): Promise<number> {

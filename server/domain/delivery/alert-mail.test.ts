@@ -114,6 +114,11 @@ describe('lead alert mails', () => {
       expect(raw).toContain('<a href="tel:+15550102030">+1 555 010 2030</a>');
       expect(raw).toContain('1 March 2026, 12:00 PM UTC (set your time zone in Settings → Firm)');
       expect(raw).toContain('Reply to this mail to write to them.');
+      // The firm's rating of the lead, with its reasons (issue 40), and a word on keeping it to the firm.
+      expect(raw).toMatch(/Priority\s+high\r?\n/);
+      expect(raw).toMatch(/Why\s+Estate of \$9M .*New York/);
+      expect(raw).toContain('The priority lines are for your firm: leave them out of a reply.');
+      expect(raw).toMatch(/<th[^>]*>Priority<\/th><td>(high|medium|low)<\/td>/);
       expect(raw).toContain('zoe@example.com');
       expect(raw).toContain('+1 555 010 2030');
       expect(raw).toContain('Estate tax');

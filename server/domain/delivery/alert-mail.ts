@@ -91,6 +91,13 @@ export function renderLeadAlert(input: {
   const slash = bare?.indexOf('/') ?? -1;
   const page = bare && slash >= 0 ? `${bare.slice(0, slash)}${defang(bare.slice(slash))}` : bare;
   const held = lead.quarantined === true;
+  // The firm's rating of the lead (issue 40): its level and why. For the firm only: the visitor's
+  // PDF report never carries it, and the reply line asks that the quote leave it out.
+  const priority = lead.priority as { level?: unknown; reasons?: unknown } | undefined;
+  const level = typeof priority?.level === 'string' ? priority.level : null;
+  const reasons = Array.isArray(priority?.reasons)
+    ? priority.reasons.filter((r): r is string => typeof r === 'string')
+    : [];
   const replyTo = held ? undefined : replyToAddress(email);
   const rows: MailRow[] = [
     ['Name', name],
@@ -100,12 +107,20 @@ export function renderLeadAlert(input: {
     ['Calculator', calcName],
     ['Result', headline ?? '—'],
     ...figures,
+    ...(level
+      ? ([
+          ['Priority', level],
+          ...(reasons.length ? [['Why', reasons.join(' ')] as MailRow] : []),
+        ] as MailRow[])
+      : []),
     ['Page', page ?? '—'],
     ['Received', firmTime(String(lead.createdAt ?? ''), input.timeZone)],
   ];
   const who = shortName(String(lead.name ?? '')) || 'A visitor';
   const where = page ? ` on ${page}` : '';
-  const reply = replyTo ? ' Reply to this mail to write to them.' : '';
+  const reply = replyTo
+    ? ` Reply to this mail to write to them.${level ? ' The priority lines are for your firm: leave them out of a reply.' : ''}`
+    : '';
   return {
     ...render(
       enquirySubject({ calculator, name: String(lead.name ?? ''), state, basis }),

@@ -140,6 +140,12 @@ describe('what people read of a result, one fixed result per calculator', () => 
       pdf.text,
       '',
     ].join('\n');
+    // The firm's rating is in its alert mail, never in the visitor's report.
+    if (lead.priority) {
+      expect(mail.text).toMatch(new RegExp(`^Priority +${lead.priority.level}$`, 'm'));
+      for (const reason of lead.priority.reasons) expect(pdf.text).not.toContain(reason.slice(0, 30));
+    }
+    expect(pdf.text).not.toMatch(/priority/i);
     await expect(text).toMatchFileSnapshot(`./__figures__/${calculator}.txt`);
   });
 });

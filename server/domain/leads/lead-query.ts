@@ -217,14 +217,22 @@ export async function findLeads(
   request: PageRequest,
 ): Promise<Page<LeadWithResult>> {
   const filters = normalise(input, deps.clock);
+  // A sorted search reads its page after its count: when few leads match, they are read through
+  // the search indexes and sorted, instead of walking the sort index past every other lead.
+  let counted: Promise<number> | undefined;
+  const countOnce = (s: LeadSearch) => {
+    counted ??= countLeads(deps.db, s, COUNT_CAP + 1);
+    return counted;
+  };
   return page<LeadWithResult, LeadSearch>(
     deps,
     accountId,
     'leads',
     filters,
     request,
-    (s, limit, after) => searchLeads(deps.db, s, limit, after),
-    (s) => countLeads(deps.db, s, COUNT_CAP + 1),
+    async (s, limit, after) =>
+      searchLeads(deps.db, s, limit, after, Boolean(s.q && s.sort) && (await countOnce(s)) <= COUNT_CAP),
+    countOnce,
     (row) =>
       filters.sort === 'value'
         ? (row.valueAmount ?? -1)

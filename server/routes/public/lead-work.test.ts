@@ -288,8 +288,56 @@ describe('search, sort and month over REST', () => {
     expect(await names('ruiz')).toEqual([]);
     expect(await names('50%_')).toEqual(['50%_Off Spam']);
     expect(await names('5_%')).toEqual([]);
+    // A sorted search (few matches: read through the search indexes and sorted) pages in order.
+    const sorted = (await all(f.apiKey, 'q=an&sort=value')).rows;
+    expect(sorted).toHaveLength(8);
+    const amounts = sorted.map((r) => r.value?.amount ?? -1);
+    expect(amounts).toEqual([...amounts].sort((a, b) => b - a));
+    expect((await all(f.apiKey, 'q=an&sort=priority')).rows.map((r) => r.leadId).sort()).toEqual(
+      sorted.map((r) => r.leadId).sort(),
+    );
     expect((await all(f.apiKey, 'q=p1@example.COM')).rows).toHaveLength(1);
     expect((await all(f.apiKey, 'q=p2@firm.')).rows).toHaveLength(1);
+  });
+
+  it('a search counts each lead once, whether its name, its e-mail or both match, exact up to 1,000', async () => {
+    const f = await firm();
+    const at = new Date('2026-01-05T12:00:00Z');
+    const row = (i: number, name: string, email: string) => ({
+      id: `lead_count${String(i).padStart(4, '0')}${f.account.id.slice(-6)}`,
+      accountId: f.account.id,
+      calculator: 'estate-tax',
+      name,
+      email,
+      state: 'NY',
+      status: 'new' as const,
+      consentText: 'I agree.',
+      consentedAt: at,
+      createdAt: new Date(at.getTime() - i * 1000),
+      updatedAt: at,
+    });
+    // 700 whose name and e-mail both start with "kim", 200 whose e-mail only, 150 whose name only,
+    // 30 neither; then "kim" is 1,050 leads (capped) and "kim.both" 700 (exact, not 1,400).
+    const rows = [
+      ...Array.from({ length: 700 }, (_, i) => row(i, `Kim Both ${i}`, `kim.both${i}@example.com`)),
+      ...Array.from({ length: 200 }, (_, i) => row(700 + i, `Lee ${i}`, `kim.mail${i}@example.com`)),
+      ...Array.from({ length: 150 }, (_, i) => row(900 + i, `Kimberly ${i}`, `k${i}@example.com`)),
+      ...Array.from({ length: 30 }, (_, i) => row(1050 + i, `Ola ${i}`, `ola${i}@example.com`)),
+    ];
+    await t.database.db.insert(leads).values(rows);
+    const total = async (query: string) => {
+      const page = await (await t.get(`/v1/api/leads?limit=1&${query}`, f.apiKey)).json();
+      return [page.totalMatching, page.totalMatchingCapped];
+    };
+    expect(await total('q=kim')).toEqual([1000, true]);
+    expect(await total('q=KIM.both')).toEqual([700, false]);
+    expect(await total('q=kim%20both')).toEqual([700, false]);
+    expect(await total('q=kim.mail')).toEqual([200, false]);
+    expect(await total('q=kimb')).toEqual([150, false]);
+    expect(await total('q=kim.')).toEqual([900, false]);
+    expect(await total('q=o')).toEqual([30, false]);
+    expect(await total('q=kimberly%201&status=contacted')).toEqual([0, false]);
+    expect(await total('q=kimberly%201')).toEqual([61, false]); // 1, 10-19, 100-149
   });
 
   it('month=YYYY-MM takes the calendar month (UTC); with createdFrom it is refused', async () => {
