@@ -14,6 +14,31 @@ describe('rulesInWords', () => {
     expect(rulesInWords(calculator, { id, taxYear })).toBe(words);
   });
 
+  it.each([
+    [
+      'estate-tax',
+      'estate-tax-2026+NY-2026-01-01',
+      2026,
+      'Normas federales y de Nueva York para fallecimientos en 2026',
+    ],
+    [
+      'estate-tax',
+      'estate-tax-2026+DC-2026-01-01',
+      2026,
+      'Normas federales y del Distrito de Columbia para fallecimientos en 2026',
+    ],
+    [
+      'inheritance-tax',
+      'inheritance-tax-2026+PA-2026-01-01',
+      2026,
+      'Normas de Pensilvania para fallecimientos en 2026',
+    ],
+    ['probate-fees', 'ca-probate-fees-2026', 2026, 'Normas de California para sucesiones (probate) en 2026'],
+    ['rmd', 'rmd-2026', 2026, 'Normas federales para distribuciones en 2026'],
+  ])('in Spanish: %s %s → %s', (calculator, id, taxYear, words) => {
+    expect(rulesInWords(calculator, { id, taxYear }, 'es')).toBe(words);
+  });
+
   it('says nothing for a calculator it does not know, or an inheritance tax without a state', () => {
     expect(rulesInWords('gift-tax', { id: 'gift-tax-2026', taxYear: 2026 })).toBeUndefined();
     expect(rulesInWords('inheritance-tax', { id: 'inheritance-tax-2026', taxYear: 2026 })).toBeUndefined();

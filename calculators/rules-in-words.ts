@@ -1,3 +1,4 @@
+import { STATE_NAMES } from './i18n/es/common.ts';
 import { stateName } from './limits.ts';
 
 /**
@@ -18,7 +19,14 @@ export interface RuleWords {
   state(code: string): string;
 }
 
-export type RuleLanguage = 'en';
+export type RuleLanguage = 'en' | 'es';
+
+/** "de Nueva York", "del Distrito de Columbia": a state's Spanish name as a sentence names it. */
+const deEstado = (code: string): string => {
+  const name = stateName(code);
+  const es = STATE_NAMES[name] ?? name;
+  return es.startsWith('Distrito') ? `del ${es}` : `de ${es}`;
+};
 
 export const RULE_WORDS: Record<RuleLanguage, RuleWords> = {
   en: {
@@ -34,6 +42,20 @@ export const RULE_WORDS: Record<RuleLanguage, RuleWords> = {
     },
     sentence: (names, subject, year) => `${names} rules for ${subject} in ${year}`,
     state: stateName,
+  },
+  es: {
+    federal: 'federales',
+    list: (names) =>
+      names.length < 2 ? (names[0] ?? '') : `${names.slice(0, -1).join(', ')} y ${names.at(-1)}`,
+    subject: {
+      'estate-tax': 'fallecimientos',
+      'inheritance-tax': 'fallecimientos',
+      'probate-fees': 'sucesiones (probate)',
+      'executor-commission': 'sucesiones',
+      rmd: 'distribuciones',
+    },
+    sentence: (names, subject, year) => `Normas ${names} para ${subject} en ${year}`,
+    state: deEstado,
   },
 };
 

@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import type { Browser, Frame } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import spanishEstateTax from '../calculators/i18n/es/estate-tax.ts';
+import { COMMON_TEXTS, ESTATE_TAX_TEXTS } from '../calculators/texts.ts';
 import type { RunningServers } from '../server/main/servers.ts';
 import { readPdf, renderPdfPage } from '../server/test-support/pdf-reader.ts';
 import { startReceiver } from '../server/test-support/webhook-receiver.ts';
@@ -282,10 +283,16 @@ const SPANISH_CONSENT =
  */
 function englishWords(): Set<string> {
   const words = (text: string) => text.toLowerCase().match(/[a-z’']{3,}/g) ?? [];
-  const spanish = new Set(Object.values(spanishEstateTax.words).flatMap(words));
-  const english = Object.keys(spanishEstateTax.words)
-    .filter((key) => !key.startsWith('reason:') && !key.includes(':'))
-    .flatMap(words);
+  const spanish = new Set(
+    [...Object.values(spanishEstateTax.words), ...Object.values(spanishEstateTax.texts)].flatMap(words),
+  );
+  const english = [
+    ...Object.keys(spanishEstateTax.words).filter((key) => !key.startsWith('reason:') && !key.includes(':')),
+    // What the calculator stores, by code (calculators/texts.ts), the firm-only note aside.
+    ...Object.entries({ ...COMMON_TEXTS, ...ESTATE_TAX_TEXTS })
+      .filter(([code]) => code !== 'estate-tax.note.secondarySource')
+      .map(([, en]) => en),
+  ].flatMap(words);
   return new Set(english.filter((w) => !spanish.has(w)));
 }
 

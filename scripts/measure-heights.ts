@@ -12,6 +12,8 @@ import { startStack } from '../server/test-support/stack.ts';
  * the widget's CSS; the layout bench (`npm run bench -- layout`) shows what a stale table costs.
  */
 const HOST = 'http://firm.localhost:5175';
+/** `MEASURE_LANG=es npm run measure:heights`: the same heights in another language, printed, not written. */
+const LANG = process.env.MEASURE_LANG;
 const HEIGHT_WIDTHS = Array.from({ length: HEIGHT_COUNT }, (_, i) => HEIGHT_FROM + i * HEIGHT_STEP);
 const CALCULATORS = ['estate-tax', 'inheritance-tax', 'probate-fees', 'executor-commission', 'rmd'];
 
@@ -27,7 +29,7 @@ try {
     await context.route(`${HOST}/**`, (route) =>
       route.fulfill({
         contentType: 'text/html',
-        body: `<!doctype html><meta name="viewport" content="width=device-width, initial-scale=1"><body style="margin:0"><div id="c" data-svc-calculator="${slug}"></div><script src="${stack.embedUrl}/loader.js" data-key="${key}" data-api="${stack.apiUrl}"></script>`,
+        body: `<!doctype html><meta name="viewport" content="width=device-width, initial-scale=1"><body style="margin:0"><div id="c" data-svc-calculator="${slug}"${LANG ? ` data-svc-lang="${LANG}"` : ''}></div><script src="${stack.embedUrl}/loader.js" data-key="${key}" data-api="${stack.apiUrl}"></script>`,
       }),
     );
     const page = await context.newPage();
@@ -85,9 +87,11 @@ const lines = Object.entries(table).map(
 );
 const path = fileURLToPath(new URL('../loader/heights.ts', import.meta.url));
 const current = readFileSync(path, 'utf8');
-writeFileSync(
-  path,
-  `${current.slice(0, current.indexOf('export const HEIGHTS'))}export const HEIGHTS: Record<string, string> = {\n${lines.join('\n')}\n};\n`,
-);
+if (LANG) console.log(lines.join('\n'));
+else
+  writeFileSync(
+    path,
+    `${current.slice(0, current.indexOf('export const HEIGHTS'))}export const HEIGHTS: Record<string, string> = {\n${lines.join('\n')}\n};\n`,
+  );
 console.log(table);
 process.exit(0);

@@ -1,5 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import { Iso } from './common.ts';
+import { TextRefSchema } from './result.ts';
 
 /**
  * The lead, declared once. REST answers it as is (`Lead` in the API document), webhooks send it as
@@ -81,6 +82,9 @@ export const LeadResultSchema = z
       .string()
       .nullable()
       .openapi({ description: 'The main figure in words', example: 'Total estate tax: $773,200' }),
+    headlineCode: TextRefSchema.nullable().openapi({
+      description: 'The headline’s stable code, its amount as the headline writes it',
+    }),
   })
   .openapi('LeadResult');
 

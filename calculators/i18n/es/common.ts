@@ -1,9 +1,10 @@
+import type { COMMON_TEXTS } from '../../texts.ts';
 import type { Pattern } from '../catalogue.ts';
 
 /**
  * Spanish shared by every calculator: the widget's own words, the lead form, errors, dates, state
  * names and the rules in words. Written as US firms and the IRS's Spanish pages write (usted, US
- * number format, "impuesto sobre el patrimonio", "albacea"); docs/i18n.md lists the terms chosen.
+ * number format, "impuesto sobre el patrimonio", "albacea"); docs/decisions/languages.md lists the terms chosen.
  */
 
 const MONTHS =
@@ -18,7 +19,7 @@ export function spanishDate(iso: string): string {
 }
 
 /** "24 November 2026" (the calculators' notes) → "24 de noviembre de 2026". */
-export const spanishDatesIn = (text: string): string =>
+const spanishDatesIn = (text: string): string =>
   text.replace(
     /\b(\d{1,2}) (January|February|March|April|May|June|July|August|September|October|November|December) (\d{4})\b/g,
     (_, d: string, month: string, y: string) => `${d} de ${MONTHS[EN_MONTHS.indexOf(month)]} de ${y}`,
@@ -37,6 +38,7 @@ export const STATE_NAMES: Record<string, string> = {
   'New York': 'Nueva York',
   'North Carolina': 'Carolina del Norte',
   'North Dakota': 'Dakota del Norte',
+  Oregon: 'Oregón',
   Pennsylvania: 'Pensilvania',
   'South Carolina': 'Carolina del Sur',
   'South Dakota': 'Dakota del Sur',
@@ -50,9 +52,13 @@ function rulePart(part: string): string {
   const m = /^(.+?) rules for deaths (.+)$/.exec(part);
   if (!m) return part;
   const who = m[1] === 'Federal' ? 'las federales' : `las de ${stateEs(m[1]!)}`;
-  const when = spanishDatesIn(m[2]!)
+  // "from 1 January to 30 June 2026": the first date has no year of its own.
+  const when = spanishDatesIn(
+    m[2]!.replace(/^from (\d{1,2}) (\w+) to/, (_, d, mo) => `from ${d} ${mo} 2000 to`),
+  )
     .replace(/^in (\d{4})$/, 'en $1')
     .replace(/^on or after (.+)$/, 'a partir del $1')
+    .replace(/^from (\d{1,2}) de (\w+) de 2000 to (.+)$/, 'del $1 de $2 al $3')
     .replace(/^from (\d{1,2}) de (\w+) to (.+)$/, 'del $1 de $2 al $3')
     .replace(/^in (\d{4}) and (\d{4})$/, 'en $1 y $2');
   return `${who} para fallecimientos ${when}`;
@@ -79,7 +85,6 @@ export const COMMON_WORDS: Record<string, string> = {
   'Where the money goes': 'A dónde va el dinero',
   'How this was worked out': 'Cómo se calculó',
   'Rules used: {0}.': 'Normas aplicadas: {0}.',
-  'Rules as of {0}': 'Normas vigentes al {0}',
   'Rules in force from {0}': 'Normas vigentes desde el {0}',
   'Download the PDF report': 'Descargar el informe en PDF',
   yes: 'sí',
@@ -106,7 +111,8 @@ export const COMMON_WORDS: Record<string, string> = {
   'These answers cannot be worked out.': 'No se puede hacer el cálculo con estas respuestas.',
   // The contact form
   'Thank you': 'Gracias',
-  '{0} will be in touch soon about your estimate.': '{0} se comunicará con usted pronto sobre su estimación.',
+  '{0} will be in touch soon about your estimate.':
+    '{0} se comunicará con usted en breve para hablar de su estimación.',
   'The firm': 'El bufete',
   'To talk sooner:': 'Si desea hablar antes:',
   'Talk to {0} about this result': 'Hable con {0} sobre este resultado',
@@ -116,19 +122,19 @@ export const COMMON_WORDS: Record<string, string> = {
   Phone: 'Teléfono',
   State: 'Estado',
   'This is not legal advice and does not create an attorney–client relationship.':
-    'Esto no es asesoramiento legal y no crea una relación entre abogado y cliente.',
+    'Esto no constituye asesoramiento legal ni crea una relación abogado-cliente.',
   'Sending…': 'Enviando…',
   'Try again': 'Intentar de nuevo',
   'Send my details': 'Enviar mis datos',
   'Enter your name': 'Escriba su nombre',
   'Enter an email address, e.g. jane@example.com':
-    'Escriba una dirección de correo electrónico, p. ej., ana@ejemplo.com',
+    'Escriba una dirección de correo electrónico, p. ej., ana@example.com',
   'Choose your state': 'Elija su estado',
   'Tick the box so the firm may contact you':
     'Marque la casilla para que el bufete pueda comunicarse con usted',
   // Shown under a firm's English consent text in a Spanish widget (a key: English never shows it).
   'consent:foreign':
-    'El texto de consentimiento de arriba está en inglés: el bufete todavía no lo ha publicado en español.',
+    'El texto de consentimiento de arriba está en inglés porque el bufete todavía no tiene una versión en español. Si tiene dudas sobre lo que acepta, consulte al bufete antes de enviar sus datos.',
   'Your details could not be sent: the connection to the firm’s server failed. Nothing you typed is lost; please try again.':
     'No se pudieron enviar sus datos porque falló la conexión con el servidor del bufete. No se perdió nada de lo que escribió; inténtelo de nuevo.',
   // Errors (the API's reasons; events keep their English message)
@@ -145,8 +151,9 @@ export const COMMON_WORDS: Record<string, string> = {
     'Esta calculadora no está configurada correctamente en este sitio web.',
   'This calculator could not lay itself out on this page.':
     'Esta calculadora no se pudo mostrar bien en esta página.',
-  'Something went wrong on our side. Please try again.': 'Algo falló de nuestro lado. Inténtelo de nuevo.',
-  'Something went wrong.': 'Algo falló.',
+  'Something went wrong on our side. Please try again.':
+    'Ocurrió un problema de nuestra parte. Inténtelo de nuevo.',
+  'Something went wrong.': 'Ocurrió un problema.',
   'The calculator is still connecting.': 'La calculadora todavía se está conectando.',
   'reason:token_denied': 'La sesión de esta calculadora terminó. Vuelva a cargar la página para continuar.',
   'reason:domain_not_allowed': 'Esta calculadora no está disponible en este sitio web.',
@@ -154,14 +161,24 @@ export const COMMON_WORDS: Record<string, string> = {
   'reason:network': 'La calculadora no pudo comunicarse con su servidor. Revise su conexión.',
   'reason:rate_limited': 'Hay demasiadas solicitudes en este momento. Espere un minuto.',
   'reason:unknown': 'Esta calculadora no está disponible en este momento.',
-  // The disclaimer every calculator carries
-  'This is an estimate for information only, not legal or tax advice. Actual liability depends on facts and law not captured here; consult a qualified attorney or tax professional.':
-    'Esta es una estimación solo para fines informativos; no es asesoramiento legal ni tributario. La obligación real depende de hechos y normas que aquí no se consideran; consulte a un abogado o a un profesional de impuestos calificado.',
   // State names (the selects, the sentences)
   ...STATE_NAMES,
 };
 
-/** Sentences every calculator may write: "NY has no inheritance tax.", the rules in words. */
+/** The stored texts every calculator writes, by code (calculators/texts.ts). */
+export const COMMON_TEXTS_ES: Record<keyof typeof COMMON_TEXTS, string> = {
+  disclaimer:
+    'Esta es una estimación solo para fines informativos; no es asesoramiento legal ni tributario. Lo que realmente se deba pagar depende de hechos y leyes que aquí no se consideran; consulte a un abogado o a un profesional de impuestos calificado.',
+};
+
+/**
+ * A value put into a stored text, in Spanish: a date ("2026-01-01", "24 November 2026") in words,
+ * a state's name as Spanish writes it; amounts and codes as they are.
+ */
+export const spanishValue = (_name: string, value: string): string =>
+  /^\d{4}-\d{2}-\d{2}$/.test(value) ? spanishDate(value) : spanishDatesIn(STATE_NAMES[value] ?? value);
+
+/** Sentences with no code that every calculator may write: the rules in words. */
 export const COMMON_PATTERNS: readonly Pattern[] = [
   [/^.+ rules for deaths .+$/, (label) => spanishRules(label)],
 ];

@@ -1,5 +1,6 @@
-import { type Catalogue, translateText } from '../catalogue.ts';
-import { COMMON_PATTERNS, COMMON_WORDS, spanishDate } from './common.ts';
+import { COMMON_TEXTS, EXECUTOR_COMMISSION_TEXTS } from '../../texts.ts';
+import { catalogue } from '../catalogue.ts';
+import { COMMON_PATTERNS, COMMON_TEXTS_ES, COMMON_WORDS, spanishDate, spanishValue } from './common.ts';
 
 /** The New York executor-commission calculator in Spanish ("albacea", "comisión"). */
 const words: Record<string, string> = {
@@ -15,19 +16,23 @@ const words: Record<string, string> = {
   'A New York executor’s commission would be {0}.': 'La comisión de un albacea en Nueva York sería de {0}.',
   'Left in the estate': 'Queda en el patrimonio',
   'Executor commission': 'Comisión del albacea',
-  'Commissionable estate': 'Patrimonio sujeto a comisión',
-  'Executor commission (SCPA §2307)': 'Comisión del albacea (SCPA §2307)',
-  'One full commission. Where several executors serve, SCPA §2307 decides how many commissions are allowed and how they are shared.':
-    'Una comisión completa. Cuando hay varios albaceas, la SCPA §2307 determina cuántas comisiones se permiten y cómo se reparten.',
 };
 
-const patterns = COMMON_PATTERNS;
+/** What the calculator stores, by code (calculators/texts.ts), in Spanish. */
+const texts: Record<keyof typeof EXECUTOR_COMMISSION_TEXTS, string> = {
+  'executor-commission.item.estate': 'Patrimonio sujeto a comisión',
+  'executor-commission.item.commission': 'Comisión del albacea (SCPA §2307)',
+  'executor-commission.note.oneCommission':
+    'Una comisión completa. Cuando hay varios albaceas, la SCPA §2307 determina cuántas comisiones se permiten y cómo se reparten.',
+  'executor-commission.headline.commission': 'Comisión del albacea: {amount}',
+};
 
-const spanish: Catalogue = {
+export default catalogue({
   lang: 'es',
   words,
-  text: (en) => translateText(words, patterns, en),
+  english: { ...COMMON_TEXTS, ...EXECUTOR_COMMISSION_TEXTS },
+  texts: { ...COMMON_TEXTS_ES, ...texts },
+  patterns: COMMON_PATTERNS,
+  value: spanishValue,
   date: spanishDate,
-};
-
-export default spanish;
+});

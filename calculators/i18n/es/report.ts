@@ -1,3 +1,4 @@
+import { type FIRM_TEXTS, fill } from '../../texts.ts';
 import type { Catalogue } from '../catalogue.ts';
 import estateTax from './estate-tax.ts';
 import executorCommission from './executor-commission.ts';
@@ -22,17 +23,18 @@ const REPORT_WORDS: Record<string, string> = {
   Phone: 'Teléfono',
   'E-mail': 'Correo electrónico',
   Web: 'Sitio web',
-  'Your inputs': 'Sus datos',
+  'Your inputs': 'Sus respuestas',
   Calculation: 'Cálculo',
   Item: 'Concepto',
-  'Amount (USD)': 'Importe (USD)',
+  'Amount (USD)': 'Cantidad (USD)',
   Result: 'Resultado',
   Notes: 'Notas',
   'Notes (continued)': 'Notas (continuación)',
+  '{0} (continued)': '{0} (continuación)',
   'Basis of calculation': 'Base del cálculo',
   'Rules used': 'Normas aplicadas',
   'Rule set': 'Conjunto de normas',
-  'Tax year': 'Año fiscal',
+  'Tax year': 'Año tributario',
   'Effective date': 'Fecha de vigencia',
   'Result {0} · {1} · {2}': 'Resultado {0} · {1} · {2}',
   'Page {0} of {1}': 'Página {0} de {1}',
@@ -41,7 +43,7 @@ const REPORT_WORDS: Record<string, string> = {
   'Estate tax': 'Impuesto sobre el patrimonio',
   'California probate fees': 'Honorarios de sucesión (probate) en California',
   'New York executor commission': 'Comisión del albacea en Nueva York',
-  'Required minimum distribution': 'Distribución mínima requerida',
+  'Required minimum distribution': 'Distribución mínima requerida (RMD)',
   // Input and output labels as the calculators declare them
   'Deceased spouse’s unused exclusion (DSUE)': 'Exclusión no utilizada del cónyuge fallecido (DSUE)',
   'Deduct state estate tax (IRC §2058)': 'Restar el impuesto estatal sobre el patrimonio (IRC §2058)',
@@ -49,14 +51,29 @@ const REPORT_WORDS: Record<string, string> = {
   'State death tax deduction (§2058)': 'Deducción por impuestos estatales por fallecimiento (§2058)',
   'Federal exclusion': 'Exclusión federal',
   'Estimate (no closed form)': 'Estimación (sin fórmula cerrada)',
-  'Heir class': 'Categoría de heredero',
+  'Heir class': 'Clase de heredero',
   'Court sets fee above $25M': 'El tribunal fija los honorarios por encima de $25 millones',
   'Balance on 31 December of last year': 'Saldo al 31 de diciembre del año pasado',
   'Age at birthday this year': 'Edad en su cumpleaños de este año',
   Balance: 'Saldo',
 };
 
-const withReport = (c: Catalogue): Catalogue => ({ ...c, words: { ...REPORT_WORDS, ...c.words } });
+/** The notes only the firm reads, in Spanish (by code, calculators/texts.ts). */
+const FIRM_TEXTS_ES: Record<keyof typeof FIRM_TEXTS, string> = {
+  'estate-tax.note.secondarySource':
+    '{jurisdiction} · {figure} ({value}), {covers}: confirmado solo por fuentes secundarias [sin verificar]; revíselo antes de confiar en el resultado.',
+};
+
+const withReport = (c: Catalogue): Catalogue => {
+  const texts: Record<string, string> = { ...FIRM_TEXTS_ES, ...c.texts };
+  return {
+    ...c,
+    words: { ...REPORT_WORDS, ...c.words },
+    texts,
+    say: (ref) =>
+      c.say(ref) ?? (texts[ref.code] === undefined ? undefined : fill(texts[ref.code]!, ref.params)),
+  };
+};
 
 /** Each calculator's Spanish catalogue with the report's words, by slug. */
 export const SPANISH_REPORTS: Readonly<Record<string, Catalogue>> = {

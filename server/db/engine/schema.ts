@@ -289,6 +289,13 @@ export const calculationResults = pgTable(
     page: text('page'),
     /** 0018: the visitor's language (`en`, `es`): the widget showed, and the PDF writes, the result in it. */
     language: text('language').notNull().default('en'),
+    /**
+     * The notes' stable codes (calculators/texts.ts), in the notes' order, a note the texts do not
+     * know as null; null for a result stored before codes (read from its English then).
+     */
+    noteCodes: jsonb('note_codes').$type<({ code: string; params?: Record<string, string> } | null)[]>(),
+    /** The disclaimer's stable code (null before codes). Line items carry theirs in `line_items`. */
+    disclaimerCode: text('disclaimer_code'),
   },
   (t) => [
     fk('calculation_results', t.accountId, accounts.id),

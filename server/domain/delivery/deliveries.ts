@@ -13,6 +13,7 @@ import {
 import { AppError } from '../../lib/errors.ts';
 import type { ActingAs } from '../deps.ts';
 import type { WebhookBody } from '../outbox/event-types.ts';
+import { storedTexts } from '../results/calculations.ts';
 import type { DeliveryDeps } from './deps.ts';
 import { OPERATOR, requireEndpoint } from './endpoints.ts';
 
@@ -128,6 +129,7 @@ const SAMPLE_LEAD = {
     inputs: { estateValue: 8_000_000, state: 'NY' },
     outputs: { federalTax: 0, stateTax: 773_200, totalTax: 773_200 },
     headline: 'Total estate tax: $773,200.00',
+    headlineCode: { code: 'estate-tax.headline.totalTax', params: { amount: '$773,200.00' } },
   },
 };
 
@@ -163,10 +165,8 @@ function sampleEvent(type: WebhookBody['type'], now: Date, portalUrl: string): W
       state: SAMPLE_LEAD.state,
       inputs: outcome.inputs,
       outputs: result.outputs,
-      lineItems: result.lineItems,
-      notes: result.notes,
+      ...storedTexts(result),
       ruleSet: { ...result.ruleSet },
-      disclaimer: result.disclaimer,
       createdAt: at,
       language: 'en',
       test: true as const,

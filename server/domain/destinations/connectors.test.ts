@@ -38,6 +38,7 @@ const SAMPLE_LEAD: LeadView = {
     inputs: { estateValue: 8_000_000, state: 'NY' },
     outputs: { federalTax: 0, stateTax: 773_200, totalTax: 773_200 },
     headline: 'Total estate tax: $773,200.00',
+    headlineCode: { code: 'estate-tax.headline.totalTax', params: { amount: '$773,200.00' } },
   },
   test: false,
   quarantined: false,

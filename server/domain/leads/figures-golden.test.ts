@@ -51,6 +51,8 @@ function storedRow(calculator: string, inputs: Record<string, unknown>): ResultR
     notes: result.notes,
     ruleSet: result.ruleSet as unknown as Record<string, unknown>,
     disclaimer: result.disclaimer,
+    noteCodes: null,
+    disclaimerCode: null,
     originDomain: 'law.example',
     createdAt: NOW,
     test: false,

@@ -1,5 +1,6 @@
 import { type CalculatorInfo, calculators, getCalculator } from '../../../calculators/index.ts';
 import { formatUsd } from '../../../calculators/money.ts';
+import { textCode } from '../../../calculators/texts.ts';
 import type { LeadResult } from '../../contracts/lead.ts';
 import type { Db } from '../../db/engine/database.ts';
 import { findResult, type ResultRow } from '../../db/repos/results-repo.ts';
@@ -35,9 +36,24 @@ export const leadResult = (row: ResultSource | null | undefined): LeadResult | n
         state: row.state,
         inputs: row.inputs,
         outputs: row.outputs,
-        headline: headlineOf(row.calculator, row.outputs),
+        ...headlineWithCode(row.calculator, row.outputs),
       }
     : null;
+
+/** The headline and its stable code (`<calculator>.headline.<figure>`, its amount as written). */
+function headlineWithCode(
+  calculator: string,
+  outputs: Record<string, unknown> | undefined,
+): Pick<LeadResult, 'headline' | 'headlineCode'> {
+  const headline = headlineOf(calculator, outputs);
+  const ref = headline ? textCode(headline) : undefined;
+  return {
+    headline,
+    headlineCode: ref?.code.startsWith(`${calculator}.headline.`)
+      ? (ref as LeadResult['headlineCode'])
+      : null,
+  };
+}
 
 /**
  * `GET /results/{id}`: one result of the firm as data, test-mode ones too (flagged). Another

@@ -1,4 +1,5 @@
-import { getCalculator, runCalculator } from '../../../calculators/index.ts';
+import { type CalculationResult, getCalculator, runCalculator } from '../../../calculators/index.ts';
+import { type TextRef, textCode } from '../../../calculators/texts.ts';
 import { withTransaction } from '../../db/engine/database.ts';
 import { newId } from '../../db/engine/ids.ts';
 import { insertResult, type ResultRow, storeResult } from '../../db/repos/results-repo.ts';
@@ -23,7 +24,29 @@ import type { ResultView } from '../../contracts/result.ts';
 
 export type { ResultView };
 
+type Coded<T> = T & { code?: string; params?: Record<string, string> };
+
+/** A line item with its label's stable code beside the English (calculators/texts.ts). */
+function codedItem<T extends { label: string }>(item: Coded<T>): Coded<T> {
+  if (item.code) return item;
+  const ref = textCode(item.label);
+  return ref ? { ...item, ...ref } : item;
+}
+
+const noteCode = (note: string): TextRef | null => textCode(note) ?? null;
+
+/** A calculation's texts as stored and sent: each with its stable code beside the English. */
+export const storedTexts = (result: Pick<CalculationResult, 'lineItems' | 'notes' | 'disclaimer'>) => ({
+  lineItems: result.lineItems.map(codedItem),
+  notes: result.notes,
+  noteCodes: result.notes.map(noteCode),
+  disclaimer: result.disclaimer,
+  disclaimerCode: textCode(result.disclaimer)?.code ?? null,
+});
+
 export function toResultView(row: ResultRow): ResultView {
+  // A result stored before codes is given them from its English, where the texts still know it.
+  const disclaimerCode = row.disclaimerCode ?? textCode(row.disclaimer)?.code ?? null;
   return {
     resultId: row.id,
     calculator: row.calculator,
@@ -31,10 +54,12 @@ export function toResultView(row: ResultRow): ResultView {
     inputs: row.inputs as Record<string, unknown>,
     outputs: row.outputs as Record<string, unknown>,
     // Stored as the calculator computed them: { label, amount, kind? } (calculators/types.ts LineItem).
-    lineItems: row.lineItems as ResultView['lineItems'],
+    lineItems: (row.lineItems as ResultView['lineItems']).map(codedItem),
     notes: row.notes,
+    noteCodes: (row.noteCodes ?? row.notes.map(noteCode)) as ResultView['noteCodes'],
     ruleSet: row.ruleSet,
     disclaimer: row.disclaimer,
+    disclaimerCode: disclaimerCode as ResultView['disclaimerCode'],
     createdAt: row.createdAt.toISOString(),
     language: row.language,
   };
@@ -132,10 +157,8 @@ export async function estimate(
     state,
     inputs: outcome.inputs,
     outputs: result.outputs,
-    lineItems: result.lineItems,
-    notes: result.notes,
+    ...storedTexts(result),
     ruleSet: { ...result.ruleSet },
-    disclaimer: result.disclaimer,
     originDomain: principal.domain,
     // Only a page on the caller's own site: a foreign one is dropped.
     page: pageOnOrigin(principal, input.page).page,

@@ -2,6 +2,7 @@ import type { Catalogue } from '../../../calculators/i18n/catalogue.ts';
 import { SPANISH_REPORTS } from '../../../calculators/i18n/es/report.ts';
 import { getCalculator } from '../../../calculators/index.ts';
 import { rulesInWords } from '../../../calculators/rules-in-words.ts';
+import type { TextRef } from '../../../calculators/texts.ts';
 import { visitorNotes } from '../../../calculators/visitor-notes.ts';
 import { type AccountRow, findAccountById } from '../../db/repos/accounts-repo.ts';
 import { findResult, type ResultRow } from '../../db/repos/results-repo.ts';
@@ -72,34 +73,37 @@ export function reportInputOf(
   // A Spanish result's report is in Spanish: the stored English (labels, notes, the rules in
   // words) is said from the calculator's catalogue; figures and ids are the same in both.
   const es: Catalogue | undefined = row.language === 'es' ? SPANISH_REPORTS[row.calculator] : undefined;
-  const w = (en: string) => es?.words[en] ?? en;
-  const tx = (en: string) => es?.text(en) ?? en;
-  const said = stored.label ? tx(stored.label) : undefined;
-  const ruleSet = said ? { ...stored, label: said.charAt(0).toUpperCase() + said.slice(1) } : stored;
+  // Words by their English; a label the report shares with a line item ('Taxable estate') by that text's code.
+  const tx = (en: string) => (es ? (es.words[en] ?? es.text(en)) : en);
+  // Stored texts by their stable code; a result stored before codes (or a code this catalogue does
+  // not know) is said from its English, and stays English when nothing knows it.
+  const said = (en: string, ref: TextRef | null | undefined) => (es && ref && es.say(ref)) ?? tx(en);
+  const rules = stored.label ? tx(stored.label) : undefined;
+  const ruleSet = rules ? { ...stored, label: rules.charAt(0).toUpperCase() + rules.slice(1) } : stored;
   const contact = contactOf(account);
-  // The rules in words from the stored (English) rule set, then said in the result's language.
-  const words = rulesInWords(row.calculator, stored);
+  // The rules in words, from the stored rule set's id, in the result's language.
+  const words = rulesInWords(row.calculator, stored, es ? 'es' : 'en');
   const asOf = view.outputs.dateOfDeath;
   return {
     firmName: account?.name ?? 'svc',
     ...(account?.accentColor ? { accent: account.accentColor } : {}),
     ...(contact ? { contact } : {}),
-    ...(words ? { rulesInWords: tx(words) } : {}),
+    ...(words ? { rulesInWords: words } : {}),
     ...(typeof asOf === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(asOf) ? { rulesAsOf: asOf } : {}),
-    calculatorName: w(calculator?.name ?? row.calculator),
+    calculatorName: tx(calculator?.name ?? row.calculator),
     calculatorSlug: row.calculator,
     inputs: inLabelOrder(view.inputs, labels).map(([k, v]) => ({
-      label: w(labels[k] ?? k),
-      value: w(formatInput(figures, k, v)),
+      label: tx(labels[k] ?? k),
+      value: tx(formatInput(figures, k, v)),
     })),
-    lineItems: (view.lineItems as ReportInput['lineItems']).map((item) => ({
-      ...item,
-      label: tx(item.label),
+    lineItems: view.lineItems.map(({ code, params, ...item }) => ({
+      ...(item as ReportInput['lineItems'][number]),
+      label: said(item.label, code ? { code, ...(params ? { params } : {}) } : undefined),
     })),
     // The amounts the calculator works out, as it declares them.
     totals: outputs
       .filter(([k, v]) => figures.computed.includes(k) && typeof v === 'number')
-      .map(([k, v]) => ({ label: w(outLabels[k] ?? k), amount: v as number })),
+      .map(([k, v]) => ({ label: tx(outLabels[k] ?? k), amount: v as number })),
     extraOutputs: outputs
       .filter(
         // A visitor's report: no other amounts (they are in the calculation above), no "no" flags
@@ -108,10 +112,11 @@ export function reportInputOf(
         // calculation".
         ([k, v]) => !figures.money.includes(k) && k !== 'dateOfDeath' && k !== 'rulesUsed' && v !== false,
       )
-      .map(([k, v]) => ({ label: w(outLabels[k] ?? k), value: w(formatOutput(figures, k, v)) })),
-    notes: visitorNotes(view.notes).map(tx),
+      .map(([k, v]) => ({ label: tx(outLabels[k] ?? k), value: tx(formatOutput(figures, k, v)) })),
+    // As a visitor reads them (no sourcing remarks, no citations), each by its code.
+    notes: view.notes.flatMap((note, i) => visitorNotes([note]).map((en) => said(en, view.noteCodes[i]))),
     ruleSet,
-    disclaimer: tx(view.disclaimer),
+    disclaimer: said(view.disclaimer, view.disclaimerCode ? { code: view.disclaimerCode } : undefined),
     resultId: row.id,
     generatedAt: now,
     ...(es ? { words: es.words } : {}),

@@ -154,7 +154,7 @@ describe('consent has one source', () => {
 });
 
 describe('the lead carries its figures', () => {
-  it('REST list and detail, and the lead.created webhook, carry result { id, calculator, state, inputs, outputs, headline }', async () => {
+  it('REST list and detail, and the lead.created webhook, carry result { id, calculator, state, inputs, outputs, headline, headlineCode }', async () => {
     const f = await firm();
     await createEndpoint(
       { ...t.services.delivery, allowPrivateHosts: [] },
@@ -169,6 +169,10 @@ describe('the lead carries its figures', () => {
       inputs: expect.objectContaining({ estateValue: 8_000_000, state: 'NY' }),
       outputs: expect.objectContaining({ stateTax: expect.any(Number), totalTax: expect.any(Number) }),
       headline: expect.stringMatching(/^Total estate tax: \$[\d,]+\.\d\d$/),
+      headlineCode: {
+        code: 'estate-tax.headline.totalTax',
+        params: { amount: expect.stringMatching(/^\$[\d,]+\.\d\d$/) },
+      },
     };
     const detail = await (await t.get(`/v1/api/leads/${leadId}`, f.apiKey)).json();
     expect(detail.result).toEqual(expected);

@@ -78,8 +78,11 @@ describe('Spanish consent, results and leads', () => {
     for (const words of [
       'INFORME DE ESTIMACIÓN',
       'Impuesto sobre el patrimonio',
-      'SUS DATOS',
+      'SUS RESPUESTAS',
       'NOTAS',
+      // The rules in words in Spanish (not the English sentence with its states swapped).
+      'Normas federales y de Nueva York para fallecimientos en 2026',
+      'AÑO TRIBUTARIO',
       'Patrimonio imponible',
       'Estado de residencia',
       'Nueva York',
@@ -95,6 +98,9 @@ describe('Spanish consent, results and leads', () => {
       'Notes',
       'ESTIMATE REPORT',
       'not legal or tax advice',
+      'rules for',
+      'Effective rate',
+      'Deceased spouse',
     ])
       expect(flat).not.toContain(english);
     expect(flat).toContain('$20,000,000');

@@ -1,0 +1,72 @@
+import { describe, expect, it } from 'vitest';
+import { runCalculator } from '../../../calculators/index.ts';
+import type { ResultRow } from '../../db/repos/results-repo.ts';
+import { storedTexts, toResultView } from './calculations.ts';
+import { reportInputOf } from './reports.ts';
+
+const NOW = new Date('2026-11-28T12:00:00Z');
+
+/** A Spanish estate-tax result as stored, with its codes, or as stored before codes (null). */
+function row(codes: boolean, notes?: string[]): ResultRow {
+  const outcome = runCalculator(
+    'estate-tax',
+    { estateValue: 8_000_000, state: 'NY', adjustedTaxableGifts: 1 },
+    { now: NOW },
+  );
+  if (!outcome.ok) throw new Error('refused');
+  const texts = storedTexts(outcome.result);
+  return {
+    id: 'res_codes',
+    accountId: 'acct_1',
+    licenseId: 'lic_1',
+    calculator: 'estate-tax',
+    state: 'NY',
+    inputs: outcome.inputs,
+    outputs: outcome.result.outputs,
+    lineItems: codes ? texts.lineItems : outcome.result.lineItems,
+    notes: notes ?? texts.notes,
+    noteCodes: codes ? texts.noteCodes : null,
+    disclaimer: texts.disclaimer,
+    disclaimerCode: codes ? texts.disclaimerCode : null,
+    ruleSet: outcome.result.ruleSet as unknown as Record<string, unknown>,
+    originDomain: 'law.example',
+    createdAt: NOW,
+    test: false,
+    embedSessionId: 'sid_1',
+    page: null,
+    language: 'es',
+  };
+}
+
+describe('stored texts by code', () => {
+  it('stores and serves a code beside every English text', () => {
+    const view = toResultView(row(true));
+    expect(view.lineItems.every((item) => typeof item.code === 'string')).toBe(true);
+    expect(view.lineItems[1]).toMatchObject({
+      code: 'estate-tax.item.stateTax',
+      params: { state: 'New York' },
+    });
+    expect(view.noteCodes.map((ref) => ref?.code)).toContain('estate-tax.note.giftTaxPaid');
+    expect(view.disclaimerCode).toBe('disclaimer');
+  });
+
+  it('says a Spanish report by the stored codes, even when the stored English was reworded since', () => {
+    const stored = row(true);
+    const reworded = { ...stored, notes: stored.notes.map((n) => `${n} (old wording)`) };
+    const report = reportInputOf(reworded, { name: 'Hale', accentColor: null }, NOW);
+    expect(report.notes.join(' ')).toContain('Se supone que no se pagó impuesto sobre donaciones');
+    expect(report.disclaimer).toMatch(/^Esta es una estimación/);
+  });
+
+  it('reads a result stored before codes from its English, and keeps English it cannot place', () => {
+    const old = row(false, [
+      'Gift tax already paid on the adjusted taxable gifts is taken as 0; if gift tax was paid, the federal tax here is overstated by that amount.',
+      'A note no calculator writes any more.',
+    ]);
+    expect(toResultView(old).noteCodes).toEqual([{ code: 'estate-tax.note.giftTaxPaid' }, null]);
+    const report = reportInputOf(old, { name: 'Hale', accentColor: null }, NOW);
+    expect(report.notes[0]).toMatch(/^Se supone/);
+    expect(report.notes[1]).toBe('A note no calculator writes any more.');
+    expect(report.lineItems[0]!.label).toBe('Patrimonio imponible');
+  });
+});
