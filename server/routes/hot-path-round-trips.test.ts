@@ -66,7 +66,7 @@ const REDIS_BUDGETS = {
   calculation: ['evalsha rate limit + epoch + license sessions'],
   /** `POST /views`: the `views` count, the epoch and the license's sessions; the view is counted in memory. */
   view: ['evalsha rate limit + epoch + license sessions'],
-  /** The proof-of-work challenge the lead spends: its own request, not counted here. The lead: */
+  /** The lead (the proof-of-work challenge it spends is a request of its own, not counted here). */
   lead: ['evalsha rate limit + epoch + license sessions'],
 };
 
