@@ -71,7 +71,8 @@ function rateLimitHeaders(d: RateDecision, nowMs: number): Record<string, string
 }
 
 /**
- * Counts every request against its group before anything else runs, so that errors, 404s and
+ * Counts every request against its group before anything else runs (the embed session's route
+ * takes its count itself, right after its body's checks: `DEFERRED`), so that errors, 404s and
  * preflights carry the headers too. The headers go on the answer after the route has made it (a
  * refusal carries them in its error): set before, they would reach only answers made through
  * Hono's helpers, and touching the answer early makes Hono copy it. Activation is always keyed by IP (brute force is per caller,
