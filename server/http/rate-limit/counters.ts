@@ -131,22 +131,37 @@ function fixedWindow(opts: {
     limit,
     windowSeconds,
     hit(key, reads = [], also = []) {
-      for (const read of [...reads, ...also.map((a) => a.redisKey)])
+      for (const read of reads)
         if (!read.startsWith(prefix))
           return Promise.reject(new Error(`Redis key ${read} is outside REDIS_KEY_PREFIX ${prefix}`));
+      for (const { redisKey: counted } of also)
+        if (!counted.startsWith(prefix))
+          return Promise.reject(new Error(`Redis key ${counted} is outside REDIS_KEY_PREFIX ${prefix}`));
       if (!redis) return inMemory(key);
-      const keys = [redisKey(key), ...also.map((a) => a.redisKey), ...reads];
-      const args = also.length
-        ? [windowSeconds, also.length, ...also.map((a) => a.windowSeconds)]
-        : [windowSeconds];
-      return redis.svcHit(keys.length, ...keys, ...args).then(
+      // Without further windows (every request but a warm embed session) the call is as it was.
+      const call =
+        also.length === 0
+          ? redis.svcHit(1 + reads.length, redisKey(key), ...reads, windowSeconds)
+          : redis.svcHit(
+              1 + also.length + reads.length,
+              redisKey(key),
+              ...also.map((a) => a.redisKey),
+              ...reads,
+              windowSeconds,
+              also.length,
+              ...also.map((a) => a.windowSeconds),
+            );
+      return call.then(
         ([consumed, ttl, ...values]) => {
           const count: WindowCount & { reads?: (string | null)[]; also?: number[] } = counted(
             Number(consumed),
             Number(ttl),
           );
-          count.also = values.slice(0, also.length).map(Number);
-          count.reads = values.slice(also.length) as (string | null)[];
+          if (also.length === 0) count.reads = values as (string | null)[];
+          else {
+            count.also = values.slice(0, also.length).map(Number);
+            count.reads = values.slice(also.length) as (string | null)[];
+          }
           return count;
         },
         // Redis did not answer: this instance counts alone until it does.

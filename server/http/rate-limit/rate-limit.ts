@@ -50,11 +50,11 @@ export interface RateLimitOptions {
 export type RateGate = (also?: WatchedCounter) => Promise<number | undefined>;
 
 /**
- * Routes that take their own count through `c.get('rateGate')`: the embed session, whose license
+ * POST routes that take their own count through `c.get('rateGate')`: the embed session, whose license
  * (found in the body, from the caches) counts the session toward its plan ceiling in the same
  * round trip as the rate limit. Until the route calls the gate nothing but the body's checks runs.
  */
-const DEFERRED = new Set(['POST /v1/api/license/activate']);
+const DEFERRED = new Set(['/v1/api/license/activate']);
 
 /** The GitHub-style X-RateLimit-* trio and the IETF draft RateLimit/RateLimit-Policy pair. */
 function rateLimitHeaders(d: RateDecision, nowMs: number): Record<string, string> {
@@ -128,7 +128,7 @@ export function rateLimit(opts: RateLimitOptions): MiddlewareHandler<AppEnv> {
       }
       return counted.also;
     };
-    if (!DEFERRED.has(`${c.req.method} ${c.req.path}`)) {
+    if (c.req.method !== 'POST' || !DEFERRED.has(c.req.path)) {
       await count();
       await next();
       addHeaders(c, rateLimitHeaders(decision!, now));
