@@ -31,6 +31,12 @@ export interface HttpRow {
   p99Ms: number;
   /** req/s over the bare server's req/s measured in the same run. */
   ratio: number;
+  /**
+   * The server's CPU time per answered request in the measured run, in µs (Linux /proc; the
+   * process and its workers). Less moved by other work on the machine than req/s: compare this
+   * between builds when the machine is shared.
+   */
+  cpuUsPerRequest?: number;
   /** The same path held at 80 % of `rps`: its p99 and the rate actually reached. */
   at80?: { rate: number; p99Ms: number };
 }
@@ -197,7 +203,9 @@ async function benchBackend(
         amount: TOKENS,
       });
       out.failures.push(...warm.failures.map((m) => `${backend} ${name} (warm-up): ${m}`));
+      const cpuBefore = server.cpuMs();
       const full = await load(server.url, target, { connections: CONNECTIONS, seconds: opts.seconds });
+      const cpuMs = server.cpuMs() - cpuBefore;
       const at80 = opts.profileDir
         ? undefined
         : await load(server.url, target, {
@@ -207,7 +215,12 @@ async function benchBackend(
           });
       for (const f of [full, at80])
         if (f) out.failures.push(...f.failures.map((m) => `${backend} ${name}: ${m}`));
-      out.rows.push(row(backend, name, full, bareRps, at80));
+      out.rows.push({
+        ...row(backend, name, full, bareRps, at80),
+        ...(cpuMs > 0 && full.requests > 0
+          ? { cpuUsPerRequest: Math.round((cpuMs * 1000) / full.requests) }
+          : {}),
+      });
       afterLoadMb = server.rssMb();
       if (dir) {
         await server.stop();
@@ -356,16 +369,21 @@ export function printHttpBench(r: HttpBenchResult, recorded = readRecordedHttp()
     `HTTP (autocannon, ${r.connections} connections, ${r.seconds} s per path, ${TOKENS} tokens over ${LICENSES} licenses after one warm-up pass over them, RATE_LIMIT_SCALE=1000)`,
   );
   console.log(
-    `${'backend'.padEnd(20)} ${'path'.padEnd(24)} ${'req/s'.padStart(7)} ${'p50'.padStart(6)} ${'p99'.padStart(6)} ${'× bare'.padStart(7)}  ${'p99 at 80 %'.padEnd(28)} recorded in docs/benchmarks.md`,
+    `${'backend'.padEnd(20)} ${'path'.padEnd(24)} ${'req/s'.padStart(7)} ${'p50'.padStart(6)} ${'p99'.padStart(6)} ${'× bare'.padStart(7)}  ${'p99 at 80 %, server CPU'.padEnd(44)} recorded in docs/benchmarks.md`,
   );
   for (const x of r.rows) {
     const was = recorded.get(`${x.backend} ${x.path}`);
     const against = was
       ? `${fmt(was.rps)} req/s (${change(x.rps, was.rps)}), × ${was.ratio.toFixed(3)} (${change(x.ratio, was.ratio)})${was.p99At80Ms !== undefined && x.at80 ? `, p99 at 80 % ${was.p99At80Ms} ms` : ''}`
       : 'none';
-    const at80 = x.at80 ? `${x.at80.p99Ms} ms (at ${fmt(x.at80.rate)} req/s)` : '';
+    const at80 = [
+      x.at80 ? `${x.at80.p99Ms} ms (at ${fmt(x.at80.rate)} req/s)` : '',
+      x.cpuUsPerRequest ? `${x.cpuUsPerRequest} µs CPU/req` : '',
+    ]
+      .filter(Boolean)
+      .join(', ');
     console.log(
-      `${x.backend.padEnd(20)} ${x.path.padEnd(24)} ${fmt(x.rps).padStart(7)} ${`${x.p50Ms}`.padStart(4)} ms ${`${x.p99Ms}`.padStart(4)} ms ${x.ratio.toFixed(3).padStart(7)}  ${at80.padEnd(28)} ${against}`,
+      `${x.backend.padEnd(20)} ${x.path.padEnd(24)} ${fmt(x.rps).padStart(7)} ${`${x.p50Ms}`.padStart(4)} ms ${`${x.p99Ms}`.padStart(4)} ms ${x.ratio.toFixed(3).padStart(7)}  ${at80.padEnd(44)} ${against}`,
     );
   }
   for (const m of r.memory)

@@ -9,6 +9,8 @@ export interface ServerProcess {
   pid: number;
   /** Resident set size now, in MB (from /proc; 0 where there is none). */
   rssMb(): number;
+  /** CPU time the process and its children (cluster workers) have used so far, in ms (Linux). */
+  cpuMs(): number;
   stop(): Promise<void>;
 }
 
@@ -24,6 +26,28 @@ function rssOf(pid: number): number {
     // no /proc
   }
   return ownRss(pid) + children.reduce((sum, child) => sum + rssOf(child), 0);
+}
+
+/** Clock ticks per second of /proc/<pid>/stat's times (USER_HZ: 100 on Linux). */
+const USER_HZ = 100;
+
+/** CPU time of the process and its children, from /proc (utime + stime); 0 without /proc. */
+function cpuOf(pid: number): number {
+  let children: number[] = [];
+  let own = 0;
+  try {
+    // The fields after the command name (which may hold spaces) start at state, field 3.
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    own = ((Number(fields[11]) + Number(fields[12])) * 1000) / USER_HZ;
+    children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8')
+      .split(/\s+/)
+      .filter(Boolean)
+      .map(Number);
+  } catch {
+    // no /proc
+  }
+  return own + children.reduce((sum, child) => sum + cpuOf(child), 0);
 }
 
 function ownRss(pid: number): number {
@@ -64,6 +88,7 @@ function handle(child: ChildProcess, url: string): ServerProcess {
     url,
     pid: child.pid!,
     rssMb: () => rssOf(child.pid!),
+    cpuMs: () => cpuOf(child.pid!),
     stop: () =>
       child.exitCode !== null
         ? Promise.resolve()

@@ -22,6 +22,8 @@ const BUDGETS = {
   embedSession: [] as string[],
   /** `POST /calc/estimate`: the result row, one INSERT (its firm subscribes nothing to results). */
   calculation: ['INSERT the result'],
+  /** `POST /views`: counted in memory (`FunnelCounter.add`), flushed every few seconds. */
+  view: [] as string[],
   /**
    * `POST /leads` with a proof of work, a result and the consent version the widget was given,
    * from a visitor's IPv4 address, all in the lead's transaction: the spam counts are taken after
@@ -50,42 +52,79 @@ const BUDGETS = {
   ],
 };
 
-/** A request's answer and the statements it sent, in order. */
-type Counted = { status: number; statements: string[] };
+/**
+ * Redis commands of the same warm requests on PostgreSQL with Redis, as their names (a script call
+ * is `evalsha`). Redis is the other round trip of every request: what a request asks of it must fit
+ * in one command (the rate-limit script reads the caches' epoch and any watched counter with it).
+ */
+const REDIS_BUDGETS = {
+  /** The `default` group's count, with the caches' epoch, in one script call. */
+  status: ['evalsha rate limit + epoch'],
+  /** The same script also counts the license's sessions this minute (its plan ceiling). */
+  embedSession: ['evalsha rate limit + epoch + license sessions'],
+  /** The `calculations` count, the epoch and the license's sessions (read for its ceiling). */
+  calculation: ['evalsha rate limit + epoch + license sessions'],
+  /** `POST /views`: the `views` count, the epoch and the license's sessions; the view is counted in memory. */
+  view: ['evalsha rate limit + epoch + license sessions'],
+  /** The lead (the proof-of-work challenge it spends is a request of its own, not counted here). */
+  lead: ['evalsha rate limit + epoch + license sessions'],
+};
+
+/** A request's answer and the statements and Redis commands it sent, in order. */
+type Counted = { status: number; statements: string[]; redis: string[] };
 
 function describeOn(
   name: string,
-  open: (onStatement: (sql: string) => void) => Promise<{ t: TestContext; close(): Promise<void> }>,
+  open: (
+    onStatement: (sql: string) => void,
+    onRedis: (command: string) => void,
+  ) => Promise<{ t: TestContext; close(): Promise<void>; redis: boolean }>,
   describeFn: (name: string, fn: () => void) => void = describe,
 ) {
   describeFn(name, () => {
     let t: TestContext;
     let close: () => Promise<void>;
     let recording: string[] | undefined;
+    let recordingRedis: string[] | undefined;
+    let withRedis = false;
     const ORIGIN = 'https://smithlaw.com';
     // A visitor's address, as a proxy in front of the server reports it.
     const visitor = { 'x-forwarded-for': '203.0.113.7' };
 
     beforeAll(async () => {
-      ({ t, close } = await open((sql) => recording?.push(sql)));
+      ({
+        t,
+        close,
+        redis: withRedis,
+      } = await open(
+        (sql) => recording?.push(sql),
+        (command) => recordingRedis?.push(command),
+      ));
     });
     afterAll(() => close?.());
 
     async function count(run: () => Response | Promise<Response>): Promise<Counted> {
       recording = [];
+      recordingRedis = [];
       const res = await run();
       await res.arrayBuffer();
-      const statements = recording;
+      const counted = { status: res.status, statements: recording, redis: recordingRedis };
       recording = undefined;
-      return { status: res.status, statements };
+      recordingRedis = undefined;
+      return counted;
     }
 
-    const within = (counted: Counted, budget: string[]) => {
+    const within = (counted: Counted, budget: string[], redisBudget: string[]) => {
       expect(counted.status).toBeLessThan(300);
       expect(
         counted.statements.length,
         `${counted.statements.length} statements against a budget of ${budget.length} (${budget.join('; ') || 'none'}):\n${counted.statements.join('\n')}`,
       ).toBeLessThanOrEqual(budget.length);
+      if (!withRedis) return;
+      expect(
+        counted.redis.length,
+        `${counted.redis.length} Redis commands against a budget of ${redisBudget.length} (${redisBudget.join('; ')}): ${counted.redis.join(', ')}`,
+      ).toBeLessThanOrEqual(redisBudget.length);
     };
 
     let firm: Awaited<ReturnType<TestContext['seed']['firm']>>;
@@ -114,7 +153,7 @@ function describeOn(
       const status = () => t.get('/v1/api/licenses/status', site.accessJwt);
       // The counter sees reads: the first answer after the activation loads what it needs.
       expect((await count(status)).statements.length).toBeGreaterThan(0);
-      within(await count(status), BUDGETS.status);
+      within(await count(status), BUDGETS.status, REDIS_BUDGETS.status);
     });
 
     it('a warm embed session sends none', async () => {
@@ -125,7 +164,7 @@ function describeOn(
           { origin: ORIGIN, ...visitor },
         );
       expect((await session()).status).toBe(200);
-      within(await count(session), BUDGETS.embedSession);
+      within(await count(session), BUDGETS.embedSession, REDIS_BUDGETS.embedSession);
     });
 
     it('a warm embed session of a firm with its own English consent and no Spanish one sends none', async () => {
@@ -143,14 +182,23 @@ function describeOn(
         );
       const first = await (await session()).json();
       expect(first.consent.byLanguage.es.language).toBe('en');
-      within(await count(session), BUDGETS.embedSession);
+      within(await count(session), BUDGETS.embedSession, REDIS_BUDGETS.embedSession);
     });
 
     it('a calculation sends its INSERT', async () => {
       expect((await calc()).status).toBe(200);
       const calculation = await count(calc);
       expect(calculation.statements.length).toBeGreaterThan(0);
-      within(calculation, BUDGETS.calculation);
+      within(calculation, BUDGETS.calculation, REDIS_BUDGETS.calculation);
+    });
+
+    it('a view signal sends none (counted in memory, written off the request path)', async () => {
+      const view = () =>
+        t.json('/v1/api/views', { calculator: 'rmd', page: `${ORIGIN}/estate-planning` }, embed);
+      expect((await view()).status).toBe(204);
+      const counted = await count(view);
+      if (withRedis) expect(counted.redis.length).toBeGreaterThan(0);
+      within(counted, BUDGETS.view, REDIS_BUDGETS.view);
     });
 
     it('a lead sends what it must write and check', async () => {
@@ -172,7 +220,7 @@ function describeOn(
       expect((await (await lead(1))()).status).toBe(201);
       const counted = await count(await lead(2));
       expect(counted.status).toBe(201);
-      within(counted, BUDGETS.lead);
+      within(counted, BUDGETS.lead, REDIS_BUDGETS.lead);
     });
   });
 }
@@ -180,14 +228,21 @@ function describeOn(
 describeOn('database round trips on the embedded database (PGlite)', async (onStatement) => {
   const database = await createTestDatabase({ onStatement });
   const t = await createTestContext({ TRUST_PROXY: '1' }, database);
-  return { t, close: () => t.close() };
+  return { t, close: () => t.close(), redis: false };
 });
 
 describeOn(
   'database round trips on PostgreSQL with Redis (PostgreSQL, Redis)',
-  async (onStatement) => {
+  async (onStatement, onRedis) => {
     const pg = await createPostgresTestDatabase(process.env.DATABASE_URL!, { onStatement });
     const redis: Redis = await createRedisClient(process.env.REDIS_URL!);
+    // Every command the server sends goes through sendCommand (a script call as evalsha, or eval
+    // when Redis has not seen the script yet).
+    const send = redis.sendCommand.bind(redis);
+    redis.sendCommand = (command, stream) => {
+      onRedis(command.name);
+      return send(command, stream);
+    };
     const t = await createTestContext(
       {
         TRUST_PROXY: '1',
@@ -202,6 +257,7 @@ describeOn(
     expect(t.services.caches.mode).toBe('shared');
     return {
       t,
+      redis: true,
       close: async () => {
         redis.disconnect();
         await pg.drop();

@@ -4,7 +4,7 @@ import { hasAuditSince, recordAudit } from '../../db/repos/audit-repo.ts';
 import type { LicenseRow } from '../../db/repos/licenses-repo.ts';
 import { AppError } from '../../lib/errors.ts';
 import { type ConsentVersion, consentForLanguage } from '../accounts/consent.ts';
-import { cachedAccount } from '../caches/cached-lookups.ts';
+import { cachedAccount, peekLicenseByPublishableKey } from '../caches/cached-lookups.ts';
 import { licenseKeyKindOf } from '../credentials/formats.ts';
 import type { LicensingDeps } from '../deps.ts';
 import { canonicalHost, isDevHost } from '../licensing/domains.ts';
@@ -145,6 +145,29 @@ export async function createEmbedSession(
     },
     consent: { ...sessionConsent(consent), byLanguage: { es: sessionConsent(spanish) } },
   };
+}
+
+/**
+ * The license a warm embed session for `licenseKey` from `origin` will be of, from the caches
+ * alone (no I/O): a cached publishable key's license whose domains cover the page. It names only
+ * the counter the session counts toward (its plan ceiling), in the rate limit's round trip; the
+ * session itself is decided by `createEmbedSession` after that round trip has read the caches'
+ * epoch. Undefined when not cached (the session then counts in a round trip of its own).
+ */
+export function cachedEmbedLicense(
+  deps: LicensingDeps,
+  licenseKey: string,
+  origin: string | undefined,
+): { id: string; accountId: string; plan: string } | undefined {
+  if (licenseKeyKindOf(licenseKey) !== 'publishable') return undefined;
+  const license = peekLicenseByPublishableKey(deps, licenseKey)?.license;
+  if (!license) return undefined;
+  try {
+    assertDomainAllowed(license, pageOrigin(origin).host);
+  } catch {
+    return undefined;
+  }
+  return license;
 }
 
 async function licenseForEmbed(

@@ -95,6 +95,10 @@ export const cachedLicenseByPublishableKey = (deps: CacheDeps, keyValue: string,
     (found) => found.key.expiresAt?.getTime() ?? Number.POSITIVE_INFINITY,
   );
 
+/** `cachedLicenseByPublishableKey`'s entry when the caches hold a live one; never loads. */
+export const peekLicenseByPublishableKey = (deps: CacheDeps, keyValue: string) =>
+  deps.caches?.peek<Awaited<ReturnType<typeof findLicenseByKey>>>('license-key', keyValue);
+
 /**
  * Seats in use at `now` with the idle cut-off `activeSince`. A refresh only ever touches an
  * activation that is not idle (its refresh token would have expired), so the count changes only by

@@ -53,6 +53,12 @@ export interface LookupCaches extends CacheCoherence {
     load: () => Promise<T | undefined>,
     until?: (value: T) => number,
   ): Promise<T | undefined>;
+  /**
+   * The live cached value of `key`, if there is one, and nothing else: no load, no I/O. For choices
+   * made before the request's epoch read (which counter a request counts toward); what the request
+   * then answers is looked up again after it.
+   */
+  peek<T>(cache: CacheName, key: string): T | undefined;
   /** Called after every committed write that changes what the caches hold (`invalidateCaches`). */
   invalidate(): Promise<void>;
 }
@@ -112,6 +118,11 @@ export function createLookupCaches(opts: LookupCacheOptions): LookupCaches {
       if (opts.mode !== 'shared' || !available) return;
       drop();
       available = false;
+    },
+    peek(cache, key) {
+      if (!usable()) return undefined;
+      const entry = maps.get(cache)!.get(key);
+      return entry && entry.until > opts.clock.now().getTime() ? (entry.value as never) : undefined;
     },
     async lookup(cache, key, load, until) {
       if (!usable()) return load();

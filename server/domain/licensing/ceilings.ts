@@ -58,15 +58,22 @@ export function createLicenseCeilings(deps: LicensingDeps, counters: CeilingCoun
   }
 
   return {
-    /** An embed session of `license` from `ipKey` is about to be issued. */
-    async session(license: LicenseRef, ipKey: string): Promise<void> {
+    /**
+     * An embed session of `license` from `ipKey` is about to be issued. `counted` is the license's
+     * sessions this minute when the rate limiter has just counted this one (`sessionsCounter`).
+     */
+    async session(license: LicenseRef, ipKey: string, counted?: number): Promise<void> {
       const ceiling = planOf(deps.plans, license.plan).sessionsPerMinute;
-      const count = await counters.count('license-sessions', overKey(license.id), WINDOW_SECONDS);
+      const count =
+        counted ?? (await counters.count('license-sessions', overKey(license.id), WINDOW_SECONDS));
       if (count <= ceiling) return;
       if (count === ceiling + 1) await alert(deps, license, 'ceiling.sessions_per_minute', { ceiling });
       await spendTight(license.id, ipKey);
     },
-    /** The counter `embedCall` compares with the ceiling (the rate limiter reads it for free). */
+    /**
+     * The counter `embedCall` compares with the ceiling and `session` counts (the rate limiter
+     * reads it, or counts a session, in its own round trip).
+     */
     sessionsCounter: (licenseId: string) => ({
       name: 'license-sessions',
       key: overKey(licenseId),

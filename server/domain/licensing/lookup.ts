@@ -1,7 +1,11 @@
 import { findLicenseByKey } from '../../db/repos/license-keys-repo.ts';
 import type { LicenseRow } from '../../db/repos/licenses-repo.ts';
 import { AppError } from '../../lib/errors.ts';
-import { cachedLicenseById, cachedLicenseByPublishableKey } from '../caches/cached-lookups.ts';
+import {
+  cachedLicenseById,
+  cachedLicenseByPublishableKey,
+  peekLicenseByPublishableKey,
+} from '../caches/cached-lookups.ts';
 import { hmacSecret, isWellFormedPublishableKey, normalizeLicenseKey } from '../credentials/formats.ts';
 import type { LicensingDeps } from '../deps.ts';
 import { isUsable, type LicenseState, licenseState } from './status.ts';
@@ -49,7 +53,11 @@ export async function findUsableLicenseByPublishableKey(
   deps: LicensingDeps,
   publishableKey: string,
 ): Promise<{ license: LicenseRow; state: LicenseState }> {
-  const wellFormed = isWellFormedPublishableKey(publishableKey);
+  // A key the caches hold was looked up, so checked, before: its checksum (a SHA-256) is not
+  // computed again on every warm embed session.
+  const wellFormed =
+    peekLicenseByPublishableKey(deps, publishableKey) !== undefined ||
+    isWellFormedPublishableKey(publishableKey);
   const found = wellFormed
     ? await cachedLicenseByPublishableKey(deps, publishableKey, deps.clock.now())
     : await findLicenseByKey(deps.db, 'publishable', { keyValue: '' }, deps.clock.now());

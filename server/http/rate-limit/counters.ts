@@ -20,9 +20,15 @@ export interface FixedWindow {
   /**
    * Counts one event for `key`. `reads` names plain Redis keys (under the prefix) to read in the
    * same round trip: their values come back as `reads`, which is undefined without Redis or when
-   * Redis did not answer (the count then came from this instance alone).
+   * Redis did not answer (the count then came from this instance alone). `also` names further
+   * windows (another family's `redisKey` and its window) that count this event too, in the same
+   * round trip: their counts come back as `also`, undefined on the same terms as `reads`.
    */
-  hit(key: string, reads?: string[]): Promise<WindowCount & { reads?: (string | null)[] }>;
+  hit(
+    key: string,
+    reads?: string[],
+    also?: { redisKey: string; windowSeconds: number }[],
+  ): Promise<WindowCount & { reads?: (string | null)[]; also?: number[] }>;
   /** The count so far, without adding to it. */
   peek(key: string): Promise<number>;
   /** The Redis key that holds `key`'s count (under the prefix), for another hit's `reads`. */
@@ -39,26 +45,33 @@ export interface Counters {
 
 /**
  * The fixed window in Redis, as rate-limiter-flexible keeps it (same key, same commands: the
- * counter is created with the window's expiry, then incremented), plus the values of any further
- * keys, read in the same round trip: KEYS = counter[, read…]; ARGV = window seconds; returns the
- * count, its time to live in ms, then each read's value.
+ * counter is created with the window's expiry, then incremented), plus further windows counting
+ * the same event and the values of further keys, all in one round trip: KEYS = counter, also…,
+ * read…; ARGV = window seconds, the number of also-windows, each one's window seconds; returns
+ * the count, its time to live in ms, each also-window's count, then each read's value.
  */
-const HIT = `redis.call('set', KEYS[1], 0, 'EX', ARGV[1], 'NX')
-local consumed = redis.call('incr', KEYS[1])
-local ttl = redis.call('pttl', KEYS[1])
-if ttl == -1 then
-  redis.call('expire', KEYS[1], ARGV[1])
-  ttl = 1000 * ARGV[1]
+const HIT = `local function count(key, seconds)
+  redis.call('set', key, 0, 'EX', seconds, 'NX')
+  local consumed = redis.call('incr', key)
+  local ttl = redis.call('pttl', key)
+  if ttl == -1 then
+    redis.call('expire', key, seconds)
+    ttl = 1000 * seconds
+  end
+  return consumed, ttl
 end
+local consumed, ttl = count(KEYS[1], ARGV[1])
 local result = {consumed, ttl}
-for i = 2, #KEYS do result[i + 1] = redis.call('get', KEYS[i]) or false end
+local also = tonumber(ARGV[2] or 0)
+for i = 2, also + 1 do result[#result + 1] = (count(KEYS[i], ARGV[i + 1])) end
+for i = also + 2, #KEYS do result[#result + 1] = redis.call('get', KEYS[i]) or false end
 return result`;
 
 type HitRedis = Redis & {
   svcHit(
     numberOfKeys: number,
     ...keysThenArgs: (string | number)[]
-  ): Promise<[number, number, ...(string | null)[]]>;
+  ): Promise<[number, number, ...(string | number | null)[]]>;
 };
 
 /**
@@ -117,15 +130,38 @@ function fixedWindow(opts: {
   return {
     limit,
     windowSeconds,
-    hit(key, reads = []) {
+    hit(key, reads = [], also = []) {
       for (const read of reads)
         if (!read.startsWith(prefix))
           return Promise.reject(new Error(`Redis key ${read} is outside REDIS_KEY_PREFIX ${prefix}`));
+      for (const { redisKey: counted } of also)
+        if (!counted.startsWith(prefix))
+          return Promise.reject(new Error(`Redis key ${counted} is outside REDIS_KEY_PREFIX ${prefix}`));
       if (!redis) return inMemory(key);
-      return redis.svcHit(1 + reads.length, redisKey(key), ...reads, windowSeconds).then(
+      // Without further windows (every request but a warm embed session) the call is as it was.
+      const call =
+        also.length === 0
+          ? redis.svcHit(1 + reads.length, redisKey(key), ...reads, windowSeconds)
+          : redis.svcHit(
+              1 + also.length + reads.length,
+              redisKey(key),
+              ...also.map((a) => a.redisKey),
+              ...reads,
+              windowSeconds,
+              also.length,
+              ...also.map((a) => a.windowSeconds),
+            );
+      return call.then(
         ([consumed, ttl, ...values]) => {
-          const count: WindowCount & { reads?: (string | null)[] } = counted(Number(consumed), Number(ttl));
-          count.reads = values;
+          const count: WindowCount & { reads?: (string | null)[]; also?: number[] } = counted(
+            Number(consumed),
+            Number(ttl),
+          );
+          if (also.length === 0) count.reads = values as (string | null)[];
+          else {
+            count.also = values.slice(0, also.length).map(Number);
+            count.reads = values.slice(also.length) as (string | null)[];
+          }
           return count;
         },
         // Redis did not answer: this instance counts alone until it does.

@@ -101,6 +101,32 @@ describe('rate limiting', () => {
     expect((await call(app, '/v1/api/licenses/activate', '192.0.2.2')).status).toBe(429);
   });
 
+  it('counts an embed session whose body fails its checks (the route takes its own count)', async () => {
+    const router = createRouter();
+    router.post('/api/license/activate', async (c) => {
+      const body = await c.req.json();
+      if (!body.licenseKey) return c.json({ error: 'bad' }, 400);
+      await c.get('rateGate')?.();
+      return c.json({ ok: true });
+    });
+    const app = createApp(coreDeps({ v1Routes: [router] }, env));
+    const session = (body: object) =>
+      app.request('/v1/api/license/activate', {
+        method: 'POST',
+        body: JSON.stringify(body),
+        headers: { 'content-type': 'application/json', 'x-forwarded-for': '203.0.113.8' },
+      });
+    for (let i = 0; i < 12; i++) {
+      const bad = await session({});
+      expect(bad.status).toBe(400);
+      expect(bad.headers.get('x-ratelimit-remaining')).toBe(String(11 - i));
+    }
+    const refused = await session({ licenseKey: 'svc_pk_x' });
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get('retry-after')).toBe('60');
+    expect(refused.headers.get('x-ratelimit-remaining')).toBe('0');
+  });
+
   it('puts the headers on 404s too', async () => {
     const app = createApp(coreDeps({}, env));
     const res = await app.request('/missing');
@@ -140,5 +166,29 @@ needs('redis').describe('rate limiting shared through Redis (Redis)', () => {
     expect((await one.consume('calculations', 'embed:a')).watched).toBeUndefined();
     expect(coherence.observe).toHaveBeenCalledWith(null);
     expect(coherence.unreachable).not.toHaveBeenCalled();
+  });
+
+  it('counts a further counter in the rate-limit round trip, shared with another instance', async () => {
+    const prefix = `svc-test-${crypto.randomUUID()}:`;
+    const coherence = { epochKey: `${prefix}cache:epoch`, observe: vi.fn(), unreachable: vi.fn() };
+    const one = createRateLimiter({ scale: 0.1, redis, prefix, coherence });
+    const two = createRateLimiter({ scale: 0.1, redis, prefix, coherence });
+    const sessions = { name: 'license-sessions', key: 'sessions:lic_b', windowSeconds: 60 };
+    expect((await one.consume('default', 'ip:a', undefined, sessions)).also).toBe(1);
+    expect(await two.count(sessions.name, sessions.key, sessions.windowSeconds)).toBe(2);
+    const decision = await two.consume('default', 'ip:b', undefined, sessions);
+    expect(decision).toMatchObject({ allowed: true, remaining: 11, also: 3 });
+    expect(await redis.pttl(`${prefix}count:license-sessions:60:sessions:lic_b`)).toBeGreaterThan(58_000);
+    expect(coherence.unreachable).not.toHaveBeenCalled();
+  });
+});
+
+describe('a further counter without Redis', () => {
+  it('counts on this instance', async () => {
+    const limiter = createRateLimiter({ scale: 0.1 });
+    const sessions = { name: 'license-sessions', key: 'sessions:lic_c', windowSeconds: 60 };
+    expect((await limiter.consume('default', 'ip:a', undefined, sessions)).also).toBe(1);
+    expect((await limiter.consume('default', 'ip:a', undefined, sessions)).also).toBe(2);
+    expect(await limiter.peek(sessions.name, sessions.key, sessions.windowSeconds)).toBe(2);
   });
 });

@@ -40,6 +40,22 @@ export interface RateLimitOptions {
   onRefused?: (group: string) => void;
 }
 
+/**
+ * The count of a request whose route takes it (`DEFERRED`): the route calls it once, first thing
+ * after its body is validated and before any lookup, naming a further counter that counts the
+ * request in the same Redis round trip (or none); it resolves to that counter's new count, or
+ * throws RATE_LIMITED as the middleware would. A request whose route never calls it (a body that
+ * fails validation, an unknown path) is counted after the route answers, so every request counts.
+ */
+export type RateGate = (also?: WatchedCounter) => Promise<number | undefined>;
+
+/**
+ * POST routes that take their own count through `c.get('rateGate')`: the embed session, whose license
+ * (found in the body, from the caches) counts the session toward its plan ceiling in the same
+ * round trip as the rate limit. Until the route calls the gate nothing but the body's checks runs.
+ */
+const DEFERRED = new Set(['/v1/api/license/activate']);
+
 /** The GitHub-style X-RateLimit-* trio and the IETF draft RateLimit/RateLimit-Policy pair. */
 function rateLimitHeaders(d: RateDecision, nowMs: number): Record<string, string> {
   const resetSeconds = Math.max(0, Math.ceil(d.resetMs / 1000));
@@ -55,7 +71,8 @@ function rateLimitHeaders(d: RateDecision, nowMs: number): Record<string, string
 }
 
 /**
- * Counts every request against its group before anything else runs, so that errors, 404s and
+ * Counts every request against its group before anything else runs (the embed session's route
+ * takes its count itself, right after its body's checks: `DEFERRED`), so that errors, 404s and
  * preflights carry the headers too. The headers go on the answer after the route has made it (a
  * refusal carries them in its error): set before, they would reach only answers made through
  * Hono's helpers, and touching the answer early makes Hono copy it. Activation is always keyed by IP (brute force is per caller,
@@ -71,32 +88,61 @@ export function rateLimit(opts: RateLimitOptions): MiddlewareHandler<AppEnv> {
       typeof resolved === 'string' ? { key: resolved } : resolved;
     const key = credential?.key ?? `ip:${ipRateKey(ip)}`;
     const embed = opts.tighten && credential?.embed;
-    const decision = await opts.limiter.consume(group, key, embed ? opts.tighten!.watch(embed) : undefined);
-    c.set('rateDecision', decision);
-    const now = opts.now();
-    // A refusal made here is answered by the error handler, through Hono's helpers: there the
-    // headers set now are kept.
-    const refuseWithHeaders = (err: unknown) => {
-      for (const [name, value] of Object.entries(rateLimitHeaders(decision, now))) c.header(name, value);
-      return err;
-    };
-    if (!decision.allowed) {
-      opts.onRefused?.(group);
-      const retryAfter = String(Math.max(1, Math.ceil(decision.resetMs / 1000)));
-      throw refuseWithHeaders(
-        new AppError('RATE_LIMITED', `Too many requests. Retry after ${retryAfter} seconds.`, {
-          headers: { 'Retry-After': retryAfter },
-        }),
+    let decision: RateDecision | undefined;
+    let now = 0;
+    const consume = async (also?: WatchedCounter) => {
+      const counted = await opts.limiter.consume(
+        group,
+        key,
+        embed ? opts.tighten!.watch(embed) : undefined,
+        also,
       );
-    }
-    if (embed) {
-      try {
-        await opts.tighten!.check(embed, ipRateKey(ip), decision.watched ?? 0);
-      } catch (err) {
-        throw refuseWithHeaders(err);
+      decision = counted;
+      c.set('rateDecision', counted);
+      now = opts.now();
+      return counted;
+    };
+    const count = async (also?: WatchedCounter): Promise<number | undefined> => {
+      const counted = await consume(also);
+      // A refusal made here is answered by the error handler, through Hono's helpers: there the
+      // headers set now are kept.
+      const refuseWithHeaders = (err: unknown) => {
+        for (const [name, value] of Object.entries(rateLimitHeaders(counted, now))) c.header(name, value);
+        return err;
+      };
+      if (!counted.allowed) {
+        opts.onRefused?.(group);
+        const retryAfter = String(Math.max(1, Math.ceil(counted.resetMs / 1000)));
+        throw refuseWithHeaders(
+          new AppError('RATE_LIMITED', `Too many requests. Retry after ${retryAfter} seconds.`, {
+            headers: { 'Retry-After': retryAfter },
+          }),
+        );
       }
+      if (embed) {
+        try {
+          await opts.tighten!.check(embed, ipRateKey(ip), counted.watched ?? 0);
+        } catch (err) {
+          throw refuseWithHeaders(err);
+        }
+      }
+      return counted.also;
+    };
+    if (c.req.method !== 'POST' || !DEFERRED.has(c.req.path)) {
+      await count();
+      await next();
+      addHeaders(c, rateLimitHeaders(decision!, now));
+      return;
     }
+    let gate: Promise<number | undefined> | undefined;
+    c.set('rateGate', (also) => {
+      gate ??= count(also);
+      return gate;
+    });
     await next();
-    addHeaders(c, rateLimitHeaders(decision, now));
+    // The route answered without taking its count (its body failed the checks): counted now. Its
+    // answer stands (a refusal here has nothing left to refuse); the headers say the count.
+    if (!gate) await consume();
+    if (decision) addHeaders(c, rateLimitHeaders(decision, now));
   };
 }

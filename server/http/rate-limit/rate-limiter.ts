@@ -22,13 +22,15 @@ export interface WatchedCounter {
 export interface RateLimiter {
   /**
    * Counts one request of `group` for `key`. With `watch`, the decision also says what that
-   * counter stands at (`watched`), read in the same Redis round trip.
+   * counter stands at (`watched`), read in the same Redis round trip. With `also`, that counter
+   * counts the request too, in the same round trip, and the decision says its new count (`also`).
    */
   consume(
     group: RateLimitGroup,
     key: string,
     watch?: WatchedCounter,
-  ): Promise<RateDecision & { watched?: number }>;
+    also?: WatchedCounter,
+  ): Promise<RateDecision & { watched?: number; also?: number }>;
   /** Counts one event of `name` for `key` in a fixed window; returns the count so far in it. */
   count(name: string, key: string, windowSeconds: number): Promise<number>;
   /** The current count without adding to it. */
@@ -63,12 +65,16 @@ export function createRateLimiter(opts: {
       return (await counter(name, windowSeconds).hit(key)).consumed;
     },
     peek,
-    async consume(name, key, watch) {
+    async consume(name, key, watch, also) {
       const window = groups.get(name)!;
       const watchedKey = coherence && watch && counter(watch.name, watch.windowSeconds).redisKey(watch.key);
+      const alsoWindow = also && counter(also.name, also.windowSeconds);
       const count = await window.hit(
         key,
         coherence ? [coherence.epochKey, ...(watchedKey ? [watchedKey] : [])] : undefined,
+        alsoWindow
+          ? [{ redisKey: alsoWindow.redisKey(also.key), windowSeconds: also.windowSeconds }]
+          : undefined,
       );
       if (coherence) {
         if (count.reads) coherence.observe(count.reads[0] ?? null);
@@ -81,12 +87,15 @@ export function createRateLimiter(opts: {
         resetMs: count.resetMs,
         allowed: count.allowed,
       };
-      if (!watch) return decision;
-      const watched =
-        count.reads && watchedKey
-          ? Number(count.reads[1] ?? 0)
-          : await peek(watch.name, watch.key, watch.windowSeconds);
-      return { ...decision, watched };
+      const extra: { watched?: number; also?: number } = {};
+      // Without Redis, or when it did not answer, the also-counter counts on its own (in memory).
+      if (alsoWindow) extra.also = count.also?.[0] ?? (await alsoWindow.hit(also.key)).consumed;
+      if (watch)
+        extra.watched =
+          count.reads && watchedKey
+            ? Number(count.reads[1] ?? 0)
+            : await peek(watch.name, watch.key, watch.windowSeconds);
+      return watch || alsoWindow ? { ...decision, ...extra } : decision;
     },
   };
 }

@@ -1,5 +1,9 @@
 import { createRoute, z } from '@hono/zod-openapi';
-import { createEmbedSession, type EmbedSessionDeps } from '../../domain/activation/embed-sessions.ts';
+import {
+  cachedEmbedLicense,
+  createEmbedSession,
+  type EmbedSessionDeps,
+} from '../../domain/activation/embed-sessions.ts';
 import type { LicenseCeilings } from '../../domain/licensing/ceilings.ts';
 import { createRouter } from '../../http/openapi-router.ts';
 import { ipRateKey } from '../../http/requests/client-ip.ts';
@@ -79,16 +83,19 @@ export function createEmbedSessionRoutes(deps: EmbedSessionDeps, ceilings?: Lice
   const router = createRouter();
   router.openapi(route, async (c) => {
     const body = c.req.valid('json');
+    const origin = c.req.header('origin');
+    // The rate limit's count, taken here (the route is deferred: see `rateGate`): when the caches
+    // already know the license, the session counts toward its ceiling in the same Redis round trip.
+    const warm = ceilings && cachedEmbedLicense(deps, body.licenseKey, origin);
+    const counted = await c.get('rateGate')?.(warm ? ceilings.sessionsCounter(warm.id) : undefined);
     c.header('Cache-Control', 'no-store');
-    const {
+    const { license, sid: _sid, ...session } = await createEmbedSession(deps, { ...body, origin });
+    await ceilings?.session(
       license,
-      sid: _sid,
-      ...session
-    } = await createEmbedSession(deps, {
-      ...body,
-      origin: c.req.header('origin'),
-    });
-    await ceilings?.session(license, ipRateKey(c.get('clientIp') ?? 'unknown'));
+      ipRateKey(c.get('clientIp') ?? 'unknown'),
+      // Counted for the license the caches named; one the round trip's epoch changed is counted now.
+      warm?.id === license.id ? counted : undefined,
+    );
     if (session.warnings) c.header('Deprecation', 'true');
     return c.json(session, 200);
   });
