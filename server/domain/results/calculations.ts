@@ -97,7 +97,7 @@ export interface EstimatePreview {
   outputs: Record<string, number | string | boolean>;
   /** The main figure with its label, as a lead's headline says it. */
   headline: string | null;
-  lineItems: { label: string; amount: number; kind?: string }[];
+  lineItems: Coded<{ label: string; amount: number; kind?: string }>[];
   notes: string[];
   /** The rules used, in words, and the rule set they come from. */
   rules: string;
@@ -123,7 +123,8 @@ export function previewEstimate(
     inputs,
     outputs: result.outputs,
     headline: headlineOf(info.slug, result.outputs),
-    lineItems: result.lineItems,
+    // Each with its stable code beside the English, as `POST /calc/estimate` answers them.
+    lineItems: result.lineItems.map(codedItem),
     notes: result.notes,
     rules: label ?? `${info.name} rules for ${ruleSet.taxYear}`,
     ruleSet: {
