@@ -75,6 +75,18 @@ describe('lifecycle CLI', () => {
       );
       expect(updated.text).toMatch(/accent\s+#1a6b4f/);
       expect(updated.text).toMatch(/consent\s+v1: I agree that Smith Law/);
+      expect(updated.text).toMatch(/lead retention\s+off/);
+      // The retention window (issue 40), as Settings → Firm sets it: months, the server's range, off.
+      const kept = await svc('account', 'update', accountId, '--lead-retention', '24');
+      expect(kept.text).toMatch(
+        /lead retention\s+erase leads not converted 24 months after their last change/,
+      );
+      const short = (await svc('account', 'update', accountId, '--lead-retention', '2')).body.error;
+      expect(short).toMatchObject({ code: 'INVALID_REQUEST', status: 400 });
+      expect(JSON.stringify(short)).toContain('3 to 84 months');
+      expect((await svc('account', 'update', accountId, '--lead-retention', 'off')).text).toMatch(
+        /lead retention\s+off/,
+      );
       expect((await svc('account', 'list')).body.accounts).toEqual([
         expect.objectContaining({ id: accountId, name: 'Smith Law', licenses: 0 }),
       ]);

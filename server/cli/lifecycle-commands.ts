@@ -17,11 +17,12 @@ export const LIFECYCLE_OPTIONS = {
   'consent-text': { type: 'string' },
   'alert-emails': { type: 'string' },
   accent: { type: 'string' },
+  'lead-retention': { type: 'string' },
 } as const;
 
 export const LIFECYCLE_USAGE = `  account list
   account show ACCOUNT_ID
-  account update ACCOUNT_ID [--name NAME] [--consent-text TEXT] [--alert-emails a@x.com,b@x.com] [--accent #rrggbb]
+  account update ACCOUNT_ID [--name NAME] [--consent-text TEXT] [--alert-emails a@x.com,b@x.com] [--accent #rrggbb] [--lead-retention MONTHS|off]
   license list --account ACCOUNT_ID
   license show LICENSE_ID
   license update LICENSE_ID [--add-domains a.com,*.b.com] [--remove-domains c.com] [--seats N] [--plan PLAN] [--paid-through YYYY-MM-DD] [--trial-ends YYYY-MM-DD]
@@ -110,6 +111,12 @@ function renderAccount({ account: a }: AdminAccountDetail): string {
     ['email', a.email],
     ['accent', a.accentColor],
     ['alert emails', a.alertEmails.join(', ') || undefined],
+    [
+      'lead retention',
+      a.leadRetentionMonths
+        ? `erase leads not converted ${a.leadRetentionMonths} months after their last change`
+        : 'off',
+    ],
     ['consent', consent ? `v${consent.version}: ${consent.text}` : undefined],
     ['licenses', a.licenseIds.join(', ') || undefined],
     ['stripe', a.stripeCustomerId],
@@ -142,6 +149,15 @@ function licenseUpdateBody(values: Values): Body {
   return body;
 }
 
+/** `--lead-retention 24` (months; the server checks 3 to 84) or `off`, as Settings → Firm sets it. */
+function retentionOf(value: string | undefined): Body {
+  if (value === undefined) return {};
+  if (value === 'off') return { leadRetentionMonths: null };
+  if (!/^\d+$/.test(value))
+    throw new LifecycleUsageError('--lead-retention must be a number of months or off');
+  return { leadRetentionMonths: Number(value) };
+}
+
 function accountUpdateBody(values: Values): Body {
   const accent = text(values, 'accent');
   if (accent !== undefined && !/^#[0-9a-fA-F]{6}$/.test(accent))
@@ -153,10 +169,11 @@ function accountUpdateBody(values: Values): Body {
       ? { alertEmails: list(text(values, 'alert-emails')!) }
       : {}),
     ...(accent !== undefined ? { accentColor: accent } : {}),
+    ...retentionOf(text(values, 'lead-retention')),
   };
   if (Object.keys(body).length === 0)
     throw new LifecycleUsageError(
-      'account update needs at least one of --name, --consent-text, --alert-emails, --accent',
+      'account update needs at least one of --name, --consent-text, --alert-emails, --accent, --lead-retention',
     );
   return body;
 }
