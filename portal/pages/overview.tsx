@@ -9,14 +9,22 @@ import { RuleNoticesBanner } from './rule-notices-banner.tsx';
 import { DestinationsBanner } from './settings-destinations.tsx';
 import { TEST_MODE_SENTENCE, TestLeadsNotice } from './test-leads-notice.tsx';
 
-function Change(props: { now: number; before: number }) {
+/** Last month's stretch the count compares with: its 1st to the same day (cut at its end), in UTC. */
+export function sameStretchLastMonth(nowIso: string): string {
+  const now = new Date(nowIso);
+  const start = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 1, 1));
+  const days = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 0)).getUTCDate();
+  const month = start.toLocaleString('en-US', { month: 'short', timeZone: 'UTC' });
+  return `${month} 1–${Math.min(now.getUTCDate(), days)}`;
+}
+
+function Change(props: { now: number; before: number; stretch: string }) {
   const diff = props.now - props.before;
-  if (props.before === 0 && props.now === 0)
-    return <span class="muted">None by this day last month either</span>;
+  if (props.before === 0 && props.now === 0) return <span class="muted">None in {props.stretch} either</span>;
   const words =
     diff === 0
-      ? 'the same as by this day last month'
-      : `${diff > 0 ? '+' : '−'}${Math.abs(diff)} against this day last month`;
+      ? `the same as ${props.stretch}`
+      : `${diff > 0 ? '+' : '−'}${Math.abs(diff)} vs ${props.stretch}`;
   return (
     <span class={diff > 0 ? 'delta delta-up' : diff < 0 ? 'delta delta-down' : 'muted'}>
       {words} ({props.before})
@@ -44,7 +52,11 @@ export function OverviewPage() {
             <div class="stat card">
               <p class="stat-label">Leads this month</p>
               <p class="stat-value num">{data.leads.thisMonth.toLocaleString('en-US')}</p>
-              <Change now={data.leads.thisMonth} before={data.leads.lastMonth} />
+              <Change
+                now={data.leads.thisMonth}
+                before={data.leads.lastMonth}
+                stretch={sameStretchLastMonth(data.now)}
+              />
             </div>
             {data.licenses.map((l) => (
               <div class="stat card" key={l.id}>
