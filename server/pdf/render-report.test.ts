@@ -46,7 +46,9 @@ describe('renderReport', () => {
     expect(text).toContain(squash(input.disclaimer));
     // A family reads dates and rules in words; the rule set's id is for the firm's views only.
     expect(text).not.toContain(input.ruleSet.id);
-    expect(text).toContain('Rules in force from 1 January 2026');
+    // Said once, in the header: the small print repeats it only beside "Rules as of".
+    expect(text.split('1 January 2026')).toHaveLength(2);
+    expect(text).toContain('RULES IN FORCE FROM 1 January 2026');
     expect(text).toContain(`PREPARED ON ${longDate(input.generatedAt.toISOString().slice(0, 10))}`);
     // The result id once, in the footer's small print, what a firm quotes back on a call.
     expect(text.split(input.resultId)).toHaveLength(2);

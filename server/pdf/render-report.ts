@@ -25,17 +25,14 @@ const LINE_TONE: Record<string, Tone> = { total: 'total', subtotal: 'strong', in
 function basisOf(input: ReportInput): string {
   const w = (en: string) => reportWord(input, en);
   const { label, effectiveDate } = input.ruleSet;
-  const cited = input.citations?.length ? ` (${input.citations.join('; ')})` : '';
-  return [
-    `${w('Basis of calculation')}. `,
-    input.rulesInWords ? `${w('Rules')}: ${input.rulesInWords}${cited}. ` : cited ? `${cited.trim()}. ` : '',
-    label && label !== input.rulesInWords ? `${w('Periods they cover')}: ${label}. ` : '',
-    input.rulesAsOf || !input.rulesInWords
-      ? `${w('Rules in force from')} ${reportDate(input, effectiveDate)}.`
-      : '',
-  ]
-    .join('')
-    .trim();
+  const cited = input.citations?.length ? `(${input.citations.join('; ')})` : '';
+  const parts = [
+    input.rulesInWords ? `${w('Rules')}: ${[input.rulesInWords, cited].filter(Boolean).join(' ')}.` : cited,
+    label && label !== input.rulesInWords ? `${w('Periods they cover')}: ${label}.` : '',
+    // Without "Rules as of" the header already says it.
+    input.rulesAsOf ? `${w('Rules in force from')} ${reportDate(input, effectiveDate)}.` : '',
+  ].filter(Boolean);
+  return parts.length > 0 ? `${w('Basis of calculation')}. ${parts.join(' ')}` : '';
 }
 
 function blocksFor(input: ReportInput): Block[] {
