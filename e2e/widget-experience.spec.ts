@@ -488,8 +488,8 @@ describe('the law on the day of death', () => {
     const pdf = await readFile(await download.path());
     const report = await readPdf(pdf);
     // Issue 44: the PDF names the rules in one sentence, then the periods each covers.
-    expect(report.text).toContain('Rules Federal and Washington rules for deaths in 2026');
-    expect(report.text).toContain(`Periods they cover ${words}`);
+    expect(report.text).toContain('Rules: Federal and Washington rules for deaths in 2026');
+    expect(report.text).toContain(`Periods they cover: ${words}`);
     expect(report.text).toContain('$1,490,000.00');
     expect(report.text).not.toMatch(/\[unverified\]|secondary source/);
     await writeFile(`${SHOTS}estate-tax-washington-2026-12-01-report.png`, await renderPdfPage(pdf, 1, 1.5));

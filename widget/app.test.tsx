@@ -93,6 +93,12 @@ describe('widget page', () => {
     const total = formatOutput('totalTax', local.result.outputs.totalTax);
     await vi.waitFor(() => expect($('[data-output="totalTax"]')?.textContent).toBe(total));
     expect($('.result .status')?.textContent).toMatch(/Preview/);
+    // The notes qualify the figures: in view, after them, before the folded "How this was worked out".
+    const notes = $('.result .notes');
+    const breakdown = $('.result details.breakdown');
+    expect(notes?.closest('details')).toBeNull();
+    expect(breakdown!.compareDocumentPosition(notes!) & Node.DOCUMENT_POSITION_PRECEDING).toBeTruthy();
+    expect($('.result .figures')!.nextElementSibling).toBe(notes);
     expect($('.headline')?.textContent).toMatch(
       /^Your estate would owe about \$[\d,]+00 in New York estate tax; no federal tax\.$/,
     );

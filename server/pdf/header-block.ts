@@ -1,5 +1,5 @@
 import type { Block } from './block.ts';
-import { contactLine, isoDate, longDate } from './format.ts';
+import { contactLine, isoDate } from './format.ts';
 import { type Ctx, hairline } from './layout.ts';
 import { type ReportInput, reportDate, reportWord } from './report-input.ts';
 import { COLOR } from './theme.ts';

@@ -46,7 +46,9 @@ describe('renderReport', () => {
     expect(text).toContain(squash(input.disclaimer));
     // A family reads dates and rules in words; the rule set's id is for the firm's views only.
     expect(text).not.toContain(input.ruleSet.id);
-    expect(text).toContain('Rules in force from 1 January 2026');
+    // Said once, in the header: the small print repeats it only beside "Rules as of".
+    expect(text.split('1 January 2026')).toHaveLength(2);
+    expect(text).toContain('RULES IN FORCE FROM 1 January 2026');
     expect(text).toContain(`PREPARED ON ${longDate(input.generatedAt.toISOString().slice(0, 10))}`);
     // The result id once, in the footer's small print, what a firm quotes back on a call.
     expect(text.split(input.resultId)).toHaveLength(2);
@@ -60,7 +62,7 @@ describe('renderReport', () => {
     });
     const { pages, text } = await inspect(input);
     expect(pages).toBe(1);
-    expect(text).toContain(`Periods they cover ${label}`);
+    expect(text).toContain(`Periods they cover: ${label}`);
     expect(text).not.toContain('estate-tax-2026+WA-2026-07-01');
   });
 
@@ -84,24 +86,26 @@ describe('renderReport', () => {
     expect(pageTexts[0]).toContain('+1 212 555 0143 · office@halepartners.com · www.halepartners.com');
     expect(text).toContain('Estate tax Federal and New York rules for deaths in 2026');
     expect(text).toContain('RULES AS OF 28 November 2026');
-    // The contact block, once.
+    // The contact block, once: what to do and who, then how.
     expect(text).toContain(
-      'NEXT STEP Call us to discuss your estate plan Łukasz Żółć & Søren Ñúñez, LLP Phone +1 212 555 0143 E-mail office@halepartners.com Web www.halepartners.com 100 Main Street, Suite 400 New York, NY 10001',
+      'NEXT STEP Call us to discuss your estate plan Łukasz Żółć & Søren Ñúñez, LLP 100 Main Street, Suite 400 New York, NY 10001 Phone +1 212 555 0143 E-mail office@halepartners.com Web www.halepartners.com',
     );
-    expect(text).toContain('Rules Federal and New York rules for deaths in 2026');
+    expect(text).toContain('Rules: Federal and New York rules for deaths in 2026');
     // Every page says whom to call, above its small print.
     for (const page of pageTexts)
       expect(page).toContain(
         `Call us to discuss your estate plan · +1 212 555 0143 · office@halepartners.com Result ${input.resultId} · Estate tax`,
       );
     expect(pageTexts[1]).toContain('Page 2 of 2');
-    // For looking at (git-ignored): both pages as a client would print them.
+    // For looking at (git-ignored): a typical report (one page) and this long one as a client prints them.
     const { pdf } = await inspect({ ...input, lineItems: input.lineItems.slice(0, 8) });
     const dir = new URL('../../e2e/screenshots/pdf/', import.meta.url);
     mkdirSync(dir, { recursive: true });
     writeFileSync(new URL('report-with-contact.pdf', dir), pdf);
     writeFileSync(new URL('report-with-contact.png', dir), await renderPdfPage(pdf, 1, 1.5));
-    writeFileSync(new URL('report-with-contact-2.png', dir), await renderPdfPage(pdf, 2, 1.5));
+    const long = await renderReport(input);
+    writeFileSync(new URL('report-long-1.png', dir), await renderPdfPage(long, 1, 1.5));
+    writeFileSync(new URL('report-long-2.png', dir), await renderPdfPage(long, 2, 1.5));
   });
 
   it('leaves the contact block and the footer line out when the firm has set no contact details', async () => {

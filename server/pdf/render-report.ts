@@ -5,18 +5,35 @@ import type { Block } from './block.ts';
 import { contactBlock } from './contact-block.ts';
 import { reportFonts } from './fonts.ts';
 import { stampFooters } from './footer.ts';
-import { longDate } from './format.ts';
 import { headerBlock } from './header-block.ts';
 import type { Ctx, Doc, Row, Tone } from './layout.ts';
 import { type ReportInput, reportDate, reportWord } from './report-input.ts';
 import { resultBlock } from './result-block.ts';
-import { tableBlock } from './table-block.ts';
-import { disclaimerBlock, notesBlock } from './text-blocks.ts';
+import { gridBlock, tableBlock } from './table-block.ts';
+import { finePrintBlock, notesBlock } from './text-blocks.ts';
 import { COLOR, DENSITIES, type Density, PAGE, REGULAR } from './theme.ts';
 
 export type { ReportInput };
 
 const LINE_TONE: Record<string, Tone> = { total: 'total', subtotal: 'strong', info: 'muted' };
+
+/**
+ * What the figures rest on, in the small print: the rules in words (with the law the labels cite),
+ * the periods they cover, and the day they took effect when the header shows another ("Rules as
+ * of" the date of death). The tax year is in the header.
+ */
+function basisOf(input: ReportInput): string {
+  const w = (en: string) => reportWord(input, en);
+  const { label, effectiveDate } = input.ruleSet;
+  const cited = input.citations?.length ? `(${input.citations.join('; ')})` : '';
+  const parts = [
+    input.rulesInWords ? `${w('Rules')}: ${[input.rulesInWords, cited].filter(Boolean).join(' ')}.` : cited,
+    label && label !== input.rulesInWords ? `${w('Periods they cover')}: ${label}.` : '',
+    // Without "Rules as of" the header already says it.
+    input.rulesAsOf ? `${w('Rules in force from')} ${reportDate(input, effectiveDate)}.` : '',
+  ].filter(Boolean);
+  return parts.length > 0 ? `${w('Basis of calculation')}. ${parts.join(' ')}` : '';
+}
 
 function blocksFor(input: ReportInput): Block[] {
   const money = (items: { label: string; amount: number }[]) =>
@@ -26,24 +43,18 @@ function blocksFor(input: ReportInput): Block[] {
     value: formatUsd(item.amount),
     tone: LINE_TONE[item.kind ?? ''] ?? 'plain',
   }));
-  const { taxYear, effectiveDate, label } = input.ruleSet;
   const w = (en: string) => reportWord(input, en);
   const table = (title: string, rows: Row[], caption?: [string, string]) =>
     tableBlock(w(title), rows, caption, reportWord(input, '{0} (continued)', w(title)));
   return [
     headerBlock(input),
-    table('Your inputs', input.inputs),
+    // Four or more inputs in two columns; fewer read better as a list.
+    input.inputs.length >= 4 ? gridBlock(w('Your inputs'), input.inputs) : table('Your inputs', input.inputs),
     table('Calculation', lines, [w('Item'), w('Amount (USD)')]),
     resultBlock(money(input.totals), input.extraOutputs ?? [], w('Result')),
     contactBlock(input),
     notesBlock(input.notes, [w('Notes'), w('Notes (continued)')]),
-    table('Basis of calculation', [
-      ...(input.rulesInWords ? [{ label: w('Rules'), value: input.rulesInWords }] : []),
-      ...(label && label !== input.rulesInWords ? [{ label: w('Periods they cover'), value: label }] : []),
-      { label: w('Tax year'), value: String(taxYear) },
-      { label: w('Rules in force from'), value: reportDate(input, effectiveDate) },
-    ]),
-    disclaimerBlock(input.disclaimer),
+    finePrintBlock([basisOf(input), input.disclaimer]),
   ];
 }
 

@@ -30,6 +30,8 @@ export interface ReportInput {
    */
   rulesAsOf?: string;
   disclaimer: string;
+  /** The law the labels and notes cite ("IRC §2058"), printed in the small print, not in the figures. */
+  citations?: string[];
   /** Printed in the footer's small print only: what a firm quotes back on a call. */
   resultId: string;
   generatedAt: Date;

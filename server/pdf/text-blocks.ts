@@ -35,14 +35,21 @@ export function notesBlock(notes: string[], [heading, continued] = ['Notes', 'No
   };
 }
 
-function disclaimerTextHeight(ctx: Ctx, text: string): number {
+const FINE_GAP = 4;
+
+function textHeight(ctx: Ctx, text: string): number {
   ctx.doc.font('regular').fontSize(ctx.d.small + 0.5);
   return ctx.doc.heightOfString(text, { width: ctx.width - 2 * BOX_PAD, lineGap: 1 });
 }
 
-/** The disclaimer in a hairline box, kept whole on one page. */
-export function disclaimerBlock(text: string): Block {
-  const boxHeight = (ctx: Ctx) => disclaimerTextHeight(ctx, text) + 2 * BOX_PAD;
+/**
+ * The small print in a hairline box kept whole on one page: what the figures rest on (the rules,
+ * the law cited) and then the disclaimer.
+ */
+export function finePrintBlock(paragraphs: string[]): Block {
+  const texts = paragraphs.filter(Boolean);
+  const boxHeight = (ctx: Ctx) =>
+    texts.reduce((sum, t) => sum + textHeight(ctx, t), 0) + (texts.length - 1) * FINE_GAP + 2 * BOX_PAD;
   return {
     height: (ctx) => ctx.d.gap + boxHeight(ctx),
     draw(ctx) {
@@ -51,11 +58,15 @@ export function disclaimerBlock(text: string): Block {
       const y = doc.y + ctx.d.gap;
       const height = boxHeight(ctx);
       doc.rect(ctx.x, y, ctx.width, height).lineWidth(0.5).strokeColor(COLOR.rule).stroke();
-      doc
-        .font('regular')
-        .fontSize(ctx.d.small + 0.5)
-        .fillColor(COLOR.muted)
-        .text(text, ctx.x + BOX_PAD, y + BOX_PAD, { width: ctx.width - 2 * BOX_PAD, lineGap: 1 });
+      let at = y + BOX_PAD;
+      for (const text of texts) {
+        doc
+          .font('regular')
+          .fontSize(ctx.d.small + 0.5)
+          .fillColor(COLOR.muted)
+          .text(text, ctx.x + BOX_PAD, at, { width: ctx.width - 2 * BOX_PAD, lineGap: 1 });
+        at += textHeight(ctx, text) + FINE_GAP;
+      }
       doc.x = ctx.x;
       doc.y = y + height;
     },

@@ -13,7 +13,11 @@ export interface Figures {
   ruleSet: { effectiveDate: string; label?: string | undefined };
 }
 
-/** The result: a sentence, the picture of where the money goes, the figures, and how it was worked out. */
+/**
+ * The result: a sentence, the picture of where the money goes, the figures and what qualifies them
+ * (the notes, always in view: "the fees shown are for the first $25,000,000 only"), then how it
+ * was worked out, folded.
+ */
 export function ResultView(props: {
   form: FormSpec;
   figures: Figures;
@@ -41,6 +45,13 @@ export function ResultView(props: {
             </div>
           ))}
       </dl>
+      {notes.length > 0 && (
+        <ul class="notes">
+          {notes.map((note) => (
+            <li key={note}>{note}</li>
+          ))}
+        </ul>
+      )}
       {figures.lineItems.length > 0 && (
         <details class="breakdown">
           <summary>{t('How this was worked out')}</summary>
@@ -55,13 +66,6 @@ export function ResultView(props: {
             </tbody>
           </table>
         </details>
-      )}
-      {notes.length > 0 && (
-        <ul class="notes">
-          {notes.map((note) => (
-            <li key={note}>{note}</li>
-          ))}
-        </ul>
       )}
       <p class="rules">
         {figures.ruleSet.label

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { runCalculator } from '../../../calculators/index.ts';
 import type { ResultRow } from '../../db/repos/results-repo.ts';
+import { renderReport } from '../../pdf/render-report.ts';
+import { readPdf } from '../../test-support/pdf-reader.ts';
 import { storedTexts, toResultView } from './calculations.ts';
 import { reportInputOf } from './reports.ts';
 
@@ -69,4 +71,62 @@ describe('stored texts by code', () => {
     expect(report.notes[1]).toBe('A note no calculator writes any more.');
     expect(report.lineItems[0]!.label).toBe('Patrimonio imponible');
   });
+});
+
+/** A stored result of any calculator, in English or Spanish, with its codes. */
+function stored(calculator: string, inputs: Record<string, unknown>, language: 'en' | 'es'): ResultRow {
+  const outcome = runCalculator(calculator, inputs, { now: NOW });
+  if (!outcome.ok) throw new Error('refused');
+  const texts = storedTexts(outcome.result);
+  return {
+    ...row(true),
+    calculator,
+    state: typeof outcome.inputs.state === 'string' ? outcome.inputs.state : null,
+    inputs: outcome.inputs,
+    outputs: outcome.result.outputs,
+    lineItems: texts.lineItems,
+    notes: texts.notes,
+    noteCodes: texts.noteCodes,
+    disclaimer: texts.disclaimer,
+    disclaimerCode: texts.disclaimerCode,
+    ruleSet: outcome.result.ruleSet as unknown as Record<string, unknown>,
+    language,
+  };
+}
+
+const FIRM = {
+  name: 'Hale & Partners LLP',
+  accentColor: '#1f4e79',
+  contact: {
+    phone: '+1 212 555 0143',
+    email: 'office@halepartners.com',
+    website: 'https://www.halepartners.com',
+    address: '100 Main Street, Suite 400\nNew York, NY 10001',
+    callToAction: 'Call us to discuss your estate plan',
+  },
+};
+
+describe('a typical report as a family prints it', () => {
+  it.each([
+    ['estate-tax', 'en', { estateValue: 8_500_000, state: 'NY', dateOfDeath: '2026-11-01' }],
+    ['estate-tax', 'es', { estateValue: 8_500_000, state: 'NY', dateOfDeath: '2026-11-01' }],
+    ['estate-tax', 'es', { estateValue: 16_500_000, state: 'MA', adjustedTaxableGifts: 250_000 }],
+    ['probate-fees', 'en', { estateValue: 30_000_000 }],
+  ] as const)(
+    '%s (%s) keeps to one page: result, next step and small print together, law cited in the small print only',
+    async (calculator, language, inputs) => {
+      const input = reportInputOf(stored(calculator, inputs, language), FIRM, NOW);
+      const { pages, text } = await readPdf(await renderReport(input));
+      expect(pages).toBe(1);
+      const nextStep = language === 'es' ? 'PRÓXIMO PASO' : 'NEXT STEP';
+      expect(text).toContain(`${nextStep} Call us to discuss your estate plan`);
+      expect(text).toContain(input.disclaimer.replace(/\s+/g, ' '));
+      // Plain words in the figures; the sections of law once, in the small print after the rules.
+      const smallPrint = text.indexOf(language === 'es' ? 'Base del cálculo' : 'Basis of calculation');
+      expect(smallPrint).toBeGreaterThan(0);
+      expect(text.slice(0, smallPrint)).not.toContain('§');
+      expect(text.slice(smallPrint)).toMatch(/§\d/);
+      expect(text).not.toMatch(/\d{4}-\d{2}-\d{2}/);
+    },
+  );
 });

@@ -3,11 +3,12 @@ import { SPANISH_REPORTS } from '../../../calculators/i18n/es/report.ts';
 import { getCalculator } from '../../../calculators/index.ts';
 import { rulesInWords } from '../../../calculators/rules-in-words.ts';
 import type { TextRef } from '../../../calculators/texts.ts';
-import { visitorNotes } from '../../../calculators/visitor-notes.ts';
+import { splitCitations, visitorNotes } from '../../../calculators/visitor-notes.ts';
 import { type AccountRow, findAccountById } from '../../db/repos/accounts-repo.ts';
 import { findResult, type ResultRow } from '../../db/repos/results-repo.ts';
 import { AppError } from '../../lib/errors.ts';
 import { type ReportInput, renderReport } from '../../pdf/render-report.ts';
+import { reportDate } from '../../pdf/report-input.ts';
 import { isAdmin, type Principal } from '../credentials/principal.ts';
 import { hasScope } from '../credentials/scopes.ts';
 import type { LicensingDeps } from '../deps.ts';
@@ -84,7 +85,14 @@ export function reportInputOf(
   // The rules in words, from the stored rule set's id, in the result's language.
   const words = rulesInWords(row.calculator, stored, es ? 'es' : 'en');
   const asOf = view.outputs.dateOfDeath;
-  return {
+  // Plain words first: a label's or note's citation ("IRC §2058") goes to the small print.
+  const citations: string[] = [];
+  const plain = (text: string) => {
+    const split = splitCitations(text);
+    for (const c of split.citations) if (!citations.includes(c)) citations.push(c);
+    return split.plain;
+  };
+  const report: ReportInput = {
     firmName: account?.name ?? 'svc',
     ...(account?.accentColor ? { accent: account.accentColor } : {}),
     ...(contact ? { contact } : {}),
@@ -93,17 +101,18 @@ export function reportInputOf(
     calculatorName: tx(calculator?.name ?? row.calculator),
     calculatorSlug: row.calculator,
     inputs: inLabelOrder(view.inputs, labels).map(([k, v]) => ({
-      label: tx(labels[k] ?? k),
-      value: tx(formatInput(figures, k, v)),
+      label: plain(tx(labels[k] ?? k)),
+      // A date as the family reads it ("1 November 2026"), as the header prints "Rules as of".
+      value: reportDate(es ? { words: es.words } : {}, tx(formatInput(figures, k, v))),
     })),
     lineItems: view.lineItems.map(({ code, params, ...item }) => ({
       ...(item as ReportInput['lineItems'][number]),
-      label: said(item.label, code ? { code, ...(params ? { params } : {}) } : undefined),
+      label: plain(said(item.label, code ? { code, ...(params ? { params } : {}) } : undefined)),
     })),
     // The amounts the calculator works out, as it declares them.
     totals: outputs
       .filter(([k, v]) => figures.computed.includes(k) && typeof v === 'number')
-      .map(([k, v]) => ({ label: tx(outLabels[k] ?? k), amount: v as number })),
+      .map(([k, v]) => ({ label: plain(tx(outLabels[k] ?? k)), amount: v as number })),
     extraOutputs: outputs
       .filter(
         // A visitor's report: no other amounts (they are in the calculation above), no "no" flags
@@ -112,13 +121,16 @@ export function reportInputOf(
         // calculation".
         ([k, v]) => !figures.money.includes(k) && k !== 'dateOfDeath' && k !== 'rulesUsed' && v !== false,
       )
-      .map(([k, v]) => ({ label: tx(outLabels[k] ?? k), value: tx(formatOutput(figures, k, v)) })),
+      .map(([k, v]) => ({ label: plain(tx(outLabels[k] ?? k)), value: tx(formatOutput(figures, k, v)) })),
     // As a visitor reads them (no sourcing remarks, no citations), each by its code.
-    notes: view.notes.flatMap((note, i) => visitorNotes([note]).map((en) => said(en, view.noteCodes[i]))),
+    notes: view.notes.flatMap((note, i) =>
+      visitorNotes([note]).map((en) => plain(said(en, view.noteCodes[i]))),
+    ),
     ruleSet,
     disclaimer: said(view.disclaimer, view.disclaimerCode ? { code: view.disclaimerCode } : undefined),
     resultId: row.id,
     generatedAt: now,
     ...(es ? { words: es.words } : {}),
   };
+  return citations.length > 0 ? { ...report, citations } : report;
 }

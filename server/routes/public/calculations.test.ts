@@ -143,7 +143,7 @@ describe('POST /v1/api/pdf/generate', () => {
     );
     expect(text).toContain('+1 617 555 0100 · hello@smithlaw.com · smithlaw.com');
     expect(text).toContain(
-      'NEXT STEP Book a free call to plan what happens next Smith & Søn Estate Law Phone +1 617 555 0100 E-mail hello@smithlaw.com Web smithlaw.com One Beacon Street Boston, MA 02108',
+      'NEXT STEP Book a free call to plan what happens next Smith & Søn Estate Law One Beacon Street Boston, MA 02108 Phone +1 617 555 0100 E-mail hello@smithlaw.com Web smithlaw.com',
     );
     for (const page of pageTexts)
       expect(page).toContain(
