@@ -49,18 +49,24 @@ export function createFrame(
  */
 export function reservedHeight(calculator: string, width: number): number {
   const at = 2 * Math.min(HEIGHT_COUNT - 1, Math.max(0, ((width - HEIGHT_FROM) / HEIGHT_STEP) | 0));
-  return Number.parseInt(HEIGHTS[calculator]?.slice(at, at + 2) ?? '', 36) || INITIAL_HEIGHT;
+  return parseInt(HEIGHTS[calculator]?.slice(at, at + 2) ?? '', 36) || INITIAL_HEIGHT;
 }
 
 export function resizeFrame(iframe: HTMLIFrameElement, height: number): void {
   iframe.style.height = `${Math.max(MIN_HEIGHT, Math.ceil(height))}px`;
 }
 
-/** What a visitor sees in place of a widget that cannot run here: polite, no jargon. */
-export function createFallback(doc: Document): HTMLElement {
+/**
+ * What a visitor sees in place of a widget that cannot run here: polite, no jargon, in the widget's
+ * language (`lang`: `es`, or `auto` in a Spanish browser, as the widget itself decides, says it in Spanish).
+ */
+export function createFallback(doc: Document, lang = ''): HTMLElement {
   const p = doc.createElement('p');
   p.dataset.svcFallback = '';
-  p.textContent = 'This calculator isn’t available here right now.';
+  if (/^es\b/i.test(lang === 'auto' ? navigator.language : lang)) {
+    p.lang = 'es';
+    p.textContent = 'Esta calculadora no está disponible aquí por ahora.';
+  } else p.textContent = 'This calculator isn’t available here right now.';
   p.style.padding = '1em';
   return p;
 }
