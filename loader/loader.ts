@@ -201,24 +201,19 @@ export function createLoader(config: LoaderConfig, win: Window = window, onDestr
       );
       return undefined;
     }
-    const iframe = createFrame(win.document, {
-      embedOrigin: config.embedOrigin,
-      calculator: slug,
-      width: element.clientWidth,
-      params: {
-        widgetId: id,
-        host: win.location.origin,
-        // The look and the language: per container first (`data-svc-theme`), so two embeds on one
-        // page (a WordPress block each) can differ, then the script's (`data-theme`).
-        ...Object.fromEntries(
-          PER_WIDGET.map((key) => [
-            key,
-            element.dataset[`svc${key[0]!.toUpperCase()}${key.slice(1)}`] ?? config[key],
-          ]),
-        ),
-        font: config.font === 'inherit' ? win.getComputedStyle(element).fontFamily : config.font,
-        legacy: config.legacyEvents ? undefined : 'off',
-      },
+    const iframe = createFrame(win.document, config.embedOrigin, slug, element.clientWidth, {
+      widgetId: id,
+      host: win.location.origin,
+      // The look and the language: per container first (`data-svc-theme`), so two embeds on one
+      // page (a WordPress block each) can differ, then the script's (`data-theme`).
+      ...Object.fromEntries(
+        PER_WIDGET.map((key) => [
+          key,
+          element.dataset[`svc${key[0]!.toUpperCase()}${key.slice(1)}`] ?? config[key],
+        ]),
+      ),
+      font: config.font === 'inherit' ? win.getComputedStyle(element).fontFamily : config.font,
+      legacy: config.legacyEvents ? undefined : 'off',
     });
     const widget = createWidget(element, id, iframe);
     widgets.set(id, widget);
