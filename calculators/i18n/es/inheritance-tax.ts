@@ -66,7 +66,6 @@ const texts: Record<keyof typeof INHERITANCE_TAX_TEXTS, string> = {
     'Nebraska: el cónyuge sobreviviente y los herederos menores de 22 años están exentos.',
   'inheritance-tax.note.maryland':
     'Maryland: los cónyuges, los hijos y demás descendientes directos, los padres y los hermanos están exentos (clase “exenta”). Lo pagado por el impuesto sobre el patrimonio y por el impuesto sobre la herencia de Maryland se acredita uno contra el otro.',
-  'inheritance-tax.headline.inheritanceTax': 'Impuesto sobre la herencia: {amount}',
 };
 
 /** The heir's class in Spanish; other values as every calculator says them. */

@@ -1,4 +1,4 @@
-import { type FIRM_TEXTS, fill } from '../../texts.ts';
+import { type FIRM_TEXTS, fill, type HEADLINE_TEXTS } from '../../texts.ts';
 import type { Catalogue } from '../catalogue.ts';
 import estateTax from './estate-tax.ts';
 import executorCommission from './executor-commission.ts';
@@ -64,8 +64,17 @@ const FIRM_TEXTS_ES: Record<keyof typeof FIRM_TEXTS, string> = {
     '{jurisdiction} · {figure} ({value}), {covers}: confirmado solo por fuentes secundarias [sin verificar]; revíselo antes de confiar en el resultado.',
 };
 
+/** The lead's headline, in Spanish (by code; no widget page shows it). */
+const HEADLINES_ES: Record<keyof typeof HEADLINE_TEXTS, string> = {
+  'estate-tax.headline.totalTax': 'Impuesto total sobre el patrimonio: {amount}',
+  'inheritance-tax.headline.inheritanceTax': 'Impuesto sobre la herencia: {amount}',
+  'probate-fees.headline.totalFees': 'Total de honorarios: {amount}',
+  'executor-commission.headline.commission': 'Comisión del albacea: {amount}',
+  'rmd.headline.rmd': 'Distribución mínima requerida: {amount}',
+};
+
 const withReport = (c: Catalogue): Catalogue => {
-  const texts: Record<string, string> = { ...FIRM_TEXTS_ES, ...c.texts };
+  const texts: Record<string, string> = { ...FIRM_TEXTS_ES, ...HEADLINES_ES, ...c.texts };
   return {
     ...c,
     words: { ...REPORT_WORDS, ...c.words },
