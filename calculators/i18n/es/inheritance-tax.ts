@@ -3,7 +3,7 @@ import { catalogue } from '../catalogue.ts';
 import { COMMON_PATTERNS, COMMON_TEXTS_ES, COMMON_WORDS, spanishDate, spanishValue } from './common.ts';
 
 /** The heir classes as the line item names them ("class exempt"): the state's own class, in Spanish. */
-const CLASS: Record<string, string> = {
+export const CLASS: Record<string, string> = {
   spouse: 'cónyuge',
   lineal: 'parientes en línea directa',
   sibling: 'hermanos',

@@ -1,8 +1,9 @@
 import { type FIRM_TEXTS, fill, type HEADLINE_TEXTS } from '../../texts.ts';
 import type { Catalogue } from '../catalogue.ts';
+import { spanishDate } from './common.ts';
 import estateTax from './estate-tax.ts';
 import executorCommission from './executor-commission.ts';
-import inheritanceTax from './inheritance-tax.ts';
+import inheritanceTax, { CLASS } from './inheritance-tax.ts';
 import probateFees from './probate-fees.ts';
 import rmd from './rmd.ts';
 
@@ -92,3 +93,14 @@ export const SPANISH_REPORTS: Readonly<Record<string, Catalogue>> = {
   'probate-fees': withReport(probateFees),
   rmd: withReport(rmd),
 };
+
+/**
+ * An answer as a Spanish report's inputs table says it, where the English shows a raw value: a date
+ * in words ("1 de mayo de 2026", not 2026-05-01) and the heir's class ("hermanos", not sibling).
+ * Undefined for the others (amounts, states, yes/no go through the catalogue's words).
+ */
+export function spanishInput(key: string, value: unknown): string | undefined {
+  if (typeof value !== 'string') return undefined;
+  if (/^\d{4}-\d{2}-\d{2}$/.test(value)) return spanishDate(value);
+  return key === 'heirClass' ? CLASS[value] : undefined;
+}

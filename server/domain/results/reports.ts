@@ -1,5 +1,5 @@
 import type { Catalogue } from '../../../calculators/i18n/catalogue.ts';
-import { SPANISH_REPORTS } from '../../../calculators/i18n/es/report.ts';
+import { SPANISH_REPORTS, spanishInput } from '../../../calculators/i18n/es/report.ts';
 import { getCalculator } from '../../../calculators/index.ts';
 import { rulesInWords } from '../../../calculators/rules-in-words.ts';
 import type { TextRef } from '../../../calculators/texts.ts';
@@ -94,7 +94,7 @@ export function reportInputOf(
     calculatorSlug: row.calculator,
     inputs: inLabelOrder(view.inputs, labels).map(([k, v]) => ({
       label: tx(labels[k] ?? k),
-      value: tx(formatInput(figures, k, v)),
+      value: (es && spanishInput(k, v)) || tx(formatInput(figures, k, v)),
     })),
     lineItems: view.lineItems.map(({ code, params, ...item }) => ({
       ...(item as ReportInput['lineItems'][number]),
