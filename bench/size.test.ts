@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { expect, it } from 'vitest';
-import { assetsOf, embedSizes, measureEmbed } from './size.ts';
+import { assetsOf, embedSizes, lazyChunksOf, measureEmbed } from './size.ts';
 
 const PAGE =
   '<script type="module" crossorigin src="/assets/main-1.js"></script><link rel="stylesheet" href="/assets/main-2.css">';
@@ -13,7 +13,8 @@ function fakeDist(): string {
   mkdirSync(join(dir, 'w'));
   mkdirSync(join(dir, 'assets'));
   writeFileSync(join(dir, 'loader.js'), 'x'.repeat(1000));
-  writeFileSync(join(dir, 'assets', 'main-1.js'), 'a'.repeat(300));
+  writeFileSync(join(dir, 'assets', 'main-1.js'), `${'a'.repeat(280)};import(\`./es-4.js\`)`);
+  writeFileSync(join(dir, 'assets', 'es-4.js'), 'd'.repeat(700));
   writeFileSync(join(dir, 'assets', 'main-2.css'), 'b'.repeat(200));
   writeFileSync(join(dir, 'assets', 'other-3.js'), 'c'.repeat(5000));
   writeFileSync(join(dir, 'w', 'rmd.html'), PAGE);
@@ -40,4 +41,16 @@ it('measures the loader and each page’s own JS and CSS', () => {
   expect(pages[0]!.gzip).toBeGreaterThan(0);
   expect(pages[0]!.brotli).toBeGreaterThan(0);
   expect(embedSizes(dir)).toHaveLength(3);
+});
+
+it('measures the chunk a page imports only for another language, on its own', () => {
+  expect(lazyChunksOf('x=()=>import(`./estate-tax-DRl.js`);import("./b.js")')).toEqual([
+    'assets/estate-tax-DRl.js',
+    'assets/b.js',
+  ]);
+  const { languages } = measureEmbed(fakeDist());
+  expect(languages.map((c) => [c.file, c.raw])).toEqual([
+    ['w/estate-tax.html language chunk', 700],
+    ['w/rmd.html language chunk', 700],
+  ]);
 });

@@ -4,7 +4,7 @@ import { SPANISH_REPORTS } from './i18n/es/report.ts';
 import { calculators, runCalculator } from './index.ts';
 import { HEIR_CLASSES } from './inheritance-tax/tables.ts';
 import { US_STATES } from './limits.ts';
-import { FIRM_TEXTS, fill, TEXTS, textCode } from './texts.ts';
+import { FIRM_TEXTS, fill, HEADLINE_TEXTS, TEXTS, textCode } from './texts.ts';
 import { visitorNotes } from './visitor-notes.ts';
 
 const NOW = new Date('2026-11-28T12:00:00Z');
@@ -80,8 +80,11 @@ describe('stable codes for what calculators store', () => {
       const es = await spanish(slug);
       const report = SPANISH_REPORTS[slug]!;
       const codes = Object.keys(TEXTS).filter((c) => c === 'disclaimer' || c.startsWith(`${slug}.`));
-      // The widget's page has every code a visitor reads; the report's catalogue the firm's notes too.
-      expect(codes.filter((c) => es.texts[c] === undefined && !(c in FIRM_TEXTS))).toEqual([]);
+      // The widget's page has every code a visitor reads; the report's catalogue the firm's notes and
+      // the lead's headline too.
+      const firmOnly = (c: string) => c in FIRM_TEXTS || c in HEADLINE_TEXTS;
+      expect(codes.filter((c) => es.texts[c] === undefined && !firmOnly(c))).toEqual([]);
+      expect(codes.filter((c) => es.texts[c] !== undefined && firmOnly(c))).toEqual([]);
       expect(codes.filter((c) => report.texts[c] === undefined)).toEqual([]);
       // Spanish puts in only values the English has (it may leave one out: "Este estado …").
       for (const c of codes)
@@ -93,6 +96,8 @@ describe('stable codes for what calculators store', () => {
       for (const en of textsOf(slug)) {
         const ref = textCode(en)!;
         if (ref.code in FIRM_TEXTS) expect(report.say(ref)).toContain('fuentes secundarias');
+        else if (ref.code in HEADLINE_TEXTS)
+          expect(report.say(ref), en).toMatch(/^[A-ZÁÉÍÓÚ][^:]+: \$1,234\.00$/);
         else expect(es.text(en), en).toBe(es.words[en] ?? es.say(ref));
       }
       // A note as a visitor reads it (citations left out) too.
@@ -120,7 +125,8 @@ describe('stable codes for what calculators store', () => {
     expect(heirs.text('Maryland inheritance tax (class exempt)')).toBe(
       'Impuesto sobre la herencia de Maryland (clase exenta)',
     );
-    expect(estate.text('Total estate tax: $1,490,000.00')).toBe(
+    // The lead's headline: the server's report catalogue says it (no widget page shows it).
+    expect(SPANISH_REPORTS['estate-tax']!.say(textCode('Total estate tax: $1,490,000.00')!)).toBe(
       'Impuesto total sobre el patrimonio: $1,490,000.00',
     );
   });

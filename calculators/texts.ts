@@ -52,7 +52,6 @@ export const ESTATE_TAX_TEXTS = {
     '{state}’s exemption for {year} had not been confirmed when these rules were last checked ({checked}), so the {own} amount of {amount} is used.',
   'estate-tax.note.outsideCoverage':
     'No date of death was given and today ({today}) is outside the dates the tables cover ({from} to {to}); the rules for a death on {date} were used.',
-  'estate-tax.headline.totalTax': 'Total estate tax: {amount}',
 } as const;
 
 /**
@@ -78,7 +77,6 @@ export const INHERITANCE_TAX_TEXTS = {
   'inheritance-tax.note.nebraska': 'Nebraska: a surviving spouse and heirs under 22 are exempt.',
   'inheritance-tax.note.maryland':
     'Maryland: spouses, children and other lineal descendants, parents and siblings are exempt (class "exempt"). Maryland’s estate tax and inheritance tax are credited against each other.',
-  'inheritance-tax.headline.inheritanceTax': 'Inheritance tax: {amount}',
 } as const;
 
 export const PROBATE_FEES_TEXTS = {
@@ -90,7 +88,6 @@ export const PROBATE_FEES_TEXTS = {
     'Base is the gross inventory value: mortgages and other debts are not deducted.',
   'probate-fees.note.courtSetsExcess':
     'Above $25,000,000 the court sets a reasonable amount for the excess (Prob. Code §10800, §10810); this calculator does not estimate it. The fees shown are for the first $25,000,000 only.',
-  'probate-fees.headline.totalFees': 'Total fees: {amount}',
 } as const;
 
 export const EXECUTOR_COMMISSION_TEXTS = {
@@ -98,7 +95,6 @@ export const EXECUTOR_COMMISSION_TEXTS = {
   'executor-commission.item.commission': 'Executor commission (SCPA §2307)',
   'executor-commission.note.oneCommission':
     'One full commission. Where several executors serve, SCPA §2307 decides how many commissions are allowed and how they are shared.',
-  'executor-commission.headline.commission': 'Executor commission: {amount}',
 } as const;
 
 export const RMD_TEXTS = {
@@ -108,6 +104,18 @@ export const RMD_TEXTS = {
     'Required minimum distributions start at age {age} (75 for those reaching 74 after 2032); younger ages are refused.',
   'rmd.note.uniformTable':
     'Uses the Uniform Lifetime Table; an owner whose sole beneficiary is a spouse more than 10 years younger uses the Joint and Last Survivor Table instead.',
+} as const;
+
+/**
+ * The lead's headline (`lead.result.headline`, "Total estate tax: $773,200.00"): the firm's views,
+ * mails and API show it; a visitor never reads it (the widget writes its own sentence), so no widget
+ * page's chunk carries it; the server's Spanish report catalogue says it.
+ */
+export const HEADLINE_TEXTS = {
+  'estate-tax.headline.totalTax': 'Total estate tax: {amount}',
+  'inheritance-tax.headline.inheritanceTax': 'Inheritance tax: {amount}',
+  'probate-fees.headline.totalFees': 'Total fees: {amount}',
+  'executor-commission.headline.commission': 'Executor commission: {amount}',
   'rmd.headline.rmd': 'Required minimum distribution: {amount}',
 } as const;
 
@@ -120,6 +128,7 @@ export const TEXTS: Readonly<Record<string, string>> = /* @__PURE__ */ Object.as
   PROBATE_FEES_TEXTS,
   EXECUTOR_COMMISSION_TEXTS,
   RMD_TEXTS,
+  HEADLINE_TEXTS,
   FIRM_TEXTS,
 );
 

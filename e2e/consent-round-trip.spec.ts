@@ -440,4 +440,24 @@ describe('the widget in Spanish (issue 45)', () => {
     expect(await (await en.frame()).evaluate(() => document.documentElement.lang)).toBe('en');
     await en.close();
   }, 120_000);
+
+  it('a refused Spanish widget says its notice in Spanish: by data-lang="es", and by auto in a Spanish browser', async () => {
+    for (const [lang, locale] of [
+      ['es', 'en-US'],
+      ['auto', 'es-US'],
+    ] as const) {
+      const refused = await openCustomPage(browser, {
+        origin: 'https://not-a-client.example',
+        body: `<div id="calc" data-svc-calculator="estate-tax"></div><script src="${stack.embedUrl}/loader.js" data-key="${pageKey(stack)}" data-api="${stack.apiUrl}" data-lang="${lang}" async></script>`,
+        context: { locale },
+      });
+      const notice = refused.page.locator('#calc [data-svc-fallback]');
+      await expect.poll(() => notice.count(), WAIT).toBe(1);
+      expect([await notice.getAttribute('lang'), await notice.textContent()]).toEqual([
+        'es',
+        'Esta calculadora no está disponible aquí por ahora.',
+      ]);
+      await refused.close();
+    }
+  }, 60_000);
 });

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { placeholderHeight, snippetOf } from '../portal/snippet.ts';
 import { createFrame, reservedHeight } from './frame.ts';
 import { HEIGHT_COUNT, HEIGHT_FROM, HEIGHT_STEP, HEIGHTS } from './heights.ts';
@@ -25,6 +25,27 @@ describe('reservedHeight: the first height, measured at build time, reserved bef
 
   it('falls back to a default for a calculator it has no heights for', () => {
     expect(reservedHeight('no-such-calculator', 600)).toBe(560);
+  });
+});
+
+// Spanish widgets are 3-21 % taller than the English table (MEASURE_LANG=es npm run measure:heights).
+describe('the room a Spanish widget gets', () => {
+  afterEach(() => vi.restoreAllMocks());
+  const reserved = (params: Record<string, string>) =>
+    createFrame(document, 'https://embed.example', 'inheritance-tax', 400, params).style.height;
+  const english = height('inheritance-tax', 1);
+
+  it('is the English height times 1.1 for data-lang="es" (and es-MX), as it is for English otherwise', () => {
+    expect(reserved({ lang: 'es' })).toBe(`${Math.ceil(english * 1.1)}px`);
+    expect(reserved({ lang: 'es-MX' })).toBe(`${Math.ceil(english * 1.1)}px`);
+    for (const lang of ['en', 'est', 'auto']) expect(reserved({ lang })).toBe(`${english}px`);
+    expect(reserved({})).toBe(`${english}px`);
+  });
+
+  it('follows the browser for auto', () => {
+    vi.spyOn(navigator, 'language', 'get').mockReturnValue('es-US');
+    expect(reserved({ lang: 'auto' })).toBe(`${Math.ceil(english * 1.1)}px`);
+    expect(reserved({ lang: 'en' })).toBe(`${english}px`);
   });
 });
 
@@ -59,12 +80,7 @@ describe('the frame’s colour scheme', () => {
     [undefined, 'light dark'],
     ['neon', 'light dark'],
   ])('theme %s → color-scheme %s', (theme, scheme) => {
-    const frame = createFrame(document, {
-      embedOrigin: 'https://embed.example',
-      calculator: 'estate-tax',
-      params: { theme },
-      width: 640,
-    });
+    const frame = createFrame(document, 'https://embed.example', 'estate-tax', 640, { theme });
     expect(frame.style.colorScheme).toBe(scheme);
   });
 });

@@ -237,6 +237,25 @@ describe('refusals', () => {
     },
   );
 
+  it('says the fallback in the widget’s language: data-svc-lang="es", or auto in a Spanish browser', async () => {
+    stubActivate(refused(403, 'DOMAIN_NOT_ALLOWED'));
+    const es = document.createElement('div');
+    es.dataset.svcLang = 'es';
+    const en = document.createElement('div');
+    en.dataset.svcLang = 'en';
+    const auto = document.createElement('div');
+    auto.dataset.svcLang = 'auto';
+    vi.spyOn(navigator, 'language', 'get').mockReturnValue('es-MX');
+    const widgets = [mounted('rmd', es), mounted('rmd', en), mounted('rmd', auto)];
+    await vi.waitFor(() => expect(auto.querySelector('[data-svc-fallback]')).toBeTruthy());
+    const notices = widgets.map((w) => w.element.querySelector<HTMLElement>('[data-svc-fallback]')!);
+    expect(notices.map((p) => [p.lang, p.textContent])).toEqual([
+      ['es', 'Esta calculadora no está disponible aquí por ahora.'],
+      ['', 'This calculator isn’t available here right now.'],
+      ['es', 'Esta calculadora no está disponible aquí por ahora.'],
+    ]);
+  });
+
   it('reports an unreachable API as network, and a later request from the widget tries again', async () => {
     stubActivate(offline, granted());
     const reserved = document.createElement('div');

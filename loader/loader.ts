@@ -66,7 +66,8 @@ interface Widget {
   iframe: HTMLIFrameElement;
   fail(error: ErrorPayload): void;
   deliver(session: EmbedSession): void;
-  refuse(error: ErrorPayload): void;
+  /** Anything a session request rejects with (made a payload here). */
+  refuse(error: unknown): void;
   receive(data: unknown): void;
   release(): void;
 }
@@ -78,8 +79,6 @@ export function createLoader(config: LoaderConfig, win: Window = window, onDestr
   const { on, off, emit } = createEmitter();
   let counter = 0;
   const session = createSession(config);
-  const give = (widget: Widget, pending: Promise<EmbedSession>) =>
-    pending.then(widget.deliver, (error: unknown) => widget.refuse(toErrorPayload(error)));
 
   function createWidget(element: HTMLElement, id: string, iframe: HTMLIFrameElement): Widget {
     let port: MessagePort | undefined;
@@ -102,26 +101,27 @@ export function createLoader(config: LoaderConfig, win: Window = window, onDestr
         if (!port) return; // not connected yet: it gets the session when it says hello
         // Renewals are an `svc-init` again: the widget takes the newest, and stays ready. The page is
         // read each time, so a single-page app's current path travels with the next calculation.
-        const page = pageOf(win.location);
+        // Absent parts travel as undefined: the widget reads each as optional.
         post({
           type: 'svc-init',
           v: PROTOCOL_VERSION,
           token,
           expiresAt,
           apiUrl: config.apiUrl,
-          ...(firm && { firm }),
-          ...(consent && { consent }),
-          ...(page && { page }),
+          firm,
+          consent,
+          page: pageOf(win.location),
         });
         reported = undefined;
       },
       /** No session: the widget is told why, the host gets `svc-error`, a refusal collapses to the fallback. */
-      refuse(error) {
+      refuse(thrown) {
+        const error = toErrorPayload(thrown);
         post({ type: 'svc-session-error', v: PROTOCOL_VERSION, ...error });
         widget.fail(error);
         if (isPermanent(error.reason) && !fallback) {
           console.error(`[svc] ${error.message}`);
-          fallback = createFallback(win.document);
+          fallback = createFallback(win.document, element.dataset.svcLang ?? config.lang);
           iframe.replaceWith(fallback);
           // The room the page kept for the calculator goes too: a short notice, not a hole.
           element.style.minHeight = '0';
@@ -137,14 +137,14 @@ export function createLoader(config: LoaderConfig, win: Window = window, onDestr
           port = channel.port1;
           port.onmessage = (event) => {
             // The port is private to this widget: its only request is `svc-token-request`.
-            if (event.data?.type === 'svc-token-request') give(widget, session.renew());
+            if (event.data?.type === 'svc-token-request') session.renew().then(widget.deliver, widget.refuse);
           };
           iframe.contentWindow?.postMessage(
             { type: 'svc-connect', v: PROTOCOL_VERSION, widgetId: id },
             config.embedOrigin,
             [channel.port2],
           );
-          give(widget, session.get());
+          session.get().then(widget.deliver, widget.refuse);
           return;
         }
         // Origin and source are checked by the caller: the envelope is enough.
@@ -153,7 +153,7 @@ export function createLoader(config: LoaderConfig, win: Window = window, onDestr
         emit(widget, data);
       },
       release() {
-        if (port) port.onmessage = null;
+        // A closed port delivers nothing more: the frame's later requests go nowhere.
         port?.close();
         port = undefined;
         clearTimeout(readyTimer);
@@ -180,7 +180,7 @@ export function createLoader(config: LoaderConfig, win: Window = window, onDestr
   }
 
   function onMessage(event: MessageEvent): void {
-    const widget = widgets.get((event.data as { widgetId?: string } | null)?.widgetId ?? '');
+    const widget = widgets.get((event.data as { widgetId: string } | null)?.widgetId as string);
     // The id alone proves nothing: the message must come from that widget's own frame.
     if (event.origin === config.embedOrigin && widget && event.source === widget.iframe.contentWindow) {
       widget.receive(event.data);
@@ -201,31 +201,26 @@ export function createLoader(config: LoaderConfig, win: Window = window, onDestr
       );
       return undefined;
     }
-    const iframe = createFrame(win.document, {
-      embedOrigin: config.embedOrigin,
-      calculator: slug,
-      width: element.clientWidth,
-      params: {
-        widgetId: id,
-        host: win.location.origin,
-        // The look and the language: per container first (`data-svc-theme`), so two embeds on one
-        // page (a WordPress block each) can differ, then the script's (`data-theme`).
-        ...Object.fromEntries(
-          PER_WIDGET.map((key) => [
-            key,
-            element.dataset[`svc${key[0]!.toUpperCase()}${key.slice(1)}`] ?? config[key],
-          ]),
-        ),
-        font: config.font === 'inherit' ? win.getComputedStyle(element).fontFamily : config.font,
-        legacy: config.legacyEvents ? undefined : 'off',
-      },
+    const iframe = createFrame(win.document, config.embedOrigin, slug, element.clientWidth, {
+      widgetId: id,
+      host: win.location.origin,
+      // The look and the language: per container first (`data-svc-theme`), so two embeds on one
+      // page (a WordPress block each) can differ, then the script's (`data-theme`).
+      ...Object.fromEntries(
+        PER_WIDGET.map((key) => [
+          key,
+          element.dataset[`svc${key[0]!.toUpperCase()}${key.slice(1)}`] ?? config[key],
+        ]),
+      ),
+      font: config.font === 'inherit' ? win.getComputedStyle(element).fontFamily : config.font,
+      legacy: config.legacyEvents ? undefined : 'off',
     });
     const widget = createWidget(element, id, iframe);
     widgets.set(id, widget);
     element.dataset.svcWidgetId = id;
     element.appendChild(iframe);
     // Asked now, in parallel with the page load (the hello delivers it); a refusal shows the fallback at once.
-    session.get().catch((error: unknown) => widget.refuse(toErrorPayload(error)));
+    session.get().catch(widget.refuse);
     return id;
   }
 

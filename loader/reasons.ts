@@ -15,15 +15,14 @@ export const isPermanent = (reason: ErrorReason): boolean => !/^(net|rat|unk)/.t
 export function reasonFor(status: number, code?: string, message?: string): ErrorPayload {
   // Any other 4xx (unknown, expired or revoked key; a malformed body) is the key's fault.
   const reason: ErrorReason =
-    code === 'WRONG_KEY_KIND'
-      ? 'wrong_key_kind'
-      : code === 'DOMAIN_NOT_ALLOWED'
-        ? 'domain_not_allowed'
-        : status === 429
-          ? 'rate_limited'
-          : status < 500
-            ? 'token_denied'
-            : 'unknown';
+    // WRONG_KEY_KIND and DOMAIN_NOT_ALLOWED are their reasons in upper case.
+    code === 'WRONG_KEY_KIND' || code === 'DOMAIN_NOT_ALLOWED'
+      ? (code.toLowerCase() as ErrorReason)
+      : status === 429
+        ? 'rate_limited'
+        : status < 500
+          ? 'token_denied'
+          : 'unknown';
   return { reason, message: message || `svc API: ${status}` };
 }
 

@@ -24,10 +24,14 @@ describe('widget API calls', () => {
     sendView({ token: 't1', apiUrl: API }, 'rmd', 'https://firm.test/estate');
     expect(requests[0]!.url).toBe(`${API}/v1/api/views`);
     expect(requests[0]!.headers.get('authorization')).toBe('Bearer t1');
-    expect(await requests[0]!.json()).toEqual({ calculator: 'rmd', page: 'https://firm.test/estate' });
+    expect(await requests[0]!.json()).toEqual({
+      calculator: 'rmd',
+      page: 'https://firm.test/estate',
+      language: 'en',
+    });
     const failing = stubFetch(() => Promise.reject(new TypeError('offline')));
     sendView({ token: 't1', apiUrl: API }, 'rmd', undefined);
-    expect(await failing.requests[0]!.json()).toEqual({ calculator: 'rmd' });
+    expect(await failing.requests[0]!.json()).toEqual({ calculator: 'rmd', language: 'en' });
     await new Promise((resolve) => setTimeout(resolve, 0)); // the rejection is handled, not thrown
   });
 
@@ -36,7 +40,7 @@ describe('widget API calls', () => {
     await expect(api().estimate({ calculator: 'rmd', inputs: { age: 75 } })).resolves.toEqual(RESULT);
     expect(requests[0]!.url).toBe(`${API}/v1/api/calc/estimate`);
     expect(requests[0]!.headers.get('authorization')).toBe('Bearer t1');
-    expect(await requests[0]!.json()).toEqual({ calculator: 'rmd', inputs: { age: 75 } });
+    expect(await requests[0]!.json()).toEqual({ calculator: 'rmd', inputs: { age: 75 }, language: 'en' });
   });
 
   it('sends the lead with its Idempotency-Key, and retries a gateway error with the same key', async () => {
@@ -62,7 +66,11 @@ describe('widget API calls', () => {
     });
     await expect(withPage.submitLead({ name: 'A' }, 'key-1')).resolves.toEqual({ leadId: 'lead_1' });
     expect(requests.map((r) => r.headers.get('idempotency-key'))).toEqual(['key-1', 'key-1']);
-    expect(await requests[1]!.json()).toEqual({ name: 'A', page: 'http://shop.example/estate' });
+    expect(await requests[1]!.json()).toEqual({
+      name: 'A',
+      page: 'http://shop.example/estate',
+      language: 'en',
+    });
   });
 
   it('gives up on a lead after the bounded retries with a network error', async () => {

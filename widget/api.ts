@@ -86,13 +86,13 @@ export interface ApiDeps {
 /**
  * The view signal (`POST /v1/api/views`): sent once, when the widget is ready; best effort, so no
  * retry, no renewal, and a failure is ignored (it only costs the firm one view in its funnel). The
- * language goes with it when it is not English, so the funnel counts Spanish widgets apart.
+ * language goes with it (`en` or `es`), so the funnel counts Spanish widgets apart.
  */
 export function sendView(credentials: Credentials, calculator: string, page: string | undefined): void {
   fetch(`${credentials.apiUrl}/v1/api/views`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', authorization: `Bearer ${credentials.token}` },
-    body: JSON.stringify({ calculator, page, ...(currentLang() !== 'en' && { language: currentLang() }) }),
+    body: JSON.stringify({ calculator, page, language: currentLang() }),
     keepalive: true,
   }).catch(() => {});
 }
@@ -162,11 +162,10 @@ export function createApi(deps: ApiDeps) {
       throw await toApiError(res);
     }
   }
-  /** The page, and the visitor's language when it is not English (results and leads keep it). */
+  /** The page, and the visitor's language (`en` or `es`: results and leads keep it). */
   const withPage = <T extends object>(body: T) => {
     const page = deps.page?.();
-    const language = currentLang();
-    return { ...body, ...(page && { page }), ...(language !== 'en' && { language }) };
+    return { ...body, ...(page && { page }), language: currentLang() };
   };
 
   return {

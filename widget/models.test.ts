@@ -185,6 +185,7 @@ describe('LeadModel', () => {
       website: '',
       // The proof of work, solved when send was pressed (EASY_CHALLENGE's answer is 3).
       altcha: btoa(JSON.stringify({ ...EASY_CHALLENGE, number: 3 })),
+      language: 'en',
     });
     expect(lead.leadId.value).toBe('lead_1');
     expect(emitted).toEqual([

@@ -70,6 +70,16 @@ export const spanishRules = (label: string): string => {
   return parts.length > 1 ? `${parts.slice(0, -1).join(', ')} y ${parts.at(-1)}` : parts[0]!;
 };
 
+/**
+ * The checks of a number field (`kind: 'number'`, only the RMD's age has one): only a page with such
+ * a field carries them (each chunk's bytes count against its 6 KB).
+ */
+export const NUMBER_WORDS: Record<string, string> = {
+  'Enter a whole number': 'Escriba un número entero',
+  'Enter {0} or more': 'Escriba {0} o más',
+  'Enter {0} or less': 'Escriba {0} o menos',
+};
+
 export const COMMON_WORDS: Record<string, string> = {
   // The page
   Advanced: 'Opciones avanzadas',
@@ -105,9 +115,6 @@ export const COMMON_WORDS: Record<string, string> = {
   'Enter an amount up to $1,000,000,000,000': 'Escriba una cantidad de hasta $1,000,000,000,000',
   'Enter dollars and cents, at most two decimals':
     'Escriba dólares y centavos, con dos decimales como máximo',
-  'Enter a whole number': 'Escriba un número entero',
-  'Enter {0} or more': 'Escriba {0} o más',
-  'Enter {0} or less': 'Escriba {0} o menos',
   'These answers cannot be worked out.': 'No se puede hacer el cálculo con estas respuestas.',
   // The contact form
   'Thank you': 'Gracias',

@@ -76,7 +76,6 @@ const texts: Record<keyof typeof ESTATE_TAX_TEXTS, string> = {
     'La exención de {state} para {year} no estaba confirmada cuando se revisaron estas normas por última vez ({checked}), así que se usa la cantidad de {own}, {amount}.',
   'estate-tax.note.outsideCoverage':
     'No se indicó la fecha de fallecimiento y hoy ({today}) está fuera de las fechas que cubren las tablas (del {from} al {to}); se usaron las normas para un fallecimiento el {date}.',
-  'estate-tax.headline.totalTax': 'Impuesto total sobre el patrimonio: {amount}',
 };
 
 export default catalogue({

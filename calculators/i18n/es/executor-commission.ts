@@ -24,7 +24,6 @@ const texts: Record<keyof typeof EXECUTOR_COMMISSION_TEXTS, string> = {
   'executor-commission.item.commission': 'Comisión del albacea (SCPA §2307)',
   'executor-commission.note.oneCommission':
     'Una comisión completa. Cuando hay varios albaceas, la SCPA §2307 determina cuántas comisiones se permiten y cómo se reparten.',
-  'executor-commission.headline.commission': 'Comisión del albacea: {amount}',
 };
 
 export default catalogue({

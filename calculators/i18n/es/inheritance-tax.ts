@@ -3,7 +3,7 @@ import { catalogue } from '../catalogue.ts';
 import { COMMON_PATTERNS, COMMON_TEXTS_ES, COMMON_WORDS, spanishDate, spanishValue } from './common.ts';
 
 /** The heir classes as the line item names them ("class exempt"): the state's own class, in Spanish. */
-const CLASS: Record<string, string> = {
+export const CLASS: Record<string, string> = {
   spouse: 'cónyuge',
   lineal: 'parientes en línea directa',
   sibling: 'hermanos',
@@ -66,7 +66,6 @@ const texts: Record<keyof typeof INHERITANCE_TAX_TEXTS, string> = {
     'Nebraska: el cónyuge sobreviviente y los herederos menores de 22 años están exentos.',
   'inheritance-tax.note.maryland':
     'Maryland: los cónyuges, los hijos y demás descendientes directos, los padres y los hermanos están exentos (clase “exenta”). Lo pagado por el impuesto sobre el patrimonio y por el impuesto sobre la herencia de Maryland se acredita uno contra el otro.',
-  'inheritance-tax.headline.inheritanceTax': 'Impuesto sobre la herencia: {amount}',
 };
 
 /** The heir's class in Spanish; other values as every calculator says them. */

@@ -30,7 +30,6 @@ const texts: Record<keyof typeof PROBATE_FEES_TEXTS, string> = {
     'La base es el valor bruto del inventario: no se restan las hipotecas ni otras deudas.',
   'probate-fees.note.courtSetsExcess':
     'Por encima de $25,000,000, el tribunal fija una cantidad razonable por el excedente; esta calculadora no la estima. Los honorarios que se muestran corresponden solo a los primeros $25,000,000.',
-  'probate-fees.headline.totalFees': 'Total de honorarios: {amount}',
 };
 
 export default catalogue({

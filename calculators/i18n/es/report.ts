@@ -1,8 +1,9 @@
-import { type FIRM_TEXTS, fill } from '../../texts.ts';
+import { type FIRM_TEXTS, fill, type HEADLINE_TEXTS } from '../../texts.ts';
 import type { Catalogue } from '../catalogue.ts';
+import { spanishDate } from './common.ts';
 import estateTax from './estate-tax.ts';
 import executorCommission from './executor-commission.ts';
-import inheritanceTax from './inheritance-tax.ts';
+import inheritanceTax, { CLASS } from './inheritance-tax.ts';
 import probateFees from './probate-fees.ts';
 import rmd from './rmd.ts';
 
@@ -64,8 +65,17 @@ const FIRM_TEXTS_ES: Record<keyof typeof FIRM_TEXTS, string> = {
     '{jurisdiction} · {figure} ({value}), {covers}: confirmado solo por fuentes secundarias [sin verificar]; revíselo antes de confiar en el resultado.',
 };
 
+/** The lead's headline, in Spanish (by code; no widget page shows it). */
+const HEADLINES_ES: Record<keyof typeof HEADLINE_TEXTS, string> = {
+  'estate-tax.headline.totalTax': 'Impuesto total sobre el patrimonio: {amount}',
+  'inheritance-tax.headline.inheritanceTax': 'Impuesto sobre la herencia: {amount}',
+  'probate-fees.headline.totalFees': 'Total de honorarios: {amount}',
+  'executor-commission.headline.commission': 'Comisión del albacea: {amount}',
+  'rmd.headline.rmd': 'Distribución mínima requerida: {amount}',
+};
+
 const withReport = (c: Catalogue): Catalogue => {
-  const texts: Record<string, string> = { ...FIRM_TEXTS_ES, ...c.texts };
+  const texts: Record<string, string> = { ...FIRM_TEXTS_ES, ...HEADLINES_ES, ...c.texts };
   return {
     ...c,
     words: { ...REPORT_WORDS, ...c.words },
@@ -83,3 +93,14 @@ export const SPANISH_REPORTS: Readonly<Record<string, Catalogue>> = {
   'probate-fees': withReport(probateFees),
   rmd: withReport(rmd),
 };
+
+/**
+ * An answer as a Spanish report's inputs table says it, where the English shows a raw value: a date
+ * in words ("1 de mayo de 2026", not 2026-05-01) and the heir's class ("hermanos", not sibling).
+ * Undefined for the others (amounts, states, yes/no go through the catalogue's words).
+ */
+export function spanishInput(key: string, value: unknown): string | undefined {
+  if (typeof value !== 'string') return undefined;
+  if (/^\d{4}-\d{2}-\d{2}$/.test(value)) return spanishDate(value);
+  return key === 'heirClass' ? CLASS[value] : undefined;
+}

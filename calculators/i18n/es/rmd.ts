@@ -1,10 +1,18 @@
 import { COMMON_TEXTS, RMD_TEXTS } from '../../texts.ts';
 import { catalogue } from '../catalogue.ts';
-import { COMMON_PATTERNS, COMMON_TEXTS_ES, COMMON_WORDS, spanishDate, spanishValue } from './common.ts';
+import {
+  COMMON_PATTERNS,
+  COMMON_TEXTS_ES,
+  COMMON_WORDS,
+  NUMBER_WORDS,
+  spanishDate,
+  spanishValue,
+} from './common.ts';
 
 /** The RMD calculator in Spanish, in the IRS's Spanish words ("distribución mínima requerida"). */
 const words: Record<string, string> = {
   ...COMMON_WORDS,
+  ...NUMBER_WORDS,
   'Required minimum distribution calculator': 'Calculadora de la distribución mínima requerida (RMD)',
   'See the least you must withdraw this year from an IRA or retirement plan account.':
     'Vea cuánto debe retirar como mínimo este año de una cuenta IRA o de un plan de jubilación.',
@@ -30,7 +38,6 @@ const texts: Record<keyof typeof RMD_TEXTS, string> = {
     'Las distribuciones mínimas requeridas comienzan a los {age} años (75 para quienes cumplan 74 después de 2032); esta calculadora no acepta edades menores.',
   'rmd.note.uniformTable':
     'Usa la Tabla Uniforme de Vida (Tabla III del IRS); si el único beneficiario es un cónyuge más de 10 años menor que el titular, se usa en su lugar la Tabla de Expectativa de Vida Conjunta y de Último Sobreviviente.',
-  'rmd.headline.rmd': 'Distribución mínima requerida: {amount}',
 };
 
 export default catalogue({

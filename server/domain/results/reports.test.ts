@@ -71,6 +71,31 @@ describe('stored texts by code', () => {
     expect(report.notes[1]).toBe('A note no calculator writes any more.');
     expect(report.lineItems[0]!.label).toBe('Patrimonio imponible');
   });
+
+  it('says a Spanish report’s answers in Spanish: the date of death in words, the heir’s class by name', () => {
+    const dated = { ...row(true), inputs: { ...row(true).inputs, dateOfDeath: '2026-05-01' } };
+    const report = reportInputOf(dated, { name: 'Hale', accentColor: null }, NOW);
+    expect(report.inputs.find((i) => i.label === 'Fecha de fallecimiento')?.value).toBe('1 de mayo de 2026');
+    const outcome = runCalculator(
+      'inheritance-tax',
+      { state: 'PA', bequest: 300_000, heirClass: 'sibling' },
+      { now: NOW },
+    );
+    if (!outcome.ok) throw new Error('refused');
+    const texts = storedTexts(outcome.result);
+    const heir: ResultRow = {
+      ...row(true),
+      calculator: 'inheritance-tax',
+      state: 'PA',
+      inputs: outcome.inputs,
+      outputs: outcome.result.outputs,
+      ...texts,
+      ruleSet: outcome.result.ruleSet as unknown as Record<string, unknown>,
+    };
+    const values = reportInputOf(heir, { name: 'Hale', accentColor: null }, NOW).inputs.map((i) => i.value);
+    expect(values).toContain('hermanos');
+    expect(values).not.toContain('sibling');
+  });
 });
 
 /** A stored result of any calculator, in English or Spanish, with its codes. */

@@ -1,5 +1,5 @@
 import type { Catalogue } from '../../../calculators/i18n/catalogue.ts';
-import { SPANISH_REPORTS } from '../../../calculators/i18n/es/report.ts';
+import { SPANISH_REPORTS, spanishInput } from '../../../calculators/i18n/es/report.ts';
 import { getCalculator } from '../../../calculators/index.ts';
 import { rulesInWords } from '../../../calculators/rules-in-words.ts';
 import type { TextRef } from '../../../calculators/texts.ts';
@@ -102,8 +102,11 @@ export function reportInputOf(
     calculatorSlug: row.calculator,
     inputs: inLabelOrder(view.inputs, labels).map(([k, v]) => ({
       label: plain(tx(labels[k] ?? k)),
-      // A date as the family reads it ("1 November 2026"), as the header prints "Rules as of".
-      value: reportDate(es ? { words: es.words } : {}, tx(formatInput(figures, k, v))),
+      // A date as the family reads it ("1 November 2026"), as the header prints "Rules as of"; a
+      // Spanish report's own words where it has them (the heir's class by its Spanish name).
+      value:
+        (es && spanishInput(k, v)) ||
+        reportDate(es ? { words: es.words } : {}, tx(formatInput(figures, k, v))),
     })),
     lineItems: view.lineItems.map(({ code, params, ...item }) => ({
       ...(item as ReportInput['lineItems'][number]),
