@@ -1,0 +1,1 @@
+CREATE INDEX "leads_test_idx" ON "leads" USING btree ("account_id","status") WHERE test = true;
