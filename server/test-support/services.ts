@@ -1,4 +1,7 @@
 import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { Database } from '../db/engine/database.ts';
@@ -30,8 +33,18 @@ export async function createTestContext(
 ) {
   const db = database ?? (await createTestDatabase());
   const clock = createFixedClock(TEST_NOW);
+  // A data directory of its own (mail outbox, /readyz's disk check), removed on close: the default
+  // ./data is the repository's, shared by test files running side by side and absent in a fresh
+  // clone until some test happens to make it.
+  const ownDataDir = env.DATA_DIR ? undefined : mkdtempSync(join(tmpdir(), 'svc-ctx-'));
   // Limits scaled up so functional tests never meet them; rate limiting has its own tests.
-  const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', RATE_LIMIT_SCALE: '100', ...env });
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    LOG_LEVEL: 'silent',
+    RATE_LIMIT_SCALE: '100',
+    ...(ownDataDir ? { DATA_DIR: ownDataDir } : {}),
+    ...env,
+  });
   const services = await createServices({
     config,
     database: db,
@@ -64,7 +77,11 @@ export async function createTestContext(
   };
   const get = (path: string, bearer?: string) =>
     app.request(path, bearer ? { headers: { authorization: `Bearer ${bearer}` } } : {});
-  return { app, services, clock, database: db, json, get, seed: seeder(services), close: () => db.close() };
+  const close = async () => {
+    await db.close();
+    if (ownDataDir) rmSync(ownDataDir, { recursive: true, force: true });
+  };
+  return { app, services, clock, database: db, json, get, seed: seeder(services), close };
 }
 
 export type TestContext = Awaited<ReturnType<typeof createTestContext>>;
