@@ -75,13 +75,19 @@ export async function createTestContext(
     }
     return post(path, body, headers);
   };
+  /** An embed session's token for a publishable key, opened from `origin` as a widget's page would. */
+  const embedSession = async (publishableKey: string, origin = 'https://smithlaw.com') => {
+    const res = await post('/v1/api/license/activate', { licenseKey: publishableKey }, { origin });
+    if (res.status !== 200) throw new Error(`embed session: ${res.status} ${await res.text()}`);
+    return (await res.json()).token as string;
+  };
   const get = (path: string, bearer?: string) =>
     app.request(path, bearer ? { headers: { authorization: `Bearer ${bearer}` } } : {});
   const close = async () => {
     await db.close();
     if (ownDataDir) rmSync(ownDataDir, { recursive: true, force: true });
   };
-  return { app, services, clock, database: db, json, get, seed: seeder(services), close };
+  return { app, services, clock, database: db, json, get, embedSession, seed: seeder(services), close };
 }
 
 export type TestContext = Awaited<ReturnType<typeof createTestContext>>;

@@ -99,11 +99,7 @@ libreOffice.describe('the leads CSV read back by LibreOffice Calc', () => {
     { timeout: 60_000 },
     async () => {
       const f = await t.seed.firm();
-      const embed = (
-        await (
-          await t.json('/v1/api/license/activate', { licenseKey: f.publishableKey }, { origin: ORIGIN })
-        ).json()
-      ).token as string;
+      const embed = await t.embedSession(f.publishableKey, ORIGIN);
       const inputs = { estateValue: 12_000_000, state: 'WA', dateOfDeath: '2026-08-01' };
       const calc = await t.json(
         '/v1/api/calc/estimate',

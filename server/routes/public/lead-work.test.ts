@@ -16,11 +16,7 @@ const ORIGIN = 'https://smithlaw.com';
 
 async function firm() {
   const f = await t.seed.firm();
-  const embed = (
-    await (
-      await t.json('/v1/api/license/activate', { licenseKey: f.publishableKey }, { origin: ORIGIN })
-    ).json()
-  ).token as string;
+  const embed = await t.embedSession(f.publishableKey, ORIGIN);
   const { apiKey } = await t.seed.apiKey(f.account.id, ['leads:read', 'leads:write']);
   return { ...f, embed, apiKey };
 }

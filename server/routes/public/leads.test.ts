@@ -12,11 +12,7 @@ const ORIGIN = 'https://smithlaw.com';
 
 async function firmWithTokens() {
   const firm = await t.seed.firm();
-  const embed = (
-    await (
-      await t.json('/v1/api/license/activate', { licenseKey: firm.publishableKey }, { origin: ORIGIN })
-    ).json()
-  ).token as string;
+  const embed = await t.embedSession(firm.publishableKey, ORIGIN);
   const site = await (
     await t.json('/v1/api/licenses/activate', { licenseKey: firm.licenseKey, siteDomain: 'smithlaw.com' })
   ).json();

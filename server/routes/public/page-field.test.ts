@@ -91,11 +91,7 @@ describe('`page` must be on the embed session’s origin: consent evidence bound
     ['a look-alike host', 'https://smithlaw.com.competitor-firm.example/estate-planning'],
   ])('drops %s from the result and the lead, and the lead says so (pageVerified: false)', async (_, page) => {
     const f = await t.seed.firm();
-    const embed = (
-      await (
-        await t.json('/v1/api/license/activate', { licenseKey: f.publishableKey }, { origin: ORIGIN })
-      ).json()
-    ).token as string;
+    const embed = await t.embedSession(f.publishableKey, ORIGIN);
     const { apiKey } = await t.seed.apiKey(f.account.id);
     const auth = { authorization: `Bearer ${embed}` };
     const calc = await t.json('/v1/api/calc/estimate', estimate(page), auth);
@@ -120,11 +116,7 @@ describe('`page` must be on the embed session’s origin: consent evidence bound
 
   it('keeps a page on the session’s origin (pageVerified: true), and says null when none was reported', async () => {
     const f = await t.seed.firm();
-    const embed = (
-      await (
-        await t.json('/v1/api/license/activate', { licenseKey: f.publishableKey }, { origin: ORIGIN })
-      ).json()
-    ).token as string;
+    const embed = await t.embedSession(f.publishableKey, ORIGIN);
     const { apiKey } = await t.seed.apiKey(f.account.id);
     const auth = { authorization: `Bearer ${embed}`, 'idempotency-key': 'own-page-1' };
     const own = await t.json('/v1/api/leads', lead('https://smithlaw.com/estate-planning'), auth);
