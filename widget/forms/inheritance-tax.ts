@@ -44,7 +44,7 @@ export const inheritanceTaxForm: FormSpec = {
   check(inputs) {
     const state = String(inputs.state ?? '');
     const refusal = REFUSED[state];
-    if (refusal) return [{ path: 'state', message: t(refusal) }];
+    if (refusal) return [{ path: 'state', message: refusal }];
     const classes = (HEIR_CLASSES as Record<string, readonly string[]>)[state];
     const issues: FieldIssue[] = [];
     if (classes && !classes.includes(String(inputs.heirClass ?? ''))) {
@@ -68,8 +68,8 @@ export const inheritanceTaxForm: FormSpec = {
     );
   },
   chart: (outputs) => [
-    { label: t('Kept by the heir'), amount: num(outputs.netInheritance), tone: 'keep' },
-    { label: t('Inheritance tax'), amount: num(outputs.inheritanceTax), tone: 'state' },
+    { label: 'Kept by the heir', amount: num(outputs.netInheritance), tone: 'keep' },
+    { label: 'Inheritance tax', amount: num(outputs.inheritanceTax), tone: 'state' },
   ],
   figures: [
     ['inheritanceTax', 'Inheritance tax'],
