@@ -1,6 +1,6 @@
 import type { FirmInfo } from '../../protocol/index.ts';
 import { STATE_CHOICES } from '../forms/states.ts';
-import { lang, t } from '../i18n/t.ts';
+import { lang, t, why } from '../i18n/t.ts';
 import type { LeadModel, LeadValues } from '../lead-model.ts';
 
 type Lead = InstanceType<typeof LeadModel>;
@@ -148,7 +148,7 @@ export function LeadForm({
       </button>
       {lead.error.value && (
         <p class="error" role="alert">
-          {t(lead.error.value)}
+          {why(lead.error.value)}
         </p>
       )}
     </form>

@@ -12,6 +12,9 @@ import rmd from './rmd.ts';
  * the calculators' names and their input and output labels as the report prints them.
  */
 const REPORT_WORDS: Record<string, string> = {
+  // A yes/no answer (the widget shows none).
+  yes: 'sí',
+  no: 'no',
   'ESTIMATE REPORT': 'INFORME DE ESTIMACIÓN',
   'Result ID': 'ID del resultado',
   'Generated (UTC)': 'Generado (UTC)',
