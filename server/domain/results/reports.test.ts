@@ -122,6 +122,21 @@ describe('stored texts by code', () => {
     expect(value).not.toBe('C');
     expect(value).not.toMatch(/Brother/);
   });
+
+  it('a Spanish report names DSUE as an English acronym and dates its rules "desde el"', async () => {
+    const dsue = reportInputOf(
+      stored('estate-tax', { estateValue: 16_000_000, state: 'NY', portableExclusion: 2_000_000 }, 'es'),
+      FIRM,
+      NOW,
+    );
+    expect(dsue.inputs.map((i) => i.label)).toContain(
+      'Exclusión no utilizada del cónyuge fallecido (DSUE, por sus siglas en inglés)',
+    );
+    const { text } = await readPdf(
+      await renderReport(reportInputOf(stored('probate-fees', { estateValue: 900_000 }, 'es'), FIRM, NOW)),
+    );
+    expect(text.replace(/\s+/g, ' ')).toMatch(/NORMAS VIGENTES DESDE EL \d{1,2} de [a-z]+ de \d{4}/);
+  });
 });
 
 /** A stored result of any calculator, in English or Spanish, with its codes. */
