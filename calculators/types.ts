@@ -50,6 +50,8 @@ export interface CalculatorFigures {
   money: readonly string[];
   /** Outputs that are rates, shown as percentages. */
   rates?: readonly string[];
+  /** Inputs whose value is a code (the heir's class), by the name a person reads for each code. */
+  names?: Readonly<Record<string, Readonly<Record<string, string>>>>;
 }
 
 export interface CalculatorInfo {

@@ -318,6 +318,22 @@ async function wordsShown(frame: Frame): Promise<string[]> {
   return words;
 }
 
+/** The date field of a Spanish widget in an English browser: its name and description in Spanish, the date in words. */
+async function dateSaidInSpanish(frame: Frame): Promise<void> {
+  const field = frame.locator('#f-dateOfDeath');
+  expect(await field.evaluate((e) => (e as HTMLInputElement).labels?.[0]?.textContent)).toMatch(
+    /^Fecha de fallecimiento/,
+  );
+  const description = await field.evaluate((e) =>
+    (e.getAttribute('aria-describedby') ?? '')
+      .split(' ')
+      .map((id) => document.getElementById(id)?.textContent ?? '')
+      .join(' '),
+  );
+  expect(description).toContain('Si el campo muestra mm/dd/yyyy, escriba mes/día/año.');
+  expect(description).toContain('Fecha elegida: 1 de mayo de 2026.');
+}
+
 async function spanishWidget(lang: 'es' | 'auto', width: number, locale?: string) {
   const host = await openCustomPage(browser, {
     origin: HOST,
@@ -328,10 +344,12 @@ async function spanishWidget(lang: 'es' | 'auto', width: number, locale?: string
   const frame = await host.frame();
   await frame.locator('#f-estateValue').fill('20000000');
   await frame.locator('#f-state').selectOption('NY');
+  // The advanced questions and the breakdown open, so their words are read too; the date of death
+  // is chosen (the browser draws its field in English: mm/dd/yyyy), so its Spanish words show.
+  await frame.getByText('Opciones avanzadas').click();
+  await frame.locator('#f-dateOfDeath').fill('2026-05-01');
   await frame.getByRole('button', { name: 'Calcular' }).click();
   await frame.locator('#lead-consent').waitFor(WAIT);
-  // The advanced questions and the breakdown open, so their words are read too.
-  await frame.getByText('Opciones avanzadas').click();
   await frame.locator('details.breakdown summary').click();
   return { host, frame };
 }
@@ -360,8 +378,10 @@ describe('the widget in Spanish (issue 45)', () => {
     );
     expect((await wordsShown(phone.frame)).filter((w) => english.has(w))).toEqual([]);
     expect(await phone.frame.locator('label[for="lead-consent"]').textContent()).toBe(SPANISH_CONSENT);
+    await dateSaidInSpanish(phone.frame);
     expect(await frameAxe(phone.frame)).toEqual([]);
     await phone.frame.locator('main').screenshot({ path: `${SHOTS}spanish-375.png` });
+    await phone.frame.locator('.field.date').screenshot({ path: `${SHOTS}spanish-date-375.png` });
     await phone.host.close();
 
     const { host, frame } = await spanishWidget('es', 1280);
@@ -369,8 +389,10 @@ describe('the widget in Spanish (issue 45)', () => {
       /^El patrimonio tendría que pagar aproximadamente \$[\d,]+ de impuesto federal sobre el patrimonio y aproximadamente \$[\d,]+ de impuesto sobre el patrimonio de Nueva York\.$/,
     );
     expect((await wordsShown(frame)).filter((w) => english.has(w))).toEqual([]);
+    await dateSaidInSpanish(frame);
     expect(await frameAxe(frame)).toEqual([]);
     await frame.locator('main').screenshot({ path: `${SHOTS}spanish-1280.png` });
+    await frame.locator('.field.date').screenshot({ path: `${SHOTS}spanish-date-1280.png` });
 
     // The PDF, downloaded as the visitor would.
     const [download] = await Promise.all([

@@ -149,6 +149,17 @@ describe('portal pages (demo firm owner)', () => {
     const widget = page.frameLocator('.preview-frame').frameLocator('iframe');
     expect(await widget.getByLabel('State of residence').inputValue()).toBe('NY');
     await checkPortalPage(browser, owner.context, page, 'embed', true, showPreview);
+    // A Spanish snippet keeps a Spanish widget's room, as the loader does: the English room × 1.1.
+    await page.getByLabel('Language').selectOption('es');
+    await expect
+      .poll(() => page.locator('#snippet pre').first().textContent(), WAIT)
+      .toContain('data-state="NY" data-lang="es" async></script>');
+    expect(await page.locator('#snippet pre').first().textContent()).toContain(
+      '<div data-svc-calculator="estate-tax" style="min-height:926px">',
+    );
+    expect(await page.locator('#snippet details pre').textContent()).toBe(
+      '[data-svc-calculator="estate-tax"] { min-height: 926px; }',
+    );
 
     for (const [link, name] of [
       ['Members', 'members'],

@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { createFrame } from '../loader/frame.ts';
+import { HEIGHTS } from '../loader/heights.ts';
 import { optionAttributes, placeholderHeight, SNIPPET_OPTIONS, snippetOf, stylesheetOf } from './snippet.ts';
 
 describe('the snippet the Embed code page writes', () => {
@@ -19,6 +21,10 @@ describe('the snippet the Embed code page writes', () => {
     [{ font: 'x;}body{display:none' }, ''],
     [{ state: 'NY' }, ' data-state="NY"'],
     [{ state: 'new york' }, ''],
+    [{ lang: 'es' }, ' data-lang="es"'],
+    [{ lang: 'auto' }, ' data-lang="auto"'],
+    [{ lang: 'en' }, ''],
+    [{ lang: 'fr' }, ''],
   ])('%j → %s', (options, attributes) => {
     expect(optionAttributes(options)).toBe(attributes);
   });
@@ -49,6 +55,29 @@ describe('the snippet the Embed code page writes', () => {
     );
     expect(snippetOf('https://e.example', 'k', ['estate-tax'])).toContain(
       `style="min-height:${placeholderHeight('estate-tax')}px"`,
+    );
+  });
+
+  it('reserves for a Spanish widget what the loader reserves for it (the English room times 1.1), in the snippet and the CSS', () => {
+    for (const slug of Object.keys(HEIGHTS)) {
+      // The loader's room on a phone, where the first height is the tallest the snippet keeps.
+      const loaderRoom = (lang: string) =>
+        createFrame(document, 'https://e.example', slug, 320, { lang }).style.height;
+      expect(`${placeholderHeight(slug)}px`).toBe(loaderRoom('en'));
+      expect(`${placeholderHeight(slug, 'es')}px`).toBe(loaderRoom('es'));
+      expect(placeholderHeight(slug, 'es')!).toBeGreaterThan(placeholderHeight(slug)!);
+    }
+    expect(placeholderHeight('estate-tax', 'es')).toBe(926); // 841 px in English
+    const spanish = snippetOf('https://e.example', 'k', ['estate-tax', 'rmd'], { lang: 'es' });
+    expect(spanish).toContain('<div data-svc-calculator="estate-tax" style="min-height:926px"></div>');
+    expect(spanish).toContain(`style="min-height:${placeholderHeight('rmd', 'es')}px"`);
+    expect(spanish).toContain(' data-lang="es" async></script>');
+    expect(stylesheetOf(['estate-tax'], 'es')).toBe(
+      '[data-svc-calculator="estate-tax"] { min-height: 926px; }',
+    );
+    // The browser's language is known only in the browser: the English room, as most visitors are.
+    expect(snippetOf('https://e.example', 'k', ['estate-tax'], { lang: 'auto' })).toContain(
+      'min-height:841px',
     );
   });
 });

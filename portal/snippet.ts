@@ -1,16 +1,19 @@
-import { HEIGHTS } from '../loader/heights.ts';
+import { HEIGHTS, SPANISH_ROOM } from '../loader/heights.ts';
 
 /**
  * The height to keep for a calculator's placeholder until loader.js (loaded with `async`) has run:
  * its tallest first height (phone widths), so the page's text below never moves when the widget
  * arrives. On wider screens a little space stays free under the widget until the visitor's first
- * result fills it.
+ * result fills it. A Spanish widget (`lang` `es`) gets what the loader gives it: the English
+ * height times SPANISH_ROOM, rounded up as the loader rounds. `auto` keeps the English room: only
+ * the visitor's browser knows its language, and most are English.
  */
-export function placeholderHeight(slug: string): number | undefined {
+export function placeholderHeight(slug: string, lang?: string): number | undefined {
   const row = HEIGHTS[slug];
   if (!row) return undefined;
   const heights = row.match(/../g)?.map((pair) => Number.parseInt(pair, 36)) ?? [];
-  return Math.max(...heights);
+  const english = Math.max(...heights);
+  return lang === 'es' ? Math.ceil(english * SPANISH_ROOM) : english;
 }
 
 /**
@@ -69,6 +72,17 @@ export const SNIPPET_OPTIONS: readonly SnippetOption[] = [
     pattern: /^[A-Z]{2}$/,
     help: 'The state the form starts with.',
   },
+  {
+    option: 'lang',
+    attribute: 'data-lang',
+    label: 'Language',
+    values: [
+      { value: 'en', label: 'English' },
+      { value: 'es', label: 'Spanish (español)' },
+      { value: 'auto', label: 'The visitor’s browser language' },
+    ],
+    help: 'The browser’s language: Spanish for Spanish browsers, English for the rest.',
+  },
 ];
 
 export type SnippetOptions = Partial<Record<string, string>>;
@@ -93,7 +107,7 @@ export function snippetOf(
 ) {
   const divs = calculators
     .map((slug) => {
-      const height = placeholderHeight(slug);
+      const height = placeholderHeight(slug, options.lang);
       return `<div data-svc-calculator="${slug}"${height ? ` style="min-height:${height}px"` : ''}></div>`;
     })
     .join('\n');
@@ -106,9 +120,9 @@ export function snippetOf(
  * the room before loader.js has run. The loader's own heights and its collapse on a refusal are
  * set through the CSSOM, which such a policy allows (an inline style set so also beats this rule).
  */
-export function stylesheetOf(calculators: string[]): string {
+export function stylesheetOf(calculators: string[], lang?: string): string {
   return calculators
-    .map((slug) => [slug, placeholderHeight(slug)] as const)
+    .map((slug) => [slug, placeholderHeight(slug, lang)] as const)
     .filter(([, height]) => height)
     .map(([slug, height]) => `[data-svc-calculator="${slug}"] { min-height: ${height}px; }`)
     .join('\n');

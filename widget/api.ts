@@ -1,5 +1,5 @@
 import type { ErrorPayload, ErrorReason, ResultPayload } from '../protocol/index.ts';
-import { currentLang } from './i18n/t.ts';
+import { lang } from './i18n/t.ts';
 import type { Challenge } from './proof-of-work.ts';
 
 export interface Credentials {
@@ -92,7 +92,7 @@ export function sendView(credentials: Credentials, calculator: string, page: str
   fetch(`${credentials.apiUrl}/v1/api/views`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', authorization: `Bearer ${credentials.token}` },
-    body: JSON.stringify({ calculator, page, language: currentLang() }),
+    body: JSON.stringify({ calculator, page, language: lang }),
     keepalive: true,
   }).catch(() => {});
 }
@@ -165,7 +165,7 @@ export function createApi(deps: ApiDeps) {
   /** The page, and the visitor's language (`en` or `es`: results and leads keep it). */
   const withPage = <T extends object>(body: T) => {
     const page = deps.page?.();
-    return { ...body, ...(page && { page }), language: currentLang() };
+    return { ...body, ...(page && { page }), language: lang };
   };
 
   return {

@@ -91,7 +91,7 @@ export function App({ calc, bridge, preset, onReady }: AppProps) {
         </div>
         {model.error.value && (
           <p class="error" role="alert">
-            {t(model.error.value)}
+            {why(model.error.value)}
           </p>
         )}
       </form>

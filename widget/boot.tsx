@@ -3,7 +3,7 @@ import { type Credentials, sendView } from './api.ts';
 import { App } from './app.tsx';
 import { createBridge } from './bridge.ts';
 import type { WidgetCalculator } from './forms/types.ts';
-import { type Catalogue, t, useCatalogue } from './i18n/t.ts';
+import { type Catalogue, lang, t, useCatalogue } from './i18n/t.ts';
 import { watchHeight } from './resize.ts';
 import { applyAccent, applyTheme } from './theme.ts';
 import './styles.css';
@@ -13,27 +13,25 @@ import './styles.css';
  * from the hash, `svc-hello`, the form, height reports. `svc-ready` follows only when the session
  * arrives over the port, so the host hears it once the widget can actually calculate.
  */
-export function boot(calc: WidgetCalculator, spanish?: () => Promise<{ default: Catalogue }>): void {
+export async function boot(
+  calc: WidgetCalculator,
+  spanish: () => Promise<{ default: Catalogue }>,
+): Promise<void> {
   const params = new URLSearchParams(location.hash.slice(1));
   // `lang`: en, es or auto (the browser's language); English unless Spanish is asked for and loads.
-  const lang = params.get('lang');
-  if (spanish && /^es\b/i.test(lang === 'auto' ? navigator.language : (lang ?? ''))) {
-    spanish().then(
-      (m) => start(calc, params, m.default),
-      () => start(calc, params),
-    );
-  } else start(calc, params);
-}
-
-function start(calc: WidgetCalculator, params: URLSearchParams, catalogue?: Catalogue): void {
+  // An English page starts at once (no await on its way); a chunk that fails to load leaves English.
+  const asked = params.get('lang');
+  useCatalogue(
+    /^es\b/i.test(asked === 'auto' ? navigator.language : `${asked}`)
+      ? (await spanish().catch(() => undefined))?.default
+      : undefined,
+  );
   const root = document.getElementById('app');
   if (!root) return;
   const html = document.documentElement;
-  useCatalogue(catalogue);
-  if (catalogue) {
-    html.lang = catalogue.lang;
-    document.title = t(document.title);
-  }
+  // English leaves both as the page has them.
+  html.lang = lang;
+  document.title = t(document.title);
   applyTheme(html, Object.fromEntries(params));
   const hostAccent = params.has('accent');
   const bridge = createBridge();

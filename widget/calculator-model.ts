@@ -1,6 +1,6 @@
 import { action, computed, createModel, signal } from '@preact/signals';
 import type { CalculationResult } from '../calculators/types.ts';
-import type { EventType, PayloadOf } from '../protocol/index.ts';
+import type { ErrorPayload, EventType, PayloadOf } from '../protocol/index.ts';
 import { type Api, ApiError, asApiError, type EstimateResponse, problemsByField } from './api.ts';
 import type { FieldSpec, WidgetCalculator } from './forms/types.ts';
 import { formatMoneyInput, validate } from './validate.ts';
@@ -46,11 +46,11 @@ export const CalculatorModel = createModel(
     });
     const result = signal<EstimateResponse | undefined>(undefined);
     const fieldErrors = signal<Record<string, string>>({});
-    const error = signal<string | undefined>(undefined);
+    const error = signal<ErrorPayload | undefined>(undefined);
     const busy = signal(false);
 
     function fail(failure: ApiError): void {
-      error.value = failure.payload.message;
+      error.value = failure.payload;
       fieldErrors.value = problemsByField(failure.details);
       emit('svc-error', failure.payload);
     }

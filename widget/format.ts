@@ -1,6 +1,6 @@
 import { formatUsd } from '../calculators/money.ts';
 import { plainNumber } from './forms/words.ts';
-import { localDate, t } from './i18n/t.ts';
+import { localDate } from './i18n/t.ts';
 
 const MONTHS = 'January February March April May June July August September October November December'.split(
   ' ',
@@ -9,9 +9,8 @@ const MONTHS = 'January February March April May June July August September Octo
 /** Numeric outputs that are not dollar amounts; every other number a calculator returns is in dollars. */
 const NON_MONEY: Record<string, 'percent' | 'plain'> = { effectiveRate: 'percent', factor: 'plain' };
 
-/** An output value as the visitor reads it: "$1,234.50", "12.3%", "yes". */
+/** A numeric output as the visitor reads it ("$1,234.50", "12.3%"); the widget shows no others. */
 export function formatOutput(key: string, value: unknown): string {
-  if (typeof value === 'boolean') return t(value ? 'yes' : 'no');
   if (typeof value !== 'number') return String(value);
   if (!Number.isFinite(value)) return '—';
   const kind = NON_MONEY[key];

@@ -1,5 +1,5 @@
 import { action, createModel, effect, type ReadonlySignal, signal } from '@preact/signals';
-import type { ConsentInfo } from '../protocol/index.ts';
+import type { ConsentInfo, ErrorPayload } from '../protocol/index.ts';
 import { type Api, ApiError, asApiError, problemsByField } from './api.ts';
 import type { Emit } from './calculator-model.ts';
 import { hex, solveChallenge } from './proof-of-work.ts';
@@ -42,7 +42,7 @@ export const LeadModel = createModel(
     const values = signal<LeadValues>({ ...EMPTY });
     const consent = signal(false);
     const busy = signal(false);
-    const error = signal<string | undefined>(undefined);
+    const error = signal<ErrorPayload | undefined>(undefined);
     const fieldErrors = signal<Record<string, string>>({});
     const leadId = signal<string | undefined>(undefined);
     /** The last send failed on the network: the button offers to try again with the same key. */
@@ -106,7 +106,7 @@ export const LeadModel = createModel(
         } catch (e) {
           const failure = asApiError(e);
           retryable.value = failure.payload.reason === 'network';
-          error.value = retryable.value ? NOT_SENT : failure.payload.message;
+          error.value = retryable.value ? { reason: 'network', message: NOT_SENT } : failure.payload;
           fieldErrors.value = problemsByField(failure.details);
           emit('svc-error', failure.payload);
         } finally {

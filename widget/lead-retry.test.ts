@@ -39,7 +39,7 @@ describe('a lead whose send fails on the network', () => {
     await first;
     expect(lead.busy.value).toBe(false);
     expect(lead.retryable.value).toBe(true);
-    expect(lead.error.value).toBe(NOT_SENT);
+    expect(lead.error.value?.message).toBe(NOT_SENT);
     expect(lead.values.value).toMatchObject({ name: 'Ada Plain', email: 'ada@example.com', state: 'NY' });
     expect(lead.consent.value).toBe(true);
     expect(emitted).toEqual([{ type: 'svc-error', payload: expect.objectContaining({ reason: 'network' }) }]);

@@ -2,7 +2,7 @@ import { createModel, effect, signal } from '@preact/signals';
 import type { ConsentInfo, ErrorPayload, FirmInfo } from '../protocol/index.ts';
 import type { Credentials } from './api.ts';
 import type { Bridge } from './bridge.ts';
-import { currentLang } from './i18n/t.ts';
+import { lang } from './i18n/t.ts';
 
 /** Runs once, when the first session arrives, with its credentials and the host page. */
 export type OnReady = (credentials: Credentials, page: string | undefined) => void;
@@ -57,7 +57,7 @@ export const SessionModel = createModel((bridge: Bridge | undefined, onReady?: O
       if (!apiUrl) return; // a renewal cannot come before the init
       if (message.type === 'svc-init') {
         if (message.firm) firm.value = message.firm;
-        if (message.consent) consent.value = message.consent.byLanguage?.[currentLang()] ?? message.consent;
+        if (message.consent) consent.value = message.consent.byLanguage?.[lang] ?? message.consent;
         if (message.page) page.value = message.page;
       }
       credentials.value = { token: message.token, apiUrl };

@@ -31,21 +31,25 @@ export function formatMoneyInput(text: string): string {
 const isRealDay = (d: string) =>
   /^\d{4}-\d{2}-\d{2}$/.test(d) && new Date(`${d}T00:00:00Z`).toISOString().slice(0, 10) === d;
 
-/** One control's value to the API's value, or the sentence that says what to fix. */
+/**
+ * One control's value to the API's value, or the sentence that says what to fix: a sentence without
+ * values in English (the field's error is said in the page's language where it is shown), one
+ * with values already in the page's language.
+ */
 function parseField(f: FieldSpec, raw: unknown): { value?: unknown; error?: string } {
   if (f.kind === 'boolean') return { value: raw === undefined || raw === '' ? f.default : raw === true };
   const text = String(raw ?? '').trim();
   if (text === '') {
-    if (f.required) return { error: f.missing ? t(f.missing) : t('Answer “{0}”', t(f.label)) };
+    if (f.required) return { error: f.missing ?? t('Answer “{0}”', t(f.label)) };
     return f.default === undefined ? {} : { value: f.default };
   }
   if (f.kind === 'select') {
     return f.options?.some((o) => o.value === text)
       ? { value: text }
-      : { error: t('Choose one of the listed answers') };
+      : { error: 'Choose one of the listed answers' };
   }
   if (f.kind === 'date') {
-    if (!isRealDay(text)) return { error: t('Enter a date such as 2026-06-30') };
+    if (!isRealDay(text)) return { error: 'Enter a date such as 2026-06-30' };
     if ((f.min && text < String(f.min)) || (f.max && text > String(f.max)))
       return { error: t('Choose a date between {0} and {1}', f.min, f.max) };
     return { value: text };
@@ -56,9 +60,9 @@ function parseField(f: FieldSpec, raw: unknown): { value?: unknown; error?: stri
   if (!/^-?(\d+\.?\d*|\.\d+)$/.test(digits) || !Number.isFinite(n))
     return { error: t('Enter a number') + eg };
   if (f.kind === 'money') {
-    if (n < 0) return { error: t('Enter an amount of zero or more') };
-    if (n > MAX_DOLLARS) return { error: t('Enter an amount up to $1,000,000,000,000') };
-    if (/\.\d{3}/.test(digits)) return { error: t('Enter dollars and cents, at most two decimals') };
+    if (n < 0) return { error: 'Enter an amount of zero or more' };
+    if (n > MAX_DOLLARS) return { error: 'Enter an amount up to $1,000,000,000,000' };
+    if (/\.\d{3}/.test(digits)) return { error: 'Enter dollars and cents, at most two decimals' };
     return { value: n };
   }
   if (f.integer && !Number.isInteger(n)) return { error: t('Enter a whole number') + eg };

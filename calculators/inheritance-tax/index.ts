@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { money, usState } from '../fields.ts';
 import type { CalculatorDefinition } from '../types.ts';
 import { ALL_CLASSES, INPUT_LABELS, inheritanceTaxCore } from './core.ts';
-import { HEIR_CLASSES, REFUSED } from './tables.ts';
+import { HEIR_CLASS_NAMES, HEIR_CLASSES, REFUSED } from './tables.ts';
 
 export { HEIR_CLASSES } from './tables.ts';
 
@@ -46,5 +46,6 @@ export const inheritanceTax: CalculatorDefinition<InheritanceInput> = {
     computed: ['inheritanceTax'],
     main: 'inheritanceTax',
     money: ['bequest', 'inheritanceTax', 'netInheritance'],
+    names: { heirClass: HEIR_CLASS_NAMES },
   },
 };

@@ -17,6 +17,23 @@ export interface InheritanceEntry {
   notes: readonly string[];
 }
 
+/**
+ * Each heir class by the name a person reads (the widget's choices, the lead page, the PDF): the
+ * API's values (`sibling`, `A`) are codes, never shown as they are.
+ */
+export const HEIR_CLASS_NAMES: Readonly<Record<string, string>> = {
+  spouse: 'Spouse (PA)',
+  lineal: 'Child, grandchild or parent (PA)',
+  sibling: 'Brother or sister (PA)',
+  other: 'Someone else',
+  A: 'Spouse, child, grandchild or parent (NJ class A)',
+  C: 'Brother, sister or child-in-law (NJ class C)',
+  D: 'Anyone else (NJ class D)',
+  close: 'Close relative (NE)',
+  remote: 'Remote relative (NE)',
+  exempt: 'Spouse, child, parent or sibling (MD exempt)',
+};
+
 const EXEMPT: ClassRule = { rate: '0' };
 const Y2026 = '2026-01-01';
 

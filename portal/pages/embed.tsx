@@ -222,7 +222,7 @@ export function EmbedPage() {
             calculator arrives. Put these rules in your own stylesheet instead; the rest of the snippet works
             unchanged, as the loader sets its heights in a way such a policy allows.
           </p>
-          <CodeBlock code={stylesheetOf(chosen)} label="CSS" />
+          <CodeBlock code={stylesheetOf(chosen, options.lang)} label="CSS" />
         </details>
       </Card>
       <Card

@@ -420,7 +420,7 @@ function ConsentSection(props: SectionProps) {
               lang="es"
               rows={4}
               maxLength={2000}
-              placeholder={`Acepto que ${s.name} se comunique conmigo por correo electrónico o por teléfono sobre mi consulta y que conserve los datos que ingresé con ese fin.`}
+              placeholder={`Autorizo a ${s.name} a comunicarse conmigo por correo electrónico o por teléfono sobre mi consulta y a conservar los datos que ingresé con ese fin.`}
               aria-describedby="firm-consent-es-help"
               value={consentEs}
               onInput={(e) => setConsentEs((e.target as HTMLTextAreaElement).value)}

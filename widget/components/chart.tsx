@@ -1,10 +1,12 @@
 import type { Slice } from '../forms/types.ts';
 import { usd } from '../forms/words.ts';
+import { t } from '../i18n/t.ts';
 
 /**
  * Where the money goes, as one stacked bar in SVG (no chart library): the picture is
  * `aria-hidden` and the legend beside it carries every figure as text, so a screen reader
- * reads the amounts and a sighted visitor sees the proportions.
+ * reads the amounts and a sighted visitor sees the proportions. The title and the slices' labels
+ * are said in the page's language here (a label with a value in it comes already said).
  */
 export function Chart({ slices, title }: { slices: Slice[]; title: string }) {
   const total = slices.reduce((s, x) => s + Math.max(0, x.amount), 0);
@@ -18,7 +20,7 @@ export function Chart({ slices, title }: { slices: Slice[]; title: string }) {
   });
   return (
     <figure class="chart">
-      <figcaption>{title}</figcaption>
+      <figcaption>{t(title)}</figcaption>
       <svg viewBox="0 0 100 8" preserveAspectRatio="none" aria-hidden="true" focusable="false">
         {parts
           .filter((p) => p.width > 0)
@@ -30,7 +32,7 @@ export function Chart({ slices, title }: { slices: Slice[]; title: string }) {
         {parts.map((p) => (
           <li key={p.label} data-slice={p.tone}>
             <span class={`swatch tone-${p.tone}`} aria-hidden="true" />
-            <span class="slice-label">{p.label}</span>
+            <span class="slice-label">{t(p.label)}</span>
             <span class="slice-amount">{usd(p.amount)}</span>
             <span class="slice-share">
               {p.width >= 0.5 || p.amount === 0 ? `${Math.round(p.width)}%` : '<1%'}

@@ -1,6 +1,6 @@
 import type { FirmInfo } from '../../protocol/index.ts';
 import { STATE_CHOICES } from '../forms/states.ts';
-import { currentLang, only, t } from '../i18n/t.ts';
+import { lang, t, why } from '../i18n/t.ts';
 import type { LeadModel, LeadValues } from '../lead-model.ts';
 
 type Lead = InstanceType<typeof LeadModel>;
@@ -41,7 +41,7 @@ export function LeadForm({
   /** The consent's own language, when it differs from the widget's (the firm has no version in the visitor's). */
   consentLanguage?: string | undefined;
 }) {
-  const foreign = consentLanguage !== undefined && consentLanguage !== currentLang();
+  const foreign = consentLanguage !== undefined && consentLanguage !== lang;
   if (lead.leadId.value) {
     const { phone, email } = firm ?? {};
     return (
@@ -137,7 +137,7 @@ export function LeadForm({
         <label for="lead-consent" lang={foreign ? consentLanguage : undefined}>
           {consent}
         </label>
-        {foreign && <p class="help">{only('consent:foreign')}</p>}
+        {foreign && <p class="help">{t('consent:foreign')}</p>}
         <Problem id="lead-consent-error" text={errors.consent} />
       </div>
       <p class="fine-print">
@@ -148,7 +148,7 @@ export function LeadForm({
       </button>
       {lead.error.value && (
         <p class="error" role="alert">
-          {t(lead.error.value)}
+          {why(lead.error.value)}
         </p>
       )}
     </form>

@@ -34,7 +34,7 @@ export function ResultView(props: {
       <h2 id="result-title" class="headline" aria-live="polite">
         {form.headline(figures.outputs, figures.inputs)}
       </h2>
-      {slices && <Chart slices={slices} title={t('Where the money goes')} />}
+      {slices && <Chart slices={slices} title="Where the money goes" />}
       <dl class="figures">
         {form.figures
           .filter(([key]) => typeof figures.outputs[key] === 'number')

@@ -3,4 +3,4 @@ import { boot } from '../boot.tsx';
 import { estateTaxForm } from '../forms/estate-tax.ts';
 
 // Spanish is a chunk of its own, fetched only by a Spanish widget.
-boot({ core: estateTaxCore, form: estateTaxForm }, () => import('../../calculators/i18n/es/estate-tax.ts'));
+boot({ core: estateTaxCore, form: estateTaxForm }, () => import('../i18n/estate-tax.ts'));

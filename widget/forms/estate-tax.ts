@@ -84,8 +84,8 @@ export const estateTaxForm: FormSpec = {
     const state = num(outputs.stateTax);
     const keep = Math.max(0, num(inputs.estateValue) - federal - state);
     return [
-      { label: t('To your heirs'), amount: keep, tone: 'keep' },
-      { label: t('Federal estate tax'), amount: federal, tone: 'federal' },
+      { label: 'To your heirs', amount: keep, tone: 'keep' },
+      { label: 'Federal estate tax', amount: federal, tone: 'federal' },
       { label: t('{0} estate tax', t(stateName(inputs.state))), amount: state, tone: 'state' },
     ];
   },

@@ -18,11 +18,11 @@ export const executorCommissionForm: FormSpec = {
   headline: (outputs) => t('A New York executor’s commission would be {0}.', about(outputs.commission)),
   chart: (outputs, inputs) => [
     {
-      label: t('Left in the estate'),
+      label: 'Left in the estate',
       amount: Math.max(0, num(inputs.estateValue) - num(outputs.commission)),
       tone: 'keep',
     },
-    { label: t('Executor commission'), amount: num(outputs.commission), tone: 'fees' },
+    { label: 'Executor commission', amount: num(outputs.commission), tone: 'fees' },
   ],
   figures: [['commission', 'Executor commission']],
 };

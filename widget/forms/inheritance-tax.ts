@@ -1,22 +1,14 @@
-import { HEIR_CLASSES, REFUSED } from '../../calculators/inheritance-tax/tables.ts';
+import {
+  HEIR_CLASS_NAMES as CLASS_WORDS,
+  HEIR_CLASSES,
+  REFUSED,
+} from '../../calculators/inheritance-tax/tables.ts';
 import type { FieldIssue } from '../../calculators/types.ts';
 import { t } from '../i18n/t.ts';
 import { STATE_CHOICES, stateName } from './states.ts';
 import type { FormSpec } from './types.ts';
 import { about, num } from './words.ts';
 
-const CLASS_WORDS: Record<string, string> = {
-  spouse: 'Spouse (PA)',
-  lineal: 'Child, grandchild or parent (PA)',
-  sibling: 'Brother or sister (PA)',
-  other: 'Someone else',
-  A: 'Spouse, child, grandchild or parent (NJ class A)',
-  C: 'Brother, sister or child-in-law (NJ class C)',
-  D: 'Anyone else (NJ class D)',
-  close: 'Close relative (NE)',
-  remote: 'Remote relative (NE)',
-  exempt: 'Spouse, child, parent or sibling (MD exempt)',
-};
 const ALL = [...new Set(Object.values(HEIR_CLASSES).flat() as string[])];
 
 export const inheritanceTaxForm: FormSpec = {
@@ -52,7 +44,7 @@ export const inheritanceTaxForm: FormSpec = {
   check(inputs) {
     const state = String(inputs.state ?? '');
     const refusal = REFUSED[state];
-    if (refusal) return [{ path: 'state', message: t(refusal) }];
+    if (refusal) return [{ path: 'state', message: refusal }];
     const classes = (HEIR_CLASSES as Record<string, readonly string[]>)[state];
     const issues: FieldIssue[] = [];
     if (classes && !classes.includes(String(inputs.heirClass ?? ''))) {
@@ -76,8 +68,8 @@ export const inheritanceTaxForm: FormSpec = {
     );
   },
   chart: (outputs) => [
-    { label: t('Kept by the heir'), amount: num(outputs.netInheritance), tone: 'keep' },
-    { label: t('Inheritance tax'), amount: num(outputs.inheritanceTax), tone: 'state' },
+    { label: 'Kept by the heir', amount: num(outputs.netInheritance), tone: 'keep' },
+    { label: 'Inheritance tax', amount: num(outputs.inheritanceTax), tone: 'state' },
   ],
   figures: [
     ['inheritanceTax', 'Inheritance tax'],

@@ -23,12 +23,12 @@ export const probateFeesForm: FormSpec = {
     ),
   chart: (outputs, inputs) => [
     {
-      label: t('Left in the estate'),
+      label: 'Left in the estate',
       amount: Math.max(0, num(inputs.estateValue) - num(outputs.totalFees)),
       tone: 'keep',
     },
-    { label: t('Executor fee'), amount: num(outputs.executorFee), tone: 'fees' },
-    { label: t('Attorney fee'), amount: num(outputs.attorneyFee), tone: 'federal' },
+    { label: 'Executor fee', amount: num(outputs.executorFee), tone: 'fees' },
+    { label: 'Attorney fee', amount: num(outputs.attorneyFee), tone: 'federal' },
   ],
   figures: [
     ['executorFee', 'Executor fee'],

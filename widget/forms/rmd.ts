@@ -32,11 +32,11 @@ export const rmdForm: FormSpec = {
   headline: (outputs) => t('You must withdraw at least {0} this year.', usd(outputs.rmd)),
   chart: (outputs) => [
     {
-      label: t('Stays in the account'),
+      label: 'Stays in the account',
       amount: Math.max(0, num(outputs.balance) - num(outputs.rmd)),
       tone: 'keep',
     },
-    { label: t('Required withdrawal'), amount: num(outputs.rmd), tone: 'fees' },
+    { label: 'Required withdrawal', amount: num(outputs.rmd), tone: 'fees' },
   ],
   figures: [
     ['rmd', 'Required withdrawal'],

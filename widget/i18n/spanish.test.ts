@@ -58,6 +58,11 @@ function templatesInSources(): string[] {
       const first = text.slice(m.index + 2, end - 1).split(/,\s*(?=[\w(])/)[0]!;
       for (const lit of first.matchAll(/'((?:[^'\\]|\\.)*)'/g)) found.add(lit[1]!);
     }
+    // Sentences said where they are shown: a field's error (`t(error)`), a chart's slice (`t(p.label)`).
+    if (file.endsWith('validate.ts'))
+      for (const m of text.matchAll(/\berror: '((?:[^'\\]|\\.)*)'/g)) found.add(m[1]!);
+    const chart = text.slice(text.search(/\bchart[(:]/) >>> 0); // from the form's chart on, or nothing
+    for (const m of chart.matchAll(/\blabel: '((?:[^'\\]|\\.)*)'/g)) found.add(m[1]!);
   }
   return [...found];
 }
@@ -74,6 +79,9 @@ describe('the Spanish catalogues', () => {
     expect(templates).toContain('Calculate');
     expect(templates).toContain('Talk to {0} about this result');
     expect(templates).toContain('Send my details');
+    expect(templates).toContain('Enter an amount of zero or more'); // said where the field shows it
+    expect(templates).toContain('Left in the estate'); // a chart's slice, said by the chart
+    expect(templates).toContain('To your heirs');
     expect(templates.length).toBeGreaterThan(60);
   });
 

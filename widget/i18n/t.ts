@@ -12,24 +12,27 @@ export type { Catalogue };
 /** Sets the page's language (undefined: English). */
 export const useCatalogue = (c: Catalogue | undefined): void => {
   catalogue = c;
+  lang = c?.lang ?? 'en';
 };
 
-export const currentLang = (): string => catalogue?.lang ?? 'en';
+/** The page's language's tag (`en`, `es`). */
+export let lang = 'en';
 
 /** The page's language's words for a date, when it is not English. */
 export const localDate = (iso: string): string | undefined => catalogue?.date(iso);
 
-/** Words only another language needs (the page's English never shows them): by key. */
-export const only = (key: string): string | undefined => catalogue?.words[key];
-
 /** `t('Enter {0} or more', 18)`: the template in the page's language, values put in. */
 export const t = (en: string, ...values: unknown[]): string =>
   // A template without `{n}` comes back as it is; a value is put in as its string.
-  (catalogue?.words[en] ?? en).replace(/\{(\d)\}/g, (_, i) => values[i] as string);
+  (catalogue?.words[en] ?? en).replace(/{(\d)}/g, (_, i) => values[i] as string);
 
-/** Why the widget cannot run (the loader passes the API's English words on): by reason, when known. */
+/**
+ * A failure in the page's language: by its English words where the catalogue has them (a sentence
+ * only the widget says), else by its reason (the API's and the loader's words for the same
+ * failure), else as it came.
+ */
 export const why = (problem: { reason: string; message: string }): string =>
-  only(`reason:${problem.reason}`) ?? problem.message;
+  catalogue?.words[problem.message] ?? catalogue?.words[`reason:${problem.reason}`] ?? problem.message;
 
 /** Text a calculator wrote (a note, a line item, the rules in words), in the page's language. */
 export const tx = (en: string): string => catalogue?.text(en) ?? en;

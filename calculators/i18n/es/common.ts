@@ -97,8 +97,6 @@ export const COMMON_WORDS: Record<string, string> = {
   'Rules used: {0}.': 'Normas aplicadas: {0}.',
   'Rules in force from {0}': 'Normas vigentes desde el {0}',
   'Download the PDF report': 'Descargar el informe en PDF',
-  yes: 'sí',
-  no: 'no',
   'about {0}': 'aproximadamente {0}',
   'Choose…': 'Elija…',
   'Not needed': 'No corresponde',
@@ -145,28 +143,18 @@ export const COMMON_WORDS: Record<string, string> = {
   'Your details could not be sent: the connection to the firm’s server failed. Nothing you typed is lost; please try again.':
     'No se pudieron enviar sus datos porque falló la conexión con el servidor del bufete. No se perdió nada de lo que escribió; inténtelo de nuevo.',
   // Errors (the API's reasons; events keep their English message)
-  'This calculator’s session has ended. Reload the page to continue.':
-    'La sesión de esta calculadora terminó. Vuelva a cargar la página para continuar.',
-  'This calculator is not licensed for this website.':
-    'Esta calculadora no tiene licencia para este sitio web.',
-  'The calculator could not reach its server. Check your connection and try again.':
-    'La calculadora no pudo comunicarse con su servidor. Revise su conexión e inténtelo de nuevo.',
-  'Too many requests just now. Please wait a minute and try again.':
-    'Hay demasiadas solicitudes en este momento. Espere un minuto e inténtelo de nuevo.',
-  'Some answers need another look.': 'Revise algunas de sus respuestas.',
-  'This calculator is not set up correctly on this website.':
-    'Esta calculadora no está configurada correctamente en este sitio web.',
-  'This calculator could not lay itself out on this page.':
-    'Esta calculadora no se pudo mostrar bien en esta página.',
   'Something went wrong on our side. Please try again.':
     'Ocurrió un problema de nuestra parte. Inténtelo de nuevo.',
   'Something went wrong.': 'Ocurrió un problema.',
-  'The calculator is still connecting.': 'La calculadora todavía se está conectando.',
+  // A failure by its reason (`why`), the same words whether the API or the loader met it.
   'reason:token_denied': 'La sesión de esta calculadora terminó. Vuelva a cargar la página para continuar.',
   'reason:domain_not_allowed': 'Esta calculadora no está disponible en este sitio web.',
   'reason:wrong_key_kind': 'Esta calculadora no está configurada correctamente en este sitio web.',
-  'reason:network': 'La calculadora no pudo comunicarse con su servidor. Revise su conexión.',
-  'reason:rate_limited': 'Hay demasiadas solicitudes en este momento. Espere un minuto.',
+  'reason:network':
+    'La calculadora no pudo comunicarse con su servidor. Revise su conexión e inténtelo de nuevo.',
+  'reason:rate_limited': 'Hay demasiadas solicitudes en este momento. Espere un minuto e inténtelo de nuevo.',
+  'reason:invalid_input': 'Revise algunas de sus respuestas.',
+  'reason:resize_loop': 'Esta calculadora no se pudo mostrar bien en esta página.',
   'reason:unknown': 'Esta calculadora no está disponible en este momento.',
   // State names (the selects, the sentences)
   ...STATE_NAMES,

@@ -21,10 +21,10 @@ const words: Record<string, string> = {
     'Donaciones imponibles ajustadas: donaciones sujetas a impuestos hechas después de 1976 que no forman parte del patrimonio.',
   'Exemption left by a spouse who died earlier': 'Exención que dejó un cónyuge que falleció antes',
   'The deceased spouse’s unused exclusion (DSUE, “portability”); capped at the basic exclusion.':
-    'La cantidad de exclusión no utilizada del cónyuge fallecido (DSUE, “portabilidad”); no puede superar la exclusión básica.',
+    'La cantidad de exclusión no utilizada del cónyuge fallecido (DSUE, por sus siglas en inglés; “portabilidad”); no puede superar la exclusión básica.',
   'Date of death': 'Fecha de fallecimiento',
   'Selects the rules; 2026 or 2027. Leave empty to use today’s rules.':
-    'Determina las normas que se aplican (fallecimientos en 2026 o 2027). Déjela en blanco para usar las normas vigentes hoy.',
+    'Determina las normas que se aplican (fallecimientos en 2026 o 2027). Déjela en blanco para usar las normas vigentes hoy. Si el campo muestra mm/dd/yyyy, escriba mes/día/año.',
   'Deduct the state tax before the federal tax is worked out':
     'Restar el impuesto estatal antes de calcular el impuesto federal',
   'The state death tax deduction (IRC §2058); on by default, as the law allows.':

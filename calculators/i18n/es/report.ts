@@ -12,12 +12,16 @@ import rmd from './rmd.ts';
  * the calculators' names and their input and output labels as the report prints them.
  */
 const REPORT_WORDS: Record<string, string> = {
+  // A yes/no answer (the widget shows none).
+  yes: 'sí',
+  no: 'no',
   'ESTIMATE REPORT': 'INFORME DE ESTIMACIÓN',
   'Result ID': 'ID del resultado',
   'Generated (UTC)': 'Generado (UTC)',
   'Rules as of': 'Normas vigentes al',
   'Prepared on': 'Preparado el',
-  'Rules in force from': 'Normas vigentes desde',
+  // Before a date, as 'Preparado el' and the widget's 'Normas vigentes desde el {0}'.
+  'Rules in force from': 'Normas vigentes desde el',
   Rules: 'Normas',
   'Periods they cover': 'Períodos que abarcan',
   'Next step': 'Próximo paso',
@@ -46,7 +50,8 @@ const REPORT_WORDS: Record<string, string> = {
   'New York executor commission': 'Comisión del albacea en Nueva York',
   'Required minimum distribution': 'Distribución mínima requerida (RMD)',
   // Input and output labels as the calculators declare them
-  'Deceased spouse’s unused exclusion (DSUE)': 'Exclusión no utilizada del cónyuge fallecido (DSUE)',
+  'Deceased spouse’s unused exclusion (DSUE)':
+    'Exclusión no utilizada del cónyuge fallecido (DSUE, por sus siglas en inglés)',
   'Deduct state estate tax (IRC §2058)': 'Restar el impuesto estatal sobre el patrimonio (IRC §2058)',
   'Effective rate': 'Tasa efectiva',
   'State death tax deduction (§2058)': 'Deducción por impuestos estatales por fallecimiento (§2058)',

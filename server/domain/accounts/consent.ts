@@ -20,16 +20,32 @@ export const DEFAULT_CONSENT_TEXT =
 
 /**
  * The default in Spanish, for a Spanish widget of a firm still on the English default: the same
- * two ways of contact and the same purpose. Never shown in place of a firm's own English words.
+ * two ways of contact and the same purpose, worded as a permission the visitor gives ("Autorizo a
+ * … a comunicarse conmigo"), as US firms' Spanish forms word it. Never shown in place of a firm's
+ * own English words.
  */
 const DEFAULT_CONSENT_TEXT_ES =
-  'Acepto que {firm} se comunique conmigo por correo electrónico o por teléfono sobre mi consulta y que conserve los datos que ingresé con ese fin.';
+  'Autorizo a {firm} a comunicarse conmigo por correo electrónico o por teléfono sobre mi consulta y a conservar los datos que ingresé con ese fin.';
+
+/**
+ * Earlier Spanish defaults. A firm whose Spanish version is still one of them (with its name) is
+ * on the default: its next Spanish session publishes the current default as a new version (leads
+ * keep pointing at the words they were shown), and a rename follows the current default.
+ */
+const EARLIER_DEFAULTS_ES = [
+  'Acepto que {firm} se comunique conmigo por correo electrónico o por teléfono sobre mi consulta y que conserve los datos que ingresé con ese fin.',
+];
 
 /** The languages a consent text (and a widget) can be in. */
 const CONSENT_LANGUAGES = ['en', 'es'] as const;
 export type ConsentLanguage = (typeof CONSENT_LANGUAGES)[number];
 
 const DEFAULTS: Record<ConsentLanguage, string> = { en: DEFAULT_CONSENT_TEXT, es: DEFAULT_CONSENT_TEXT_ES };
+const EARLIER: Record<ConsentLanguage, readonly string[]> = { en: [], es: EARLIER_DEFAULTS_ES };
+
+/** The firm's text is a default of `language`, the current one or an earlier one, with its name. */
+const isDefault = (text: string | undefined, language: ConsentLanguage, firmName: string): boolean =>
+  [DEFAULTS[language], ...EARLIER[language]].some((t) => t.replace('{firm}', firmName) === text);
 
 export interface ConsentVersion {
   id: string;
@@ -105,7 +121,8 @@ export async function ensureCurrentConsent(
 /**
  * The consent a widget in `language` shows, from the lookup caches. English: the version in force.
  * Spanish: the firm's Spanish version; else, for a firm still on the English default, the Spanish
- * default (written as a version with the firm's name, as the English one is); else the firm's own
+ * default (written as a version with the firm's name, as the English one is; a firm whose Spanish
+ * version is still an earlier default gets the current one as a new version); else the firm's own
  * English text (`language: 'en'`), which the widget shows with a line saying it is in English —
  * never a default in place of the firm's own words.
  */
@@ -118,9 +135,11 @@ export async function consentForLanguage(
   const english = await ensureCurrentConsent(deps, accountId, firmName);
   if (language === 'en') return english;
   const own = await cachedCurrentConsent(deps, accountId, language);
-  if (own) return own;
-  return english.text === DEFAULT_CONSENT_TEXT.replace('{firm}', firmName)
-    ? publishConsentText(deps, accountId, DEFAULTS[language].replace('{firm}', firmName), language)
+  const current = DEFAULTS[language].replace('{firm}', firmName);
+  // The firm's own words, or the current default, as they are; an earlier default is replaced.
+  if (own && (own.text === current || !isDefault(own.text, language, firmName))) return own;
+  return own || english.text === DEFAULT_CONSENT_TEXT.replace('{firm}', firmName)
+    ? publishConsentText(deps, accountId, current, language)
     : english;
 }
 
@@ -137,8 +156,7 @@ export async function renamedDefaultConsent(
   language: ConsentLanguage = 'en',
 ): Promise<string | undefined> {
   const current = await findCurrentConsent(db, accountId, language);
-  const template = DEFAULTS[language];
-  return current?.text === template.replace('{firm}', oldName)
-    ? template.replace('{firm}', newName)
+  return isDefault(current?.text, language, oldName)
+    ? DEFAULTS[language].replace('{firm}', newName)
     : undefined;
 }

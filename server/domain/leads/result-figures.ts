@@ -21,14 +21,15 @@ function formatValue(value: unknown): string {
 
 /**
  * An input as a person reads it: the amounts its calculator declares money (estate value, gifts,
- * balances) as dollars, the state by its name ("New York", as the widget's select said it).
+ * balances) as dollars, the state by its name ("New York", as the widget's select said it), a
+ * code by the name the calculator gives it ("Brother or sister (PA)", not `sibling`).
  */
 export const formatInput = (figures: CalculatorFigures, key: string, value: unknown) =>
   typeof value === 'number' && figures.money.includes(key)
     ? formatUsd(value)
     : key === 'state' && typeof value === 'string'
       ? stateName(value)
-      : formatValue(value);
+      : (typeof value === 'string' && figures.names?.[key]?.[value]) || formatValue(value);
 
 /** An output as a person reads it: declared money as dollars, declared rates as percentages. */
 export function formatOutput(figures: CalculatorFigures, key: string, value: unknown): string {

@@ -96,6 +96,47 @@ describe('stored texts by code', () => {
     expect(values).toContain('hermanos');
     expect(values).not.toContain('sibling');
   });
+
+  it('says an English report’s heir class by its name, never the API’s code, as the PDF prints it', async () => {
+    for (const [state, heirClass, name] of [
+      ['PA', 'sibling', 'Brother or sister (PA)'],
+      ['NJ', 'C', 'Brother, sister or child-in-law (NJ class C)'],
+      ['NE', 'remote', 'Remote relative (NE)'],
+    ] as const) {
+      const input = reportInputOf(
+        stored('inheritance-tax', { state, bequest: 300_000, heirClass }, 'en'),
+        FIRM,
+        NOW,
+      );
+      expect(input.inputs.find((i) => i.label === 'Heir class')?.value).toBe(name);
+      const { text } = await readPdf(await renderReport(input));
+      expect(text).toContain(`Heir class ${name}`);
+    }
+    // A Spanish report of a class the short Spanish names do not cover says the widget's Spanish choice.
+    const nj = reportInputOf(
+      stored('inheritance-tax', { state: 'NJ', bequest: 300_000, heirClass: 'C' }, 'es'),
+      FIRM,
+      NOW,
+    );
+    const value = nj.inputs.find((i) => i.label === 'Clase de heredero')?.value;
+    expect(value).not.toBe('C');
+    expect(value).not.toMatch(/Brother/);
+  });
+
+  it('a Spanish report names DSUE as an English acronym and dates its rules "desde el"', async () => {
+    const dsue = reportInputOf(
+      stored('estate-tax', { estateValue: 16_000_000, state: 'NY', portableExclusion: 2_000_000 }, 'es'),
+      FIRM,
+      NOW,
+    );
+    expect(dsue.inputs.map((i) => i.label)).toContain(
+      'Exclusión no utilizada del cónyuge fallecido (DSUE, por sus siglas en inglés)',
+    );
+    const { text } = await readPdf(
+      await renderReport(reportInputOf(stored('probate-fees', { estateValue: 900_000 }, 'es'), FIRM, NOW)),
+    );
+    expect(text.replace(/\s+/g, ' ')).toMatch(/NORMAS VIGENTES DESDE EL \d{1,2} de [a-z]+ de \d{4}/);
+  });
 });
 
 /** A stored result of any calculator, in English or Spanish, with its codes. */

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { publishConsentText } from '../../domain/accounts/consent.ts';
 import { readPdf } from '../../test-support/pdf-reader.ts';
 import { portalCaller } from '../../test-support/portal-session.ts';
 import { createTestContext, type TestContext } from '../../test-support/services.ts';
@@ -49,7 +50,7 @@ describe('Spanish consent, results and leads', () => {
     const es = s.consent.byLanguage.es;
     expect(es.language).toBe('es');
     expect(es.text).toBe(
-      `Acepto que ${f.account.name} se comunique conmigo por correo electrónico o por teléfono sobre mi consulta y que conserve los datos que ingresé con ese fin.`,
+      `Autorizo a ${f.account.name} a comunicarse conmigo por correo electrónico o por teléfono sobre mi consulta y a conservar los datos que ingresé con ese fin.`,
     );
     expect(es.sha256).toBe(sha256(es.text));
     expect(es.versionId).not.toBe(s.consent.versionId);
@@ -185,5 +186,38 @@ describe('Spanish consent, results and leads', () => {
     });
     const tooShort = await owner.call('PATCH', 'settings/firm', { consentTextEs: 'Sí.' });
     expect([tooShort.status, tooShort.body.error.code]).toEqual([400, 'INVALID_REQUEST']);
+  });
+
+  it('a firm still on the earlier Spanish default gets the current one as a new version; its leads keep the words they were shown', async () => {
+    const f = await t.seed.firm();
+    const earlier = `Acepto que ${f.account.name} se comunique conmigo por correo electrónico o por teléfono sobre mi consulta y que conserve los datos que ingresé con ese fin.`;
+    await publishConsentText(t.services.licensing, f.account.id, earlier, 'es');
+    const before = await session(f.publishableKey);
+    const current = `Autorizo a ${f.account.name} a comunicarse conmigo por correo electrónico o por teléfono sobre mi consulta y a conservar los datos que ingresé con ese fin.`;
+    expect(before.consent.byLanguage.es).toMatchObject({ text: current, language: 'es' });
+    expect(before.consent.language).toBe('en');
+    // A lead that names the earlier version (a widget opened before) keeps exactly those words.
+    const owner = await portalCaller(t, f.account.id, 'admin');
+    const versions = (await owner.call('GET', 'settings/firm')).body.consentVersions as {
+      versionId?: string;
+      id?: string;
+      text: string;
+      language: string;
+    }[];
+    const earlierVersion = versions.find((v) => v.text === earlier);
+    expect(earlierVersion).toBeDefined();
+    expect(versions.filter((v) => v.language === 'es').map((v) => v.text)).toEqual([current, earlier]);
+    const leadId = await postLead(before.token, 'es-earlier', {
+      consentVersionId: earlierVersion!.versionId ?? earlierVersion!.id,
+      language: 'es',
+    });
+    const { apiKey } = await t.seed.apiKey(f.account.id);
+    const stored = await (await t.get(`/v1/api/leads/${leadId}`, apiKey)).json();
+    expect(stored.consent).toMatchObject({ text: earlier, sha256: sha256(earlier), language: 'es' });
+    // Renamed while on the default: the Spanish default follows the new name.
+    expect((await owner.call('PATCH', 'settings/firm', { name: 'Vega & Ruiz' })).status).toBe(200);
+    expect((await session(f.publishableKey)).consent.byLanguage.es.text).toBe(
+      current.replace(f.account.name, 'Vega & Ruiz'),
+    );
   });
 });
