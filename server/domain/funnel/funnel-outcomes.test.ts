@@ -329,6 +329,17 @@ function suite(open: () => Promise<{ database: Database; close(): Promise<void> 
     );
     await db().execute(sql`delete from leads where id in ('lead_race_0', 'lead_race_1')`);
     expect(await outcomesFromCounters(db(), MARCH)).toEqual(await outcomesFromLeads(db(), MARCH));
+    // The lead statistics' counters (0004, one ordered upsert since 0028) too, and no deadlock.
+    const rows = async (query: ReturnType<typeof sql>) =>
+      ((await db().execute(query)) as unknown as { rows: unknown[] }).rows;
+    expect(
+      await rows(sql`select day::text as day, calculator, status, sum(leads)::int as n from lead_daily_counts
+        where account_id = ${ACCOUNT} group by 1, 2, 3 having sum(leads) <> 0 order by 1, 2, 3`),
+    ).toEqual(
+      await rows(sql`select (created_at at time zone 'UTC')::date::text as day, calculator, status, count(*)::int as n
+        from leads where account_id = ${ACCOUNT} and test = false and quarantined_at is null
+        group by 1, 2, 3 order by 1, 2, 3`),
+    );
     expect((await outcomesFromCounters(db(), MARCH)).totals.contacted).toBeGreaterThan(0);
     expect(await counterRows(db())).toBe(0);
   }, 60_000);

@@ -139,6 +139,47 @@ BEGIN
 END
 $$;
 
+-- lead_daily_counts (0004) in the same way: one upsert per statement, in key order. Its first form
+-- wrote a status change as two upserts, the old status's row then the new one's, so two leads
+-- moving in opposite directions (contacted → converted and converted → contacted, same day and
+-- calculator) at the same moment locked the two rows in opposite orders and one failed with a
+-- deadlock (funnel-outcomes.test.ts's concurrent changes found it). A statement that moves nothing
+-- (a lead rated again) now writes nothing.
+CREATE OR REPLACE FUNCTION lead_daily_counts_apply() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  IF TG_OP = 'INSERT' THEN
+    INSERT INTO lead_daily_counts AS c (account_id, day, calculator, status, leads)
+      SELECT account_id, (created_at AT TIME ZONE 'UTC')::date, calculator, status, count(*)
+      FROM new_rows WHERE test = false AND quarantined_at IS NULL
+      GROUP BY 1, 2, 3, 4
+      ORDER BY 1, 2, 3, 4
+      ON CONFLICT (account_id, day, calculator, status) DO UPDATE SET leads = c.leads + excluded.leads;
+  ELSIF TG_OP = 'DELETE' THEN
+    INSERT INTO lead_daily_counts AS c (account_id, day, calculator, status, leads)
+      SELECT account_id, (created_at AT TIME ZONE 'UTC')::date, calculator, status, -count(*)
+      FROM old_rows WHERE test = false AND quarantined_at IS NULL
+      GROUP BY 1, 2, 3, 4
+      ORDER BY 1, 2, 3, 4
+      ON CONFLICT (account_id, day, calculator, status) DO UPDATE SET leads = c.leads + excluded.leads;
+  ELSE
+    INSERT INTO lead_daily_counts AS c (account_id, day, calculator, status, leads)
+      SELECT account_id, (created_at AT TIME ZONE 'UTC')::date, calculator, status, sum(sign)
+      FROM (
+        SELECT account_id, created_at, calculator, status, 1 AS sign FROM new_rows
+          WHERE test = false AND quarantined_at IS NULL
+        UNION ALL
+        SELECT account_id, created_at, calculator, status, -1 FROM old_rows
+          WHERE test = false AND quarantined_at IS NULL
+      ) AS moved
+      GROUP BY 1, 2, 3, 4
+      HAVING sum(sign) <> 0
+      ORDER BY 1, 2, 3, 4
+      ON CONFLICT (account_id, day, calculator, status) DO UPDATE SET leads = c.leads + excluded.leads;
+  END IF;
+  RETURN NULL;
+END
+$$;
+
 -- No lead changes between the backfill and the triggers (writers wait for this transaction).
 LOCK TABLE leads IN SHARE ROW EXCLUSIVE MODE;
 
