@@ -93,48 +93,60 @@ BEGIN
 END
 $$;
 
--- Net changes of a statement's leads, upserted in one statement in key order. `source` names the
--- transition tables: each live lead past `new` counts +1 as it is after and -1 as it was before.
+-- What a statement moved: each live lead past `new` counts +1 as it is after and -1 as it was
+-- before; a lead that moves nothing (rated again, a note) cancels out below.
+CREATE TYPE funnel_outcome_move AS (
+  account_id text, license_id text, calculator text, page text, language text, day date,
+  status text, sign integer
+);
+
+-- Net changes of a statement's leads, upserted in one statement in key order. Static statements
+-- (plans cached for the session); a statement that moved no lead past `new` stops at the first.
 CREATE FUNCTION funnel_outcomes_apply() RETURNS trigger LANGUAGE plpgsql AS $$
 DECLARE
-  source text := CASE TG_OP
-    WHEN 'INSERT' THEN 'SELECT *, 1 AS sign FROM new_rows'
-    WHEN 'DELETE' THEN 'SELECT *, -1 AS sign FROM old_rows'
-    ELSE 'SELECT *, 1 AS sign FROM new_rows UNION ALL SELECT *, -1 FROM old_rows'
-  END;
-  moved boolean := false;
+  moves funnel_outcome_move[];
 BEGIN
-  -- Most statements move nothing (a new lead, a new lead rated): no dynamic statement to plan.
-  IF TG_OP <> 'DELETE' THEN
-    moved := EXISTS (SELECT 1 FROM new_rows WHERE test = false AND quarantined_at IS NULL AND status <> 'new');
+  IF TG_OP = 'INSERT' THEN
+    SELECT array_agg(ROW(account_id, license_id, calculator, page, language,
+        (created_at AT TIME ZONE 'UTC')::date, status, 1)::funnel_outcome_move)
+      INTO moves FROM new_rows WHERE test = false AND quarantined_at IS NULL AND status <> 'new';
+  ELSIF TG_OP = 'DELETE' THEN
+    SELECT array_agg(ROW(account_id, license_id, calculator, page, language,
+        (created_at AT TIME ZONE 'UTC')::date, status, -1)::funnel_outcome_move)
+      INTO moves FROM old_rows WHERE test = false AND quarantined_at IS NULL AND status <> 'new';
+  ELSE
+    SELECT array_agg(m) INTO moves FROM (
+      SELECT ROW(account_id, license_id, calculator, page, language,
+          (created_at AT TIME ZONE 'UTC')::date, status, 1)::funnel_outcome_move AS m
+        FROM new_rows WHERE test = false AND quarantined_at IS NULL AND status <> 'new'
+      UNION ALL
+      SELECT ROW(account_id, license_id, calculator, page, language,
+          (created_at AT TIME ZONE 'UTC')::date, status, -1)::funnel_outcome_move
+        FROM old_rows WHERE test = false AND quarantined_at IS NULL AND status <> 'new'
+    ) AS moved;
   END IF;
-  IF NOT moved AND TG_OP <> 'INSERT' THEN
-    moved := EXISTS (SELECT 1 FROM old_rows WHERE test = false AND quarantined_at IS NULL AND status <> 'new');
-  END IF;
-  IF NOT moved THEN
+  IF moves IS NULL THEN
     RETURN NULL;
   END IF;
-  EXECUTE format('
-    INSERT INTO funnel_daily AS f
-      (account_id, license_id, calculator, page, language, day, test, contacted, converted, lost)
-    SELECT account_id, license_id, calculator, funnel_page(page) AS counted_page, language, day, false,
-      sum(contacted), sum(converted), sum(lost)
-    FROM (
-      SELECT account_id, coalesce(license_id, ''(none) '' || account_id) AS license_id, calculator, page,
-        language, (created_at AT TIME ZONE ''UTC'')::date AS day, sum(sign) AS contacted,
-        coalesce(sum(sign) FILTER (WHERE status = ''converted''), 0) AS converted,
-        coalesce(sum(sign) FILTER (WHERE status = ''lost''), 0) AS lost
-      FROM (%s) AS moved
-      WHERE test = false AND quarantined_at IS NULL AND status <> ''new''
-      GROUP BY 1, 2, 3, 4, 5, 6
-    ) AS by_page
-    GROUP BY account_id, license_id, calculator, counted_page, language, day
-    HAVING sum(contacted) <> 0 OR sum(converted) <> 0 OR sum(lost) <> 0
-    ORDER BY license_id, day, calculator, counted_page, language
-    ON CONFLICT (license_id, day, calculator, page, language, test) DO UPDATE SET
-      contacted = f.contacted + excluded.contacted,
-      converted = f.converted + excluded.converted,
-      lost = f.lost + excluded.lost', source);
+  INSERT INTO funnel_daily AS f
+    (account_id, license_id, calculator, page, language, day, test, contacted, converted, lost)
+  SELECT account_id, license_id, calculator, funnel_page(page) AS counted_page, language, day, false,
+    sum(contacted), sum(converted), sum(lost)
+  FROM (
+    SELECT account_id, coalesce(license_id, '(none) ' || account_id) AS license_id, calculator, page,
+      language, day, sum(sign) AS contacted,
+      coalesce(sum(sign) FILTER (WHERE status = 'converted'), 0) AS converted,
+      coalesce(sum(sign) FILTER (WHERE status = 'lost'), 0) AS lost
+    FROM unnest(moves)
+    GROUP BY 1, 2, 3, 4, 5, 6
+  ) AS by_page
+  GROUP BY account_id, license_id, calculator, counted_page, language, day
+  HAVING sum(contacted) <> 0 OR sum(converted) <> 0 OR sum(lost) <> 0
+  ORDER BY license_id, day, calculator, counted_page, language
+  ON CONFLICT (license_id, day, calculator, page, language, test) DO UPDATE SET
+    contacted = f.contacted + excluded.contacted,
+    converted = f.converted + excluded.converted,
+    lost = f.lost + excluded.lost;
   RETURN NULL;
 END
 $$;
