@@ -193,6 +193,13 @@ export async function explainOn(database: Database, accountId: string): Promise<
       'get_directory_stats total (daily counters)',
       sql`select coalesce(sum(leads), 0) from lead_daily_counts where account_id = ${accountId}`,
     ],
+    [
+      'get_directory_stats funnel, 365 days (funnel_daily: traffic and outcomes, migration 0028)',
+      sql`select calculator, page, test, sum(views), sum(calculations), sum(leads), sum(held_leads),
+        sum(contacted), sum(converted), sum(lost) from funnel_daily where account_id = ${accountId}
+        and day >= ${new Date(now.getTime() - 364 * 86_400_000).toISOString().slice(0, 10)}::date
+        and day <= ${now.toISOString().slice(0, 10)}::date group by calculator, page, test`,
+    ],
   ];
   const out: string[] = [];
   for (const [label, query] of queries) {

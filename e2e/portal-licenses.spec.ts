@@ -191,10 +191,20 @@ describe('the funnel, from a view to a client', () => {
     await owner.page.getByRole('link', { name: 'Overview' }).click();
     await owner.page.reload();
     await expect.poll(() => owner.page.locator('#funnel .funnel-step').count(), WAIT).toBe(5);
+    // Figures right-aligned under their headings (a desktop table, not the phone's stacked rows).
+    const align = await owner.page
+      .locator('.funnel-table td.num')
+      .first()
+      .evaluate((td) => getComputedStyle(td).textAlign);
+    expect(align).toBe('right');
     await checkPortalPage(browser, owner.context, owner.page, 'overview-funnel');
     await owner.page.getByRole('link', { name: 'Licenses' }).click();
     const live = owner.page.locator('tr', { hasText: FUNNEL_SITE });
     await expect.poll(() => live.count(), WAIT).toBeGreaterThan(0);
+    // The status line writes its days as the facts beside it do (Nov 28, 2027), not 2027-11-28.
+    const status = (await main(owner.page).locator('.status-line').first().textContent()) ?? '';
+    expect(status).toMatch(/[A-Z][a-z]{2} \d{1,2}, \d{4}/);
+    expect(status).not.toMatch(/\d{4}-\d{2}-\d{2}/);
     await checkPortalPage(browser, owner.context, owner.page, 'licenses-embeds');
   });
 });

@@ -4,6 +4,14 @@ const dateFmt = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium' });
 const dateTimeFmt = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'short' });
 
 export const formatDate = (iso: string | null | undefined) => (iso ? dateFmt.format(new Date(iso)) : '—');
+
+const dayFmt = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeZone: 'UTC' });
+/**
+ * A sentence from the API with its UTC days (`2027-11-28`) written as the portal writes dates
+ * (`Nov 28, 2027`), so a license's status line reads like the facts beside it.
+ */
+export const readableDays = (text: string) =>
+  text.replace(/\b\d{4}-\d{2}-\d{2}\b/g, (day) => dayFmt.format(new Date(`${day}T00:00:00Z`)));
 export const formatDateTime = (iso: string | null | undefined) =>
   iso ? dateTimeFmt.format(new Date(iso)) : '—';
 

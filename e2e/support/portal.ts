@@ -84,7 +84,7 @@ function linkIn(raw: string): string | undefined {
 export async function signInWithLink(
   browser: Browser,
   link: string,
-  viewport = { width: 1280, height: 900 },
+  viewport = { width: 1440, height: 900 },
 ) {
   const context = await browser.newContext({ viewport });
   const page = await context.newPage();
@@ -197,7 +197,8 @@ export async function portalApiSession(portalUrl: string, link: string) {
 }
 
 /**
- * axe-core clean, then screenshots at 1280 px and (unless `phone` is false) at 360 px in a copy of
+ * axe-core clean, then screenshots at 1440 px (the signed-in context's width) and (unless `phone`
+ * is false) at 390 px, a current phone, in a copy of
  * the signed-in context, where nothing may stick out sideways (scrolling regions such as wide
  * tables may scroll).
  */
@@ -239,7 +240,7 @@ export async function checkPortalPage(
 
 export async function newPhoneContext(browser: Browser, from: BrowserContext): Promise<Page> {
   const state = await from.storageState();
-  const context = await browser.newContext({ viewport: { width: 360, height: 780 }, storageState: state });
+  const context = await browser.newContext({ viewport: { width: 390, height: 844 }, storageState: state });
   return context.newPage();
 }
 

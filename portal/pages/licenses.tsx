@@ -3,7 +3,7 @@ import type { BillingOptions, EmbedSightings, PortalLicense } from '../../server
 import { api } from '../api.ts';
 import { useAction } from '../components/action.ts';
 import { Badge, Card, Empty, ErrorNote, Loading, PageHeader, TableWrap } from '../components/ui.tsx';
-import { formatDate, plural, STATUS_TONE } from '../format.ts';
+import { formatDate, plural, readableDays, STATUS_TONE } from '../format.ts';
 import { location$ } from '../router.ts';
 import { canManage } from '../session.ts';
 import { useResource } from '../use-resource.ts';
@@ -159,7 +159,7 @@ function LicenseCard(props: {
     <Card title={`${title(l.plan)} license …${l.keyLast4}`} id={l.id}>
       <p class="status-line">
         <Badge tone={STATUS_TONE[l.status]}>{l.status}</Badge>
-        <span>{l.next}</span>
+        <span>{readableDays(l.next)}</span>
       </p>
       <Dates license={l} liveOn={props.embeds.filter((e) => e.licenseId === l.id).length} />
       <h3>Keys</h3>

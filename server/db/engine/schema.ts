@@ -995,8 +995,9 @@ export const mcpExports = pgTable(
 
 /**
  * The funnel's counters: one row per license, calculator, page, language, UTC day and traffic kind
- * (test or not) → views, calculations, leads (live) and held leads. Written only by additive
- * upserts from each instance's in-memory counter (`domain/funnel/counter.ts`), never on a request.
+ * (test or not) → views, calculations, leads (live) and held leads, written only by additive
+ * upserts from each instance's in-memory counter (`domain/funnel/counter.ts`), never on a request;
+ * and the outcomes of the leads created that day (contacted, converted, lost), kept by triggers.
  * No visitor identifier, cookie or address. `page` is origin + masked path, '' when none was
  * reported, or `(other pages)` past the day's cap.
  */
@@ -1014,6 +1015,17 @@ export const funnelDaily = pgTable(
     calculations: integer('calculations').notNull().default(0),
     leads: integer('leads').notNull().default(0),
     heldLeads: integer('held_leads').notNull().default(0),
+    /**
+     * 0028: what became of the live leads (not test, not held) created that UTC day, as they stand
+     * now: `contacted` is any status past `new`, `converted` and `lost` name theirs. Kept by
+     * statement-level triggers on `leads` (every writer: status changes, test/held flags, deletes,
+     * erasure, retention), keyed by the lead's own license ('' for none), calculator, page as the
+     * funnel counts it (`funnel_page()`, the SQL twin of `funnelPage`), language and creation day;
+     * `test` is always false. A row may carry only these (its other counts 0).
+     */
+    contacted: integer('contacted').notNull().default(0),
+    converted: integer('converted').notNull().default(0),
+    lost: integer('lost').notNull().default(0),
   },
   (t) => [
     pk('funnel_daily', t.licenseId, t.day, t.calculator, t.page, t.language, t.test),

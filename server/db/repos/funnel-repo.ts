@@ -1,6 +1,6 @@
-import { and, count, eq, gte, lt, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { Db } from '../engine/database.ts';
-import { funnelDaily, leads } from '../engine/schema.ts';
+import { funnelDaily } from '../engine/schema.ts';
 
 export type FunnelRow = typeof funnelDaily.$inferInsert & {
   views: number;
@@ -40,12 +40,19 @@ export async function addFunnelCounts(db: Db, rows: FunnelRow[]): Promise<void> 
   }
 }
 
-/** The pages already counted for a license on a UTC day (at most the cap plus "other pages"). */
+/** Rows the counter wrote (views, calculations or leads), not those that carry only leads' outcomes. */
+const counted = (f: typeof funnelDaily) =>
+  sql`${f.views} + ${f.calculations} + ${f.leads} + ${f.heldLeads} > 0`;
+
+/**
+ * The pages already counted for a license on a UTC day (at most the cap plus "other pages"). A page
+ * only a lead's outcome names (its lead counted under "other pages") takes no place under the cap.
+ */
 export async function countedPages(db: Db, licenseId: string, day: string): Promise<string[]> {
   const rows = await db
     .selectDistinct({ page: funnelDaily.page })
     .from(funnelDaily)
-    .where(and(eq(funnelDaily.licenseId, licenseId), eq(funnelDaily.day, day)));
+    .where(and(eq(funnelDaily.licenseId, licenseId), eq(funnelDaily.day, day), counted(funnelDaily)));
   return rows.map((r) => r.page);
 }
 
@@ -57,9 +64,16 @@ export interface FunnelSum {
   calculations: number;
   leads: number;
   heldLeads: number;
+  /** Of the live leads created in the period under this key, as they stand now (0 for test traffic). */
+  contacted: number;
+  converted: number;
+  lost: number;
 }
 
-/** A firm's counters over UTC days [fromDay, toDay], summed per calculator, page and traffic kind. */
+/**
+ * A firm's counters over UTC days [fromDay, toDay], summed per calculator, page and traffic kind:
+ * a few rows per day, whatever the number of leads (the funnel_daily_account_idx range).
+ */
 export async function funnelSums(
   db: Db,
   accountId: string,
@@ -76,6 +90,9 @@ export async function funnelSums(
       calculations: sql<string>`sum(${f.calculations})`,
       leads: sql<string>`sum(${f.leads})`,
       heldLeads: sql<string>`sum(${f.heldLeads})`,
+      contacted: sql<string>`sum(${f.contacted})`,
+      converted: sql<string>`sum(${f.converted})`,
+      lost: sql<string>`sum(${f.lost})`,
     })
     .from(f)
     .where(
@@ -88,6 +105,9 @@ export async function funnelSums(
     calculations: Number(r.calculations),
     leads: Number(r.leads),
     heldLeads: Number(r.heldLeads),
+    contacted: Number(r.contacted),
+    converted: Number(r.converted),
+    lost: Number(r.lost),
   }));
 }
 
@@ -125,29 +145,6 @@ export async function funnelDays(
   }));
 }
 
-/** Live leads (not test, not held) created in [from, until), counted per calculator, page and status. */
-export async function leadOutcomes(
-  db: Db,
-  accountId: string,
-  from: Date,
-  until: Date,
-): Promise<{ calculator: string; page: string | null; status: string; n: number }[]> {
-  const rows = await db
-    .select({ calculator: leads.calculator, page: leads.page, status: leads.status, n: count() })
-    .from(leads)
-    .where(
-      and(
-        eq(leads.accountId, accountId),
-        eq(leads.test, false),
-        sql`${leads.quarantinedAt} IS NULL`,
-        gte(leads.createdAt, from),
-        lt(leads.createdAt, until),
-      ),
-    )
-    .groupBy(leads.calculator, leads.page, leads.status);
-  return rows.map((r) => ({ ...r, n: Number(r.n) }));
-}
-
 /** Per license of a firm: the last UTC day a view and a lead were counted, and the origins seen. */
 export async function embedSightings(
   db: Db,
@@ -163,7 +160,7 @@ export async function embedSightings(
       lastLead: sql<string | null>`max(${f.day}) filter (where ${f.leads} > 0)`,
     })
     .from(f)
-    .where(and(eq(f.accountId, accountId), eq(f.test, false), sql`${f.page} like 'http%'`))
+    .where(and(eq(f.accountId, accountId), eq(f.test, false), sql`${f.page} like 'http%'`, counted(f)))
     .groupBy(f.licenseId, origin);
   return rows;
 }

@@ -1,10 +1,10 @@
 import { getCalculator } from '../../../calculators/index.ts';
 import type { Funnel, FunnelStages } from '../../contracts/funnel.ts';
 import type { Db } from '../../db/engine/database.ts';
-import { funnelDays, funnelSums, leadOutcomes } from '../../db/repos/funnel-repo.ts';
+import { funnelDays, funnelSums } from '../../db/repos/funnel-repo.ts';
 import { AppError } from '../../lib/errors.ts';
 import type { FunnelCounter } from './counter.ts';
-import { funnelPage, OTHER_PAGES } from './pages.ts';
+import { OTHER_PAGES } from './pages.ts';
 
 export interface FunnelDeps {
   db: Db;
@@ -82,20 +82,10 @@ const withRates = <T extends FunnelStages>(s: T) => ({
 });
 
 /**
- * Where a lead created in the period stands now. `contacted` is every lead the firm has acted on
- * (any status past `new`: contacted, converted, lost); `converted` and `lost` name the status.
- */
-function addOutcome(into: FunnelStages, status: string, n: number) {
-  if (status !== 'new') into.contacted += n;
-  if (status === 'converted') into.converted += n;
-  if (status === 'lost') into.lost += n;
-}
-
-/**
- * A firm's funnel over whole UTC days: views, calculations and leads from the counters (live
- * traffic; test traffic apart), and — for the leads created in the period — how many were
- * contacted, converted and lost, read from the leads as they stand now. By calculator and by page,
- * busiest first.
+ * A firm's funnel over whole UTC days, all read from the daily counters: views, calculations and
+ * leads (live traffic; test traffic apart), and — for the leads created in the period — how many
+ * were contacted (any status past `new`), converted and lost, as they stand now (kept by triggers
+ * on leads, migration 0028). By calculator and by page, busiest first.
  */
 export async function funnelReport(
   deps: FunnelDeps,
@@ -103,11 +93,7 @@ export async function funnelReport(
   period: FunnelPeriod,
 ): Promise<Funnel> {
   await deps.funnel?.flush().catch(() => {});
-  const until = new Date(Date.parse(`${addDays(period.to, 1)}T00:00:00Z`));
-  const [sums, outcomes] = await Promise.all([
-    funnelSums(deps.db, accountId, period.from, period.to),
-    leadOutcomes(deps.db, accountId, new Date(`${period.from}T00:00:00Z`), until),
-  ]);
+  const sums = await funnelSums(deps.db, accountId, period.from, period.to);
   const totals = zero();
   const test = { views: 0, calculations: 0, leads: 0 };
   const byCalculator = new Map<string, FunnelStages>();
@@ -124,6 +110,8 @@ export async function funnelReport(
       test.leads += row.leads;
       continue;
     }
+    // Rows that carry only outcomes (their lead counted elsewhere) add no page of their own here.
+    if (row.views + row.calculations + row.leads + row.heldLeads === 0) continue;
     for (const s of [totals, at(byCalculator, row.calculator), at(byPage, row.page)]) {
       s.views += row.views;
       s.calculations += row.calculations;
@@ -131,12 +119,16 @@ export async function funnelReport(
       s.heldLeads += row.heldLeads;
     }
   }
-  for (const row of outcomes) {
-    let page = funnelPage(row.page);
-    // A page the counters put under "other pages" (past the day's cap) is found there.
+  for (const row of sums) {
+    if (row.test || row.contacted + row.converted + row.lost === 0) continue;
+    let page = row.page;
+    // A lead the counters put under "other pages" (past the day's cap) is found there.
     if (page && !byPage.has(page) && byPage.has(OTHER_PAGES)) page = OTHER_PAGES;
-    for (const s of [totals, at(byCalculator, row.calculator), at(byPage, page)])
-      addOutcome(s, row.status, row.n);
+    for (const s of [totals, at(byCalculator, row.calculator), at(byPage, page)]) {
+      s.contacted += row.contacted;
+      s.converted += row.converted;
+      s.lost += row.lost;
+    }
   }
   const busiest = (a: FunnelStages, b: FunnelStages) => b.views - a.views || b.leads - a.leads;
   return {
