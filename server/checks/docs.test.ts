@@ -97,6 +97,8 @@ function environmentNames(): Set<string> {
 const OTHER_NAMES: Record<string, string> = {
   SECRET_KEY_IN_PAGE: 'server/domain/activation/embed-sessions.ts',
   ENV_DOCS: 'server/infra/env.ts',
+  EARLIER_DEFAULTS_ES: 'server/domain/accounts/consent.ts',
+  HEIR_CLASS_NAMES: 'calculators/inheritance-tax/tables.ts',
 };
 
 /** An error code is a code span right after an HTTP status (`409 SEATS_EXHAUSTED`) or in a table whose first column is "code". */
