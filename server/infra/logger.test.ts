@@ -1,7 +1,4 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { compiledPath } from '../test-support/compiled-server.ts';
 
@@ -57,38 +54,5 @@ describe('standard output logs', () => {
     const crashed = run(`logger.error('about to fail'); throw new Error('boom');`);
     expect(crashed.status).toBe(1);
     expect(crashed.msgs).toEqual(['about to fail']);
-  });
-
-  it('in a cluster worker, writes at most 4,096 bytes at a time, each ending at a line’s end', () => {
-    const file = join(mkdtempSync(join(tmpdir(), 'svc-logger-')), 'worker.mjs');
-    writeFileSync(
-      file,
-      `import cluster from 'node:cluster';
-      import fs from 'node:fs';
-      if (cluster.isPrimary) cluster.fork();
-      else {
-        const writeSync = fs.writeSync;
-        const sizes = [];
-        fs.writeSync = (fd, data, ...rest) => {
-          if (fd === 1) sizes.push([Buffer.byteLength(data), String(data).endsWith('\\n')]);
-          return writeSync(fd, data, ...rest);
-        };
-        const { createLogger } = await import(${JSON.stringify(loggerModule)});
-        const logger = createLogger('info');
-        for (let i = 0; i < 200; i++) logger.info({ i, pad: 'é'.repeat(100) }, 'worker line');
-        setImmediate(() => { process.stderr.write('sizes=' + JSON.stringify(sizes)); process.exit(0); });
-      }`,
-    );
-    const child = spawnSync(process.execPath, [file], { encoding: 'utf8' });
-    const lines = child.stdout.split('\n').filter(Boolean);
-    expect(lines).toHaveLength(200);
-    for (const line of lines) expect(JSON.parse(line).msg).toBe('worker line');
-    const sizes = JSON.parse(/sizes=(.*)/.exec(child.stderr)?.[1] ?? '[]') as [number, boolean][];
-    expect(sizes.length).toBeGreaterThan(1);
-    expect(sizes.length).toBeLessThan(40);
-    for (const [bytes, whole] of sizes) {
-      expect(bytes).toBeLessThanOrEqual(4096);
-      expect(whole).toBe(true);
-    }
   });
 });

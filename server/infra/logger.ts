@@ -1,11 +1,8 @@
-import cluster from 'node:cluster';
 import pino, { type Logger } from 'pino';
 import { safeError } from './log-safe-error.ts';
 
 /** Past this many characters a turn's lines are written at once instead of at the turn's end. */
 const BATCH_CHARS = 64 * 1024;
-/** A pipe takes a write of at most this many bytes whole, never interleaved with another's. */
-const PIPE_BUF = 4096;
 
 /**
  * Standard output, one synchronous write per event-loop turn. The lines logged in a turn (under
@@ -16,14 +13,11 @@ const PIPE_BUF = 4096;
  * a signal the server handles, an uncaught exception) and before the server prints to the console
  * itself (`flushLogs`), so lines keep their order. Only a SIGKILL (or a crash of the runtime
  * itself) loses lines: those of the turn then running. One per process, shared by every logger.
- * Cluster workers share their primary's standard output: there a turn's lines leave in writes of
- * at most 4,096 bytes, cut between lines, so that one worker's lines never split another's on a pipe.
  */
 class TurnBatchedOutput implements pino.DestinationStream {
   private pending = '';
   private scheduled = false;
   private readonly sink = pino.destination({ dest: 1, sync: true });
-  private readonly shared = cluster.isWorker;
   private readonly atTurnEnd = () => {
     this.scheduled = false;
     this.flush();
@@ -47,26 +41,7 @@ class TurnBatchedOutput implements pino.DestinationStream {
     if (this.pending === '') return;
     const text = this.pending;
     this.pending = '';
-    if (!this.shared || text.length <= PIPE_BUF / 3) this.sink.write(text);
-    else this.writeWholeLines(text);
-  }
-
-  /** `text` in writes of at most PIPE_BUF bytes, each ending at a line's end (a longer line alone). */
-  private writeWholeLines(text: string): void {
-    let start = 0;
-    let bytes = 0;
-    for (let from = 0; from < text.length; ) {
-      const end = text.indexOf('\n', from) + 1 || text.length;
-      const lineBytes = Buffer.byteLength(text.slice(from, end));
-      if (bytes > 0 && bytes + lineBytes > PIPE_BUF) {
-        this.sink.write(text.slice(start, from));
-        start = from;
-        bytes = 0;
-      }
-      bytes += lineBytes;
-      from = end;
-    }
-    if (start < text.length) this.sink.write(text.slice(start));
+    this.sink.write(text);
   }
 }
 
