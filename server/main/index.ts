@@ -1,7 +1,7 @@
 import cluster from 'node:cluster';
 import { fileURLToPath } from 'node:url';
 import { type Config, ConfigError, loadConfig } from '../infra/env.ts';
-import { createLogger, flushLogs } from '../infra/logger.ts';
+import { createLogger } from '../infra/logger.ts';
 import { runPrimary, type WorkerReady } from './cluster.ts';
 import { bannerOf } from './start-up-banner.ts';
 
@@ -9,16 +9,6 @@ import { bannerOf } from './start-up-banner.ts';
  * `npm start`. The servers themselves (`servers.ts`) are loaded only where they run: a cluster
  * primary (`WEB_CONCURRENCY` > 1) only forks and watches its workers, and stays small.
  */
-
-/** The console's own lines come after the log lines logged before them (the logs are written once per turn). */
-const say = (text: string) => {
-  flushLogs();
-  console.log(text);
-};
-const complain = (...args: unknown[]) => {
-  flushLogs();
-  console.error(...args);
-};
 
 async function main(): Promise<void> {
   let config: Config;
@@ -44,28 +34,28 @@ async function main(): Promise<void> {
       apiUrl: running.apiUrl,
       banner: bannerOf(running, config.NODE_ENV, config.DESTINATION_BASE_URLS.text),
     } satisfies WorkerReady);
-  else say(bannerOf(running, config.NODE_ENV, config.DESTINATION_BASE_URLS.text));
+  else console.log(bannerOf(running, config.NODE_ENV, config.DESTINATION_BASE_URLS.text));
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) return;
     stopping = true;
-    say(`${signal} received: draining`);
+    console.log(`${signal} received: draining`);
     // Whatever a dependency does, the process is gone soon after the drain's own deadline: an
     // orchestrator's SIGKILL would otherwise come in the middle of the work.
     setTimeout(
       () => {
-        complain('shutdown did not finish in time; exiting');
+        console.error('shutdown did not finish in time; exiting');
         process.exit(1);
       },
       config.SHUTDOWN_DRAIN_MS + config.SHUTDOWN_TIMEOUT_MS + 5_000,
     ).unref();
     running.close().then(
       () => {
-        say('shutdown complete');
+        console.log('shutdown complete');
         process.exit(0);
       },
       (error: unknown) => {
-        complain('shutdown failed', error);
+        console.error('shutdown failed', error);
         process.exit(1);
       },
     );
@@ -78,7 +68,7 @@ async function main(): Promise<void> {
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   main().catch((error: unknown) => {
-    complain(`svc failed to start: ${error instanceof Error ? error.message : String(error)}`);
+    console.error(`svc failed to start: ${error instanceof Error ? error.message : String(error)}`);
     process.exit(1);
   });
 }
