@@ -10,7 +10,6 @@ import { refuseNul } from '../http/body/refuse-nul.ts';
 import { corsPolicy } from '../http/cors/cors-policy.ts';
 import { errorResponse, handleError } from '../http/errors/error-handler.ts';
 import { allowedMethods } from '../http/errors/method-not-allowed.ts';
-import { securityHeaders } from '../http/headers/security-headers.ts';
 import { type Metrics, metricsHandler } from '../http/metrics/metrics.ts';
 import {
   type CredentialKeyResolver,
@@ -19,8 +18,7 @@ import {
 } from '../http/rate-limit/rate-limit.ts';
 import type { RateLimiter } from '../http/rate-limit/rate-limiter.ts';
 import { clientIp } from '../http/requests/client-ip.ts';
-import { requestId } from '../http/requests/request-id.ts';
-import { requestLog } from '../http/requests/request-log.ts';
+import { requestFrame } from '../http/requests/request-frame.ts';
 import type { Config } from '../infra/env.ts';
 import type { Clock } from '../lib/clock.ts';
 import { AppError } from '../lib/errors.ts';
@@ -89,12 +87,10 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   // Scrapes come from the operator's Prometheus, behind its own token: not rate limited either.
   if (deps.metrics && config.METRICS_TOKEN)
     app.get('/metrics', metricsHandler(deps.metrics, config.METRICS_TOKEN));
-  if (deps.metrics) app.use(deps.metrics.middleware);
-  app.use(requestId());
-  app.use(requestLog(deps.logger));
-  app.use(securityHeaders());
   const cors = corsPolicy(config.publicEmbedUrl, config.corsOrigins, new URL(config.publicApiUrl).origin);
-  app.use('/v1/*', cors.headers);
+  // Metrics, request id, logger and access line, and the headers every answer carries (CORS on
+  // /v1, security, X-Request-Id): outside everything below, so errors and 429s have them too.
+  app.use(requestFrame({ logger: deps.logger, metrics: deps.metrics, cors }));
   const limit = rateLimit({
     limiter: deps.rateLimiter,
     ipOf: (c) => clientIp(c, config.TRUST_PROXY),

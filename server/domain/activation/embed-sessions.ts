@@ -184,16 +184,37 @@ async function licenseForEmbed(
   return { ...found, legacy: true };
 }
 
-function pageOrigin(header: string | undefined): { origin: string; host: string } {
-  const origin = header && header !== 'null' && URL.canParse(header) ? new URL(header).origin : undefined;
+/**
+ * Origin headers as `pageOrigin` read them (null: not a page's origin), by header: the same pages
+ * ask again and again, and reading one takes two URL parses. Only short headers are kept, and the
+ * map is emptied when it passes its bound, so a caller inventing origins only costs itself the parse.
+ */
+const readOrigins = new Map<string, { origin: string; host: string } | null>();
+const READ_ORIGINS_MAX = 10_000;
+
+function readOrigin(header: string): { origin: string; host: string } | null {
+  const origin = header !== 'null' && URL.canParse(header) ? new URL(header).origin : undefined;
   const host = origin && origin !== 'null' ? canonicalHost(origin) : null;
-  if (!origin || !host) {
+  return origin && host ? { origin, host } : null;
+}
+
+function pageOrigin(header: string | undefined): { origin: string; host: string } {
+  let read: { origin: string; host: string } | null | undefined;
+  if (header && header.length <= 256) {
+    read = readOrigins.get(header);
+    if (read === undefined) {
+      read = readOrigin(header);
+      if (readOrigins.size >= READ_ORIGINS_MAX) readOrigins.clear();
+      readOrigins.set(header, read);
+    }
+  } else if (header) read = readOrigin(header);
+  if (!read) {
     throw new AppError(
       'DOMAIN_NOT_ALLOWED',
       'Embed sessions are requested by the page that shows the widget (Origin header).',
     );
   }
-  return { origin, host };
+  return read;
 }
 
 /** A renewal keeps the session id of a still valid token of the same license and page origin. */

@@ -54,11 +54,31 @@ function isPublicSuffix(host: string): boolean {
   return suffix === host || !host.includes('.');
 }
 
+/**
+ * Allowed-domain entries as parsed, by entry (null: not a valid entry). Every embed session and
+ * every embed-token call checks its page's host against its license's entries, and parsing one
+ * (a URL parse and a public-suffix lookup) cost about 1.5 % of an embed session's CPU. Entries
+ * are the licenses' stored lists, so few; the map is emptied should it ever pass the bound.
+ */
+const parsedEntries = new Map<string, DomainPattern | null>();
+const PARSED_ENTRIES_MAX = 10_000;
+
+function allowedPatternOf(entry: string): DomainPattern | null {
+  let pattern = parsedEntries.get(entry);
+  if (pattern === undefined) {
+    const parsed = parseDomainPattern(entry);
+    pattern = 'error' in parsed ? null : parsed;
+    if (parsedEntries.size >= PARSED_ENTRIES_MAX) parsedEntries.clear();
+    parsedEntries.set(entry, pattern);
+  }
+  return pattern;
+}
+
 /** True when `host` (canonical) is covered by one of the license's allowed-domain entries. */
 export function isDomainAllowed(host: string, allowed: readonly string[]): boolean {
   return allowed.some((entry) => {
-    const pattern = parseDomainPattern(entry);
-    if ('error' in pattern) return false;
+    const pattern = allowedPatternOf(entry);
+    if (!pattern) return false;
     if (pattern.kind === 'exact') return pattern.host === host;
     return host.endsWith(`.${pattern.suffix}`);
   });

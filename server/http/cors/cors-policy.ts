@@ -1,6 +1,5 @@
 import type { MiddlewareHandler } from 'hono';
 import type { AppEnv } from '../app-env.ts';
-import { addHeaders } from '../headers/response-headers.ts';
 import { isAllowedMcpOrigin } from './mcp-origin-policy.ts';
 
 /** Paths any web page may call: the loader asks for an embed session from the firm's own site. */
@@ -33,6 +32,21 @@ const ALLOWED_HEADERS = [
 const EXPOSED = EXPOSED_HEADERS.join(',');
 const PREFLIGHT_MAX_AGE = '600';
 
+/** CORS answers on /v1 (and its aliases, which the app's path already names as /v1). */
+export const isCorsPath = (path: string): boolean => path === '/v1' || path.startsWith('/v1/');
+
+export interface CorsPolicy {
+  /**
+   * The CORS headers of an answer on a /v1 path (`isCorsPath`), decided from the request alone:
+   * the request frame (`request-frame.ts`) decides them before the route runs and puts them on
+   * the answer after it, outside the rate limiter, so a 429 carries CORS too and the widget can
+   * read its Retry-After instead of seeing a network error.
+   */
+  headersFor(origin: string | undefined, path: string, method: string): Record<string, string>;
+  /** Mounted after the rate limiter: a preflight counts like any request and carries its headers. */
+  preflight: MiddlewareHandler<AppEnv>;
+}
+
 /**
  * CORS policy (docs/api.md, "Conventions"): the embed-session endpoint answers any origin, since its own
  * domain check decides; every other /v1 endpoint answers only the embed host (the widget's
@@ -42,11 +56,7 @@ const PREFLIGHT_MAX_AGE = '600';
  * answer into a full Fetch `Response` and read its body back, which the profile showed as a
  * quarter of a status call.
  */
-export function corsPolicy(
-  embedOrigin: string,
-  extraOrigins: string[],
-  apiOrigin?: string,
-): { headers: MiddlewareHandler<AppEnv>; preflight: MiddlewareHandler<AppEnv> } {
+export function corsPolicy(embedOrigin: string, extraOrigins: string[], apiOrigin?: string): CorsPolicy {
   const trusted = new Set([embedOrigin, ...extraOrigins]);
   const mcpTrusted = new Set([...(apiOrigin ? [apiOrigin] : []), ...extraOrigins]);
   const allowedOrigin = (origin: string | undefined, path: string): string | undefined => {
@@ -56,20 +66,18 @@ export function corsPolicy(
     return trusted.has(origin) ? origin : undefined;
   };
   return {
-    // Mounted before the rate limiter, so a 429 carries CORS too and the widget can read its
-    // Retry-After instead of seeing a network error.
-    headers: async (c, next) => {
-      const allowed = allowedOrigin(c.req.header('origin'), c.req.path);
-      const preflight = c.req.method === 'OPTIONS';
-      await next();
+    headersFor(origin, path, method): Record<string, string> {
+      const allowed = allowedOrigin(origin, path);
       // No API route sets a Vary of its own: this one is the whole list.
-      addHeaders(c, {
-        ...(allowed ? { 'Access-Control-Allow-Origin': allowed } : {}),
-        'Access-Control-Expose-Headers': EXPOSED,
-        Vary: preflight ? 'Origin, Access-Control-Request-Headers' : 'Origin',
-      });
+      const vary = method === 'OPTIONS' ? 'Origin, Access-Control-Request-Headers' : 'Origin';
+      if (allowed)
+        return {
+          'Access-Control-Allow-Origin': allowed,
+          'Access-Control-Expose-Headers': EXPOSED,
+          Vary: vary,
+        };
+      return { 'Access-Control-Expose-Headers': EXPOSED, Vary: vary };
     },
-    // Mounted after the rate limiter: a preflight counts like any request and carries its headers.
     preflight: async (c, next) => {
       if (c.req.method !== 'OPTIONS') return next();
       return c.body(null, 204, {

@@ -1,14 +1,11 @@
-import type { MiddlewareHandler } from 'hono';
-import type { AppEnv } from '../app-env.ts';
-import { addHeaders } from './response-headers.ts';
-
 /**
  * What every answer of the API host carries: nothing may frame or script a JSON answer, and
  * browsers keep to HTTPS. Pages with needs of their own (docs, billing, the portal) set their own
  * CSP, which wins (`addHeaders`). The same list Hono's `secureHeaders` made with our options,
- * written once instead of through a Fetch header list per answer.
+ * written once instead of through a Fetch header list per answer (by the request frame,
+ * `request-frame.ts`, after the route: `addHeaders`).
  */
-const SECURITY_HEADERS: Readonly<Record<string, string>> = {
+export const SECURITY_HEADERS: Readonly<Record<string, string>> = {
   'Content-Security-Policy': "default-src 'none'; frame-ancestors 'none'",
   'Cross-Origin-Opener-Policy': 'same-origin',
   'Cross-Origin-Resource-Policy': 'cross-origin',
@@ -22,10 +19,3 @@ const SECURITY_HEADERS: Readonly<Record<string, string>> = {
   'X-Permitted-Cross-Domain-Policies': 'none',
   'X-XSS-Protection': '0',
 };
-
-export function securityHeaders(): MiddlewareHandler<AppEnv> {
-  return async (c, next) => {
-    await next();
-    addHeaders(c, SECURITY_HEADERS);
-  };
-}

@@ -11,7 +11,8 @@ type GaugeSource = () => number | Promise<number>;
 
 export interface Metrics {
   registry: Registry;
-  middleware: MiddlewareHandler<AppEnv>;
+  /** One answered request (the request frame, `request-frame.ts`, tells it): its count and latency. */
+  request(method: string, path: string, status: number, seconds: number): void;
   rateLimited(group: string): void;
   cache(name: string, hit: boolean): void;
   /**
@@ -104,12 +105,10 @@ export function createMetrics(): Metrics {
   });
   return {
     registry,
-    middleware: async (c, next) => {
-      const started = performance.now();
-      await next();
-      const group = routeGroupOf(c.req.method, c.req.path);
-      requests.inc({ group, method: c.req.method, status: `${Math.floor(c.res.status / 100)}xx` });
-      latency.observe({ group }, (performance.now() - started) / 1000);
+    request(method, path, status, seconds) {
+      const group = routeGroupOf(method, path);
+      requests.inc({ group, method, status: `${Math.floor(status / 100)}xx` });
+      latency.observe({ group }, seconds);
     },
     rateLimited: (group) => refusals.inc({ group }),
     cache: (cache, hit) => {

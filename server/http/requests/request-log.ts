@@ -1,20 +1,18 @@
-import type { MiddlewareHandler } from 'hono';
+import type { Context } from 'hono';
 import type { Logger } from 'pino';
 import type { AppEnv } from '../app-env.ts';
 
 /**
- * One structured line per request. Only the path is logged, never the query string or headers:
- * signed URLs and credentials travel there. Handlers log through `c.get('logger')` and name the
- * request id themselves: a child logger per request costs more than the line it would save.
+ * One structured line per request, written by the request frame (`request-frame.ts`) once the
+ * answer is made. Only the path is logged, never the query string or headers: signed URLs and
+ * credentials travel there. Handlers log through `c.get('logger')` and name the request id
+ * themselves: a child logger per request costs more than the line it would save.
  */
-export function requestLog(logger: Logger): MiddlewareHandler<AppEnv> {
+export function accessLog(logger: Logger): (c: Context<AppEnv>, started: number) => void {
   // The access line holds only the fields below, none of them a credential's field name: the
   // redaction pass (half the cost of the line) is left to the other logs.
   const access = logger.child({}, { redact: [] });
-  return async (c, next) => {
-    const started = performance.now();
-    c.set('logger', logger);
-    await next();
+  return (c, started) =>
     access.info(
       {
         requestId: c.get('requestId'),
@@ -25,5 +23,4 @@ export function requestLog(logger: Logger): MiddlewareHandler<AppEnv> {
       },
       'request',
     );
-  };
 }
