@@ -1,3 +1,4 @@
+import cluster from 'node:cluster';
 import pino, { type Logger } from 'pino';
 import { safeError } from './log-safe-error.ts';
 
@@ -53,8 +54,20 @@ export function createLogger(level: string, destination?: pino.DestinationStream
         censor: '[redacted]',
       },
     },
-    destination,
+    destination ?? (cluster.isWorker ? workerStdout() : undefined),
   );
 }
+
+/** The most bytes one write to a pipe is sure to land whole, not mixed with another's (POSIX PIPE_BUF). */
+const PIPE_BUF = 4096;
+
+/**
+ * A cluster worker's standard output is its primary's, shared with the other workers, often a pipe
+ * to a log collector. pino's default stream writes up to 16 KB at a time, and writes longer than
+ * PIPE_BUF from two processes may interleave mid-line. sonic-boom joins whole lines into each write
+ * up to its `maxWrite`, so at 4,096 bytes every write is whole lines and lands whole. Still
+ * asynchronous, as pino's default is (https://github.com/pinojs/sonic-boom#readme, `maxWrite`).
+ */
+const workerStdout = () => pino.destination({ fd: 1, sync: false, maxWrite: PIPE_BUF });
 
 export const silentLogger = (): Logger => pino({ level: 'silent' });
