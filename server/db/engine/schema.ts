@@ -1019,9 +1019,10 @@ export const funnelDaily = pgTable(
      * 0028: what became of the live leads (not test, not held) created that UTC day, as they stand
      * now: `contacted` is any status past `new`, `converted` and `lost` name theirs. Kept by
      * statement-level triggers on `leads` (every writer: status changes, test/held flags, deletes,
-     * erasure, retention), keyed by the lead's own license ('' for none), calculator, page as the
-     * funnel counts it (`funnel_page()`, the SQL twin of `funnelPage`), language and creation day;
-     * `test` is always false. A row may carry only these (its other counts 0).
+     * erasure, retention), keyed by the lead's own license ('(none) <account id>' for none),
+     * calculator, page as the funnel counts it (`funnel_page()`, the SQL twin of `funnelPage`),
+     * language and creation day; `test` is always false. A row may carry only these (its other
+     * counts 0).
      */
     contacted: integer('contacted').notNull().default(0),
     converted: integer('converted').notNull().default(0),

@@ -411,3 +411,33 @@ describe('migration 0028 (outcomes counted for the leads already there)', () => 
     }
   }, 60_000);
 });
+
+needs('postgres').describe('funnel_page() in a parallel query (PostgreSQL)', () => {
+  it('masks pages with a % where a query could run in parallel (its EXCEPTION block makes it parallel unsafe)', async () => {
+    const { database, drop } = await createPostgresTestDatabase(process.env.DATABASE_URL!);
+    try {
+      const db = database.db;
+      await db.execute(sql`create table parallel_pages as
+        select 'https://firm.example/p/%41' || i as page from generate_series(1, 20000) as i`);
+      await db.execute(sql`analyze parallel_pages`);
+      const counted = await db.transaction(async (tx) => {
+        // Parallel plans made cheap: the planner picks one wherever every function in the query allows.
+        await tx.execute(sql`set local parallel_setup_cost = 0`);
+        await tx.execute(sql`set local parallel_tuple_cost = 0`);
+        await tx.execute(sql`set local min_parallel_table_scan_size = 0`);
+        await tx.execute(sql`set local max_parallel_workers_per_gather = 2`);
+        const plan = (await tx.execute(
+          sql`explain select count(*) from parallel_pages where page like '%A1%'`,
+        )) as unknown as { rows: Record<string, string>[] };
+        expect(plan.rows.map((r) => Object.values(r)[0]).join('\n')).toMatch(/Gather/);
+        const r = (await tx.execute(
+          sql`select count(distinct funnel_page(page))::int as n from parallel_pages`,
+        )) as unknown as { rows: { n: number }[] };
+        return r.rows[0]!.n;
+      });
+      expect(counted).toBe(20000);
+    } finally {
+      await drop();
+    }
+  }, 60_000);
+});

@@ -5,6 +5,8 @@
 -- a status change, a lead marked test or held (quarantined) or released, a delete (erasure,
 -- retention, account closure). Each statement adds its net change per key in one upsert, so two
 -- transactions moving the same row's counts add up; a lead's own row lock orders its changes.
+-- The conflict key names the license, not the account: a license belongs to one account for its
+-- whole life (no code moves one), and a lead without a license is keyed '(none) <account id>'.
 
 ALTER TABLE "funnel_daily" ADD COLUMN "contacted" integer DEFAULT 0 NOT NULL;
 ALTER TABLE "funnel_daily" ADD COLUMN "converted" integer DEFAULT 0 NOT NULL;
@@ -13,7 +15,10 @@ ALTER TABLE "funnel_daily" ADD COLUMN "lost" integer DEFAULT 0 NOT NULL;
 -- decodeURIComponent's twin: '%XX' to bytes, read as UTF-8; NULL where JavaScript throws (a '%' not
 -- followed by two hex digits, bytes that are not UTF-8). NUL cannot be text here: it becomes
 -- U+0001, which every mask below treats alike (neither digit, letter, hex, '@', '/' nor separator).
-CREATE FUNCTION funnel_uri_decode(raw text) RETURNS text LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE AS $$
+-- PARALLEL UNSAFE, here and in the two functions calling it: the EXCEPTION block below starts a
+-- subtransaction, which no process may do during a parallel operation, the leader included (a
+-- parallel query calling it failed on the first page with a '%'; RESTRICTED fails the same way).
+CREATE FUNCTION funnel_uri_decode(raw text) RETURNS text LANGUAGE plpgsql IMMUTABLE PARALLEL UNSAFE AS $$
 DECLARE
   b bytea := ''::bytea;
   i integer := 1;
@@ -47,7 +52,7 @@ END
 $$;
 
 -- maskSegment's twin (server/domain/funnel/pages.ts): an e-mail address, a long number or a token.
-CREATE FUNCTION funnel_mask_segment(raw text) RETURNS text LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE AS $$
+CREATE FUNCTION funnel_mask_segment(raw text) RETURNS text LANGUAGE plpgsql IMMUTABLE PARALLEL UNSAFE AS $$
 DECLARE
   s text := raw;
 BEGIN
@@ -73,7 +78,7 @@ $$;
 
 -- funnelPage's twin: the page as the funnel counts it, from a page as leads store it (pageOf's
 -- shape: origin and path); '' for none. funnel-outcomes.test.ts holds the two to the same answers.
-CREATE FUNCTION funnel_page(page text) RETURNS text LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE AS $$
+CREATE FUNCTION funnel_page(page text) RETURNS text LANGUAGE plpgsql IMMUTABLE PARALLEL UNSAFE AS $$
 DECLARE
   m text[];
   seg text;
@@ -130,19 +135,27 @@ BEGIN
   END IF;
   INSERT INTO funnel_daily AS f
     (account_id, license_id, calculator, page, language, day, test, contacted, converted, lost)
-  SELECT account_id, license_id, calculator, funnel_page(page) AS counted_page, language, day, false,
-    sum(contacted), sum(converted), sum(lost)
-  FROM (
-    SELECT account_id, coalesce(license_id, '(none) ' || account_id) AS license_id, calculator, page,
-      language, day, sum(sign) AS contacted,
-      coalesce(sum(sign) FILTER (WHERE status = 'converted'), 0) AS converted,
-      coalesce(sum(sign) FILTER (WHERE status = 'lost'), 0) AS lost
-    FROM unnest(moves)
-    GROUP BY 1, 2, 3, 4, 5, 6
-  ) AS by_page
-  GROUP BY account_id, license_id, calculator, counted_page, language, day
-  HAVING sum(contacted) <> 0 OR sum(converted) <> 0 OR sum(lost) <> 0
-  ORDER BY license_id, day, calculator, counted_page, language
+  SELECT * FROM (
+    SELECT account_id, license_id, calculator, funnel_page(page) AS counted_page, language, day,
+      false AS test, sum(contacted) AS contacted, sum(converted) AS converted, sum(lost) AS lost
+    FROM (
+      SELECT account_id, coalesce(license_id, '(none) ' || account_id) AS license_id, calculator, page,
+        language, day, sum(sign) AS contacted,
+        coalesce(sum(sign) FILTER (WHERE status = 'converted'), 0) AS converted,
+        coalesce(sum(sign) FILTER (WHERE status = 'lost'), 0) AS lost
+      FROM unnest(moves)
+      GROUP BY 1, 2, 3, 4, 5, 6
+      -- A lead that moved nothing (rated again, a note) cancels out here, before its page is masked.
+      HAVING sum(sign) <> 0 OR coalesce(sum(sign) FILTER (WHERE status = 'converted'), 0) <> 0
+        OR coalesce(sum(sign) FILTER (WHERE status = 'lost'), 0) <> 0
+    ) AS by_page
+    GROUP BY account_id, license_id, calculator, counted_page, language, day
+    HAVING sum(contacted) <> 0 OR sum(converted) <> 0 OR sum(lost) <> 0
+  ) AS moved_rows
+  -- Byte order (COLLATE "C"), as addFunnelCounts sorts the flush's rows: every writer of
+  -- funnel_daily locks its rows in one order, so none waits on another in a cycle.
+  ORDER BY license_id COLLATE "C", day, calculator COLLATE "C", counted_page COLLATE "C",
+    language COLLATE "C"
   ON CONFLICT (license_id, day, calculator, page, language, test) DO UPDATE SET
     contacted = f.contacted + excluded.contacted,
     converted = f.converted + excluded.converted,
