@@ -43,9 +43,12 @@ export type ConsentLanguage = (typeof CONSENT_LANGUAGES)[number];
 const DEFAULTS: Record<ConsentLanguage, string> = { en: DEFAULT_CONSENT_TEXT, es: DEFAULT_CONSENT_TEXT_ES };
 const EARLIER: Record<ConsentLanguage, readonly string[]> = { en: [], es: EARLIER_DEFAULTS_ES };
 
+/** A text with the firm's name in place of `{firm}` (a name's `$&` or `$1` kept as written). */
+const fillFirm = (text: string, firmName: string): string => text.replace('{firm}', () => firmName);
+
 /** The firm's text is a default of `language`, the current one or an earlier one, with its name. */
 const isDefault = (text: string | undefined, language: ConsentLanguage, firmName: string): boolean =>
-  [DEFAULTS[language], ...EARLIER[language]].some((t) => t.replace('{firm}', firmName) === text);
+  [DEFAULTS[language], ...EARLIER[language]].some((t) => fillFirm(t, firmName) === text);
 
 export interface ConsentVersion {
   id: string;
@@ -114,7 +117,7 @@ export async function ensureCurrentConsent(
 ): Promise<ConsentVersion> {
   return (
     (await cachedCurrentConsent(deps, accountId)) ??
-    publishConsentText(deps, accountId, DEFAULT_CONSENT_TEXT.replace('{firm}', firmName))
+    publishConsentText(deps, accountId, fillFirm(DEFAULT_CONSENT_TEXT, firmName))
   );
 }
 
@@ -135,12 +138,30 @@ export async function consentForLanguage(
   const english = await ensureCurrentConsent(deps, accountId, firmName);
   if (language === 'en') return english;
   const own = await cachedCurrentConsent(deps, accountId, language);
-  const current = DEFAULTS[language].replace('{firm}', firmName);
-  // The firm's own words, or the current default, as they are; an earlier default is replaced.
-  if (own && (own.text === current || !isDefault(own.text, language, firmName))) return own;
-  return own || english.text === DEFAULT_CONSENT_TEXT.replace('{firm}', firmName)
-    ? publishConsentText(deps, accountId, current, language)
-    : english;
+  const state = consentInLanguage(english.text, own?.text, language, firmName);
+  if (state === 'own') return own!;
+  if (state === 'english') return english;
+  // The current default as it is; none yet, or an earlier default, is published (a new version).
+  const current = fillFirm(DEFAULTS[language], firmName);
+  return own?.text === current ? own : publishConsentText(deps, accountId, current, language);
+}
+
+/**
+ * What a widget in `language` shows, from the texts in force: `own`, the firm's own words in that
+ * language; `english`, the firm's own English words (shown with a line saying they are in English),
+ * when it has none in that language, even if a default in that language was published for it while
+ * its English was still the default; `default`, the default in that language, for a firm whose
+ * English is the default. The portal says the same (Settings → Firm).
+ */
+export function consentInLanguage(
+  englishText: string | undefined,
+  ownText: string | undefined,
+  language: ConsentLanguage,
+  firmName: string,
+): 'own' | 'english' | 'default' {
+  if (ownText !== undefined && !isDefault(ownText, language, firmName)) return 'own';
+  if (englishText !== undefined && !isDefault(englishText, 'en', firmName)) return 'english';
+  return 'default';
 }
 
 /**
@@ -156,7 +177,5 @@ export async function renamedDefaultConsent(
   language: ConsentLanguage = 'en',
 ): Promise<string | undefined> {
   const current = await findCurrentConsent(db, accountId, language);
-  return isDefault(current?.text, language, oldName)
-    ? DEFAULTS[language].replace('{firm}', newName)
-    : undefined;
+  return isDefault(current?.text, language, oldName) ? fillFirm(DEFAULTS[language], newName) : undefined;
 }

@@ -1,4 +1,4 @@
-import { DEFAULT_CONSENT_TEXT, listConsentVersions } from '../accounts/consent.ts';
+import { consentInLanguage, listConsentVersions } from '../accounts/consent.ts';
 import type { PortalPrincipal } from '../accounts/portal-deps.ts';
 import { showAccount } from '../accounts/settings.ts';
 import type { PortalAppDeps } from './deps.ts';
@@ -19,11 +19,7 @@ export async function firmSettings(deps: PortalAppDeps, principal: PortalPrincip
     consent: account.consent,
     consentEs: account.consentEs,
     // What a Spanish widget shows: never the default Spanish in place of the firm's own English words.
-    spanishConsent: account.consentEs
-      ? ('own' as const)
-      : !account.consent || account.consent.text === DEFAULT_CONSENT_TEXT.replace('{firm}', account.name)
-        ? ('default' as const)
-        : ('english' as const),
+    spanishConsent: consentInLanguage(account.consent?.text, account.consentEs?.text, 'es', account.name),
     consentVersions: versions.map((v) => ({
       id: v.id,
       version: v.version,

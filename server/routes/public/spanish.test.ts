@@ -188,6 +188,27 @@ describe('Spanish consent, results and leads', () => {
     expect([tooShort.status, tooShort.body.error.code]).toEqual([400, 'INVALID_REQUEST']);
   });
 
+  it('a firm that writes its own English after the Spanish default was published for it: Spanish widgets show its English words, not the default', async () => {
+    const f = await t.seed.firm();
+    const first = await session(f.publishableKey);
+    expect(first.consent.byLanguage.es).toMatchObject({ language: 'es' });
+    const owner = await portalCaller(t, f.account.id, 'admin');
+    expect((await owner.call('GET', 'settings/firm')).body.spanishConsent).toBe('default');
+    const own = 'I agree that this firm may write to me by e-mail only, never by phone.';
+    expect((await owner.call('PATCH', 'settings/firm', { consentText: own })).status).toBe(200);
+    const after = await session(f.publishableKey);
+    expect(after.consent.byLanguage.es).toMatchObject({ text: own, language: 'en' });
+    expect((await owner.call('GET', 'settings/firm')).body.spanishConsent).toBe('english');
+  });
+
+  it('a firm whose name holds $& or $1 sees its name as written in the default consent', async () => {
+    const f = await t.seed.firm();
+    const owner = await portalCaller(t, f.account.id, 'admin');
+    expect((await owner.call('PATCH', 'settings/firm', { name: 'Ruiz $& $1 Law' })).status).toBe(200);
+    const s = await session(f.publishableKey);
+    expect(s.consent.byLanguage.es.text).toContain('Autorizo a Ruiz $& $1 Law a comunicarse');
+  });
+
   it('a firm still on the earlier Spanish default gets the current one as a new version; its leads keep the words they were shown', async () => {
     const f = await t.seed.firm();
     const earlier = `Acepto que ${f.account.name} se comunique conmigo por correo electrónico o por teléfono sobre mi consulta y que conserve los datos que ingresé con ese fin.`;
