@@ -40,7 +40,7 @@ describe('createLogger', () => {
   });
 });
 
-describe('a cluster worker’s standard output', () => {
+describe('standard output shared by a cluster’s processes', () => {
   it('is written in whole lines of at most 4,096 bytes, so workers sharing a pipe never split each other’s lines', () => {
     const dir = mkdtempSync(join(tmpdir(), 'svc-logger-'));
     const file = join(dir, 'workers.mjs');

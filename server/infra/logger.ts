@@ -1,4 +1,3 @@
-import cluster from 'node:cluster';
 import pino, { type Logger } from 'pino';
 import { safeError } from './log-safe-error.ts';
 
@@ -54,7 +53,7 @@ export function createLogger(level: string, destination?: pino.DestinationStream
         censor: '[redacted]',
       },
     },
-    destination ?? (cluster.isWorker ? workerStdout() : undefined),
+    destination ?? standardOutput(),
   );
 }
 
@@ -62,12 +61,14 @@ export function createLogger(level: string, destination?: pino.DestinationStream
 const PIPE_BUF = 4096;
 
 /**
- * A cluster worker's standard output is its primary's, shared with the other workers, often a pipe
- * to a log collector. pino's default stream writes up to 16 KB at a time, and writes longer than
- * PIPE_BUF from two processes may interleave mid-line. sonic-boom joins whole lines into each write
- * up to its `maxWrite`, so at 4,096 bytes every write is whole lines and lands whole. Still
- * asynchronous, as pino's default is (https://github.com/pinojs/sonic-boom#readme, `maxWrite`).
+ * Standard output, asynchronous as pino's default, but written at most 4,096 bytes at a time. A
+ * cluster's workers and its primary share one standard output, often a pipe to a log collector;
+ * writes longer than PIPE_BUF from two processes may interleave mid-line, and pino's default
+ * writes up to 16 KB. sonic-boom fills each write with whole lines up to `maxWrite`
+ * (https://github.com/pinojs/sonic-boom#readme), so every line up to 4 KB lands whole. A single
+ * process pays nothing measurable: under load its log writes carry a few lines each, well under
+ * 4 KB (docs/decisions/hot-path.md).
  */
-const workerStdout = () => pino.destination({ fd: 1, sync: false, maxWrite: PIPE_BUF });
+const standardOutput = () => pino.destination({ fd: 1, sync: false, maxWrite: PIPE_BUF });
 
 export const silentLogger = (): Logger => pino({ level: 'silent' });

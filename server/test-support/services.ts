@@ -22,6 +22,28 @@ const isPlainObject = (v: unknown): v is Record<string, unknown> =>
 
 export const TEST_NOW = '2026-03-01T12:00:00Z';
 
+/** Test contexts' data directories not removed yet: a file that never closes its context loses them at exit. */
+const dataDirs = new Set<string>();
+
+let removedAtExit = false;
+
+function madeDataDir(): string {
+  if (!removedAtExit) {
+    removedAtExit = true;
+    process.once('exit', () => {
+      for (const dir of dataDirs) rmSync(dir, { recursive: true, force: true });
+    });
+  }
+  const dir = mkdtempSync(join(tmpdir(), 'svc-ctx-'));
+  dataDirs.add(dir);
+  return dir;
+}
+
+function removeDataDir(dir: string): void {
+  rmSync(dir, { recursive: true, force: true });
+  dataDirs.delete(dir);
+}
+
 /**
  * A whole API over a test database, with a frozen clock. One per test file (PGlite start-up is
  * the expensive part); tests keep apart by creating their own account and license.
@@ -36,7 +58,7 @@ export async function createTestContext(
   // A data directory of its own (mail outbox, /readyz's disk check), removed on close: the default
   // ./data is the repository's, shared by test files running side by side and absent in a fresh
   // clone until some test happens to make it.
-  const ownDataDir = env.DATA_DIR ? undefined : mkdtempSync(join(tmpdir(), 'svc-ctx-'));
+  const ownDataDir = env.DATA_DIR ? undefined : madeDataDir();
   // Limits scaled up so functional tests never meet them; rate limiting has its own tests.
   const config = loadConfig({
     NODE_ENV: 'test',
@@ -85,7 +107,7 @@ export async function createTestContext(
     app.request(path, bearer ? { headers: { authorization: `Bearer ${bearer}` } } : {});
   const close = async () => {
     await db.close();
-    if (ownDataDir) rmSync(ownDataDir, { recursive: true, force: true });
+    if (ownDataDir) removeDataDir(ownDataDir);
   };
   return { app, services, clock, database: db, json, get, embedSession, seed: seeder(services), close };
 }
