@@ -10,7 +10,7 @@ import { formatSelfTime, type SelfTimeEntry, topSelfTime } from './cpu-profile.t
 import { type BenchCredentials, provision } from './http-fixtures.ts';
 import { type LoadFigures, type LoadTarget, load } from './load.ts';
 import { change, readRecordedHttp } from './recorded-figures.ts';
-import { type ServerProcess, startBareServer, startBuiltServer } from './server-process.ts';
+import { type ServerProcess, startBareServer, startBuiltServer, startFloorServer } from './server-process.ts';
 
 /**
  * `postgresql+redis` is one server process; `postgresql+redis ×2` (only when asked for with
@@ -23,8 +23,22 @@ const BACKENDS: Backend[] = ['postgresql+redis', 'postgresql+redis ×2', 'pglite
 const scaleOutBackend = (b: Backend) => b.startsWith('postgresql+redis');
 const workersOf = (b: Backend) => (b === 'postgresql+redis ×2' ? 2 : 1);
 
+/**
+ * A floor row: a minimal `node:http` server (`bench/floor-server.cjs`) doing only the work no
+ * implementation of the path can skip on that backend (with Redis, or counting in memory as the
+ * embedded server does), measured with the same load: the most any implementation could reach
+ * on this machine with the same load generator.
+ */
+export type FloorBackend = 'floor (pg+redis)' | 'floor (embedded)';
+const floorOf = (b: Backend): FloorBackend => (b === 'pglite' ? 'floor (embedded)' : 'floor (pg+redis)');
+/** The paths with a floor server, by its `FLOOR_PATH`. */
+const FLOOR_PATHS: Partial<Record<PathName, 'status' | 'activate'>> = {
+  'GET /licenses/status': 'status',
+  'POST /license/activate': 'activate',
+};
+
 export interface HttpRow {
-  backend: Backend | 'bare node:http';
+  backend: Backend | 'bare node:http' | FloorBackend;
   path: string;
   rps: number;
   p50Ms: number;
@@ -52,6 +66,8 @@ export interface Target {
    * one the goals were set on (its bare server did `REFERENCE_BARE_RPS`).
    */
   scaled?: { goal: string; met: boolean };
+  /** The floor server's share of bare for the same path and backend in the same run, if measured. */
+  floor?: number;
 }
 
 /** Bare `node:http` req/s on the machine where the issue set the absolute goals. */
@@ -234,13 +250,56 @@ async function benchBackend(
       }
     }
     out.memory.push({ backend, idleMb, afterLoadMb });
+    await server.stop();
+    server = undefined;
+    // The floors of the paths with a share goal on this backend, with the same load (the real
+    // server stopped: it has no share of the machine while they run).
+    for (const name of opts.paths) {
+      const floorPath = FLOOR_PATHS[name];
+      if (!floorPath || !RATIO_GOALS.some(([b, p]) => b === backend && p === name)) continue;
+      server = await startFloorServer(
+        floorPath,
+        scaleOutBackend(backend) ? { url: env.REDIS_URL!, keyPrefix: env.REDIS_KEY_PREFIX! } : undefined,
+      );
+      const floor = floorOf(backend);
+      const warm = await load(server.url, targetOf(name, creds), {
+        connections: CONNECTIONS,
+        seconds: 60,
+        amount: TOKENS,
+      });
+      const cpuBefore = server.cpuMs();
+      const full = await load(server.url, targetOf(name, creds), {
+        connections: CONNECTIONS,
+        seconds: opts.seconds,
+      });
+      const cpuMs = server.cpuMs() - cpuBefore;
+      for (const [f, what] of [
+        [warm, ' (warm-up)'],
+        [full, ''],
+      ] as const)
+        out.failures.push(...f.failures.map((m) => `${floor} ${name}${what}: ${m}`));
+      out.rows.push({
+        ...row(floor, name, full, bareRps),
+        ...(cpuMs > 0 && full.requests > 0
+          ? { cpuUsPerRequest: Math.round((cpuMs * 1000) / full.requests) }
+          : {}),
+      });
+      await server.stop();
+      server = undefined;
+    }
   } finally {
     await server?.stop();
     await pg?.drop();
   }
 }
 
-function row(backend: Backend, path: string, f: LoadFigures, bareRps: number, at80?: LoadFigures): HttpRow {
+function row(
+  backend: HttpRow['backend'],
+  path: string,
+  f: LoadFigures,
+  bareRps: number,
+  at80?: LoadFigures,
+): HttpRow {
   return {
     backend,
     path,
@@ -274,6 +333,7 @@ function targetsOf(rows: HttpRow[]): Target[] {
   const targets: Target[] = [];
   for (const [backend, path, goal] of RATIO_GOALS) {
     const r = rows.find((x) => x.backend === backend && x.path === path);
+    const floor = rows.find((x) => x.backend === floorOf(backend) && x.path === path);
     if (r)
       targets.push({
         backend,
@@ -281,6 +341,7 @@ function targetsOf(rows: HttpRow[]): Target[] {
         goal: `≥ ${goal}`,
         value: r.ratio,
         met: r.ratio >= goal,
+        ...(floor ? { floor: floor.ratio } : {}),
       });
   }
   for (const r of rows) {
@@ -390,7 +451,7 @@ export function printHttpBench(r: HttpBenchResult, recorded = readRecordedHttp()
     console.log(`server RSS (${m.backend}): idle ${m.idleMb} MB, after load ${m.afterLoadMb} MB`);
   for (const t of r.targets)
     console.log(
-      `target ${t.backend} ${t.what} ${t.goal}: ${t.value} — ${t.met ? 'met' : 'NOT MET'}${t.scaled ? `; scaled to this machine ${t.scaled.goal}: ${t.scaled.met ? 'met' : 'NOT MET'}` : ''}`,
+      `target ${t.backend} ${t.what} ${t.goal}: ${t.value} — ${t.met ? 'met' : 'NOT MET'}${t.floor !== undefined ? ` (floor on this machine: ${t.floor.toFixed(3)})` : ''}${t.scaled ? `; scaled to this machine ${t.scaled.goal}: ${t.scaled.met ? 'met' : 'NOT MET'}` : ''}`,
     );
   for (const [name, entries] of Object.entries(r.profiles ?? {}))
     console.log(`\nCPU profile, top self time: ${name}\n${formatSelfTime(entries)}`);

@@ -21,7 +21,8 @@ import { runWebhookBench } from './webhooks.ts';
  * `npm run bench -- http` runs only the HTTP throughput table (add `--profile` for a CPU profile of
  * each path, written under bench/results/profiles/, and its top self-time entries; `--path=calc` and
  * `--backend=pglite` narrow the run to the paths and the backend named: pglite, postgresql+redis,
- * postgresql+redis-x2).
+ * postgresql+redis-x2). Beside the status and embed-session paths it measures their floors, a minimal
+ * `node:http` server doing only the work no implementation can skip (bench/floor-server.cjs).
  * `npm run bench -- noisy` runs only the noisy-neighbour delivery scenario and its quiet baseline:
  * firm B's webhook and alert-mail latency while firm A's endpoints never answer.
  * `BENCH_NODE_OPTIONS` is passed to the servers as NODE_OPTIONS (to compare V8 settings).

@@ -122,3 +122,21 @@ export async function startBareServer(): Promise<ServerProcess> {
   const { child, ready } = launch(['-e', BARE], {}, /listening (http:\/\/\S+)/);
   return handle(child, await ready);
 }
+
+/**
+ * The floor of a measured path (`bench/floor-server.cjs`) in its own process: a minimal
+ * `node:http` server doing only the work no implementation of the path can skip. With `redisUrl`
+ * it counts in Redis under `keyPrefix`, as the server with PostgreSQL + Redis; without, in memory.
+ */
+export async function startFloorServer(
+  path: 'status' | 'activate',
+  redis?: { url: string; keyPrefix: string },
+): Promise<ServerProcess> {
+  const env: Record<string, string> = {
+    NODE_ENV: 'production',
+    FLOOR_PATH: path,
+    ...(redis ? { REDIS_URL: redis.url, FLOOR_KEY_PREFIX: redis.keyPrefix } : {}),
+  };
+  const { child, ready } = launch([join('bench', 'floor-server.cjs')], env, /listening (http:\/\/\S+)/);
+  return handle(child, await ready);
+}
