@@ -3,6 +3,7 @@ import type { MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { getPath } from 'hono/utils/url';
 import type { Logger } from 'pino';
+import type { LicensingDeps } from '../domain/deps.ts';
 import type { AppEnv } from '../http/app-env.ts';
 import { discardUnreadBody } from '../http/body/discard-body.ts';
 import { requireJsonBody } from '../http/body/json-body.ts';
@@ -18,6 +19,7 @@ import {
 } from '../http/rate-limit/rate-limit.ts';
 import type { RateLimiter } from '../http/rate-limit/rate-limiter.ts';
 import { clientIp } from '../http/requests/client-ip.ts';
+import type { NodeLane } from '../http/requests/node-front.ts';
 import { requestFrame } from '../http/requests/request-frame.ts';
 import type { Config } from '../infra/env.ts';
 import type { Clock } from '../lib/clock.ts';
@@ -25,6 +27,7 @@ import { AppError } from '../lib/errors.ts';
 import { registerApiDocuments } from '../routes/openapi-documents.ts';
 import { createDocsRoutes } from '../routes/public/docs.ts';
 import { createHealthRoutes } from '../routes/public/health.ts';
+import { licenseStatusLane } from '../routes/public/license-status-lane.ts';
 
 export interface AppDeps {
   config: Config;
@@ -46,7 +49,12 @@ export interface AppDeps {
   v1Routes?: OpenAPIHono<AppEnv>[];
   /** Routers mounted at the root (e.g. /.well-known/jwks.json, built-in billing page). */
   rootRoutes?: OpenAPIHono<AppEnv>[];
+  /** With it, license status is also answered on the socket, before Hono (`app.lane`). */
+  licensing?: LicensingDeps;
 }
+
+/** The API app, and the lane a listener runs before it (`node-front.ts`). */
+export type ApiApp = OpenAPIHono<AppEnv> & { lane?: NodeLane };
 
 /**
  * Unversioned `/api/...` and `/mcp` paths are aliases of `/v1/...`: one route table serves both.
@@ -64,7 +72,7 @@ const HEALTHZ_BODY = JSON.stringify({ status: 'ok' });
 
 const FORM_PATHS = new Set(['/v1/api/licenses/revoke']);
 
-export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
+export function createApp(deps: AppDeps): ApiApp {
   const { config } = deps;
   const app = new OpenAPIHono<AppEnv>({ getPath: canonicalPath });
 
@@ -164,5 +172,15 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
     return errorResponse(c, new AppError('NOT_FOUND', `No route for ${c.req.method} ${c.req.path}.`));
   });
   app.onError(handleError);
-  return app;
+  if (!deps.licensing) return app;
+  const lane = licenseStatusLane({
+    deps: deps.licensing,
+    limiter: deps.rateLimiter,
+    cors,
+    logger: deps.logger,
+    metrics: deps.metrics,
+    trustProxy: config.TRUST_PROXY,
+    now: () => deps.clock.now().getTime(),
+  });
+  return Object.assign(app, { lane });
 }

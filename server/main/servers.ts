@@ -1,5 +1,5 @@
 import { rmSync, writeFileSync } from 'node:fs';
-import type { Server } from 'node:http';
+import { createServer, type RequestListener, type Server, type ServerOptions } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import { type AlignedClock, createAlignedClock, readDatabaseTime } from '../db/engine/aligned-clock.ts';
@@ -12,6 +12,7 @@ import { seedDemo } from '../domain/demo/seed.ts';
 import { ensurePublishableKeys } from '../domain/licensing/keys.ts';
 import { announceRuleChanges, changelogWith } from '../domain/rules/announce.ts';
 import { closeAfterAnswer, drainServers, noticePeriod } from '../http/body/drain.ts';
+import { type NodeLane, withLane } from '../http/requests/node-front.ts';
 import { loadAdminToken, serverInfoFile } from '../infra/admin-token.ts';
 import { createEmbedApp } from '../infra/embed-host.ts';
 import { type Config, loadConfig } from '../infra/env.ts';
@@ -52,9 +53,27 @@ export interface RunningServers {
 
 type Fetch = (req: Request, env?: unknown) => Response | Promise<Response>;
 
-function listen(app: { fetch: Fetch }, host: string, port: number): Promise<NodeServer> {
+function listen(
+  app: { fetch: Fetch; lane?: () => NodeLane | undefined; closing?: () => boolean },
+  host: string,
+  port: number,
+): Promise<NodeServer> {
+  const { lane, closing = () => false } = app;
   return new Promise((resolve, reject) => {
-    const server = serve({ fetch: app.fetch, hostname: host, port }, () => resolve(server));
+    const server = serve(
+      {
+        fetch: app.fetch,
+        hostname: host,
+        port,
+        ...(lane
+          ? {
+              createServer: (options: ServerOptions, listener: RequestListener) =>
+                createServer(options, withLane(listener, lane, closing)),
+            }
+          : {}),
+      },
+      () => resolve(server),
+    );
     server.once('error', reject);
   });
 }
@@ -106,8 +125,13 @@ export async function startServers(
     let embedFetch = apiFetch;
     let examplesFetch = apiFetch;
     const draining = () => shuttingDown;
+    let apiLane: NodeLane | undefined;
     const api = await listen(
-      { fetch: closeAfterAnswer((r, e) => apiFetch(r, e), draining) },
+      {
+        fetch: closeAfterAnswer((r, e) => apiFetch(r, e), draining),
+        lane: () => apiLane,
+        closing: draining,
+      },
       config.HOST,
       config.API_PORT,
     );
@@ -178,6 +202,7 @@ export async function startServers(
     // Funnel counts are flushed every few seconds off the request path (lost in a crash: at most these).
     services.licensing.funnel?.start(config.FUNNEL_FLUSH_SECONDS * 1000);
     apiFetch = apiApp.fetch;
+    apiLane = apiApp.lane;
     embedFetch = createEmbedApp({
       distDir: `${repoRoot()}/dist/embed`,
       apiUrl: effective.publicApiUrl,

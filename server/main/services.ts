@@ -251,6 +251,7 @@ export function createApiApp(
     metrics: services.metrics,
     ...(opts.isShuttingDown ? { isShuttingDown: opts.isShuttingDown } : {}),
     credentialKey: credentialRateKey(licensing),
+    licensing,
     v1Routes: [
       createLicenseRoutes(licensing),
       createEmbedSessionRoutes(

@@ -36,7 +36,7 @@ export async function authenticate(
  * cache: only to choose what to verify it as, so a plain decode does (verification then pins `typ`
  * against the exact header that was signed).
  */
-function tokenKindOf(token: string): 'access' | 'embed' | 'mcp' | undefined {
+export function tokenKindOf(token: string): 'access' | 'embed' | 'mcp' | undefined {
   const end = token.indexOf('.');
   if (end <= 0 || end > 1024) return undefined;
   try {

@@ -6,8 +6,9 @@ import type { LicensingDeps } from '../../domain/deps.ts';
 import type { AppEnv } from '../app-env.ts';
 import type { CredentialKeyResolver } from '../rate-limit/rate-limit.ts';
 import { ipRateKey } from '../requests/client-ip.ts';
+import { handedOn } from '../requests/handed-on.ts';
 
-const ALL_KINDS: readonly CredentialKind[] = ['access', 'embed', 'apikey', 'mcp'];
+export const ALL_KINDS: readonly CredentialKind[] = ['access', 'embed', 'apikey', 'mcp'];
 
 export function bearerOf(c: Context): string | undefined {
   const header = c.req.header('authorization');
@@ -29,7 +30,8 @@ interface Verified {
  */
 async function principalOf(deps: LicensingDeps, c: Context<AppEnv>): Promise<Principal | Error> {
   const generation = deps.caches?.generation() ?? 0;
-  const cached = c.get('credential') as Verified | undefined;
+  // A lane that gave this request to Hono hands on the verification it made (`handed-on.ts`).
+  const cached = (c.get('credential') ?? handedOn(c)?.credential) as Verified | undefined;
   if (cached && cached.generation === generation) return cached.result;
   const bearer = bearerOf(c);
   const result = bearer

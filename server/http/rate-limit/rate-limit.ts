@@ -3,6 +3,7 @@ import { AppError } from '../../lib/errors.ts';
 import type { AppEnv } from '../app-env.ts';
 import { addHeaders } from '../headers/response-headers.ts';
 import { ipRateKey } from '../requests/client-ip.ts';
+import { handedOn } from '../requests/handed-on.ts';
 import { rateLimitGroupOf } from './rate-limit-groups.ts';
 import type { RateDecision, RateLimiter, WatchedCounter } from './rate-limiter.ts';
 
@@ -57,7 +58,7 @@ export type RateGate = (also?: WatchedCounter) => Promise<number | undefined>;
 const DEFERRED = new Set(['/v1/api/license/activate']);
 
 /** The GitHub-style X-RateLimit-* trio and the IETF draft RateLimit/RateLimit-Policy pair. */
-function rateLimitHeaders(d: RateDecision, nowMs: number): Record<string, string> {
+export function rateLimitHeaders(d: RateDecision, nowMs: number): Record<string, string> {
   const resetSeconds = Math.max(0, Math.ceil(d.resetMs / 1000));
   const remaining = Math.max(0, d.remaining);
   return {
@@ -90,16 +91,17 @@ export function rateLimit(opts: RateLimitOptions): MiddlewareHandler<AppEnv> {
     const embed = opts.tighten && credential?.embed;
     let decision: RateDecision | undefined;
     let now = 0;
+    // A lane that gave this request to Hono took its count already (`handed-on.ts`): lanes take
+    // only requests with nothing further to count (no watched or also-counter).
+    const handed = handedOn(c)?.counted;
     const consume = async (also?: WatchedCounter) => {
-      const counted = await opts.limiter.consume(
-        group,
-        key,
-        embed ? opts.tighten!.watch(embed) : undefined,
-        also,
-      );
+      const counted =
+        handed && !also && !embed
+          ? handed.decision
+          : await opts.limiter.consume(group, key, embed ? opts.tighten!.watch(embed) : undefined, also);
       decision = counted;
       c.set('rateDecision', counted);
-      now = opts.now();
+      now = handed && counted === handed.decision ? handed.now : opts.now();
       return counted;
     };
     const count = async (also?: WatchedCounter): Promise<number | undefined> => {

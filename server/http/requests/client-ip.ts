@@ -65,9 +65,17 @@ function peerOf(c: Context): string | undefined {
  * anything further left is whatever the client chose to send.
  */
 export function clientIp(c: Context, trust: TrustProxy): string {
-  const peer = peerOf(c);
+  return clientIpOf(peerOf(c), c.req.header('x-forwarded-for'), trust);
+}
+
+/** `clientIp` from the socket's peer and the `X-Forwarded-For` header, for a caller without a Hono context. */
+export function clientIpOf(
+  peer: string | undefined,
+  forwardedFor: string | undefined,
+  trust: TrustProxy,
+): string {
   // Nearest first: the socket's peer, then the forwarded entries from right to left.
-  const forwarded = (c.req.header('x-forwarded-for') ?? '').split(',').map(plain).filter(Boolean).reverse();
+  const forwarded = (forwardedFor ?? '').split(',').map(plain).filter(Boolean).reverse();
   const chain = [...(peer ? [plain(peer)] : []), ...forwarded];
   if ('hops' in trust) {
     // Without a socket (tests) the first forwarded entry stands where the peer would be.

@@ -9,16 +9,27 @@ import type { AppEnv } from '../app-env.ts';
  * themselves: a child logger per request costs more than the line it would save.
  */
 export function accessLog(logger: Logger): (c: Context<AppEnv>, started: number) => void {
+  const line = accessLine(logger);
+  return (c, started) => line(c.get('requestId'), c.req.method, c.req.path, c.res.status, started);
+}
+
+/**
+ * The same line from its fields, for an answer made outside Hono (the status lane,
+ * `license-status-lane.ts`). `path` is the canonical one (`/v1/...`), as Hono's `c.req.path`.
+ */
+export function accessLine(
+  logger: Logger,
+): (requestId: string, method: string, path: string, status: number, started: number) => void {
   // The access line holds only the fields below, none of them a credential's field name: the
   // redaction pass (half the cost of the line) is left to the other logs.
   const access = logger.child({}, { redact: [] });
-  return (c, started) =>
+  return (requestId, method, path, status, started) =>
     access.info(
       {
-        requestId: c.get('requestId'),
-        method: c.req.method,
-        path: c.req.path,
-        status: c.res.status,
+        requestId,
+        method,
+        path,
+        status,
         durationMs: Math.round((performance.now() - started) * 100) / 100,
       },
       'request',
