@@ -1,7 +1,7 @@
 import { rmSync, writeFileSync } from 'node:fs';
-import { createServer, type RequestListener, type Server, type ServerOptions } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { serve } from '@hono/node-server';
+import { getRequestListener } from '@hono/node-server';
 import { type AlignedClock, createAlignedClock, readDatabaseTime } from '../db/engine/aligned-clock.ts';
 import { migrate } from '../db/engine/migrate.ts';
 import { openConfiguredDatabase } from '../db/engine/open-data-dir.ts';
@@ -28,7 +28,7 @@ import { createAdminUserRoutes } from '../routes/admin/users.ts';
 import { loadSecretKey } from '../secrets/secret-key.ts';
 import { createApiApp, createServices } from './services.ts';
 
-type NodeServer = ReturnType<typeof serve>;
+type NodeServer = Server;
 
 export interface RunningServers {
   apiUrl: string;
@@ -53,28 +53,22 @@ export interface RunningServers {
 
 type Fetch = (req: Request, env?: unknown) => Response | Promise<Response>;
 
+/**
+ * Serves `app.fetch` as the node adapter's `serve` does (its request listener, plain HTTP), behind
+ * the lane `app.lane()` gives once there is one.
+ */
 function listen(
   app: { fetch: Fetch; lane?: () => NodeLane | undefined; closing?: () => boolean },
   host: string,
   port: number,
 ): Promise<NodeServer> {
-  const { lane, closing = () => false } = app;
+  const listener = getRequestListener(app.fetch, { hostname: host });
+  const server = createServer(
+    app.lane ? withLane(listener, app.lane, app.closing ?? (() => false)) : listener,
+  );
   return new Promise((resolve, reject) => {
-    const server = serve(
-      {
-        fetch: app.fetch,
-        hostname: host,
-        port,
-        ...(lane
-          ? {
-              createServer: (options: ServerOptions, listener: RequestListener) =>
-                createServer(options, withLane(listener, lane, closing)),
-            }
-          : {}),
-      },
-      () => resolve(server),
-    );
     server.once('error', reject);
+    server.listen(port, host, () => resolve(server));
   });
 }
 

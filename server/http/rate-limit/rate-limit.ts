@@ -95,7 +95,7 @@ export function rateLimit(opts: RateLimitOptions): MiddlewareHandler<AppEnv> {
     // only requests with nothing further to count (no watched or also-counter).
     const handed = handedOn(c)?.counted;
     const consume = async (also?: WatchedCounter) => {
-      const counted =
+      const counted: Awaited<ReturnType<RateLimiter['consume']>> =
         handed && !also && !embed
           ? handed.decision
           : await opts.limiter.consume(group, key, embed ? opts.tighten!.watch(embed) : undefined, also);

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { createServer, type RequestListener, request, type Server } from 'node:http';
+import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
-import { createAdaptorServer } from '@hono/node-server';
+import { getRequestListener } from '@hono/node-server';
 import { Redis } from 'ioredis';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -90,22 +90,19 @@ async function serve(
   });
   let handed = 0;
   let closing = false;
-  const lane = createAdaptorServer({
-    fetch: t.app.fetch,
-    createServer: (options: object, listener: RequestListener) =>
-      createServer(
-        options,
-        withLane(
-          (req, res) => {
-            handed++;
-            return listener(req, res);
-          },
-          () => t.app.lane,
-          () => closing,
-        ),
-      ),
-  }) as Server;
-  const plain = createAdaptorServer({ fetch: t.app.fetch }) as Server;
+  // As `servers.ts` serves the API: the node adapter's listener behind the lane.
+  const listener = getRequestListener(t.app.fetch);
+  const lane = createServer(
+    withLane(
+      (req, res) => {
+        handed++;
+        return listener(req, res);
+      },
+      () => t.app.lane,
+      () => closing,
+    ),
+  );
+  const plain = createServer(listener);
   await Promise.all(
     [lane, plain].map((s) => new Promise<void>((resolve) => s.listen(0, '127.0.0.1', () => resolve()))),
   );

@@ -116,7 +116,8 @@ export function licenseStatusLane(opts: {
 
     /** A header as Hono's `c.req.header` reads it (repeats joined), from node's parsed headers. */
     function headerOf(name: 'origin' | 'x-forwarded-for' | 'x-request-id'): string | undefined {
-      return headers[name];
+      const value = headers[name];
+      return Array.isArray(value) ? value.join(', ') : value;
     }
   };
 }
