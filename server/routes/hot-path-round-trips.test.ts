@@ -1,8 +1,12 @@
 import { randomBytes } from 'node:crypto';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { getRequestListener } from '@hono/node-server';
 import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../db/engine/database.ts';
 import { publishConsentText } from '../domain/accounts/consent.ts';
+import { withLane } from '../http/requests/node-front.ts';
 import { createRedisClient } from '../infra/redis-client.ts';
 import { createPostgresTestDatabase, createTestDatabase } from '../test-support/db.ts';
 import { needs } from '../test-support/needs.ts';
@@ -154,6 +158,36 @@ function describeOn(
       // The counter sees reads: the first answer after the activation loads what it needs.
       expect((await count(status)).statements.length).toBeGreaterThan(0);
       within(await count(status), BUDGETS.status, REDIS_BUDGETS.status);
+    });
+
+    it('a warm license status answered on the socket, by the status lane, sends none', async () => {
+      const site = await (
+        await t.json('/v1/api/licenses/activate', { licenseKey: firm.licenseKey, siteDomain: 'smithlaw.com' })
+      ).json();
+      // As servers.ts serves the API: the node adapter's listener behind the lane.
+      const listener = getRequestListener(t.app.fetch);
+      let handed = 0;
+      const server = createServer(
+        withLane(
+          (req, res) => {
+            handed++;
+            return listener(req, res);
+          },
+          () => t.app.lane,
+          () => false,
+        ),
+      );
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+      try {
+        const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1/api/licenses/status`;
+        const status = () => fetch(url, { headers: { authorization: `Bearer ${site.accessJwt}` } });
+        expect((await count(status)).statements.length).toBeGreaterThan(0);
+        within(await count(status), BUDGETS.status, REDIS_BUDGETS.status);
+        expect(handed, 'requests the lane gave to Hono').toBe(0);
+      } finally {
+        server.closeAllConnections();
+        await new Promise((resolve) => server.close(resolve));
+      }
     });
 
     it('a warm embed session sends none', async () => {
