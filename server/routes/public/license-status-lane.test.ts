@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, request, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { type AddressInfo, connect } from 'node:net';
 import { Writable } from 'node:stream';
 import { getRequestListener } from '@hono/node-server';
 import { Redis } from 'ioredis';
@@ -45,6 +45,21 @@ function call(server: Server, path: string, headers: [string, string][] = []): P
     });
     req.on('error', reject);
     req.end();
+  });
+}
+
+/** A request written on the socket as it is (any Host, any version); the answer's status and body. */
+function rawCall(server: Server, head: string): Promise<{ status: number; text: string }> {
+  const { port } = server.address() as AddressInfo;
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1', () => socket.end(`${head}\r\n\r\n`));
+    let text = '';
+    socket.setEncoding('latin1');
+    socket.on('data', (chunk: string) => {
+      text += chunk;
+    });
+    socket.on('error', reject);
+    socket.on('close', () => resolve({ status: Number(/^HTTP\/1\.\d (\d{3})/.exec(text)?.[1] ?? 0), text }));
   });
 }
 
@@ -180,6 +195,25 @@ describe('license status on the socket (the status lane)', () => {
       'x-ratelimit-resource': 'default',
       'x-request-id': expect.stringMatching(/^[0-9a-f-]{36}$/),
     });
+  });
+
+  it('gives Hono a request whose Host the node adapter refuses (400), as the chain answers it', async () => {
+    const { token } = await accessToken(s.t);
+    await call(s.lane, '/v1/api/licenses/status', [bearer(token)]);
+    for (const host of ['Host: evil.example/x', 'Host: a b', 'Host: user@evil.example', '']) {
+      const head = [
+        `GET /v1/api/licenses/status HTTP/1.${host ? 1 : 0}`,
+        ...(host ? [host] : []),
+        `Authorization: Bearer ${token}`,
+        'Connection: close',
+      ].join('\r\n');
+      const viaChain = await rawCall(s.plain, head);
+      const before = s.handedOver();
+      const viaLane = await rawCall(s.lane, head);
+      expect(viaLane.status, host).toBe(viaChain.status);
+      expect(viaChain.status, host).toBe(400);
+      expect(s.handedOver(), host).toBe(before + 1);
+    }
   });
 
   it('counts each request once, whichever way it is answered', async () => {
