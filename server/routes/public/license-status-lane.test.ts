@@ -200,7 +200,15 @@ describe('license status on the socket (the status lane)', () => {
   it('gives Hono a request whose Host the node adapter refuses (400), as the chain answers it', async () => {
     const { token } = await accessToken(s.t);
     await call(s.lane, '/v1/api/licenses/status', [bearer(token)]);
-    for (const host of ['Host: evil.example/x', 'Host: a b', 'Host: user@evil.example', '']) {
+    const refused = [
+      'Host: evil.example/x',
+      'Host: a b',
+      'Host: user@evil.example',
+      'Host: 1.2.3:80',
+      'Host: h:99999',
+      '',
+    ];
+    for (const host of refused) {
       const head = [
         `GET /v1/api/licenses/status HTTP/1.${host ? 1 : 0}`,
         ...(host ? [host] : []),
@@ -213,6 +221,19 @@ describe('license status on the socket (the status lane)', () => {
       expect(viaLane.status, host).toBe(viaChain.status);
       expect(viaChain.status, host).toBe(400);
       expect(s.handedOver(), host).toBe(before + 1);
+    }
+    // A Host the adapter parses and keeps (any case, a port past its fast pattern): the lane's.
+    for (const host of ['Host: API.Example:60001', 'Host: api.example:80', 'Host: 127.0.0.1:65535']) {
+      const head = [
+        'GET /v1/api/licenses/status HTTP/1.1',
+        host,
+        `Authorization: Bearer ${token}`,
+        'Connection: close',
+      ].join('\r\n');
+      expect((await rawCall(s.plain, head)).status, host).toBe(200);
+      const before = s.handedOver();
+      expect((await rawCall(s.lane, head)).status, host).toBe(200);
+      expect(s.handedOver(), host).toBe(before);
     }
   });
 
