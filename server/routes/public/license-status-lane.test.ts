@@ -405,5 +405,21 @@ needs('postgres', 'redis').describe(
       expect(answer.status).toBe(401);
       expect(JSON.parse(answer.body).error).toMatchObject({ code: 'UNAUTHORIZED', status: 401 });
     });
+
+    it('counts once a request it counted and then gave to Hono (the epoch read dropped the caches)', async () => {
+      const { token } = await accessToken(s.t);
+      const remaining = (a: Answer) => Number(a.headers['x-ratelimit-remaining']);
+      const warm = await call(s.lane, '/v1/api/licenses/status', [bearer(token)]);
+      expect(warm.status).toBe(200);
+      await redis.set(`${prefix}cache:epoch`, randomBytes(8).toString('hex'));
+      const before = s.handedOver();
+      const handed = await call(s.lane, '/v1/api/licenses/status', [bearer(token)]);
+      expect(s.handedOver()).toBe(before + 1);
+      expect(handed.status, handed.body).toBe(200);
+      expect(remaining(handed)).toBe(remaining(warm) - 1);
+      const next = await call(s.lane, '/v1/api/licenses/status', [bearer(token)]);
+      expect(s.handedOver()).toBe(before + 1);
+      expect(remaining(next)).toBe(remaining(handed) - 1);
+    });
   },
 );
