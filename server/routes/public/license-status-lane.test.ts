@@ -49,10 +49,12 @@ function call(server: Server, path: string, headers: [string, string][] = []): P
 }
 
 /** A request written on the socket as it is (any Host, any version); the answer's status and body. */
-function rawCall(server: Server, head: string): Promise<{ status: number; text: string }> {
+function rawCall(server: Server, head: string, halfClose = true): Promise<{ status: number; text: string }> {
   const { port } = server.address() as AddressInfo;
   return new Promise((resolve, reject) => {
-    const socket = connect(port, '127.0.0.1', () => socket.end(`${head}\r\n\r\n`));
+    const socket = connect(port, '127.0.0.1', () =>
+      halfClose ? socket.end(`${head}\r\n\r\n`) : socket.write(`${head}\r\n\r\n`),
+    );
     let text = '';
     socket.setEncoding('latin1');
     socket.on('data', (chunk: string) => {
@@ -235,6 +237,39 @@ describe('license status on the socket (the status lane)', () => {
       expect((await rawCall(s.lane, head)).status, host).toBe(200);
       expect(s.handedOver(), host).toBe(before);
     }
+  });
+
+  it('answers pipelined requests in order, the lane’s and Hono’s on one connection', async () => {
+    const { token } = await accessToken(s.t);
+    await call(s.lane, '/v1/api/licenses/status', [bearer(token)]);
+    const { port } = s.lane.address() as AddressInfo;
+    const one = (path: string, id: string, last = false) =>
+      [
+        `GET ${path} HTTP/1.1`,
+        `Host: 127.0.0.1:${port}`,
+        `Authorization: Bearer ${token}`,
+        `X-Request-Id: ${id}`,
+        ...(last ? ['Connection: close'] : []),
+      ].join('\r\n');
+    const before = s.handedOver();
+    const { text } = await rawCall(
+      s.lane,
+      [
+        one('/v1/api/licenses/status?chain=1', 'first'),
+        one('/v1/api/licenses/status', 'second'),
+        one('/v1/api/licenses/nothing', 'third'),
+        one('/api/licenses/status', 'fourth', true),
+      ].join('\r\n\r\n'),
+      false,
+    );
+    expect(s.handedOver()).toBe(before + 2);
+    expect([...text.matchAll(/HTTP\/1\.1 (\d{3}) /g)].map((m) => m[1])).toEqual(['200', '200', '404', '200']);
+    expect([...text.matchAll(/^x-request-id: (\S+)/gim)].map((m) => m[1])).toEqual([
+      'first',
+      'second',
+      'third',
+      'fourth',
+    ]);
   });
 
   it('counts each request once, whichever way it is answered', async () => {
