@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, request, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { type AddressInfo, connect } from 'node:net';
 import { Writable } from 'node:stream';
 import { getRequestListener } from '@hono/node-server';
 import { Redis } from 'ioredis';
@@ -45,6 +45,23 @@ function call(server: Server, path: string, headers: [string, string][] = []): P
     });
     req.on('error', reject);
     req.end();
+  });
+}
+
+/** A request written on the socket as it is (any Host, any version); the answer's status and body. */
+function rawCall(server: Server, head: string, halfClose = true): Promise<{ status: number; text: string }> {
+  const { port } = server.address() as AddressInfo;
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1', () =>
+      halfClose ? socket.end(`${head}\r\n\r\n`) : socket.write(`${head}\r\n\r\n`),
+    );
+    let text = '';
+    socket.setEncoding('latin1');
+    socket.on('data', (chunk: string) => {
+      text += chunk;
+    });
+    socket.on('error', reject);
+    socket.on('close', () => resolve({ status: Number(/^HTTP\/1\.\d (\d{3})/.exec(text)?.[1] ?? 0), text }));
   });
 }
 
@@ -180,6 +197,79 @@ describe('license status on the socket (the status lane)', () => {
       'x-ratelimit-resource': 'default',
       'x-request-id': expect.stringMatching(/^[0-9a-f-]{36}$/),
     });
+  });
+
+  it('gives Hono a request whose Host the node adapter refuses (400), as the chain answers it', async () => {
+    const { token } = await accessToken(s.t);
+    await call(s.lane, '/v1/api/licenses/status', [bearer(token)]);
+    const refused = [
+      'Host: evil.example/x',
+      'Host: a b',
+      'Host: user@evil.example',
+      'Host: 1.2.3:80',
+      'Host: h:99999',
+      '',
+    ];
+    for (const host of refused) {
+      const head = [
+        `GET /v1/api/licenses/status HTTP/1.${host ? 1 : 0}`,
+        ...(host ? [host] : []),
+        `Authorization: Bearer ${token}`,
+        'Connection: close',
+      ].join('\r\n');
+      const viaChain = await rawCall(s.plain, head);
+      const before = s.handedOver();
+      const viaLane = await rawCall(s.lane, head);
+      expect(viaLane.status, host).toBe(viaChain.status);
+      expect(viaChain.status, host).toBe(400);
+      expect(s.handedOver(), host).toBe(before + 1);
+    }
+    // A Host the adapter parses and keeps (any case, a port past its fast pattern): the lane's.
+    for (const host of ['Host: API.Example:60001', 'Host: api.example:80', 'Host: 127.0.0.1:65535']) {
+      const head = [
+        'GET /v1/api/licenses/status HTTP/1.1',
+        host,
+        `Authorization: Bearer ${token}`,
+        'Connection: close',
+      ].join('\r\n');
+      expect((await rawCall(s.plain, head)).status, host).toBe(200);
+      const before = s.handedOver();
+      expect((await rawCall(s.lane, head)).status, host).toBe(200);
+      expect(s.handedOver(), host).toBe(before);
+    }
+  });
+
+  it('answers pipelined requests in order, the lane’s and Hono’s on one connection', async () => {
+    const { token } = await accessToken(s.t);
+    await call(s.lane, '/v1/api/licenses/status', [bearer(token)]);
+    const { port } = s.lane.address() as AddressInfo;
+    const one = (path: string, id: string, last = false) =>
+      [
+        `GET ${path} HTTP/1.1`,
+        `Host: 127.0.0.1:${port}`,
+        `Authorization: Bearer ${token}`,
+        `X-Request-Id: ${id}`,
+        ...(last ? ['Connection: close'] : []),
+      ].join('\r\n');
+    const before = s.handedOver();
+    const { text } = await rawCall(
+      s.lane,
+      [
+        one('/v1/api/licenses/status?chain=1', 'first'),
+        one('/v1/api/licenses/status', 'second'),
+        one('/v1/api/licenses/nothing', 'third'),
+        one('/api/licenses/status', 'fourth', true),
+      ].join('\r\n\r\n'),
+      false,
+    );
+    expect(s.handedOver()).toBe(before + 2);
+    expect([...text.matchAll(/HTTP\/1\.1 (\d{3}) /g)].map((m) => m[1])).toEqual(['200', '200', '404', '200']);
+    expect([...text.matchAll(/^x-request-id: (\S+)/gim)].map((m) => m[1])).toEqual([
+      'first',
+      'second',
+      'third',
+      'fourth',
+    ]);
   });
 
   it('counts each request once, whichever way it is answered', async () => {
@@ -349,6 +439,22 @@ needs('postgres', 'redis').describe(
       expect(s.handedOver(), answer.body).toBe(before + 1);
       expect(answer.status).toBe(401);
       expect(JSON.parse(answer.body).error).toMatchObject({ code: 'UNAUTHORIZED', status: 401 });
+    });
+
+    it('counts once a request it counted and then gave to Hono (the epoch read dropped the caches)', async () => {
+      const { token } = await accessToken(s.t);
+      const remaining = (a: Answer) => Number(a.headers['x-ratelimit-remaining']);
+      const warm = await call(s.lane, '/v1/api/licenses/status', [bearer(token)]);
+      expect(warm.status).toBe(200);
+      await redis.set(`${prefix}cache:epoch`, randomBytes(8).toString('hex'));
+      const before = s.handedOver();
+      const handed = await call(s.lane, '/v1/api/licenses/status', [bearer(token)]);
+      expect(s.handedOver()).toBe(before + 1);
+      expect(handed.status, handed.body).toBe(200);
+      expect(remaining(handed)).toBe(remaining(warm) - 1);
+      const next = await call(s.lane, '/v1/api/licenses/status', [bearer(token)]);
+      expect(s.handedOver()).toBe(before + 1);
+      expect(remaining(next)).toBe(remaining(handed) - 1);
     });
   },
 );

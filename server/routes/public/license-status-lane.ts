@@ -20,6 +20,26 @@ import { accessLine } from '../../http/requests/request-log.ts';
 const PATH = '/v1/api/licenses/status';
 const ALIAS = '/api/licenses/status';
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
+/** The node adapter's `reValidHost`: a Host it takes as it is, without parsing a URL. */
+const FAST_HOST = /^[a-z0-9._-]+(?::(?:[1-5]\d{3,4}|[6-9]\d{3}))?$/;
+const NAME_AND_PORT = /^[a-z0-9._-]+(?::\d{1,5})?$/i;
+
+/**
+ * A Host the node adapter surely accepts: its fast pattern, or a name (and port) that the URL
+ * parser keeps as it is (the adapter answers 400 when the parsed host differs: `1.2.3:80`, a port
+ * over 65535). Any other Host (absent, with a path, userinfo, a space, an IPv6 literal) goes to
+ * the chain, where the adapter decides, as it would without the lane.
+ */
+function plainHost(host: string | undefined): boolean {
+  if (!host) return false;
+  if (FAST_HOST.test(host)) return true;
+  if (!NAME_AND_PORT.test(host)) return false;
+  try {
+    return new URL(`http://${host}`).hostname === host.replace(/:\d+$/, '').toLowerCase();
+  } catch {
+    return false;
+  }
+}
 /** The headers every status answer carries as they are. */
 const FIXED = [...Object.entries(SECURITY_HEADERS).flat(), 'Content-Type', 'application/json'];
 
@@ -65,6 +85,7 @@ export function licenseStatusLane(opts: {
     if (incoming.method !== 'GET' || (url !== PATH && url !== ALIAS)) return next();
     // A body, or its announcement, takes the chain's checks.
     if (headers['content-length'] !== undefined || headers['transfer-encoding'] !== undefined) return next();
+    if (!plainHost(headers.host)) return next();
     const bearer = headers.authorization ? BEARER.exec(headers.authorization)?.[1] : undefined;
     if (!bearer || tokenKindOf(bearer) !== 'access' || repeatsAuthorization(incoming.rawHeaders))
       return next();
