@@ -2,8 +2,8 @@
  * The floor of a measured path (`npm run bench -- http`, docs/benchmarks.md "Floor rows"): a
  * minimal `node:http` server doing only the work no implementation of that path can skip, so its
  * req/s is the most any implementation could reach on this machine with the same load generator.
- * It imports nothing from the service: the shapes (headers, body sizes, claims) are copied from a
- * real answer.
+ * It imports nothing from the service: the shapes (body sizes, claims) are copied from a real
+ * answer, and the bench passes in the rate limiter's script and the security headers.
  *
  * FLOOR_PATH: `status` (GET /v1/api/licenses/status) or `activate` (POST /v1/api/license/activate).
  * REDIS_URL: counts in Redis (one round trip per request, under FLOOR_KEY_PREFIX), as the server
@@ -37,26 +37,12 @@ const log = pino(
 );
 
 /**
- * The rate limiter's round trip (server/http/rate-limit/counters.ts `HIT`): a fixed window per
- * key (SET NX EX, INCR, PTTL), further windows counting the same event, then plain reads (the
- * caches' epoch).
+ * The rate limiter's round trip, the server's own script (server/http/rate-limit/counters.ts
+ * `HIT_SCRIPT`, passed in by the bench): a fixed window per key (SET NX EX, INCR, PTTL), further
+ * windows counting the same event, then plain reads (the caches' epoch).
  */
-const HIT = `local function count(key, seconds)
-  redis.call('set', key, 0, 'EX', seconds, 'NX')
-  local consumed = redis.call('incr', key)
-  local ttl = redis.call('pttl', key)
-  if ttl == -1 then
-    redis.call('expire', key, seconds)
-    ttl = 1000 * seconds
-  end
-  return consumed, ttl
-end
-local consumed, ttl = count(KEYS[1], ARGV[1])
-local result = {consumed, ttl}
-local also = tonumber(ARGV[2] or 0)
-for i = 2, also + 1 do result[#result + 1] = (count(KEYS[i], ARGV[i + 1])) end
-for i = also + 2, #KEYS do result[#result + 1] = redis.call('get', KEYS[i]) or false end
-return result`;
+const HIT = process.env.FLOOR_HIT_SCRIPT;
+if (!HIT) throw new Error('FLOOR_HIT_SCRIPT must hold the rate limiter script');
 
 let redis;
 if (process.env.REDIS_URL) {
@@ -95,20 +81,9 @@ async function hit(key, alsoKey) {
   return [w.count, w.resetAt - now];
 }
 
-const SECURITY_HEADERS = {
-  'Content-Security-Policy': "default-src 'none'; frame-ancestors 'none'",
-  'Cross-Origin-Opener-Policy': 'same-origin',
-  'Cross-Origin-Resource-Policy': 'cross-origin',
-  'Origin-Agent-Cluster': '?1',
-  'Referrer-Policy': 'no-referrer',
-  'Strict-Transport-Security': 'max-age=31536000; includeSubDomains',
-  'X-Content-Type-Options': 'nosniff',
-  'X-DNS-Prefetch-Control': 'off',
-  'X-Download-Options': 'noopen',
-  'X-Frame-Options': 'SAMEORIGIN',
-  'X-Permitted-Cross-Domain-Policies': 'none',
-  'X-XSS-Protection': '0',
-};
+/** The server's security headers (server/http/headers/security-headers.ts, passed in by the bench). */
+const SECURITY_HEADERS = JSON.parse(process.env.FLOOR_SECURITY_HEADERS ?? 'null');
+if (!SECURITY_HEADERS) throw new Error('FLOOR_SECURITY_HEADERS must hold the security headers');
 const EXPOSE =
   'X-Request-Id,X-RateLimit-Limit,X-RateLimit-Remaining,X-RateLimit-Reset,RateLimit,RateLimit-Policy,Retry-After,WWW-Authenticate';
 

@@ -2,6 +2,8 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { closeSync, mkdtempSync, openSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { SECURITY_HEADERS } from '../server/http/headers/security-headers.ts';
+import { HIT_SCRIPT } from '../server/http/rate-limit/counters.ts';
 import { repoRoot } from '../server/infra/repo-root.ts';
 
 export interface ServerProcess {
@@ -135,6 +137,8 @@ export async function startFloorServer(
   const env: Record<string, string> = {
     NODE_ENV: 'production',
     FLOOR_PATH: path,
+    FLOOR_HIT_SCRIPT: HIT_SCRIPT,
+    FLOOR_SECURITY_HEADERS: JSON.stringify(SECURITY_HEADERS),
     ...(redis ? { REDIS_URL: redis.url, FLOOR_KEY_PREFIX: redis.keyPrefix } : {}),
   };
   const { child, ready } = launch([join('bench', 'floor-server.cjs')], env, /listening (http:\/\/\S+)/);

@@ -50,7 +50,7 @@ export interface Counters {
  * read…; ARGV = window seconds, the number of also-windows, each one's window seconds; returns
  * the count, its time to live in ms, each also-window's count, then each read's value.
  */
-const HIT = `local function count(key, seconds)
+export const HIT_SCRIPT = `local function count(key, seconds)
   redis.call('set', key, 0, 'EX', seconds, 'NX')
   local consumed = redis.call('incr', key)
   local ttl = redis.call('pttl', key)
@@ -100,7 +100,7 @@ export function createCounters(opts: { redis?: Redis | undefined; prefix?: strin
 }
 
 function withHitCommand(redis: Redis): HitRedis {
-  if (!('svcHit' in redis)) redis.defineCommand('svcHit', { lua: HIT });
+  if (!('svcHit' in redis)) redis.defineCommand('svcHit', { lua: HIT_SCRIPT });
   return redis as HitRedis;
 }
 
