@@ -1,14 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { getRequestListener } from '@hono/node-server';
 import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../db/engine/database.ts';
 import { publishConsentText } from '../domain/accounts/consent.ts';
-import { withLane } from '../http/requests/node-front.ts';
 import { createRedisClient } from '../infra/redis-client.ts';
 import { createPostgresTestDatabase, createTestDatabase } from '../test-support/db.ts';
+import { serveBehindLane } from '../test-support/lane-server.ts';
 import { needs } from '../test-support/needs.ts';
 import { mintAltcha } from '../test-support/pow.ts';
 import { createTestContext, type TestContext } from '../test-support/services.ts';
@@ -164,29 +161,15 @@ function describeOn(
       const site = await (
         await t.json('/v1/api/licenses/activate', { licenseKey: firm.licenseKey, siteDomain: 'smithlaw.com' })
       ).json();
-      // As servers.ts serves the API: the node adapter's listener behind the lane.
-      const listener = getRequestListener(t.app.fetch);
-      let handed = 0;
-      const server = createServer(
-        withLane(
-          (req, res) => {
-            handed++;
-            return listener(req, res);
-          },
-          () => t.app.lane,
-          () => false,
-        ),
-      );
-      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+      const served = await serveBehindLane(t.app);
       try {
-        const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1/api/licenses/status`;
+        const url = `${served.url}/v1/api/licenses/status`;
         const status = () => fetch(url, { headers: { authorization: `Bearer ${site.accessJwt}` } });
         expect((await count(status)).statements.length).toBeGreaterThan(0);
         within(await count(status), BUDGETS.status, REDIS_BUDGETS.status);
-        expect(handed, 'requests the lane gave to Hono').toBe(0);
+        expect(served.handedOver(), 'requests the lane gave to Hono').toBe(0);
       } finally {
-        server.closeAllConnections();
-        await new Promise((resolve) => server.close(resolve));
+        await served.close();
       }
     });
 

@@ -10,8 +10,8 @@ import type { Database } from '../../db/engine/database.ts';
 import { revokeLicense as revokeLicenseRow } from '../../db/repos/licenses-repo.ts';
 import { activateLicense } from '../../domain/activation/activate.ts';
 import { revokeLicense } from '../../domain/licensing/licenses.ts';
-import { withLane } from '../../http/requests/node-front.ts';
 import { createPostgresTestDatabase } from '../../test-support/db.ts';
+import { serveBehindLane } from '../../test-support/lane-server.ts';
 import { needs } from '../../test-support/needs.ts';
 import { createTestContext, type TestContext } from '../../test-support/services.ts';
 
@@ -105,36 +105,20 @@ async function serve(
     logger,
     ...(shared ? { redis: shared.redis } : {}),
   });
-  let handed = 0;
-  let closing = false;
-  // As `servers.ts` serves the API: the node adapter's listener behind the lane.
-  const listener = getRequestListener(t.app.fetch);
-  const lane = createServer(
-    withLane(
-      (req, res) => {
-        handed++;
-        return listener(req, res);
-      },
-      () => t.app.lane,
-      () => closing,
-    ),
-  );
-  const plain = createServer(listener);
-  await Promise.all(
-    [lane, plain].map((s) => new Promise<void>((resolve) => s.listen(0, '127.0.0.1', () => resolve()))),
-  );
+  const behind = await serveBehindLane(t.app);
+  const plain = createServer(getRequestListener(t.app.fetch));
+  await new Promise<void>((resolve) => plain.listen(0, '127.0.0.1', () => resolve()));
+  const lane = behind.server;
   return {
     lane,
     plain,
-    handedOver: () => handed,
-    setClosing: (value) => {
-      closing = value;
-    },
+    handedOver: behind.handedOver,
+    setClosing: behind.setClosing,
     lines,
     t,
     close: async () => {
-      for (const s of [lane, plain]) s.closeAllConnections();
-      await Promise.all([lane, plain].map((s) => new Promise((resolve) => s.close(resolve))));
+      plain.closeAllConnections();
+      await Promise.all([behind.close(), new Promise((resolve) => plain.close(resolve))]);
       await t.close();
     },
   };
